@@ -1,0 +1,107 @@
+//! Host memory: aligned allocation and strided fill/copy by contiguous runs.
+
+use super::{Backend, Region, Space, Stream, ALIGNMENT};
+use crate::error::{bail, Result};
+use crate::layout::{for_each_run, for_each_run2};
+use std::alloc::{alloc, alloc_zeroed, dealloc, Layout};
+use std::ptr::{self, NonNull};
+
+/// The host backend.
+pub(crate) struct HostBackend;
+pub(crate) static HOST: HostBackend = HostBackend;
+
+/// Allocate `bytes` aligned to [`ALIGNMENT`]; zero bytes give a dangling aligned pointer.
+pub(crate) fn allocate(bytes: usize, zeroed: bool) -> Result<NonNull<u8>> {
+    if bytes == 0 {
+        // An aligned, never-dereferenced address.
+        return Ok(NonNull::<[u8; ALIGNMENT]>::dangling().cast());
+    }
+    let Ok(layout) = Layout::from_size_align(bytes, ALIGNMENT) else {
+        bail!(Overflow, "an allocation of {bytes} bytes is too large");
+    };
+    // SAFETY: layout has a non-zero size.
+    let p = unsafe { if zeroed { alloc_zeroed(layout) } else { alloc(layout) } };
+    match NonNull::new(p) {
+        Some(p) => Ok(p),
+        None => bail!(OutOfMemory, "host allocation of {bytes} bytes failed"),
+    }
+}
+
+/// Free memory from [`allocate`].
+///
+/// # Safety
+/// `ptr` and `bytes` come from one call of [`allocate`].
+pub(crate) unsafe fn deallocate(ptr: NonNull<u8>, bytes: usize) {
+    if bytes != 0 {
+        // SAFETY: same layout as in `allocate` (checked there).
+        unsafe { dealloc(ptr.as_ptr(), Layout::from_size_align_unchecked(bytes, ALIGNMENT)) };
+    }
+}
+
+/// Fill a host region with one element's bytes.
+///
+/// # Safety
+/// `dst` lies inside live host memory that no one else accesses meanwhile.
+pub(crate) unsafe fn fill(dst: &Region, value: &[u8]) {
+    let es = dst.elem_size;
+    debug_assert_eq!(value.len(), es);
+    let uniform = value.iter().all(|&b| b == value[0]);
+    for_each_run(dst.extents.as_slice(), dst.strides.as_slice(), |off, n| {
+        // SAFETY: every run lies inside the region (mapping invariants).
+        unsafe {
+            let p = dst.ptr.add(off * es);
+            if uniform {
+                ptr::write_bytes(p, value[0], n * es);
+                return;
+            }
+            ptr::copy_nonoverlapping(value.as_ptr(), p, es);
+            // Double the filled prefix until the run is full.
+            let total = n * es;
+            let mut done = es;
+            while done < total {
+                let k = done.min(total - done);
+                ptr::copy_nonoverlapping(p, p.add(done), k);
+                done += k;
+            }
+        }
+    });
+}
+
+/// Copy between two host regions of equal extents.
+///
+/// # Safety
+/// Both regions lie inside live host memory and do not overlap.
+pub(crate) unsafe fn copy(dst: &Region, src: &Region) {
+    let es = dst.elem_size;
+    debug_assert_eq!(es, src.elem_size);
+    for_each_run2(dst.extents.as_slice(), dst.strides.as_slice(), src.strides.as_slice(), |d, s, n| {
+        // SAFETY: every run lies inside its region; the regions do not overlap.
+        unsafe { ptr::copy_nonoverlapping(src.ptr.add(s * es), dst.ptr.add(d * es), n * es) };
+    });
+}
+
+impl Backend for HostBackend {
+    fn allocate(&self, _ordinal: u32, bytes: usize, zeroed: bool) -> Result<NonNull<u8>> {
+        allocate(bytes, zeroed)
+    }
+    unsafe fn deallocate(&self, _ordinal: u32, ptr: NonNull<u8>, bytes: usize) {
+        // SAFETY: forwarded contract.
+        unsafe { deallocate(ptr, bytes) }
+    }
+    unsafe fn fill(&self, dst: &Region, value: &[u8], _stream: Stream) -> Result<()> {
+        // SAFETY: forwarded contract.
+        unsafe { fill(dst, value) };
+        Ok(())
+    }
+    unsafe fn copy(&self, dst: (Space, &Region), src: (Space, &Region), _stream: Stream) -> Result<()> {
+        if !dst.0.is_host_accessible() || !src.0.is_host_accessible() {
+            bail!(Internal, "the host backend cannot copy {} -> {}", src.0, dst.0);
+        }
+        // SAFETY: forwarded contract.
+        unsafe { copy(dst.1, src.1) };
+        Ok(())
+    }
+    fn fence(&self, _ordinal: u32) -> Result<()> {
+        Ok(())
+    }
+}

@@ -1,0 +1,410 @@
+//! Memory spaces: where an allocation lives, and the operations a DualView
+//! needs from it (allocate, free, fill, copy between two spaces, fence),
+//! synchronous or ordered on a stream.
+//!
+//! | space | memory | host can read it | backend |
+//! | --- | --- | --- | --- |
+//! | [`SpaceKind::Host`] | pageable host memory, 64-byte aligned | yes | `host` |
+//! | [`SpaceKind::TestDevice`] | host memory posing as a device, for tests only | yes | `host` with per-ordinal accounting |
+//! | [`SpaceKind::HostPinned`] | page-locked host memory | yes | CUDA |
+//! | [`SpaceKind::Cuda`] | device memory | no | CUDA |
+//! | [`SpaceKind::CudaUvm`] | managed memory | yes | CUDA |
+//!
+//! Only the backend modules touch raw memory; the DualView logic sees
+//! [`Allocation`] and the free functions here.
+
+mod host;
+pub mod test_device;
+
+use crate::error::{bail, Result, Side};
+use crate::extents::DynRank;
+use crate::layout::Strides;
+use std::fmt;
+use std::ptr::NonNull;
+use std::sync::Arc;
+
+/// Alignment of every allocation the library makes, in bytes.
+pub const ALIGNMENT: usize = 64;
+
+/// The kind of a memory space. The numbers are the C ABI values.
+///
+/// ```
+/// use dualview::SpaceKind;
+/// assert_eq!(SpaceKind::try_from(4u32).unwrap(), SpaceKind::TestDevice);
+/// assert!(SpaceKind::try_from(99u32).is_err());
+/// ```
+#[repr(u32)]
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SpaceKind {
+    /// Ordinary host memory (Kokkos `HostSpace`).
+    Host = 0,
+    /// Page-locked host memory (Kokkos `CudaHostPinnedSpace`).
+    HostPinned = 1,
+    /// CUDA device memory (Kokkos `CudaSpace`).
+    Cuda = 2,
+    /// CUDA managed memory (Kokkos `CudaUVMSpace`).
+    CudaUvm = 3,
+    /// Host memory that plays a device with its own allocation, to test
+    /// two-space semantics without a GPU. Never a default.
+    TestDevice = 4,
+}
+
+impl TryFrom<u32> for SpaceKind {
+    type Error = crate::Error;
+    fn try_from(v: u32) -> Result<SpaceKind> {
+        Ok(match v {
+            0 => SpaceKind::Host,
+            1 => SpaceKind::HostPinned,
+            2 => SpaceKind::Cuda,
+            3 => SpaceKind::CudaUvm,
+            4 => SpaceKind::TestDevice,
+            _ => bail!(
+                InvalidArgument,
+                "unknown memory space value {v} (0 host, 1 host pinned, 2 cuda, 3 cuda uvm, 4 test device)"
+            ),
+        })
+    }
+}
+
+/// A memory space on a given device ordinal.
+///
+/// ```
+/// use dualview::{Space, SpaceKind};
+/// assert!(Space::HOST.is_host_accessible());
+/// assert_eq!(Space::cuda(1).ordinal(), 1);
+/// assert_eq!(Space::test_device(0).kind(), SpaceKind::TestDevice);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Space {
+    kind: SpaceKind,
+    ordinal: u32,
+}
+
+impl Space {
+    /// Host memory.
+    pub const HOST: Space = Space { kind: SpaceKind::Host, ordinal: 0 };
+
+    /// A space of `kind` on device `ordinal` (ignored by host spaces).
+    ///
+    /// ```
+    /// # use dualview::{Space, SpaceKind};
+    /// assert_eq!(Space::new(SpaceKind::Host, 3), Space::HOST);
+    /// ```
+    pub const fn new(kind: SpaceKind, ordinal: u32) -> Space {
+        let ordinal = match kind {
+            SpaceKind::Host | SpaceKind::HostPinned => 0,
+            _ => ordinal,
+        };
+        Space { kind, ordinal }
+    }
+
+    /// Page-locked host memory.
+    ///
+    /// ```
+    /// # use dualview::{Space, SpaceKind};
+    /// assert_eq!(Space::host_pinned().kind(), SpaceKind::HostPinned);
+    /// ```
+    pub const fn host_pinned() -> Space {
+        Space::new(SpaceKind::HostPinned, 0)
+    }
+
+    /// Device memory of GPU `ordinal`.
+    ///
+    /// ```
+    /// # use dualview::Space;
+    /// assert!(!Space::cuda(0).is_host_accessible());
+    /// ```
+    pub const fn cuda(ordinal: u32) -> Space {
+        Space::new(SpaceKind::Cuda, ordinal)
+    }
+
+    /// Managed (UVM) memory of GPU `ordinal`.
+    ///
+    /// ```
+    /// # use dualview::Space;
+    /// assert!(Space::cuda_uvm(0).is_host_accessible());
+    /// ```
+    pub const fn cuda_uvm(ordinal: u32) -> Space {
+        Space::new(SpaceKind::CudaUvm, ordinal)
+    }
+
+    /// The test device `ordinal`: host memory with its own allocation (tests only).
+    ///
+    /// ```
+    /// # use dualview::Space;
+    /// assert_ne!(Space::test_device(0), Space::HOST);
+    /// ```
+    pub const fn test_device(ordinal: u32) -> Space {
+        Space::new(SpaceKind::TestDevice, ordinal)
+    }
+
+    /// The kind.
+    ///
+    /// ```
+    /// # use dualview::{Space, SpaceKind};
+    /// assert_eq!(Space::HOST.kind(), SpaceKind::Host);
+    /// ```
+    pub const fn kind(&self) -> SpaceKind {
+        self.kind
+    }
+
+    /// The device ordinal (0 for host spaces).
+    ///
+    /// ```
+    /// # use dualview::Space;
+    /// assert_eq!(Space::test_device(2).ordinal(), 2);
+    /// ```
+    pub const fn ordinal(&self) -> u32 {
+        self.ordinal
+    }
+
+    /// Whether host code can read and write this memory directly.
+    ///
+    /// ```
+    /// # use dualview::Space;
+    /// assert!(Space::host_pinned().is_host_accessible());
+    /// ```
+    pub const fn is_host_accessible(&self) -> bool {
+        !matches!(self.kind, SpaceKind::Cuda)
+    }
+
+    /// Whether this is managed memory, visible from host and device at one address.
+    pub(crate) const fn is_managed(&self) -> bool {
+        matches!(self.kind, SpaceKind::CudaUvm)
+    }
+
+    /// The host space that mirrors this one by default (pinned stays pinned).
+    pub(crate) fn default_mirror(&self) -> Space {
+        match self.kind {
+            SpaceKind::HostPinned => *self,
+            _ => Space::HOST,
+        }
+    }
+
+    fn backend(&self) -> Result<&'static dyn Backend> {
+        match self.kind {
+            SpaceKind::Host => Ok(&host::HOST),
+            SpaceKind::TestDevice => test_device::backend(self.ordinal),
+            SpaceKind::HostPinned | SpaceKind::Cuda | SpaceKind::CudaUvm => bail!(
+                NoDevice,
+                "{self} needs the CUDA driver, and this build of dualview has no CUDA backend"
+            ),
+        }
+    }
+}
+
+impl fmt::Display for Space {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.kind {
+            SpaceKind::Host => f.write_str("HostSpace"),
+            SpaceKind::HostPinned => f.write_str("CudaHostPinnedSpace"),
+            SpaceKind::Cuda => write!(f, "CudaSpace({})", self.ordinal),
+            SpaceKind::CudaUvm => write!(f, "CudaUVMSpace({})", self.ordinal),
+            SpaceKind::TestDevice => write!(f, "TestDeviceSpace({})", self.ordinal),
+        }
+    }
+}
+
+/// An opaque stream handle (`CUstream` / `cudaStream_t`); null is the default stream.
+///
+/// Host spaces complete their work before returning, which satisfies any ordering.
+///
+/// ```
+/// use dualview::Stream;
+/// assert!(Stream::null().is_null());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Stream(usize);
+
+impl Stream {
+    /// The default (null) stream.
+    pub const fn null() -> Stream {
+        Stream(0)
+    }
+
+    /// Wrap a raw `CUstream` / `cudaStream_t` value.
+    ///
+    /// ```
+    /// # use dualview::Stream;
+    /// assert_eq!(Stream::from_raw(0x10).as_raw(), 0x10);
+    /// ```
+    pub const fn from_raw(raw: usize) -> Stream {
+        Stream(raw)
+    }
+
+    /// The raw handle.
+    pub const fn as_raw(&self) -> usize {
+        self.0
+    }
+
+    /// Whether this is the default stream.
+    pub const fn is_null(&self) -> bool {
+        self.0 == 0
+    }
+}
+
+/// A strided block of elements inside one allocation: what fills and copies act on.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Region {
+    /// Address of the element at index 0.
+    pub ptr: *mut u8,
+    pub elem_size: usize,
+    pub extents: DynRank,
+    /// Strides in elements.
+    pub strides: Strides,
+}
+
+/// What a space must provide. Only `space/*` implements it.
+pub(crate) trait Backend: Send + Sync {
+    /// `bytes` of memory aligned to [`ALIGNMENT`], zeroed when asked.
+    fn allocate(&self, ordinal: u32, bytes: usize, zeroed: bool) -> Result<NonNull<u8>>;
+
+    /// Release memory from [`Backend::allocate`].
+    ///
+    /// # Safety
+    /// `ptr` and `bytes` come from one `allocate` on this backend and ordinal,
+    /// and the memory is not used afterwards.
+    unsafe fn deallocate(&self, ordinal: u32, ptr: NonNull<u8>, bytes: usize);
+
+    /// Write `value` (one element's bytes) into every element of `dst`.
+    ///
+    /// # Safety
+    /// `dst` lies inside a live allocation of this space.
+    unsafe fn fill(&self, dst: &Region, value: &[u8], stream: Stream) -> Result<()>;
+
+    /// Copy `src` into `dst` (same extents and element size), where this
+    /// backend owns at least one of the two spaces.
+    ///
+    /// # Safety
+    /// Both regions lie inside live allocations of their spaces and do not overlap.
+    unsafe fn copy(&self, dst: (Space, &Region), src: (Space, &Region), stream: Stream) -> Result<()>;
+
+    /// Wait for all outstanding work on the device.
+    fn fence(&self, ordinal: u32) -> Result<()>;
+
+    /// Move managed memory towards `to` (managed spaces only; others do nothing).
+    ///
+    /// # Safety
+    /// `region` lies inside a live allocation of this space.
+    unsafe fn prefetch(&self, _ordinal: u32, _region: &Region, _to: Side, _stream: Stream) -> Result<()> {
+        Ok(())
+    }
+}
+
+/// A block of memory in one space, freed on drop when owned.
+///
+/// Shared through `Arc` by views, DualViews and access guards.
+pub struct Allocation {
+    space: Space,
+    ptr: NonNull<u8>,
+    bytes: usize,
+    owned: bool,
+}
+
+// SAFETY: an Allocation is an address range plus bookkeeping; whoever reads or
+// writes the memory synchronises (DualView locks and borrow flags).
+unsafe impl Send for Allocation {}
+// SAFETY: as above; `&Allocation` exposes no interior mutability.
+unsafe impl Sync for Allocation {}
+
+impl Allocation {
+    /// Allocate `bytes` in `space`, zeroed when `zeroed`.
+    pub(crate) fn new(space: Space, bytes: usize, zeroed: bool) -> Result<Arc<Allocation>> {
+        if bytes > isize::MAX as usize {
+            bail!(Overflow, "an allocation of {bytes} bytes exceeds isize::MAX");
+        }
+        let ptr = space.backend()?.allocate(space.ordinal, bytes, zeroed)?;
+        Ok(Arc::new(Allocation { space, ptr, bytes, owned: true }))
+    }
+
+    /// Memory owned by the caller: never freed here.
+    ///
+    /// # Safety
+    /// `ptr` addresses `bytes` bytes of `space` that outlive every user of the result.
+    pub(crate) unsafe fn wrap(space: Space, ptr: NonNull<u8>, bytes: usize) -> Arc<Allocation> {
+        Arc::new(Allocation { space, ptr, bytes, owned: false })
+    }
+
+    /// The base address.
+    pub(crate) fn ptr(&self) -> *mut u8 {
+        self.ptr.as_ptr()
+    }
+
+    /// The space.
+    pub(crate) fn space(&self) -> Space {
+        self.space
+    }
+
+    /// False for memory wrapped with `dv_wrap`.
+    pub(crate) fn is_owned(&self) -> bool {
+        self.owned
+    }
+}
+
+impl Drop for Allocation {
+    fn drop(&mut self) {
+        if self.owned {
+            if let Ok(b) = self.space.backend() {
+                // SAFETY: ptr/bytes came from `allocate` on this backend in `new`,
+                // and the last Arc is gone, so nobody uses the memory.
+                unsafe { b.deallocate(self.space.ordinal, self.ptr, self.bytes) };
+            }
+        }
+    }
+}
+
+impl fmt::Debug for Allocation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Allocation")
+            .field("space", &self.space)
+            .field("bytes", &self.bytes)
+            .field("owned", &self.owned)
+            .finish()
+    }
+}
+
+/// Fill `dst` in `space` with one element's bytes.
+///
+/// # Safety
+/// `dst` lies inside a live allocation of `space`, and no one else accesses it meanwhile.
+pub(crate) unsafe fn fill(space: Space, dst: &Region, value: &[u8], stream: Stream) -> Result<()> {
+    // SAFETY: forwarded contract.
+    unsafe { space.backend()?.fill(dst, value, stream) }
+}
+
+/// Copy `src` (in `src_space`) into `dst` (in `dst_space`).
+///
+/// # Safety
+/// Both regions lie in live allocations of their spaces, do not overlap, and
+/// no one else writes them meanwhile.
+pub(crate) unsafe fn copy(
+    dst_space: Space,
+    dst: &Region,
+    src_space: Space,
+    src: &Region,
+    stream: Stream,
+) -> Result<()> {
+    // The non-host party drives the copy; host to host is plain memory.
+    let driver = if !dst_space.is_host_accessible() || dst_space.is_managed() {
+        dst_space
+    } else {
+        src_space
+    };
+    // SAFETY: forwarded contract.
+    unsafe { driver.backend()?.copy((dst_space, dst), (src_space, src), stream) }
+}
+
+/// Prefetch managed memory of `space` towards side `to`.
+///
+/// # Safety
+/// `region` lies inside a live allocation of `space`.
+pub(crate) unsafe fn prefetch(space: Space, region: &Region, to: Side, stream: Stream) -> Result<()> {
+    // SAFETY: forwarded contract.
+    unsafe { space.backend()?.prefetch(space.ordinal, region, to, stream) }
+}
+
+/// Wait for outstanding device work in `space` (a no-op for host spaces).
+pub(crate) fn fence(space: Space) -> Result<()> {
+    space.backend()?.fence(space.ordinal)
+}

@@ -1,0 +1,136 @@
+//! The test device: host memory with its own allocation, per-ordinal byte
+//! accounting and an optional capacity, so that two-space semantics, leaks and
+//! device out-of-memory can be tested without a GPU. Never a default space.
+//!
+//! ```
+//! use dualview::space::test_device;
+//! test_device::set_capacity(40, Some(1024)).unwrap();
+//! assert_eq!(test_device::capacity(40).unwrap(), Some(1024));
+//! test_device::set_capacity(40, None).unwrap();
+//! ```
+
+use super::{host, Backend, Region, Space, Stream};
+use crate::error::{bail, Result};
+use std::ptr::NonNull;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// How many test-device ordinals exist.
+pub const ORDINALS: u32 = 64;
+
+struct Device {
+    used: AtomicUsize,
+    capacity: AtomicUsize,
+}
+
+#[allow(clippy::declare_interior_mutable_const)]
+const DEVICE: Device = Device { used: AtomicUsize::new(0), capacity: AtomicUsize::new(usize::MAX) };
+static DEVICES: [Device; ORDINALS as usize] = [DEVICE; ORDINALS as usize];
+
+struct TestBackend;
+static BACKEND: TestBackend = TestBackend;
+
+fn device(ordinal: u32) -> Result<&'static Device> {
+    match DEVICES.get(ordinal as usize) {
+        Some(d) => Ok(d),
+        None => bail!(NoDevice, "test device {ordinal} does not exist (ordinals 0..{ORDINALS})"),
+    }
+}
+
+pub(super) fn backend(ordinal: u32) -> Result<&'static dyn Backend> {
+    device(ordinal)?;
+    Ok(&BACKEND)
+}
+
+/// Limit test device `ordinal` to `bytes` of live allocations (`None`: no limit).
+///
+/// ```
+/// # use dualview::space::test_device;
+/// assert!(test_device::set_capacity(64, None).is_err());
+/// ```
+pub fn set_capacity(ordinal: u32, bytes: Option<usize>) -> Result<()> {
+    device(ordinal)?.capacity.store(bytes.unwrap_or(usize::MAX), Ordering::SeqCst);
+    Ok(())
+}
+
+/// The capacity of test device `ordinal` (`None`: no limit).
+///
+/// ```
+/// # use dualview::space::test_device;
+/// assert_eq!(test_device::capacity(41).unwrap(), None);
+/// ```
+pub fn capacity(ordinal: u32) -> Result<Option<usize>> {
+    let c = device(ordinal)?.capacity.load(Ordering::SeqCst);
+    Ok((c != usize::MAX).then_some(c))
+}
+
+/// Bytes currently allocated on test device `ordinal` (leak checks).
+///
+/// ```
+/// # use dualview::space::test_device;
+/// assert_eq!(test_device::used_bytes(42).unwrap(), 0);
+/// ```
+pub fn used_bytes(ordinal: u32) -> Result<usize> {
+    Ok(device(ordinal)?.used.load(Ordering::SeqCst))
+}
+
+impl Backend for TestBackend {
+    fn allocate(&self, ordinal: u32, bytes: usize, zeroed: bool) -> Result<NonNull<u8>> {
+        let d = device(ordinal)?;
+        let cap = d.capacity.load(Ordering::SeqCst);
+        let reserved = d.used.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |u| {
+            u.checked_add(bytes).filter(|&n| n <= cap)
+        });
+        if reserved.is_err() {
+            bail!(
+                OutOfMemory,
+                "{}: allocation of {bytes} bytes exceeds the capacity of {cap} bytes",
+                Space::test_device(ordinal)
+            );
+        }
+        host::allocate(bytes, zeroed).inspect_err(|_| {
+            d.used.fetch_sub(bytes, Ordering::SeqCst);
+        })
+    }
+    unsafe fn deallocate(&self, ordinal: u32, ptr: NonNull<u8>, bytes: usize) {
+        // SAFETY: forwarded contract; the memory came from host::allocate.
+        unsafe { host::deallocate(ptr, bytes) };
+        if let Ok(d) = device(ordinal) {
+            d.used.fetch_sub(bytes, Ordering::SeqCst);
+        }
+    }
+    unsafe fn fill(&self, dst: &Region, value: &[u8], _stream: Stream) -> Result<()> {
+        // SAFETY: forwarded contract; test-device memory is host memory.
+        unsafe { host::fill(dst, value) };
+        Ok(())
+    }
+    unsafe fn copy(&self, dst: (Space, &Region), src: (Space, &Region), _stream: Stream) -> Result<()> {
+        if !dst.0.is_host_accessible() || !src.0.is_host_accessible() {
+            bail!(Incompatible, "no copy path between {} and {}", src.0, dst.0);
+        }
+        // SAFETY: forwarded contract; both spaces are host memory.
+        unsafe { host::copy(dst.1, src.1) };
+        Ok(())
+    }
+    fn fence(&self, _ordinal: u32) -> Result<()> {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn capacity_is_enforced_and_released() {
+        set_capacity(63, Some(100)).unwrap();
+        let b = backend(63).unwrap();
+        let p = b.allocate(63, 80, true).unwrap();
+        assert_eq!(used_bytes(63).unwrap(), 80);
+        assert_eq!(b.allocate(63, 40, true).unwrap_err().kind(), crate::ErrorKind::OutOfMemory);
+        assert_eq!(used_bytes(63).unwrap(), 80);
+        // SAFETY: p came from allocate(63, 80).
+        unsafe { b.deallocate(63, p, 80) };
+        assert_eq!(used_bytes(63).unwrap(), 0);
+        set_capacity(63, None).unwrap();
+    }
+}

@@ -1,0 +1,134 @@
+//! Transfer statistics and tracing (beyond Kokkos).
+//!
+//! Every sync that moves data is counted per DualView family and in a
+//! process-wide total: how many, how many bytes, how long. With `DV_TRACE=1`
+//! in the environment each one is also logged to stderr.
+
+use crate::error::Side;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+/// A snapshot of transfer counters.
+///
+/// ```
+/// use dualview::{DualView, Dims, Space};
+/// let a = DualView::<u8, Dims<1>>::builder("s", Dims::new([100]).unwrap())
+///     .device(Space::test_device(0)).build().unwrap();
+/// a.modify_host().unwrap();
+/// a.sync_device().unwrap();
+/// let s = a.stats();
+/// assert_eq!((s.to_device.count, s.to_device.bytes), (1, 100));
+/// assert_eq!(s.to_host.count, 0);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Host to device syncs.
+    pub to_device: Transfers,
+    /// Device to host syncs.
+    pub to_host: Transfers,
+}
+
+/// Counters for one direction.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Transfers {
+    /// Number of syncs that copied data.
+    pub count: u64,
+    /// Bytes copied.
+    pub bytes: u64,
+    /// Time spent in the copies, in nanoseconds (for async syncs: time to enqueue).
+    pub nanos: u64,
+}
+
+#[derive(Debug, Default)]
+struct Counters {
+    count: AtomicU64,
+    bytes: AtomicU64,
+    nanos: AtomicU64,
+}
+
+impl Counters {
+    fn add(&self, bytes: u64, nanos: u64) {
+        self.count.fetch_add(1, Ordering::Relaxed);
+        self.bytes.fetch_add(bytes, Ordering::Relaxed);
+        self.nanos.fetch_add(nanos, Ordering::Relaxed);
+    }
+    fn get(&self) -> Transfers {
+        Transfers {
+            count: self.count.load(Ordering::Relaxed),
+            bytes: self.bytes.load(Ordering::Relaxed),
+            nanos: self.nanos.load(Ordering::Relaxed),
+        }
+    }
+    fn reset(&self) {
+        self.count.store(0, Ordering::Relaxed);
+        self.bytes.store(0, Ordering::Relaxed);
+        self.nanos.store(0, Ordering::Relaxed);
+    }
+}
+
+/// Counters of one DualView family (or of the process).
+#[derive(Debug, Default)]
+pub(crate) struct StatsCell {
+    to_device: Counters,
+    to_host: Counters,
+}
+
+static GLOBAL: StatsCell = StatsCell {
+    to_device: Counters { count: AtomicU64::new(0), bytes: AtomicU64::new(0), nanos: AtomicU64::new(0) },
+    to_host: Counters { count: AtomicU64::new(0), bytes: AtomicU64::new(0), nanos: AtomicU64::new(0) },
+};
+
+impl StatsCell {
+    /// Record one transfer into `target`, here and in the global total, and trace it.
+    pub(crate) fn record(&self, label: &str, target: Side, bytes: usize, elapsed: Duration) {
+        let nanos = elapsed.as_nanos().min(u64::MAX as u128) as u64;
+        for cell in [self, &GLOBAL] {
+            match target {
+                Side::Device => cell.to_device.add(bytes as u64, nanos),
+                Side::Host => cell.to_host.add(bytes as u64, nanos),
+            }
+        }
+        if trace_enabled() {
+            let dir = match target {
+                Side::Device => "host->device",
+                Side::Host => "device->host",
+            };
+            eprintln!("dualview: sync \"{label}\" {dir} {bytes} B in {:.3} us", nanos as f64 / 1e3);
+        }
+    }
+
+    pub(crate) fn get(&self) -> Stats {
+        Stats { to_device: self.to_device.get(), to_host: self.to_host.get() }
+    }
+
+    pub(crate) fn reset(&self) {
+        self.to_device.reset();
+        self.to_host.reset();
+    }
+}
+
+/// Process-wide transfer counters of every DualView.
+///
+/// ```
+/// let before = dualview::stats::global();
+/// assert!(dualview::stats::global().to_device.count >= before.to_device.count);
+/// ```
+pub fn global() -> Stats {
+    GLOBAL.get()
+}
+
+/// Zero the process-wide counters.
+///
+/// ```
+/// dualview::stats::reset_global();
+/// ```
+pub fn reset_global() {
+    GLOBAL.reset();
+}
+
+/// Whether `DV_TRACE=1` was set when the first sync happened.
+pub fn trace_enabled() -> bool {
+    static TRACE: OnceLock<bool> = OnceLock::new();
+    *TRACE.get_or_init(|| std::env::var("DV_TRACE").is_ok_and(|v| v == "1"))
+}

@@ -1,0 +1,423 @@
+//! The typed Rust API: `DualView<T, E>` over [`RawDualView`], generic over the
+//! element type and the extents kind, with access guards that sync and mark
+//! the side themselves.
+
+mod guard;
+
+pub use guard::{ViewMut, ViewRef};
+
+use crate::dual_view::{Access, Desc, RawDualView};
+use crate::element::Element;
+use crate::error::{bail, Result, Side};
+use crate::extents::{DynRank, Extents};
+use crate::layout::{Layout, Mapping, Slice};
+use crate::space::{Space, SpaceKind, Stream};
+use crate::stats::Stats;
+use crate::view::{Elem, View};
+use std::fmt;
+use std::marker::PhantomData;
+
+/// A typed DualView: a host mirror and a device view of one `T` array with
+/// extents `E`, shared modified flags, and sync. Clones share everything.
+///
+/// ```
+/// use dualview::{DualView, Dims, Space};
+/// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
+///     .device(Space::test_device(0))
+///     .build()
+///     .unwrap();
+/// a.fill_device(1.0).unwrap();           // deep_copy(d_view, 1) + modify
+/// a.sync_host().unwrap();                // copies device -> host
+/// assert!(a.host().unwrap().to_vec().unwrap().iter().all(|&x| x == 1.0));
+/// {
+///     let mut h = a.host_mut().unwrap(); // marks the host modified
+///     h.set(&[2, 1], 5.0).unwrap();
+/// }
+/// assert!(a.need_sync_device());
+/// assert_eq!(*a.device().unwrap().get(&[2, 1]).unwrap(), 5.0); // guard synced first
+/// ```
+pub struct DualView<T: Element, E: Extents = DynRank> {
+    raw: RawDualView,
+    _t: PhantomData<fn() -> (T, E)>,
+}
+
+impl<T: Element, E: Extents> Clone for DualView<T, E> {
+    fn clone(&self) -> Self {
+        DualView { raw: self.raw.clone(), _t: PhantomData }
+    }
+}
+
+impl<T: Element, E: Extents> fmt::Debug for DualView<T, E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.raw.fmt(f)
+    }
+}
+
+/// Options for [`DualView::builder`].
+///
+/// ```
+/// use dualview::{DualView, DynRank, Layout, Space};
+/// let a = DualView::<u32>::builder("S", DynRank::new(&[3, 4]).unwrap())
+///     .strides(&[1, 5])
+///     .device(Space::test_device(0))
+///     .build()
+///     .unwrap();
+/// assert_eq!(a.layout(), Layout::Stride);
+/// assert_eq!(a.span(), 18);
+/// ```
+#[must_use]
+pub struct Builder<T: Element, E: Extents> {
+    label: String,
+    extents: E,
+    layout: Option<Layout>,
+    strides: Option<Vec<usize>>,
+    device: Space,
+    host: Option<Space>,
+    init: bool,
+    _t: PhantomData<fn() -> T>,
+}
+
+impl<T: Element, E: Extents> Builder<T, E> {
+    /// The layout (default: Left for CUDA device spaces, Right otherwise, as Kokkos).
+    pub fn layout(mut self, layout: Layout) -> Self {
+        self.layout = Some(layout);
+        self
+    }
+
+    /// Explicit strides in elements; implies `Layout::Stride`.
+    pub fn strides(mut self, strides: &[usize]) -> Self {
+        self.layout = Some(Layout::Stride);
+        self.strides = Some(strides.to_vec());
+        self
+    }
+
+    /// The device space (default: `Space::HOST`, a single-space DualView).
+    pub fn device(mut self, space: Space) -> Self {
+        self.device = space;
+        self
+    }
+
+    /// Put the host mirror in page-locked memory (full-bandwidth transfers).
+    pub fn pinned_host(mut self) -> Self {
+        self.host = Some(Space::host_pinned());
+        self
+    }
+
+    /// Skip zero-filling (Kokkos `WithoutInitializing`).
+    ///
+    /// # Safety
+    /// Every element must be written before it is read through this DualView.
+    pub unsafe fn without_initializing(mut self) -> Self {
+        self.init = false;
+        self
+    }
+
+    /// Allocate the DualView.
+    pub fn build(self) -> Result<DualView<T, E>> {
+        self.extents.check()?;
+        let ext = self.extents.to_dyn();
+        let layout = self.layout.unwrap_or(match self.device.kind() {
+            SpaceKind::Cuda | SpaceKind::CudaUvm => Layout::Left,
+            _ => Layout::Right,
+        });
+        let mapping = match (&self.strides, layout) {
+            (Some(s), _) => Mapping::with_strides(ext, s)?,
+            (None, Layout::Stride) => bail!(InvalidArgument, "LayoutStride needs explicit strides"),
+            (None, l) => Mapping::new(l, ext)?,
+        };
+        let elem = Elem::new(std::mem::size_of::<T>(), std::mem::align_of::<T>())?;
+        let desc = Desc {
+            elem,
+            mapping,
+            device: self.device,
+            host: self.host.unwrap_or(self.device.default_mirror()),
+            init: self.init,
+        };
+        Ok(DualView { raw: RawDualView::new(&self.label, &desc)?, _t: PhantomData })
+    }
+}
+
+impl<T: Element, E: Extents> DualView<T, E> {
+    /// A zero-filled, single-space (host) DualView in LayoutRight, like a
+    /// Kokkos host-only build. Use [`DualView::builder`] for a device.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Const, Dyn, Extents};
+    /// let a = DualView::<i32, (Dyn, Const<3>)>::new("x", (Dyn::new(5), Const)).unwrap();
+    /// assert_eq!((a.extent(0).unwrap(), a.extent(1).unwrap()), (5, 3));
+    /// ```
+    pub fn new(label: &str, extents: E) -> Result<Self> {
+        Self::builder(label, extents).build()
+    }
+
+    /// Options for a new DualView.
+    pub fn builder(label: &str, extents: E) -> Builder<T, E> {
+        Builder {
+            label: label.to_owned(),
+            extents,
+            layout: None,
+            strides: None,
+            device: Space::HOST,
+            host: None,
+            init: true,
+            _t: PhantomData,
+        }
+    }
+
+    /// A typed handle on an untyped DualView; checks element size and extents.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, ErrorKind};
+    /// let a = DualView::<f32, Dims<1>>::new("a", Dims::new([4]).unwrap()).unwrap();
+    /// let raw = a.raw().clone();
+    /// assert!(DualView::<f32, Dims<1>>::from_raw(raw.clone()).is_ok());
+    /// assert_eq!(DualView::<f64, Dims<1>>::from_raw(raw.clone()).unwrap_err().kind(), ErrorKind::Incompatible);
+    /// assert_eq!(DualView::<f32, Dims<2>>::from_raw(raw).unwrap_err().kind(), ErrorKind::RankMismatch);
+    /// ```
+    pub fn from_raw(raw: RawDualView) -> Result<Self> {
+        let (have, want) = (raw.elem(), Elem::of::<T>());
+        if have.size() != want.size() || have.align() < want.align() {
+            bail!(
+                Incompatible,
+                "DualView \"{}\" holds {}-byte elements aligned to {}, not {}-byte aligned to {}",
+                raw.label(),
+                have.size(),
+                have.align(),
+                want.size(),
+                want.align()
+            );
+        }
+        E::try_from_extents(&raw.extents())?;
+        Ok(DualView { raw, _t: PhantomData })
+    }
+
+    /// The untyped handle.
+    pub fn raw(&self) -> &RawDualView {
+        &self.raw
+    }
+
+    /// Convert to another extents kind (checked, like [`Extents::try_from_extents`]).
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, DynRank, Const};
+    /// let a = DualView::<u8>::new("a", DynRank::new(&[4]).unwrap()).unwrap();
+    /// let s: DualView<u8, (Const<4>,)> = a.into_extents().unwrap();
+    /// assert_eq!(s.extents(), (Const::<4>,));
+    /// ```
+    pub fn into_extents<E2: Extents>(self) -> Result<DualView<T, E2>> {
+        E2::try_from_extents(&self.raw.extents())?;
+        Ok(DualView { raw: self.raw, _t: PhantomData })
+    }
+
+    /// The label.
+    pub fn label(&self) -> &str {
+        self.raw.label()
+    }
+
+    /// The extents, in their typed kind.
+    pub fn extents(&self) -> E {
+        E::try_from_extents(&self.raw.extents()).expect("typed extents are checked at construction")
+    }
+
+    /// The rank.
+    pub fn rank(&self) -> usize {
+        self.raw.extents().rank()
+    }
+
+    /// The size of `axis`.
+    pub fn extent(&self, axis: usize) -> Result<usize> {
+        self.raw.extents().extent(axis)
+    }
+
+    /// The number of elements.
+    pub fn size(&self) -> usize {
+        self.raw.extents().as_slice().iter().product()
+    }
+
+    /// The layout mapping.
+    pub fn mapping(&self) -> Mapping {
+        self.raw.mapping().expect("a typed handle's mapping is always readable")
+    }
+
+    /// The layout.
+    pub fn layout(&self) -> Layout {
+        self.mapping().layout()
+    }
+
+    /// The stride of `axis` in elements.
+    pub fn stride(&self, axis: usize) -> Result<usize> {
+        self.mapping().stride(axis)
+    }
+
+    /// The span in elements (Kokkos `span()`).
+    pub fn span(&self) -> usize {
+        self.mapping().span()
+    }
+
+    /// Whether the span holds no gaps.
+    pub fn span_is_contiguous(&self) -> bool {
+        self.mapping().span_is_contiguous()
+    }
+
+    /// Mark the host modified (`ConcurrentModification` if the device is newer).
+    pub fn modify_host(&self) -> Result<()> {
+        self.raw.modify(Side::Host)
+    }
+
+    /// Mark the device modified (`ConcurrentModification` if the host is newer).
+    pub fn modify_device(&self) -> Result<()> {
+        self.raw.modify(Side::Device)
+    }
+
+    /// Copy device to host when the device is newer.
+    pub fn sync_host(&self) -> Result<()> {
+        self.raw.sync(Side::Host)
+    }
+
+    /// Copy host to device when the host is newer.
+    pub fn sync_device(&self) -> Result<()> {
+        self.raw.sync(Side::Device)
+    }
+
+    /// [`DualView::sync_host`] queued on `stream`; flags reset at once.
+    pub fn sync_host_on(&self, stream: Stream) -> Result<()> {
+        self.raw.sync_on(Side::Host, stream)
+    }
+
+    /// [`DualView::sync_device`] queued on `stream`; flags reset at once.
+    pub fn sync_device_on(&self, stream: Stream) -> Result<()> {
+        self.raw.sync_on(Side::Device, stream)
+    }
+
+    /// Whether the host is stale.
+    pub fn need_sync_host(&self) -> bool {
+        self.raw.need_sync(Side::Host)
+    }
+
+    /// Whether the device is stale.
+    pub fn need_sync_device(&self) -> bool {
+        self.raw.need_sync(Side::Device)
+    }
+
+    /// Forget pending changes of both sides, without copying.
+    pub fn clear_sync_state(&self) {
+        self.raw.clear_sync_state()
+    }
+
+    /// New extents keeping contents on both sides; flags unchanged.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims};
+    /// let a = DualView::<u16, Dims<1>>::new("a", Dims::new([2]).unwrap()).unwrap();
+    /// a.fill_host(7).unwrap();
+    /// a.resize(Dims::new([4]).unwrap()).unwrap();
+    /// assert_eq!(a.host().unwrap().to_vec().unwrap(), vec![7, 7, 0, 0]);
+    /// ```
+    pub fn resize(&self, extents: E) -> Result<()> {
+        extents.check()?;
+        self.raw.resize(&extents.to_dyn())
+    }
+
+    /// New zero-filled extents, contents dropped, flags clean.
+    pub fn realloc(&self, extents: E) -> Result<()> {
+        extents.check()?;
+        self.raw.realloc(&extents.to_dyn(), true)
+    }
+
+    /// [`DualView::realloc`] without zero-filling.
+    ///
+    /// # Safety
+    /// Every element must be written before it is read through this DualView.
+    pub unsafe fn realloc_without_initializing(&self, extents: E) -> Result<()> {
+        extents.check()?;
+        self.raw.realloc(&extents.to_dyn(), false)
+    }
+
+    /// Set every host element to `value` and mark the host modified.
+    pub fn fill_host(&self, value: T) -> Result<()> {
+        self.raw.fill(Side::Host, bytes_of(&value))
+    }
+
+    /// Set every device element to `value` and mark the device modified.
+    pub fn fill_device(&self, value: T) -> Result<()> {
+        self.raw.fill(Side::Device, bytes_of(&value))
+    }
+
+    /// Kokkos `deep_copy(self, src)` between DualViews (see [`RawDualView::deep_copy`]).
+    pub fn deep_copy_from<E2: Extents>(&self, src: &DualView<T, E2>) -> Result<()> {
+        RawDualView::deep_copy(&self.raw, &src.raw)
+    }
+
+    /// A subview sharing memory and flags (rank reduced by index arguments).
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Slice, Space};
+    /// let a = DualView::<u8, Dims<2>>::builder("a", Dims::new([4, 4]).unwrap())
+    ///     .device(Space::test_device(0)).build().unwrap();
+    /// let row = a.subview(&[Slice::Index(1), Slice::All]).unwrap();
+    /// assert_eq!(row.rank(), 1);
+    /// row.modify_device().unwrap();
+    /// assert!(a.need_sync_host());
+    /// ```
+    pub fn subview(&self, slices: &[Slice]) -> Result<DualView<T, DynRank>> {
+        Ok(DualView { raw: self.raw.subview(slices)?, _t: PhantomData })
+    }
+
+    /// A handle with const data sharing everything: a sync that would copy
+    /// answers `ConstSync`, and write access is refused.
+    pub fn as_const(&self) -> DualView<T, E> {
+        DualView { raw: self.raw.as_const(), _t: PhantomData }
+    }
+
+    /// Transfer counters of this DualView family.
+    pub fn stats(&self) -> Stats {
+        self.raw.stats()
+    }
+
+    fn guard_ref(&self, side: Side) -> Result<ViewRef<'_, T>> {
+        let view = self.raw.access(side, Access::Read)?;
+        ViewRef::new(&self.raw, side, view)
+    }
+
+    fn guard_mut(&self, side: Side, mode: Access) -> Result<ViewMut<'_, T>> {
+        let view: View = self.raw.access(side, mode)?;
+        ViewMut::new(&self.raw, side, view)
+    }
+
+    /// Read the host side, syncing it first when stale.
+    pub fn host(&self) -> Result<ViewRef<'_, T>> {
+        self.guard_ref(Side::Host)
+    }
+
+    /// Read and write the host side: synced first when stale, marked modified.
+    pub fn host_mut(&self) -> Result<ViewMut<'_, T>> {
+        self.guard_mut(Side::Host, Access::ReadWrite)
+    }
+
+    /// Overwrite the host side: no copy, the device's pending change is
+    /// discarded, host marked modified.
+    pub fn host_write(&self) -> Result<ViewMut<'_, T>> {
+        self.guard_mut(Side::Host, Access::Write)
+    }
+
+    /// Read the device side, syncing it first when stale.
+    pub fn device(&self) -> Result<ViewRef<'_, T>> {
+        self.guard_ref(Side::Device)
+    }
+
+    /// Read and write the device side: synced first when stale, marked modified.
+    pub fn device_mut(&self) -> Result<ViewMut<'_, T>> {
+        self.guard_mut(Side::Device, Access::ReadWrite)
+    }
+
+    /// Overwrite the device side: no copy, the host's pending change is
+    /// discarded, device marked modified.
+    pub fn device_write(&self) -> Result<ViewMut<'_, T>> {
+        self.guard_mut(Side::Device, Access::Write)
+    }
+}
+
+fn bytes_of<T: Element>(v: &T) -> &[u8] {
+    // SAFETY: T: Element is plain data; reading its bytes is valid.
+    unsafe { std::slice::from_raw_parts(v as *const T as *const u8, std::mem::size_of::<T>()) }
+}

@@ -1,0 +1,272 @@
+//! `View`: a single-space array (label, element size, mapping, space and a
+//! reference-counted allocation), untyped so that the C ABI can share it.
+
+mod copy;
+
+use crate::error::{bail, Result};
+use crate::extents::DynRank;
+use crate::layout::{Layout, Mapping, Slice};
+use crate::space::{self, Allocation, Region, Space, Stream, ALIGNMENT};
+use std::fmt;
+use std::ptr::NonNull;
+use std::sync::Arc;
+
+/// Size and alignment of one element, in bytes.
+///
+/// ```
+/// use dualview::Elem;
+/// let e = Elem::of::<f64>();
+/// assert_eq!((e.size(), e.align()), (8, 8));
+/// assert!(Elem::new(3, 2).is_err()); // size not a multiple of the alignment
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Elem {
+    size: usize,
+    align: usize,
+}
+
+impl Elem {
+    /// An element of `size` bytes aligned to `align` (a power of two, at most 64).
+    ///
+    /// ```
+    /// # use dualview::{Elem, ErrorKind};
+    /// assert_eq!(Elem::new(16, 16).unwrap().size(), 16);
+    /// assert_eq!(Elem::new(0, 1).unwrap_err().kind(), ErrorKind::InvalidArgument);
+    /// assert_eq!(Elem::new(128, 128).unwrap_err().kind(), ErrorKind::InvalidArgument);
+    /// ```
+    pub fn new(size: usize, align: usize) -> Result<Elem> {
+        if size == 0 {
+            bail!(InvalidArgument, "element size 0: zero-sized elements are not supported");
+        }
+        if !align.is_power_of_two() || align > ALIGNMENT {
+            bail!(InvalidArgument, "element alignment {align} is not a power of two up to {ALIGNMENT}");
+        }
+        if size % align != 0 {
+            bail!(InvalidArgument, "element size {size} is not a multiple of its alignment {align}");
+        }
+        Ok(Elem { size, align })
+    }
+
+    /// The element of a Rust type.
+    ///
+    /// ```
+    /// # use dualview::Elem;
+    /// assert_eq!(Elem::of::<[u8; 3]>().size(), 3);
+    /// ```
+    pub const fn of<T>() -> Elem {
+        Elem { size: std::mem::size_of::<T>(), align: std::mem::align_of::<T>() }
+    }
+
+    /// Size in bytes.
+    pub const fn size(&self) -> usize {
+        self.size
+    }
+
+    /// Alignment in bytes.
+    pub const fn align(&self) -> usize {
+        self.align
+    }
+
+    /// Bytes needed for `mapping`'s span, checked.
+    pub(crate) fn bytes(&self, mapping: &Mapping) -> Result<usize> {
+        match mapping.span().checked_mul(self.size) {
+            Some(b) if b <= isize::MAX as usize => Ok(b),
+            _ => bail!(
+                Overflow,
+                "{} elements of {} bytes overflow isize",
+                mapping.span(),
+                self.size
+            ),
+        }
+    }
+}
+
+/// A single-space array. Clones share the allocation (like a Kokkos View copy).
+///
+/// ```
+/// use dualview::{DynRank, Elem, Layout, Mapping, Space, View};
+/// let m = Mapping::new(Layout::Right, DynRank::new(&[2, 3]).unwrap()).unwrap();
+/// let v = View::new("v", Elem::of::<u32>(), m, Space::HOST, true).unwrap();
+/// assert_eq!((v.label(), v.size(), v.span()), ("v", 6, 6));
+/// assert_eq!(v.data() as usize % 64, 0);
+/// let w = v.clone();
+/// assert_eq!(v.use_count(), 2);
+/// # drop(w);
+/// ```
+#[derive(Clone)]
+pub struct View {
+    label: Arc<str>,
+    elem: Elem,
+    mapping: Mapping,
+    space: Space,
+    alloc: Arc<Allocation>,
+    /// Offset of the element at index 0, in elements.
+    offset: usize,
+}
+
+impl View {
+    /// Allocate a view in `space`, zero-filled when `init`.
+    ///
+    /// ```
+    /// # use dualview::{DynRank, Elem, Layout, Mapping, Space, View, ErrorKind};
+    /// let m = Mapping::new(Layout::Left, DynRank::new(&[4]).unwrap()).unwrap();
+    /// let err = View::new("g", Elem::of::<f32>(), m, Space::cuda(0), true).unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::NoDevice);
+    /// ```
+    pub fn new(label: &str, elem: Elem, mapping: Mapping, space: Space, init: bool) -> Result<View> {
+        let bytes = elem.bytes(&mapping)?;
+        let alloc = Allocation::new(space, bytes, init)?;
+        Ok(View { label: label.into(), elem, mapping, space, alloc, offset: 0 })
+    }
+
+    /// A view over memory the caller owns; it is never freed here.
+    ///
+    /// # Safety
+    /// `ptr` addresses at least `mapping.span()` elements of `elem` in `space`,
+    /// aligned to `elem.align()`, valid for reads and writes for as long as
+    /// the result or any clone of it lives.
+    pub unsafe fn wrap(label: &str, elem: Elem, mapping: Mapping, space: Space, ptr: NonNull<u8>) -> Result<View> {
+        let bytes = elem.bytes(&mapping)?;
+        if ptr.as_ptr() as usize % elem.align() != 0 {
+            bail!(InvalidArgument, "pointer {ptr:p} is not aligned to {} bytes", elem.align());
+        }
+        // SAFETY: forwarded contract.
+        let alloc = unsafe { Allocation::wrap(space, ptr, bytes) };
+        Ok(View { label: label.into(), elem, mapping, space, alloc, offset: 0 })
+    }
+
+    pub(crate) fn from_parts(label: Arc<str>, elem: Elem, mapping: Mapping, alloc: Arc<Allocation>, offset: usize) -> View {
+        View { label, elem, mapping, space: alloc.space(), alloc, offset }
+    }
+
+    /// The label.
+    pub fn label(&self) -> &str {
+        &self.label
+    }
+
+    /// The element description.
+    pub fn elem(&self) -> Elem {
+        self.elem
+    }
+
+    /// The layout mapping.
+    pub fn mapping(&self) -> &Mapping {
+        &self.mapping
+    }
+
+    /// The extents.
+    pub fn extents(&self) -> &DynRank {
+        self.mapping.extents()
+    }
+
+    /// The layout.
+    pub fn layout(&self) -> Layout {
+        self.mapping.layout()
+    }
+
+    /// The memory space.
+    pub fn space(&self) -> Space {
+        self.space
+    }
+
+    /// Address of the element at index 0 (in the view's space).
+    pub fn data(&self) -> *mut u8 {
+        // Stays inside the allocation: offset < span of the parent mapping,
+        // or 0 for empty views.
+        self.alloc.ptr().wrapping_add(self.offset * self.elem.size)
+    }
+
+    /// The number of elements.
+    pub fn size(&self) -> usize {
+        self.mapping.size()
+    }
+
+    /// The required span in elements.
+    pub fn span(&self) -> usize {
+        self.mapping.span()
+    }
+
+    /// Whether the span holds no gaps.
+    pub fn span_is_contiguous(&self) -> bool {
+        self.mapping.span_is_contiguous()
+    }
+
+    /// How many views, DualViews and guards share the allocation.
+    pub fn use_count(&self) -> usize {
+        Arc::strong_count(&self.alloc)
+    }
+
+    /// False for views over caller-owned memory.
+    pub fn is_managed(&self) -> bool {
+        self.alloc.is_owned()
+    }
+
+    /// The allocation behind the view.
+    pub(crate) fn allocation(&self) -> &Arc<Allocation> {
+        &self.alloc
+    }
+
+    /// A subview sharing this view's allocation.
+    ///
+    /// ```
+    /// # use dualview::{DynRank, Elem, Layout, Mapping, Slice, Space, View};
+    /// let m = Mapping::new(Layout::Right, DynRank::new(&[4, 4]).unwrap()).unwrap();
+    /// let v = View::new("v", Elem::of::<u8>(), m, Space::HOST, true).unwrap();
+    /// let row = v.subview(&[Slice::Index(2), Slice::All]).unwrap();
+    /// assert_eq!(row.extents().as_slice(), &[4]);
+    /// assert_eq!(row.data() as usize - v.data() as usize, 8);
+    /// ```
+    pub fn subview(&self, slices: &[Slice]) -> Result<View> {
+        let (mapping, off) = self.mapping.subview(slices)?;
+        Ok(View { mapping, offset: self.offset + off, ..self.clone() })
+    }
+
+    pub(crate) fn region(&self) -> Region {
+        Region {
+            ptr: self.data(),
+            elem_size: self.elem.size,
+            extents: *self.mapping.extents(),
+            strides: *self.mapping.strides(),
+        }
+    }
+
+    /// Set every element to `value` (one element's bytes): Kokkos `deep_copy(view, scalar)`.
+    ///
+    /// ```
+    /// # use dualview::{DynRank, Elem, Layout, Mapping, Space, View};
+    /// let m = Mapping::new(Layout::Right, DynRank::new(&[3]).unwrap()).unwrap();
+    /// let v = View::new("v", Elem::of::<u16>(), m, Space::HOST, true).unwrap();
+    /// v.fill(&7u16.to_ne_bytes()).unwrap();
+    /// // SAFETY: 3 initialised u16 in host memory, no other user.
+    /// let s = unsafe { std::slice::from_raw_parts(v.data() as *const u16, 3) };
+    /// assert_eq!(s, &[7, 7, 7]);
+    /// ```
+    pub fn fill(&self, value: &[u8]) -> Result<()> {
+        self.fill_on(value, Stream::null())
+    }
+
+    /// [`View::fill`] ordered on `stream`.
+    pub fn fill_on(&self, value: &[u8], stream: Stream) -> Result<()> {
+        if value.len() != self.elem.size {
+            bail!(
+                InvalidArgument,
+                "fill value has {} bytes, the element has {}",
+                value.len(),
+                self.elem.size
+            );
+        }
+        // SAFETY: the region is this view's mapping inside its live allocation.
+        unsafe { space::fill(self.space, &self.region(), value, stream) }
+    }
+}
+
+impl fmt::Debug for View {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("View")
+            .field("label", &self.label)
+            .field("elem", &self.elem)
+            .field("mapping", &self.mapping)
+            .field("space", &self.space)
+            .finish()
+    }
+}
