@@ -67,7 +67,7 @@ impl TryFrom<u32> for Access {
 /// let m = Mapping::new(Layout::Left, DynRank::new(&[10, 3]).unwrap()).unwrap();
 /// let desc = Desc::new(Elem::of::<f64>(), m, Space::test_device(0));
 /// let a = RawDualView::new("A", &desc).unwrap();
-/// assert_eq!(a.mapping().unwrap().span(), 30);
+/// assert_eq!(a.mapping().span(), 30);
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Desc {
@@ -302,11 +302,11 @@ impl RawDualView {
     }
 
     /// The layout mapping of this handle (a subview's own).
-    pub fn mapping(&self) -> Result<Mapping> {
-        Ok(match &self.sub {
+    pub fn mapping(&self) -> Mapping {
+        match &self.sub {
             Some(s) => s.mapping,
             None => self.shared.read().mapping,
-        })
+        }
     }
 
     /// The extents.

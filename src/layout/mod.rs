@@ -91,8 +91,8 @@ impl Strides {
         Strides { rank: v.len() as u8, s }
     }
 
-    /// Canonical strides of `ext` for Left or Right. The caller has checked the
-    /// size invariant, so no partial product overflows.
+    /// Canonical strides of `ext` for Left or Right (mdspan: zeros propagate).
+    /// The size invariant is checked first, so no partial product overflows.
     pub(crate) fn canonical(ext: &[usize], layout: Layout) -> Result<Strides> {
         checked_product(ext)?;
         let rank = ext.len();
@@ -102,13 +102,13 @@ impl Strides {
             Layout::Left => {
                 for r in 0..rank {
                     s[r] = acc;
-                    acc = acc.saturating_mul(ext[r].max(1));
+                    acc *= ext[r];
                 }
             }
             Layout::Right => {
                 for r in (0..rank).rev() {
                     s[r] = acc;
-                    acc = acc.saturating_mul(ext[r].max(1));
+                    acc *= ext[r];
                 }
             }
             Layout::Stride => bail!(

@@ -202,7 +202,7 @@ impl<T: Element, E: Extents> DualView<T, E> {
     /// # use dualview::{DualView, Dims, DynRank, Const};
     /// let a = DualView::<u8>::new("a", DynRank::new(&[4]).unwrap()).unwrap();
     /// let s: DualView<u8, (Const<4>,)> = a.into_extents().unwrap();
-    /// assert_eq!(s.extents(), (Const::<4>,));
+    /// assert_eq!(s.extents().unwrap(), (Const::<4>,));
     /// ```
     pub fn into_extents<E2: Extents>(self) -> Result<DualView<T, E2>> {
         E2::try_from_extents(&self.raw.extents())?;
@@ -214,9 +214,16 @@ impl<T: Element, E: Extents> DualView<T, E> {
         self.raw.label()
     }
 
-    /// The extents, in their typed kind.
-    pub fn extents(&self) -> E {
-        E::try_from_extents(&self.raw.extents()).expect("typed extents are checked at construction")
+    /// The extents, in their typed kind. `StaticMismatch` only when the
+    /// untyped handle ([`DualView::raw`]) was resized to sizes `E` cannot hold.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims};
+    /// let a = DualView::<u8, Dims<2>>::new("a", Dims::new([2, 5]).unwrap()).unwrap();
+    /// assert_eq!(a.extents().unwrap().get(), [2, 5]);
+    /// ```
+    pub fn extents(&self) -> Result<E> {
+        E::try_from_extents(&self.raw.extents())
     }
 
     /// The rank.
@@ -236,7 +243,7 @@ impl<T: Element, E: Extents> DualView<T, E> {
 
     /// The layout mapping.
     pub fn mapping(&self) -> Mapping {
-        self.raw.mapping().expect("a typed handle's mapping is always readable")
+        self.raw.mapping()
     }
 
     /// The layout.
