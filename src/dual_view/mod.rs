@@ -521,12 +521,26 @@ impl RawDualView {
         self.view(side)
     }
 
+    /// Refuse early (changing nothing) when `side` cannot be borrowed as asked.
+    pub(crate) fn check_borrowable(&self, side: Side, exclusive: bool) -> Result<()> {
+        let b = self.shared.borrow(side);
+        if (exclusive && !b.is_free()) || !b.is_readable() {
+            return Err(self.busy(side, exclusive));
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn busy(&self, side: Side, exclusive: bool) -> Error {
+        let how = if exclusive { "for writing " } else { "" };
+        self.err_on(err!(Busy, "the {side} data cannot be borrowed {how}while an access guard holds it"), Some(side))
+    }
+
     pub(crate) fn try_borrow(&self, side: Side, exclusive: bool) -> Result<()> {
         let b = self.shared.borrow(side);
         let ok = if exclusive { b.try_exclusive() } else { b.try_shared() };
         if !ok {
-            let how = if exclusive { "mutably" } else { "" };
-            return Err(self.err_on(err!(Busy, "the {side} data is already borrowed {how} by an access guard"), Some(side)));
+            return Err(self.busy(side, exclusive));
         }
         Ok(())
     }

@@ -382,11 +382,13 @@ impl<T: Element, E: Extents> DualView<T, E> {
     }
 
     fn guard_ref(&self, side: Side) -> Result<ViewRef<'_, T>> {
+        self.raw.check_borrowable(side, false)?;
         let view = self.raw.access(side, Access::Read)?;
         ViewRef::new(&self.raw, side, view)
     }
 
     fn guard_mut(&self, side: Side, mode: Access) -> Result<ViewMut<'_, T>> {
+        self.raw.check_borrowable(side, true)?;
         let view: View = self.raw.access(side, mode)?;
         ViewMut::new(&self.raw, side, view)
     }
