@@ -1,1 +1,185 @@
-fn main(){}
+//! Core benchmarks (`cargo bench --bench core`), each beside its plain
+//! equivalent in the same run. `scripts/bench-report.py` turns the criterion
+//! output into docs/BENCHMARKS.md.
+
+use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion};
+use dualview::{Dims, DualView, Space};
+use std::alloc::{alloc, alloc_zeroed, dealloc, Layout};
+use std::time::Duration;
+
+const MIB: usize = 1 << 20;
+
+/// A hand-rolled host/device mirror with two plain flags: the "plain equivalent".
+struct Mirror {
+    host_dirty: bool,
+    device_dirty: bool,
+}
+
+fn flags(c: &mut Criterion) {
+    let mut g = c.benchmark_group("flags");
+    let two = DualView::<f64, Dims<1>>::builder("A", Dims::new([1024]).unwrap())
+        .device(Space::test_device(0))
+        .build()
+        .unwrap();
+    let one = DualView::<f64, Dims<1>>::new("S", Dims::new([1024]).unwrap()).unwrap();
+    two.modify_device().unwrap();
+    g.bench_function("modify_sync_noop/dualview_two_space", |b| {
+        b.iter(|| {
+            let a = black_box(&two);
+            a.modify_device().unwrap();
+            a.sync_device().unwrap();
+        })
+    });
+    g.bench_function("modify_sync_noop/dualview_one_space", |b| {
+        b.iter(|| {
+            let a = black_box(&one);
+            a.modify_device().unwrap();
+            a.sync_device().unwrap();
+        })
+    });
+    let mut m = Mirror { host_dirty: false, device_dirty: true };
+    g.bench_function("modify_sync_noop/plain_bools", |b| {
+        b.iter(|| {
+            let m = black_box(&mut m);
+            m.device_dirty = true;
+            if m.host_dirty {
+                black_box(());
+            }
+        })
+    });
+    g.bench_function("need_sync/dualview", |b| b.iter(|| black_box(&two).need_sync_host()));
+    g.bench_function("need_sync/plain_bool", |b| b.iter(|| black_box(&m).device_dirty));
+    g.finish();
+}
+
+fn aligned_alloc_memset(bytes: usize) {
+    let layout = Layout::from_size_align(bytes, 64).unwrap();
+    // SAFETY: non-zero size; freed below with the same layout.
+    unsafe {
+        let p = alloc(layout);
+        std::ptr::write_bytes(p, 0, bytes);
+        black_box(p);
+        dealloc(p, layout);
+    }
+}
+
+fn aligned_alloc_zeroed(bytes: usize) {
+    let layout = Layout::from_size_align(bytes, 64).unwrap();
+    // SAFETY: non-zero size; freed below with the same layout.
+    unsafe {
+        let p = alloc_zeroed(layout);
+        black_box(p);
+        dealloc(p, layout);
+    }
+}
+
+fn create(c: &mut Criterion) {
+    let mut g = c.benchmark_group("create");
+    g.sample_size(20).measurement_time(Duration::from_secs(4));
+    for (name, bytes) in [("1MiB", MIB), ("256MiB", 256 * MIB)] {
+        let n = bytes / 8;
+        g.bench_function(format!("{name}/dualview_one_space"), |b| {
+            b.iter(|| black_box(DualView::<f64, Dims<1>>::new("c", Dims::new([n]).unwrap()).unwrap()))
+        });
+        g.bench_function(format!("{name}/dualview_two_space"), |b| {
+            b.iter(|| {
+                black_box(
+                    DualView::<f64, Dims<1>>::builder("c", Dims::new([n]).unwrap())
+                        .device(Space::test_device(0))
+                        .build()
+                        .unwrap(),
+                )
+            })
+        });
+        g.bench_function(format!("{name}/plain_alloc_memset"), |b| b.iter(|| aligned_alloc_memset(bytes)));
+        g.bench_function(format!("{name}/plain_alloc_memset_x2"), |b| {
+            // Both arrays alive at once, as in a hand-rolled mirror.
+            b.iter(|| {
+                let (h, d) = (Aligned::new(bytes), Aligned::new(bytes));
+                // SAFETY: each holds `bytes`.
+                unsafe {
+                    std::ptr::write_bytes(h.0, 0, bytes);
+                    std::ptr::write_bytes(d.0, 0, bytes);
+                }
+                black_box((h, d))
+            })
+        });
+        g.bench_function(format!("{name}/plain_alloc_zeroed"), |b| b.iter(|| aligned_alloc_zeroed(bytes)));
+    }
+    g.finish();
+}
+
+/// A 64-byte aligned, uninitialised buffer freed on drop (outside the timing, like the DualView).
+struct Aligned(*mut u8, Layout);
+
+impl Aligned {
+    fn new(bytes: usize) -> Aligned {
+        let layout = Layout::from_size_align(bytes, 64).unwrap();
+        // SAFETY: non-zero size.
+        Aligned(unsafe { alloc(layout) }, layout)
+    }
+}
+
+impl Drop for Aligned {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `new` with this layout.
+        unsafe { dealloc(self.0, self.1) }
+    }
+}
+
+fn resize(c: &mut Criterion) {
+    let mut g = c.benchmark_group("resize");
+    g.sample_size(10).measurement_time(Duration::from_secs(8));
+    let bytes = 256 * MIB;
+    let n = bytes / 8;
+    let filled = |dev: Option<Space>| {
+        let mut b = DualView::<f64, Dims<1>>::builder("r", Dims::new([n]).unwrap());
+        if let Some(d) = dev {
+            b = b.device(d);
+        }
+        let a = b.build().unwrap();
+        a.fill_host(1.0).unwrap();
+        a
+    };
+    g.bench_function("256MiB_to_2x/dualview_one_space", |b| {
+        b.iter_batched(
+            || filled(None),
+            |a| {
+                a.resize(Dims::new([2 * n]).unwrap()).unwrap();
+                a
+            },
+            BatchSize::PerIteration,
+        )
+    });
+    g.bench_function("256MiB_to_2x/dualview_two_space", |b| {
+        b.iter_batched(
+            || {
+                let a = filled(Some(Space::test_device(0)));
+                a.sync_device().unwrap();
+                a
+            },
+            |a| {
+                a.resize(Dims::new([2 * n]).unwrap()).unwrap();
+                a
+            },
+            BatchSize::PerIteration,
+        )
+    });
+    g.bench_function("256MiB_to_2x/plain_alloc_memcpy", |b| {
+        b.iter_batched(
+            || vec![1.0f64; n],
+            |old| {
+                let new = Aligned::new(2 * bytes);
+                // SAFETY: `new` holds 2*bytes; `old` holds `bytes`.
+                unsafe { std::ptr::copy_nonoverlapping(old.as_ptr() as *const u8, new.0, bytes) };
+                drop(old);
+                new
+            },
+            BatchSize::PerIteration,
+        )
+    });
+    g.finish();
+}
+
+criterion_group!(benches, flags, create, resize);
+criterion_main!(benches);

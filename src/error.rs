@@ -2,7 +2,7 @@
 //!
 //! [`Error`] keeps its [`ErrorKind`] in a private field and carries a message
 //! meant for people (it names the operation, the argument and the value).
-//! The C ABI maps each kind to its own status code; see `docs/ERRORS.md`.
+//! Each kind becomes its own C status code; the table is in `docs/SEMANTICS.md`.
 
 use std::fmt;
 use std::sync::Arc;
@@ -106,7 +106,11 @@ pub enum ErrorKind {
 /// assert!(err.to_string().contains("\"A\""));
 /// ```
 #[derive(Clone, Debug)]
-pub struct Error {
+pub struct Error(Box<Inner>);
+
+/// Boxed so that `Result<(), Error>` is one pointer wide and `Ok` costs nothing on hot paths.
+#[derive(Clone, Debug)]
+struct Inner {
     kind: ErrorKind,
     message: String,
     label: Option<Arc<str>>,
@@ -114,6 +118,12 @@ pub struct Error {
 }
 
 /// The crate's result type.
+///
+/// ```
+/// # use dualview::{Dims, Result};
+/// fn make() -> Result<Dims<1>> { Dims::new([3]) }
+/// assert!(make().is_ok());
+/// ```
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
@@ -125,14 +135,14 @@ impl Error {
     /// assert_eq!(e.message(), "axis 3 >= rank 2");
     /// ```
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
-        Error { kind, message: message.into(), label: None, side: None }
+        Error(Box::new(Inner { kind, message: message.into(), label: None, side: None }))
     }
 
     /// Attach the DualView label and the side concerned.
     pub(crate) fn on(mut self, label: &Arc<str>, side: Option<Side>) -> Error {
-        self.label = Some(label.clone());
+        self.0.label = Some(label.clone());
         if side.is_some() {
-            self.side = side;
+            self.0.side = side;
         }
         self
     }
@@ -144,7 +154,7 @@ impl Error {
     /// assert_eq!(Error::new(ErrorKind::Busy, "x").kind(), ErrorKind::Busy);
     /// ```
     pub fn kind(&self) -> ErrorKind {
-        self.kind
+        self.0.kind
     }
 
     /// The message, without the label prefix.
@@ -154,7 +164,7 @@ impl Error {
     /// assert_eq!(Error::new(ErrorKind::Busy, "borrowed").message(), "borrowed");
     /// ```
     pub fn message(&self) -> &str {
-        &self.message
+        &self.0.message
     }
 
     /// The label of the DualView concerned, when there is one.
@@ -164,7 +174,7 @@ impl Error {
     /// assert_eq!(Error::new(ErrorKind::Busy, "x").label(), None);
     /// ```
     pub fn label(&self) -> Option<&str> {
-        self.label.as_deref()
+        self.0.label.as_deref()
     }
 
     /// The side concerned, when there is one.
@@ -174,15 +184,15 @@ impl Error {
     /// assert_eq!(Error::new(ErrorKind::Busy, "x").side(), None);
     /// ```
     pub fn side(&self) -> Option<Side> {
-        self.side
+        self.0.side
     }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.label {
-            Some(l) => write!(f, "DualView \"{l}\": {}", self.message),
-            None => f.write_str(&self.message),
+        match &self.0.label {
+            Some(l) => write!(f, "DualView \"{l}\": {}", self.0.message),
+            None => f.write_str(&self.0.message),
         }
     }
 }

@@ -30,6 +30,11 @@ pub struct Stats {
 }
 
 /// Counters for one direction.
+///
+/// ```
+/// # use dualview::stats::Transfers;
+/// assert_eq!(Transfers::default().count, 0);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Transfers {
     /// Number of syncs that copied data.
@@ -128,6 +133,10 @@ pub fn reset_global() {
 }
 
 /// Whether `DV_TRACE=1` was set when the first sync happened.
+///
+/// ```
+/// let _on: bool = dualview::stats::trace_enabled();
+/// ```
 pub fn trace_enabled() -> bool {
     static TRACE: OnceLock<bool> = OnceLock::new();
     *TRACE.get_or_init(|| std::env::var("DV_TRACE").is_ok_and(|v| v == "1"))

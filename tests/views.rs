@@ -92,3 +92,22 @@ fn cuda_spaces_answer_no_device_without_a_backend() {
     let e = View::new("t", Elem::of::<f32>(), right(&[4]), Space::test_device(64), true).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::NoDevice);
 }
+
+#[test]
+fn large_allocations_come_from_zero_pages_and_round_trip() {
+    // 40 MiB: above the kernel-mapping threshold.
+    let n = 40usize << 20;
+    let v = View::new("big", Elem::of::<u8>(), right(&[n]), Space::test_device(8), true).unwrap();
+    assert_eq!(v.data() as usize % 4096, 0);
+    // SAFETY: n host bytes.
+    let s = unsafe { std::slice::from_raw_parts(v.data(), n) };
+    assert!(s.iter().step_by(4093).all(|&b| b == 0) && s[n - 1] == 0);
+    v.fill(&[7]).unwrap();
+    let w = View::new("small", Elem::of::<u8>(), right(&[n]), Space::HOST, false).unwrap();
+    w.copy_from(&v).unwrap();
+    // SAFETY: n host bytes, written by the copy.
+    let t = unsafe { std::slice::from_raw_parts(w.data(), n) };
+    assert!(t.iter().step_by(4093).all(|&b| b == 7));
+    drop((v, w));
+    assert_eq!(dualview::space::test_device::used_bytes(8).unwrap(), 0);
+}

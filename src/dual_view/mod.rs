@@ -4,7 +4,7 @@
 //!
 //! One *family* (an `Arc<Shared>`) holds the label, flags, statistics and the
 //! current allocations; every clone and subview is a handle on a family.
-//! Rules, with the places where we fix Kokkos, are in `docs/SEMANTICS.md`.
+//! Rules are in `docs/SEMANTICS.md`; where we fix Kokkos, `docs/DECISIONS.md`.
 
 mod borrow;
 mod flags;
@@ -85,6 +85,13 @@ pub struct Desc {
 
 impl Desc {
     /// A description with a default host mirror and zero-filled memory.
+    ///
+    /// ```
+    /// # use dualview::{Desc, DynRank, Elem, Layout, Mapping, Space};
+    /// let m = Mapping::new(Layout::Left, DynRank::new(&[2]).unwrap()).unwrap();
+    /// let d = Desc::new(Elem::of::<f64>(), m, Space::test_device(0));
+    /// assert_eq!((d.host, d.init), (Space::HOST, true));
+    /// ```
     pub fn new(elem: Elem, mapping: Mapping, device: Space) -> Desc {
         Desc { elem, mapping, device, host: device.default_mirror(), init: true }
     }
@@ -188,6 +195,18 @@ impl RawDualView {
     /// # Safety
     /// Each pointer addresses `desc.mapping.span()` elements in its space,
     /// aligned to the element, valid for reads and writes while any handle lives.
+    ///
+    /// ```
+    /// # use dualview::{Desc, DynRank, Elem, Layout, Mapping, RawDualView, Side, Space};
+    /// let mut host = vec![1.0f64; 4];
+    /// let p = std::ptr::NonNull::new(host.as_mut_ptr() as *mut u8).unwrap();
+    /// let m = Mapping::new(Layout::Left, DynRank::new(&[4]).unwrap()).unwrap();
+    /// // SAFETY: `host` holds 4 f64 and outlives the handle.
+    /// let w = unsafe { RawDualView::wrap("legacy", &Desc::new(Elem::of::<f64>(), m, Space::HOST), p, None) }.unwrap();
+    /// assert!(!w.is_managed());
+    /// drop(w);
+    /// assert_eq!(host, vec![1.0; 4]);
+    /// ```
     pub unsafe fn wrap(label: &str, desc: &Desc, host: NonNull<u8>, device: Option<NonNull<u8>>) -> Result<RawDualView> {
         let (single, aliased) = Self::topology(desc)?;
         let bytes = desc.elem.bytes(&desc.mapping)?;
@@ -244,16 +263,38 @@ impl RawDualView {
     // ---- identity and shape -------------------------------------------------
 
     /// The label.
+    ///
+    /// ```
+    /// # use dualview::{Desc, DynRank, Elem, Layout, Mapping, RawDualView, Side, Space};
+    /// let m = Mapping::new(Layout::Left, DynRank::new(&[4, 2]).unwrap()).unwrap();
+    /// let a = RawDualView::new("A", &Desc::new(Elem::of::<f32>(), m, Space::test_device(0))).unwrap();
+    /// assert_eq!(a.label(), "A");
+    /// ```
     pub fn label(&self) -> &str {
         &self.shared.label
     }
 
     /// The element description.
+    ///
+    /// ```
+    /// # use dualview::{Desc, DynRank, Elem, Layout, Mapping, RawDualView, Side, Space};
+    /// let m = Mapping::new(Layout::Left, DynRank::new(&[4, 2]).unwrap()).unwrap();
+    /// let a = RawDualView::new("A", &Desc::new(Elem::of::<f32>(), m, Space::test_device(0))).unwrap();
+    /// assert_eq!(a.elem().size(), 4);
+    /// ```
     pub fn elem(&self) -> Elem {
         self.shared.elem
     }
 
     /// The space of `side`.
+    ///
+    /// ```
+    /// # use dualview::{Desc, DynRank, Elem, Layout, Mapping, RawDualView, Side, Space};
+    /// let m = Mapping::new(Layout::Left, DynRank::new(&[4, 2]).unwrap()).unwrap();
+    /// let a = RawDualView::new("A", &Desc::new(Elem::of::<f32>(), m, Space::test_device(0))).unwrap();
+    /// assert_eq!(a.space(Side::Host), Space::HOST);
+    /// assert_eq!(a.space(Side::Device), Space::test_device(0));
+    /// ```
     pub fn space(&self, side: Side) -> Space {
         match side {
             Side::Host => self.shared.host_space,
@@ -262,46 +303,111 @@ impl RawDualView {
     }
 
     /// True when host and device are one space (one allocation, free modify/sync).
+    ///
+    /// ```
+    /// # use dualview::{Desc, DynRank, Elem, Layout, Mapping, RawDualView, Side, Space};
+    /// let m = Mapping::new(Layout::Left, DynRank::new(&[4, 2]).unwrap()).unwrap();
+    /// let a = RawDualView::new("A", &Desc::new(Elem::of::<f32>(), m, Space::test_device(0))).unwrap();
+    /// assert!(!a.is_single_space());
+    /// ```
     pub fn is_single_space(&self) -> bool {
         self.shared.single
     }
 
     /// True when both sides are one allocation (single space or managed memory).
+    ///
+    /// ```
+    /// # use dualview::{Desc, DynRank, Elem, Layout, Mapping, RawDualView, Side, Space};
+    /// let m = Mapping::new(Layout::Left, DynRank::new(&[4, 2]).unwrap()).unwrap();
+    /// let a = RawDualView::new("A", &Desc::new(Elem::of::<f32>(), m, Space::test_device(0))).unwrap();
+    /// assert!(!a.is_aliased());
+    /// ```
     pub fn is_aliased(&self) -> bool {
         self.shared.aliased
     }
 
     /// True for a handle made with [`RawDualView::as_const`].
+    ///
+    /// ```
+    /// # use dualview::{Desc, DynRank, Elem, Layout, Mapping, RawDualView, Side, Space};
+    /// let m = Mapping::new(Layout::Left, DynRank::new(&[4, 2]).unwrap()).unwrap();
+    /// let a = RawDualView::new("A", &Desc::new(Elem::of::<f32>(), m, Space::test_device(0))).unwrap();
+    /// assert!(!a.is_const() && a.as_const().is_const());
+    /// ```
     pub fn is_const(&self) -> bool {
         self.const_data
     }
 
     /// True for a subview handle.
+    ///
+    /// ```
+    /// # use dualview::{Desc, DynRank, Elem, Layout, Mapping, RawDualView, Side, Space};
+    /// let m = Mapping::new(Layout::Left, DynRank::new(&[4, 2]).unwrap()).unwrap();
+    /// let a = RawDualView::new("A", &Desc::new(Elem::of::<f32>(), m, Space::test_device(0))).unwrap();
+    /// use dualview::Slice;
+    /// assert!(a.subview(&[Slice::All, Slice::Index(0)]).unwrap().is_subview());
+    /// ```
     pub fn is_subview(&self) -> bool {
         self.sub.is_some()
     }
 
     /// False for a DualView over caller-owned memory.
+    ///
+    /// ```
+    /// # use dualview::{Desc, DynRank, Elem, Layout, Mapping, RawDualView, Side, Space};
+    /// let m = Mapping::new(Layout::Left, DynRank::new(&[4, 2]).unwrap()).unwrap();
+    /// let a = RawDualView::new("A", &Desc::new(Elem::of::<f32>(), m, Space::test_device(0))).unwrap();
+    /// assert!(a.is_managed());
+    /// ```
     pub fn is_managed(&self) -> bool {
         self.shared.read().device.is_owned()
     }
 
     /// Always true for a live handle (Kokkos `is_allocated`).
+    ///
+    /// ```
+    /// # use dualview::{Desc, DynRank, Elem, Layout, Mapping, RawDualView, Side, Space};
+    /// let m = Mapping::new(Layout::Left, DynRank::new(&[4, 2]).unwrap()).unwrap();
+    /// let a = RawDualView::new("A", &Desc::new(Elem::of::<f32>(), m, Space::test_device(0))).unwrap();
+    /// assert!(a.is_allocated());
+    /// ```
     pub fn is_allocated(&self) -> bool {
         true
     }
 
     /// How many handles share this family.
+    ///
+    /// ```
+    /// # use dualview::{Desc, DynRank, Elem, Layout, Mapping, RawDualView, Side, Space};
+    /// let m = Mapping::new(Layout::Left, DynRank::new(&[4, 2]).unwrap()).unwrap();
+    /// let a = RawDualView::new("A", &Desc::new(Elem::of::<f32>(), m, Space::test_device(0))).unwrap();
+    /// let b = a.clone();
+    /// assert_eq!(a.use_count(), 2);
+    /// ```
     pub fn use_count(&self) -> usize {
         Arc::strong_count(&self.shared)
     }
 
     /// Whether two handles belong to one family (share flags).
+    ///
+    /// ```
+    /// # use dualview::{Desc, DynRank, Elem, Layout, Mapping, RawDualView, Side, Space};
+    /// let m = Mapping::new(Layout::Left, DynRank::new(&[4, 2]).unwrap()).unwrap();
+    /// let a = RawDualView::new("A", &Desc::new(Elem::of::<f32>(), m, Space::test_device(0))).unwrap();
+    /// assert!(a.same_family(&a.clone()));
+    /// ```
     pub fn same_family(&self, other: &RawDualView) -> bool {
         Arc::ptr_eq(&self.shared, &other.shared)
     }
 
     /// The layout mapping of this handle (a subview's own).
+    ///
+    /// ```
+    /// # use dualview::{Desc, DynRank, Elem, Layout, Mapping, RawDualView, Side, Space};
+    /// let m = Mapping::new(Layout::Left, DynRank::new(&[4, 2]).unwrap()).unwrap();
+    /// let a = RawDualView::new("A", &Desc::new(Elem::of::<f32>(), m, Space::test_device(0))).unwrap();
+    /// assert_eq!(a.mapping().strides().as_slice(), &[1, 4]);
+    /// ```
     pub fn mapping(&self) -> Mapping {
         match &self.sub {
             Some(s) => s.mapping,
@@ -310,6 +416,13 @@ impl RawDualView {
     }
 
     /// The extents.
+    ///
+    /// ```
+    /// # use dualview::{Desc, DynRank, Elem, Layout, Mapping, RawDualView, Side, Space};
+    /// let m = Mapping::new(Layout::Left, DynRank::new(&[4, 2]).unwrap()).unwrap();
+    /// let a = RawDualView::new("A", &Desc::new(Elem::of::<f32>(), m, Space::test_device(0))).unwrap();
+    /// assert_eq!(a.extents().as_slice(), &[4, 2]);
+    /// ```
     pub fn extents(&self) -> DynRank {
         match &self.sub {
             Some(s) => *s.mapping.extents(),
@@ -319,6 +432,14 @@ impl RawDualView {
 
     /// A handle with const data: a sync that would copy answers `ConstSync`,
     /// write access and fills are refused. Shares data and flags.
+    ///
+    /// ```
+    /// # use dualview::{Desc, DynRank, Elem, Layout, Mapping, RawDualView, Side, Space};
+    /// let m = Mapping::new(Layout::Left, DynRank::new(&[4, 2]).unwrap()).unwrap();
+    /// let a = RawDualView::new("A", &Desc::new(Elem::of::<f32>(), m, Space::test_device(0))).unwrap();
+    /// a.modify(Side::Device).unwrap();
+    /// assert_eq!(a.as_const().sync(Side::Host).unwrap_err().kind(), dualview::ErrorKind::ConstSync);
+    /// ```
     pub fn as_const(&self) -> RawDualView {
         RawDualView { const_data: true, ..self.clone() }
     }
@@ -385,6 +506,14 @@ impl RawDualView {
 
     /// Mark `side` modified. Errors with `ConcurrentModification` (flags
     /// unchanged) when the other side holds unsynced changes. Free on one space.
+    ///
+    /// ```
+    /// # use dualview::{Desc, DynRank, Elem, Layout, Mapping, RawDualView, Side, Space};
+    /// let m = Mapping::new(Layout::Left, DynRank::new(&[4, 2]).unwrap()).unwrap();
+    /// let a = RawDualView::new("A", &Desc::new(Elem::of::<f32>(), m, Space::test_device(0))).unwrap();
+    /// a.modify(Side::Host).unwrap();
+    /// assert!(a.modify(Side::Device).is_err());
+    /// ```
     #[inline]
     pub fn modify(&self, side: Side) -> Result<()> {
         let sh = &*self.shared;
@@ -411,12 +540,29 @@ impl RawDualView {
     }
 
     /// Whether `side` is stale (the other side is newer). Always false on one space.
+    ///
+    /// ```
+    /// # use dualview::{Desc, DynRank, Elem, Layout, Mapping, RawDualView, Side, Space};
+    /// let m = Mapping::new(Layout::Left, DynRank::new(&[4, 2]).unwrap()).unwrap();
+    /// let a = RawDualView::new("A", &Desc::new(Elem::of::<f32>(), m, Space::test_device(0))).unwrap();
+    /// a.modify(Side::Device).unwrap();
+    /// assert!(a.need_sync(Side::Host) && !a.need_sync(Side::Device));
+    /// ```
     #[inline]
     pub fn need_sync(&self, side: Side) -> bool {
         !self.shared.single && self.shared.flags.is_stale(side)
     }
 
     /// Forget both sides' changes without copying.
+    ///
+    /// ```
+    /// # use dualview::{Desc, DynRank, Elem, Layout, Mapping, RawDualView, Side, Space};
+    /// let m = Mapping::new(Layout::Left, DynRank::new(&[4, 2]).unwrap()).unwrap();
+    /// let a = RawDualView::new("A", &Desc::new(Elem::of::<f32>(), m, Space::test_device(0))).unwrap();
+    /// a.modify(Side::Host).unwrap();
+    /// a.clear_sync_state();
+    /// assert!(!a.need_sync(Side::Device));
+    /// ```
     pub fn clear_sync_state(&self) {
         if !self.shared.single {
             self.shared.flags.store(CLEAN);
@@ -426,6 +572,15 @@ impl RawDualView {
     /// Bring `side` up to date: copy from the other side when it is newer, then
     /// both clean. Waits for outstanding device work first, like Kokkos' fence.
     /// A subview copies only its region (and, as in Kokkos, clears the shared flags).
+    ///
+    /// ```
+    /// # use dualview::{Desc, DynRank, Elem, Layout, Mapping, RawDualView, Side, Space};
+    /// let m = Mapping::new(Layout::Left, DynRank::new(&[4, 2]).unwrap()).unwrap();
+    /// let a = RawDualView::new("A", &Desc::new(Elem::of::<f32>(), m, Space::test_device(0))).unwrap();
+    /// a.fill(Side::Host, &2.0f32.to_ne_bytes()).unwrap();
+    /// a.sync(Side::Device).unwrap();
+    /// assert_eq!(a.stats().to_device.bytes, 32);
+    /// ```
     #[inline]
     pub fn sync(&self, side: Side) -> Result<()> {
         if !self.need_sync(side) {
@@ -436,6 +591,15 @@ impl RawDualView {
 
     /// [`RawDualView::sync`] ordered on `stream`: the flags are reset at once and
     /// the copy is queued on the stream (Kokkos `sync(exec)`).
+    ///
+    /// ```
+    /// # use dualview::{Desc, DynRank, Elem, Layout, Mapping, RawDualView, Side, Space};
+    /// let m = Mapping::new(Layout::Left, DynRank::new(&[4, 2]).unwrap()).unwrap();
+    /// let a = RawDualView::new("A", &Desc::new(Elem::of::<f32>(), m, Space::test_device(0))).unwrap();
+    /// a.modify(Side::Host).unwrap();
+    /// a.sync_on(Side::Device, dualview::Stream::null()).unwrap();
+    /// assert!(!a.need_sync(Side::Device));
+    /// ```
     pub fn sync_on(&self, side: Side, stream: Stream) -> Result<()> {
         if !self.need_sync(side) {
             return Ok(());
@@ -554,6 +718,14 @@ impl RawDualView {
     /// Set every element of `side` to `value` (one element's bytes) and mark
     /// that side modified (Kokkos `deep_copy(view, scalar)` + `modify`).
     /// `ConcurrentModification` when the other side is newer; nothing changes then.
+    ///
+    /// ```
+    /// # use dualview::{Desc, DynRank, Elem, Layout, Mapping, RawDualView, Side, Space};
+    /// let m = Mapping::new(Layout::Left, DynRank::new(&[4, 2]).unwrap()).unwrap();
+    /// let a = RawDualView::new("A", &Desc::new(Elem::of::<f32>(), m, Space::test_device(0))).unwrap();
+    /// a.fill(Side::Device, &1.5f32.to_ne_bytes()).unwrap();
+    /// assert!(a.need_sync(Side::Host));
+    /// ```
     pub fn fill(&self, side: Side, value: &[u8]) -> Result<()> {
         self.check_writable("fill", side)?;
         self.check_fresh()?;
@@ -592,6 +764,16 @@ impl RawDualView {
     /// is newer, copy host to host and mark `dst`'s host modified; otherwise
     /// copy device to device and mark `dst`'s device modified. Checks first, so
     /// a refused copy changes nothing.
+    ///
+    /// ```
+    /// # use dualview::{Desc, DynRank, Elem, Layout, Mapping, RawDualView, Side, Space};
+    /// let m = Mapping::new(Layout::Left, DynRank::new(&[4, 2]).unwrap()).unwrap();
+    /// let a = RawDualView::new("A", &Desc::new(Elem::of::<f32>(), m, Space::test_device(0))).unwrap();
+    /// let b = RawDualView::new("B", &Desc::new(Elem::of::<f32>(), a.mapping(), Space::test_device(0))).unwrap();
+    /// a.modify(Side::Host).unwrap();
+    /// RawDualView::deep_copy(&b, &a).unwrap();
+    /// assert!(b.need_sync(Side::Device));
+    /// ```
     pub fn deep_copy(dst: &RawDualView, src: &RawDualView) -> Result<()> {
         let side = if src.need_sync(Side::Device) { Side::Host } else { Side::Device };
         dst.check_writable("deep_copy", side)?;
@@ -614,6 +796,14 @@ impl RawDualView {
     /// Kokkos `resize`: new extents of the same rank, keeping the overlapping
     /// index range on *both* sides, each copied in its own space; new elements
     /// are zero. Flags unchanged. On failure nothing changes.
+    ///
+    /// ```
+    /// # use dualview::{Desc, DynRank, Elem, Layout, Mapping, RawDualView, Side, Space};
+    /// let m = Mapping::new(Layout::Left, DynRank::new(&[4, 2]).unwrap()).unwrap();
+    /// let a = RawDualView::new("A", &Desc::new(Elem::of::<f32>(), m, Space::test_device(0))).unwrap();
+    /// a.resize(&DynRank::new(&[8, 2]).unwrap()).unwrap();
+    /// assert_eq!(a.extents().as_slice(), &[8, 2]);
+    /// ```
     pub fn resize(&self, extents: &DynRank) -> Result<()> {
         self.reallocate(extents, true, true)
     }
@@ -621,6 +811,15 @@ impl RawDualView {
     /// Kokkos `realloc`: new extents of the same rank, contents dropped, both
     /// sides zero-filled when `init` (even at the same size), flags clean.
     /// On failure nothing changes.
+    ///
+    /// ```
+    /// # use dualview::{Desc, DynRank, Elem, Layout, Mapping, RawDualView, Side, Space};
+    /// let m = Mapping::new(Layout::Left, DynRank::new(&[4, 2]).unwrap()).unwrap();
+    /// let a = RawDualView::new("A", &Desc::new(Elem::of::<f32>(), m, Space::test_device(0))).unwrap();
+    /// a.modify(Side::Host).unwrap();
+    /// a.realloc(&DynRank::new(&[1, 1]).unwrap(), true).unwrap();
+    /// assert!(!a.need_sync(Side::Device));
+    /// ```
     pub fn realloc(&self, extents: &DynRank, init: bool) -> Result<()> {
         self.reallocate(extents, false, init)
     }
@@ -694,11 +893,28 @@ impl RawDualView {
     // ---- statistics --------------------------------------------------------
 
     /// Transfer counters of this family.
+    ///
+    /// ```
+    /// # use dualview::{Desc, DynRank, Elem, Layout, Mapping, RawDualView, Side, Space};
+    /// let m = Mapping::new(Layout::Left, DynRank::new(&[4, 2]).unwrap()).unwrap();
+    /// let a = RawDualView::new("A", &Desc::new(Elem::of::<f32>(), m, Space::test_device(0))).unwrap();
+    /// assert_eq!(a.stats().to_host.count, 0);
+    /// ```
     pub fn stats(&self) -> Stats {
         self.shared.stats.get()
     }
 
     /// Zero this family's transfer counters.
+    ///
+    /// ```
+    /// # use dualview::{Desc, DynRank, Elem, Layout, Mapping, RawDualView, Side, Space};
+    /// let m = Mapping::new(Layout::Left, DynRank::new(&[4, 2]).unwrap()).unwrap();
+    /// let a = RawDualView::new("A", &Desc::new(Elem::of::<f32>(), m, Space::test_device(0))).unwrap();
+    /// a.modify(Side::Host).unwrap();
+    /// a.sync(Side::Device).unwrap();
+    /// a.reset_stats();
+    /// assert_eq!(a.stats().to_device.count, 0);
+    /// ```
     pub fn reset_stats(&self) {
         self.shared.stats.reset();
     }

@@ -28,6 +28,11 @@ use std::fmt::Debug;
 use std::hash::Hash;
 
 /// The highest rank of any extents, view or DualView (Kokkos' `ARRAY_LAYOUT_MAX_RANK`).
+///
+/// ```
+/// # use dualview::{DynRank, MAX_RANK};
+/// assert!(DynRank::new(&[1; MAX_RANK]).is_ok());
+/// ```
 pub const MAX_RANK: usize = 8;
 
 mod sealed {

@@ -10,11 +10,21 @@ use std::ptr::{self, NonNull};
 pub(crate) struct HostBackend;
 pub(crate) static HOST: HostBackend = HostBackend;
 
+/// From this size on, host memory comes straight from the kernel (`mmap`):
+/// page-aligned, zero pages faulted in on first touch, so a large zeroed
+/// allocation costs no memset (the system allocator must memset when the
+/// alignment exceeds 16). glibc's own mmap threshold tops out at this size.
+pub(crate) const LARGE: usize = 32 << 20;
+
 /// Allocate `bytes` aligned to [`ALIGNMENT`]; zero bytes give a dangling aligned pointer.
 pub(crate) fn allocate(bytes: usize, zeroed: bool) -> Result<NonNull<u8>> {
     if bytes == 0 {
         // An aligned, never-dereferenced address.
         return Ok(NonNull::<[u8; ALIGNMENT]>::dangling().cast());
+    }
+    #[cfg(unix)]
+    if bytes >= LARGE {
+        return map(bytes);
     }
     let Ok(layout) = Layout::from_size_align(bytes, ALIGNMENT) else {
         bail!(Overflow, "an allocation of {bytes} bytes is too large");
@@ -27,11 +37,42 @@ pub(crate) fn allocate(bytes: usize, zeroed: bool) -> Result<NonNull<u8>> {
     }
 }
 
+/// Anonymous private pages: zero-filled by the kernel, page-aligned.
+#[cfg(unix)]
+fn map(bytes: usize) -> Result<NonNull<u8>> {
+    // SAFETY: an anonymous private mapping touches no existing memory.
+    let p = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            bytes,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        )
+    };
+    if p == libc::MAP_FAILED {
+        bail!(OutOfMemory, "host allocation of {bytes} bytes failed: {}", std::io::Error::last_os_error());
+    }
+    #[cfg(target_os = "linux")]
+    // SAFETY: advice on our own fresh mapping; failure only means no huge pages.
+    unsafe {
+        libc::madvise(p, bytes, libc::MADV_HUGEPAGE);
+    }
+    Ok(NonNull::new(p as *mut u8).expect("mmap never returns null on success"))
+}
+
 /// Free memory from [`allocate`].
 ///
 /// # Safety
 /// `ptr` and `bytes` come from one call of [`allocate`].
 pub(crate) unsafe fn deallocate(ptr: NonNull<u8>, bytes: usize) {
+    #[cfg(unix)]
+    if bytes >= LARGE {
+        // SAFETY: the mapping was made by `map` with this length.
+        unsafe { libc::munmap(ptr.as_ptr() as *mut libc::c_void, bytes) };
+        return;
+    }
     if bytes != 0 {
         // SAFETY: same layout as in `allocate` (checked there).
         unsafe { dealloc(ptr.as_ptr(), Layout::from_size_align_unchecked(bytes, ALIGNMENT)) };

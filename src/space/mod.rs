@@ -24,6 +24,13 @@ use std::ptr::NonNull;
 use std::sync::Arc;
 
 /// Alignment of every allocation the library makes, in bytes.
+///
+/// ```
+/// # use dualview::{DynRank, Elem, Layout, Mapping, Space, View};
+/// let m = Mapping::new(Layout::Left, DynRank::new(&[3]).unwrap()).unwrap();
+/// let v = View::new("v", Elem::of::<u8>(), m, Space::HOST, true).unwrap();
+/// assert_eq!(v.data() as usize % dualview::space::ALIGNMENT, 0);
+/// ```
 pub const ALIGNMENT: usize = 64;
 
 /// The kind of a memory space. The numbers are the C ABI values.
@@ -83,6 +90,11 @@ pub struct Space {
 
 impl Space {
     /// Host memory.
+    ///
+    /// ```
+    /// # use dualview::{Space, SpaceKind};
+    /// assert_eq!(Space::HOST.kind(), SpaceKind::Host);
+    /// ```
     pub const HOST: Space = Space { kind: SpaceKind::Host, ordinal: 0 };
 
     /// A space of `kind` on device `ordinal` (ignored by host spaces).
@@ -219,6 +231,11 @@ pub struct Stream(usize);
 
 impl Stream {
     /// The default (null) stream.
+    ///
+    /// ```
+    /// # use dualview::Stream;
+    /// assert_eq!(Stream::null().as_raw(), 0);
+    /// ```
     pub const fn null() -> Stream {
         Stream(0)
     }
@@ -234,11 +251,21 @@ impl Stream {
     }
 
     /// The raw handle.
+    ///
+    /// ```
+    /// # use dualview::Stream;
+    /// assert_eq!(Stream::from_raw(7).as_raw(), 7);
+    /// ```
     pub const fn as_raw(&self) -> usize {
         self.0
     }
 
     /// Whether this is the default stream.
+    ///
+    /// ```
+    /// # use dualview::Stream;
+    /// assert!(!Stream::from_raw(7).is_null());
+    /// ```
     pub const fn is_null(&self) -> bool {
         self.0 == 0
     }
@@ -295,7 +322,7 @@ pub(crate) trait Backend: Send + Sync {
 /// A block of memory in one space, freed on drop when owned.
 ///
 /// Shared through `Arc` by views, DualViews and access guards.
-pub struct Allocation {
+pub(crate) struct Allocation {
     space: Space,
     ptr: NonNull<u8>,
     bytes: usize,

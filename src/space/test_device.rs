@@ -15,6 +15,11 @@ use std::ptr::NonNull;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// How many test-device ordinals exist.
+///
+/// ```
+/// # use dualview::space::test_device;
+/// assert!(test_device::used_bytes(test_device::ORDINALS).is_err());
+/// ```
 pub const ORDINALS: u32 = 64;
 
 struct Device {

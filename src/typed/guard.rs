@@ -127,26 +127,56 @@ macro_rules! read_methods {
 
         impl<T: Element> $t<'_, T> {
             /// Which side this guard borrows.
+            ///
+            /// ```
+            /// # use dualview::{DualView, Dims};
+            /// let a = DualView::<u16, Dims<2>>::new("A", Dims::new([2, 3]).unwrap()).unwrap();
+            /// assert_eq!(a.host().unwrap().side(), dualview::Side::Host);
+            /// ```
             pub fn side(&self) -> Side {
                 self.b.side
             }
 
             /// The underlying untyped view (label, mapping, space, pointer).
+            ///
+            /// ```
+            /// # use dualview::{DualView, Dims};
+            /// let a = DualView::<u16, Dims<2>>::new("A", Dims::new([2, 3]).unwrap()).unwrap();
+            /// assert_eq!(a.host().unwrap().view().label(), "A");
+            /// ```
             pub fn view(&self) -> &View {
                 &self.b.view
             }
 
             /// The extents.
+            ///
+            /// ```
+            /// # use dualview::{DualView, Dims};
+            /// let a = DualView::<u16, Dims<2>>::new("A", Dims::new([2, 3]).unwrap()).unwrap();
+            /// assert_eq!(a.host().unwrap().extents().as_slice(), &[2, 3]);
+            /// ```
             pub fn extents(&self) -> &DynRank {
                 self.b.view.extents()
             }
 
             /// Address of the element at index 0 (a device address for device memory).
+            ///
+            /// ```
+            /// # use dualview::{DualView, Dims};
+            /// let a = DualView::<u16, Dims<2>>::new("A", Dims::new([2, 3]).unwrap()).unwrap();
+            /// assert!(!a.host().unwrap().as_ptr().is_null());
+            /// ```
             pub fn as_ptr(&self) -> *const T {
                 self.b.view.data() as *const T
             }
 
             /// The element at `idx`; errors on a bad index or memory the host cannot read.
+            ///
+            /// ```
+            /// # use dualview::{DualView, Dims};
+            /// let a = DualView::<u16, Dims<2>>::new("A", Dims::new([2, 3]).unwrap()).unwrap();
+            /// assert_eq!(*a.host().unwrap().get(&[1, 2]).unwrap(), 0);
+            /// ```
             pub fn get(&self, idx: &[usize]) -> Result<&T> {
                 let off = self.b.offset(idx)?;
                 let p = self.b.host_ptr::<T>()?;
@@ -156,6 +186,12 @@ macro_rules! read_methods {
             }
 
             /// The whole span as a slice, when it is contiguous and host-accessible.
+            ///
+            /// ```
+            /// # use dualview::{DualView, Dims};
+            /// let a = DualView::<u16, Dims<2>>::new("A", Dims::new([2, 3]).unwrap()).unwrap();
+            /// assert_eq!(a.host().unwrap().as_slice().unwrap().len(), 6);
+            /// ```
             pub fn as_slice(&self) -> Result<&[T]> {
                 let n = self.b.contiguous_len()?;
                 let p = self.b.host_ptr::<T>()?;
@@ -164,6 +200,12 @@ macro_rules! read_methods {
             }
 
             /// Every element in row-major index order (last index fastest).
+            ///
+            /// ```
+            /// # use dualview::{DualView, Dims};
+            /// let a = DualView::<u16, Dims<2>>::new("A", Dims::new([2, 3]).unwrap()).unwrap();
+            /// assert_eq!(a.host().unwrap().to_vec().unwrap(), vec![0; 6]);
+            /// ```
             pub fn to_vec(&self) -> Result<Vec<T>> {
                 self.b.to_vec()
             }
@@ -175,11 +217,28 @@ read_methods!(ViewMut);
 
 impl<T: Element> ViewMut<'_, T> {
     /// Address of the element at index 0, for writing.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims};
+    /// let a = DualView::<u16, Dims<2>>::new("A", Dims::new([2, 3]).unwrap()).unwrap();
+    /// let mut h = a.host_mut().unwrap();
+    /// // SAFETY: element 0 of 6, host memory, exclusively borrowed.
+    /// unsafe { *h.as_mut_ptr() = 3 };
+    /// assert_eq!(*h.get(&[0, 0]).unwrap(), 3);
+    /// ```
     pub fn as_mut_ptr(&mut self) -> *mut T {
         self.b.view.data() as *mut T
     }
 
     /// The element at `idx`, mutably.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims};
+    /// let a = DualView::<u16, Dims<2>>::new("A", Dims::new([2, 3]).unwrap()).unwrap();
+    /// let mut h = a.host_mut().unwrap();
+    /// *h.get_mut(&[1, 1]).unwrap() += 2;
+    /// assert_eq!(*h.get(&[1, 1]).unwrap(), 2);
+    /// ```
     pub fn get_mut(&mut self, idx: &[usize]) -> Result<&mut T> {
         let off = self.b.offset(idx)?;
         let p = self.b.host_ptr::<T>()?;
@@ -188,12 +247,28 @@ impl<T: Element> ViewMut<'_, T> {
     }
 
     /// Write `value` at `idx`.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims};
+    /// let a = DualView::<u16, Dims<2>>::new("A", Dims::new([2, 3]).unwrap()).unwrap();
+    /// let mut h = a.host_mut().unwrap();
+    /// h.set(&[0, 2], 7).unwrap();
+    /// assert_eq!(h.to_vec().unwrap()[2], 7);
+    /// ```
     pub fn set(&mut self, idx: &[usize], value: T) -> Result<()> {
         *self.get_mut(idx)? = value;
         Ok(())
     }
 
     /// The whole span as a mutable slice, when contiguous and host-accessible.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims};
+    /// let a = DualView::<u16, Dims<2>>::new("A", Dims::new([2, 3]).unwrap()).unwrap();
+    /// let mut h = a.host_mut().unwrap();
+    /// h.as_mut_slice().unwrap()[5] = 1;
+    /// assert_eq!(*h.get(&[1, 2]).unwrap(), 1);
+    /// ```
     pub fn as_mut_slice(&mut self) -> Result<&mut [T]> {
         let n = self.b.contiguous_len()?;
         let p = self.b.host_ptr::<T>()?;
@@ -202,6 +277,14 @@ impl<T: Element> ViewMut<'_, T> {
     }
 
     /// Set every element to `value`.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims};
+    /// let a = DualView::<u16, Dims<2>>::new("A", Dims::new([2, 3]).unwrap()).unwrap();
+    /// let mut h = a.host_mut().unwrap();
+    /// h.fill(4).unwrap();
+    /// assert_eq!(h.to_vec().unwrap(), vec![4; 6]);
+    /// ```
     pub fn fill(&mut self, value: T) -> Result<()> {
         let p = self.b.host_ptr::<T>()?;
         let m = *self.b.view.mapping();

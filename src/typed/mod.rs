@@ -79,12 +79,25 @@ pub struct Builder<T: Element, E: Extents> {
 
 impl<T: Element, E: Extents> Builder<T, E> {
     /// The layout (default: Left for CUDA device spaces, Right otherwise, as Kokkos).
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
+    ///     .layout(dualview::Layout::Left).device(Space::test_device(0)).build().unwrap();
+    /// assert_eq!(a.layout(), dualview::Layout::Left);
+    /// ```
     pub fn layout(mut self, layout: Layout) -> Self {
         self.layout = Some(layout);
         self
     }
 
     /// Explicit strides in elements; implies `Layout::Stride`.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Layout};
+    /// let a = DualView::<u8, Dims<2>>::builder("s", Dims::new([2, 2]).unwrap()).strides(&[2, 1]).build().unwrap();
+    /// assert_eq!(a.layout(), Layout::Stride);
+    /// ```
     pub fn strides(mut self, strides: &[usize]) -> Self {
         self.layout = Some(Layout::Stride);
         self.strides = Some(strides.to_vec());
@@ -92,12 +105,27 @@ impl<T: Element, E: Extents> Builder<T, E> {
     }
 
     /// The device space (default: `Space::HOST`, a single-space DualView).
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
+    ///     .device(Space::test_device(0)).build().unwrap();
+    /// a.fill_host(1.0).unwrap();
+    /// assert_eq!(*a.device().unwrap().get(&[1, 1]).unwrap(), 1.0);
+    /// ```
     pub fn device(mut self, space: Space) -> Self {
         self.device = space;
         self
     }
 
     /// Put the host mirror in page-locked memory (full-bandwidth transfers).
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space, ErrorKind};
+    /// // Pinned memory needs the CUDA driver.
+    /// let r = DualView::<f64, Dims<1>>::builder("P", Dims::new([4]).unwrap()).device(Space::cuda(0)).pinned_host().build();
+    /// assert!(r.is_ok() || r.unwrap_err().kind() == ErrorKind::NoDevice);
+    /// ```
     pub fn pinned_host(mut self) -> Self {
         self.host = Some(Space::host_pinned());
         self
@@ -107,12 +135,27 @@ impl<T: Element, E: Extents> Builder<T, E> {
     ///
     /// # Safety
     /// Every element must be written before it is read through this DualView.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims};
+    /// // SAFETY: every element is written before it is read.
+    /// let a = unsafe { DualView::<u8, Dims<1>>::builder("u", Dims::new([4]).unwrap()).without_initializing() }.build().unwrap();
+    /// a.host_write().unwrap().fill(1).unwrap();
+    /// assert_eq!(a.host().unwrap().to_vec().unwrap(), vec![1; 4]);
+    /// ```
     pub unsafe fn without_initializing(mut self) -> Self {
         self.init = false;
         self
     }
 
     /// Allocate the DualView.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
+    ///     .device(Space::test_device(0)).build().unwrap();
+    /// assert_eq!(a.size(), 6);
+    /// ```
     pub fn build(self) -> Result<DualView<T, E>> {
         self.extents.check()?;
         let ext = self.extents.to_dyn();
@@ -151,6 +194,13 @@ impl<T: Element, E: Extents> DualView<T, E> {
     }
 
     /// Options for a new DualView.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
+    ///     .device(Space::test_device(0)).build().unwrap();
+    /// assert_eq!(a.label(), "A");
+    /// ```
     pub fn builder(label: &str, extents: E) -> Builder<T, E> {
         Builder {
             label: label.to_owned(),
@@ -192,6 +242,13 @@ impl<T: Element, E: Extents> DualView<T, E> {
     }
 
     /// The untyped handle.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
+    ///     .device(Space::test_device(0)).build().unwrap();
+    /// assert_eq!(a.raw().label(), "A");
+    /// ```
     pub fn raw(&self) -> &RawDualView {
         &self.raw
     }
@@ -210,6 +267,13 @@ impl<T: Element, E: Extents> DualView<T, E> {
     }
 
     /// The label.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
+    ///     .device(Space::test_device(0)).build().unwrap();
+    /// assert_eq!(a.label(), "A");
+    /// ```
     pub fn label(&self) -> &str {
         self.raw.label()
     }
@@ -227,86 +291,218 @@ impl<T: Element, E: Extents> DualView<T, E> {
     }
 
     /// The rank.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
+    ///     .device(Space::test_device(0)).build().unwrap();
+    /// assert_eq!(a.rank(), 2);
+    /// ```
     pub fn rank(&self) -> usize {
         self.raw.extents().rank()
     }
 
     /// The size of `axis`.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
+    ///     .device(Space::test_device(0)).build().unwrap();
+    /// assert_eq!(a.extent(0).unwrap(), 3);
+    /// assert!(a.extent(2).is_err());
+    /// ```
     pub fn extent(&self, axis: usize) -> Result<usize> {
         self.raw.extents().extent(axis)
     }
 
     /// The number of elements.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
+    ///     .device(Space::test_device(0)).build().unwrap();
+    /// assert_eq!(a.size(), 6);
+    /// ```
     pub fn size(&self) -> usize {
         self.raw.extents().as_slice().iter().product()
     }
 
     /// The layout mapping.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
+    ///     .device(Space::test_device(0)).build().unwrap();
+    /// assert_eq!(a.mapping().kokkos_strides(), vec![2, 1, 6]);
+    /// ```
     pub fn mapping(&self) -> Mapping {
         self.raw.mapping()
     }
 
     /// The layout.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
+    ///     .layout(dualview::Layout::Left).device(Space::test_device(0)).build().unwrap();
+    /// assert_eq!(a.layout(), dualview::Layout::Left);
+    /// ```
     pub fn layout(&self) -> Layout {
         self.mapping().layout()
     }
 
     /// The stride of `axis` in elements.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
+    ///     .device(Space::test_device(0)).build().unwrap();
+    /// assert_eq!(a.stride(0).unwrap(), 2);
+    /// ```
     pub fn stride(&self, axis: usize) -> Result<usize> {
         self.mapping().stride(axis)
     }
 
     /// The span in elements (Kokkos `span()`).
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
+    ///     .device(Space::test_device(0)).build().unwrap();
+    /// assert_eq!(a.span(), 6);
+    /// ```
     pub fn span(&self) -> usize {
         self.mapping().span()
     }
 
     /// Whether the span holds no gaps.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
+    ///     .device(Space::test_device(0)).build().unwrap();
+    /// assert!(a.span_is_contiguous());
+    /// ```
     pub fn span_is_contiguous(&self) -> bool {
         self.mapping().span_is_contiguous()
     }
 
     /// Mark the host modified (`ConcurrentModification` if the device is newer).
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
+    ///     .device(Space::test_device(0)).build().unwrap();
+    /// a.modify_host().unwrap();
+    /// assert!(a.need_sync_device());
+    /// ```
     pub fn modify_host(&self) -> Result<()> {
         self.raw.modify(Side::Host)
     }
 
     /// Mark the device modified (`ConcurrentModification` if the host is newer).
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
+    ///     .device(Space::test_device(0)).build().unwrap();
+    /// a.modify_device().unwrap();
+    /// assert!(a.need_sync_host());
+    /// ```
     pub fn modify_device(&self) -> Result<()> {
         self.raw.modify(Side::Device)
     }
 
     /// Copy device to host when the device is newer.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
+    ///     .device(Space::test_device(0)).build().unwrap();
+    /// a.fill_device(3.0).unwrap();
+    /// a.sync_host().unwrap();
+    /// assert_eq!(a.stats().to_host.count, 1);
+    /// ```
     pub fn sync_host(&self) -> Result<()> {
         self.raw.sync(Side::Host)
     }
 
     /// Copy host to device when the host is newer.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
+    ///     .device(Space::test_device(0)).build().unwrap();
+    /// a.fill_host(3.0).unwrap();
+    /// a.sync_device().unwrap();
+    /// assert!(!a.need_sync_device());
+    /// ```
     pub fn sync_device(&self) -> Result<()> {
         self.raw.sync(Side::Device)
     }
 
     /// [`DualView::sync_host`] queued on `stream`; flags reset at once.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
+    ///     .device(Space::test_device(0)).build().unwrap();
+    /// a.modify_device().unwrap();
+    /// a.sync_host_on(dualview::Stream::null()).unwrap();
+    /// assert!(!a.need_sync_host());
+    /// ```
     pub fn sync_host_on(&self, stream: Stream) -> Result<()> {
         self.raw.sync_on(Side::Host, stream)
     }
 
     /// [`DualView::sync_device`] queued on `stream`; flags reset at once.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
+    ///     .device(Space::test_device(0)).build().unwrap();
+    /// a.modify_host().unwrap();
+    /// a.sync_device_on(dualview::Stream::null()).unwrap();
+    /// assert!(!a.need_sync_device());
+    /// ```
     pub fn sync_device_on(&self, stream: Stream) -> Result<()> {
         self.raw.sync_on(Side::Device, stream)
     }
 
     /// Whether the host is stale.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
+    ///     .device(Space::test_device(0)).build().unwrap();
+    /// assert!(!a.need_sync_host());
+    /// ```
     pub fn need_sync_host(&self) -> bool {
         self.raw.need_sync(Side::Host)
     }
 
     /// Whether the device is stale.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
+    ///     .device(Space::test_device(0)).build().unwrap();
+    /// assert!(!a.need_sync_device());
+    /// ```
     pub fn need_sync_device(&self) -> bool {
         self.raw.need_sync(Side::Device)
     }
 
     /// Forget pending changes of both sides, without copying.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
+    ///     .device(Space::test_device(0)).build().unwrap();
+    /// a.modify_device().unwrap();
+    /// a.clear_sync_state();
+    /// a.modify_host().unwrap();
+    /// ```
     pub fn clear_sync_state(&self) {
         self.raw.clear_sync_state()
     }
@@ -326,6 +522,15 @@ impl<T: Element, E: Extents> DualView<T, E> {
     }
 
     /// New zero-filled extents, contents dropped, flags clean.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
+    ///     .device(Space::test_device(0)).build().unwrap();
+    /// a.fill_host(1.0).unwrap();
+    /// a.realloc(Dims::new([1, 1]).unwrap()).unwrap();
+    /// assert_eq!(a.host().unwrap().to_vec().unwrap(), vec![0.0]);
+    /// ```
     pub fn realloc(&self, extents: E) -> Result<()> {
         extents.check()?;
         self.raw.realloc(&extents.to_dyn(), true)
@@ -335,22 +540,57 @@ impl<T: Element, E: Extents> DualView<T, E> {
     ///
     /// # Safety
     /// Every element must be written before it is read through this DualView.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
+    ///     .device(Space::test_device(0)).build().unwrap();
+    /// // SAFETY: everything is written before it is read.
+    /// unsafe { a.realloc_without_initializing(Dims::new([2, 2]).unwrap()) }.unwrap();
+    /// a.host_write().unwrap().fill(4.0).unwrap();
+    /// ```
     pub unsafe fn realloc_without_initializing(&self, extents: E) -> Result<()> {
         extents.check()?;
         self.raw.realloc(&extents.to_dyn(), false)
     }
 
     /// Set every host element to `value` and mark the host modified.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
+    ///     .device(Space::test_device(0)).build().unwrap();
+    /// a.fill_host(2.0).unwrap();
+    /// assert!(a.need_sync_device());
+    /// ```
     pub fn fill_host(&self, value: T) -> Result<()> {
         self.raw.fill(Side::Host, bytes_of(&value))
     }
 
     /// Set every device element to `value` and mark the device modified.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
+    ///     .device(Space::test_device(0)).build().unwrap();
+    /// a.fill_device(2.0).unwrap();
+    /// assert!(a.need_sync_host());
+    /// ```
     pub fn fill_device(&self, value: T) -> Result<()> {
         self.raw.fill(Side::Device, bytes_of(&value))
     }
 
     /// Kokkos `deep_copy(self, src)` between DualViews (see [`RawDualView::deep_copy`]).
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
+    ///     .device(Space::test_device(0)).build().unwrap();
+    /// let b = DualView::<f64, Dims<2>>::builder("B", Dims::new([3, 2]).unwrap()).device(Space::test_device(0)).build().unwrap();
+    /// a.fill_host(5.0).unwrap();
+    /// b.deep_copy_from(&a).unwrap();
+    /// assert_eq!(*b.host().unwrap().get(&[2, 1]).unwrap(), 5.0);
+    /// ```
     pub fn deep_copy_from<E2: Extents>(&self, src: &DualView<T, E2>) -> Result<()> {
         RawDualView::deep_copy(&self.raw, &src.raw)
     }
@@ -372,11 +612,26 @@ impl<T: Element, E: Extents> DualView<T, E> {
 
     /// A handle with const data sharing everything: a sync that would copy
     /// answers `ConstSync`, and write access is refused.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
+    ///     .device(Space::test_device(0)).build().unwrap();
+    /// a.modify_device().unwrap();
+    /// assert!(a.as_const().sync_host().is_err());
+    /// ```
     pub fn as_const(&self) -> DualView<T, E> {
         DualView { raw: self.raw.as_const(), _t: PhantomData }
     }
 
     /// Transfer counters of this DualView family.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
+    ///     .device(Space::test_device(0)).build().unwrap();
+    /// assert_eq!(a.stats().to_device.count, 0);
+    /// ```
     pub fn stats(&self) -> Stats {
         self.raw.stats()
     }
@@ -394,33 +649,82 @@ impl<T: Element, E: Extents> DualView<T, E> {
     }
 
     /// Read the host side, syncing it first when stale.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
+    ///     .device(Space::test_device(0)).build().unwrap();
+    /// a.fill_device(1.0).unwrap();
+    /// assert_eq!(a.host().unwrap().to_vec().unwrap(), vec![1.0; 6]); // synced first
+    /// ```
     pub fn host(&self) -> Result<ViewRef<'_, T>> {
         self.guard_ref(Side::Host)
     }
 
     /// Read and write the host side: synced first when stale, marked modified.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
+    ///     .device(Space::test_device(0)).build().unwrap();
+    /// a.host_mut().unwrap().set(&[0, 0], 9.0).unwrap();
+    /// assert!(a.need_sync_device());
+    /// ```
     pub fn host_mut(&self) -> Result<ViewMut<'_, T>> {
         self.guard_mut(Side::Host, Access::ReadWrite)
     }
 
     /// Overwrite the host side: no copy, the device's pending change is
     /// discarded, host marked modified.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
+    ///     .device(Space::test_device(0)).build().unwrap();
+    /// a.modify_device().unwrap();
+    /// a.host_write().unwrap().fill(0.5).unwrap(); // device change discarded
+    /// assert!(a.need_sync_device());
+    /// ```
     pub fn host_write(&self) -> Result<ViewMut<'_, T>> {
         self.guard_mut(Side::Host, Access::Write)
     }
 
     /// Read the device side, syncing it first when stale.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
+    ///     .device(Space::test_device(0)).build().unwrap();
+    /// a.fill_host(1.0).unwrap();
+    /// assert_eq!(*a.device().unwrap().get(&[1, 1]).unwrap(), 1.0);
+    /// ```
     pub fn device(&self) -> Result<ViewRef<'_, T>> {
         self.guard_ref(Side::Device)
     }
 
     /// Read and write the device side: synced first when stale, marked modified.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
+    ///     .device(Space::test_device(0)).build().unwrap();
+    /// a.device_mut().unwrap().set(&[2, 0], 4.0).unwrap();
+    /// assert!(a.need_sync_host());
+    /// ```
     pub fn device_mut(&self) -> Result<ViewMut<'_, T>> {
         self.guard_mut(Side::Device, Access::ReadWrite)
     }
 
     /// Overwrite the device side: no copy, the host's pending change is
     /// discarded, device marked modified.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
+    ///     .device(Space::test_device(0)).build().unwrap();
+    /// a.device_write().unwrap().fill(2.0).unwrap();
+    /// assert!(a.need_sync_host());
+    /// ```
     pub fn device_write(&self) -> Result<ViewMut<'_, T>> {
         self.guard_mut(Side::Device, Access::Write)
     }

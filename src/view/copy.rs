@@ -24,6 +24,14 @@ impl View {
     }
 
     /// [`View::copy_from`] ordered on `stream`.
+    ///
+    /// ```
+    /// # use dualview::{DynRank, Elem, Layout, Mapping, Space, View};
+    /// let m = Mapping::new(Layout::Right, DynRank::new(&[2, 3]).unwrap()).unwrap();
+    /// let v = View::new("v", Elem::of::<u32>(), m, Space::HOST, true).unwrap();
+    /// let w = View::new("w", Elem::of::<u32>(), *v.mapping(), Space::test_device(0), true).unwrap();
+    /// w.copy_from_on(&v, dualview::Stream::null()).unwrap();
+    /// ```
     pub fn copy_from_on(&self, src: &View, stream: Stream) -> Result<()> {
         if !self.extents().same_as(src.extents()) {
             bail!(

@@ -58,11 +58,21 @@ impl Elem {
     }
 
     /// Size in bytes.
+    ///
+    /// ```
+    /// # use dualview::Elem;
+    /// assert_eq!(Elem::of::<u16>().size(), 2);
+    /// ```
     pub const fn size(&self) -> usize {
         self.size
     }
 
     /// Alignment in bytes.
+    ///
+    /// ```
+    /// # use dualview::Elem;
+    /// assert_eq!(Elem::of::<u64>().align(), 8);
+    /// ```
     pub const fn align(&self) -> usize {
         self.align
     }
@@ -125,6 +135,18 @@ impl View {
     /// `ptr` addresses at least `mapping.span()` elements of `elem` in `space`,
     /// aligned to `elem.align()`, valid for reads and writes for as long as
     /// the result or any clone of it lives.
+    ///
+    /// ```
+    /// # use dualview::{DynRank, Elem, Layout, Mapping, Space, View};
+    /// let mut buf = [0u32; 4];
+    /// let p = std::ptr::NonNull::new(buf.as_mut_ptr() as *mut u8).unwrap();
+    /// let m = Mapping::new(Layout::Right, DynRank::new(&[4]).unwrap()).unwrap();
+    /// // SAFETY: buf holds 4 u32 and outlives the view.
+    /// let v = unsafe { View::wrap("buf", Elem::of::<u32>(), m, Space::HOST, p) }.unwrap();
+    /// v.fill(&5u32.to_ne_bytes()).unwrap();
+    /// drop(v);
+    /// assert_eq!(buf, [5; 4]);
+    /// ```
     pub unsafe fn wrap(label: &str, elem: Elem, mapping: Mapping, space: Space, ptr: NonNull<u8>) -> Result<View> {
         let bytes = elem.bytes(&mapping)?;
         if ptr.as_ptr() as usize % elem.align() != 0 {
@@ -140,36 +162,85 @@ impl View {
     }
 
     /// The label.
+    ///
+    /// ```
+    /// # use dualview::{DynRank, Elem, Layout, Mapping, Space, View};
+    /// let m = Mapping::new(Layout::Right, DynRank::new(&[2, 3]).unwrap()).unwrap();
+    /// let v = View::new("v", Elem::of::<u32>(), m, Space::HOST, true).unwrap();
+    /// assert_eq!(v.label(), "v");
+    /// ```
     pub fn label(&self) -> &str {
         &self.label
     }
 
     /// The element description.
+    ///
+    /// ```
+    /// # use dualview::{DynRank, Elem, Layout, Mapping, Space, View};
+    /// let m = Mapping::new(Layout::Right, DynRank::new(&[2, 3]).unwrap()).unwrap();
+    /// let v = View::new("v", Elem::of::<u32>(), m, Space::HOST, true).unwrap();
+    /// assert_eq!(v.elem().size(), 4);
+    /// ```
     pub fn elem(&self) -> Elem {
         self.elem
     }
 
     /// The layout mapping.
+    ///
+    /// ```
+    /// # use dualview::{DynRank, Elem, Layout, Mapping, Space, View};
+    /// let m = Mapping::new(Layout::Right, DynRank::new(&[2, 3]).unwrap()).unwrap();
+    /// let v = View::new("v", Elem::of::<u32>(), m, Space::HOST, true).unwrap();
+    /// assert_eq!(v.mapping().span(), 6);
+    /// ```
     pub fn mapping(&self) -> &Mapping {
         &self.mapping
     }
 
     /// The extents.
+    ///
+    /// ```
+    /// # use dualview::{DynRank, Elem, Layout, Mapping, Space, View};
+    /// let m = Mapping::new(Layout::Right, DynRank::new(&[2, 3]).unwrap()).unwrap();
+    /// let v = View::new("v", Elem::of::<u32>(), m, Space::HOST, true).unwrap();
+    /// assert_eq!(v.extents().as_slice(), &[2, 3]);
+    /// ```
     pub fn extents(&self) -> &DynRank {
         self.mapping.extents()
     }
 
     /// The layout.
+    ///
+    /// ```
+    /// # use dualview::{DynRank, Elem, Layout, Mapping, Space, View};
+    /// let m = Mapping::new(Layout::Right, DynRank::new(&[2, 3]).unwrap()).unwrap();
+    /// let v = View::new("v", Elem::of::<u32>(), m, Space::HOST, true).unwrap();
+    /// assert_eq!(v.layout(), Layout::Right);
+    /// ```
     pub fn layout(&self) -> Layout {
         self.mapping.layout()
     }
 
     /// The memory space.
+    ///
+    /// ```
+    /// # use dualview::{DynRank, Elem, Layout, Mapping, Space, View};
+    /// let m = Mapping::new(Layout::Right, DynRank::new(&[2, 3]).unwrap()).unwrap();
+    /// let v = View::new("v", Elem::of::<u32>(), m, Space::HOST, true).unwrap();
+    /// assert_eq!(v.space(), Space::HOST);
+    /// ```
     pub fn space(&self) -> Space {
         self.space
     }
 
     /// Address of the element at index 0 (in the view's space).
+    ///
+    /// ```
+    /// # use dualview::{DynRank, Elem, Layout, Mapping, Space, View};
+    /// let m = Mapping::new(Layout::Right, DynRank::new(&[2, 3]).unwrap()).unwrap();
+    /// let v = View::new("v", Elem::of::<u32>(), m, Space::HOST, true).unwrap();
+    /// assert!(!v.data().is_null());
+    /// ```
     pub fn data(&self) -> *mut u8 {
         // Stays inside the allocation: offset < span of the parent mapping,
         // or 0 for empty views.
@@ -177,26 +248,61 @@ impl View {
     }
 
     /// The number of elements.
+    ///
+    /// ```
+    /// # use dualview::{DynRank, Elem, Layout, Mapping, Space, View};
+    /// let m = Mapping::new(Layout::Right, DynRank::new(&[2, 3]).unwrap()).unwrap();
+    /// let v = View::new("v", Elem::of::<u32>(), m, Space::HOST, true).unwrap();
+    /// assert_eq!(v.size(), 6);
+    /// ```
     pub fn size(&self) -> usize {
         self.mapping.size()
     }
 
     /// The required span in elements.
+    ///
+    /// ```
+    /// # use dualview::{DynRank, Elem, Layout, Mapping, Space, View};
+    /// let m = Mapping::new(Layout::Right, DynRank::new(&[2, 3]).unwrap()).unwrap();
+    /// let v = View::new("v", Elem::of::<u32>(), m, Space::HOST, true).unwrap();
+    /// assert_eq!(v.span(), 6);
+    /// ```
     pub fn span(&self) -> usize {
         self.mapping.span()
     }
 
     /// Whether the span holds no gaps.
+    ///
+    /// ```
+    /// # use dualview::{DynRank, Elem, Layout, Mapping, Space, View};
+    /// let m = Mapping::new(Layout::Right, DynRank::new(&[2, 3]).unwrap()).unwrap();
+    /// let v = View::new("v", Elem::of::<u32>(), m, Space::HOST, true).unwrap();
+    /// assert!(v.span_is_contiguous());
+    /// ```
     pub fn span_is_contiguous(&self) -> bool {
         self.mapping.span_is_contiguous()
     }
 
     /// How many views, DualViews and guards share the allocation.
+    ///
+    /// ```
+    /// # use dualview::{DynRank, Elem, Layout, Mapping, Space, View};
+    /// let m = Mapping::new(Layout::Right, DynRank::new(&[2, 3]).unwrap()).unwrap();
+    /// let v = View::new("v", Elem::of::<u32>(), m, Space::HOST, true).unwrap();
+    /// assert_eq!(v.use_count(), 1);
+    /// ```
     pub fn use_count(&self) -> usize {
         Arc::strong_count(&self.alloc)
     }
 
     /// False for views over caller-owned memory.
+    ///
+    /// ```
+    /// # use dualview::{DynRank, Elem, Layout, Mapping, Space, View};
+    /// let m = Mapping::new(Layout::Right, DynRank::new(&[2, 3]).unwrap()).unwrap();
+    /// let v = View::new("v", Elem::of::<u32>(), m, Space::HOST, true).unwrap();
+    /// assert!(v.is_managed());
+    /// ```
     pub fn is_managed(&self) -> bool {
         self.alloc.is_owned()
     }
@@ -246,6 +352,13 @@ impl View {
     }
 
     /// [`View::fill`] ordered on `stream`.
+    ///
+    /// ```
+    /// # use dualview::{DynRank, Elem, Layout, Mapping, Space, View};
+    /// let m = Mapping::new(Layout::Right, DynRank::new(&[2, 3]).unwrap()).unwrap();
+    /// let v = View::new("v", Elem::of::<u32>(), m, Space::HOST, true).unwrap();
+    /// v.fill_on(&[1, 0, 0, 0], dualview::Stream::null()).unwrap();
+    /// ```
     pub fn fill_on(&self, value: &[u8], stream: Stream) -> Result<()> {
         if value.len() != self.elem.size {
             bail!(

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Turn criterion results (target/criterion) into the table of docs/BENCHMARKS.md.
+
+Usage: cargo bench --bench core && python3 scripts/bench-report.py > docs/BENCHMARKS.md
+"""
+import json
+import os
+import platform
+import subprocess
+import sys
+
+ROOT = os.path.join(os.path.dirname(__file__), "..", "target", "criterion")
+
+# (what, dualview id, plain id, plain factor, aim)
+PAIRS = [
+    ("no-op modify+sync pair, two spaces", "flags/modify_sync_noop/dualview_two_space", "flags/modify_sync_noop/plain_bools", 1, "< 5 ns"),
+    ("no-op modify+sync pair, one space", "flags/modify_sync_noop/dualview_one_space", "flags/modify_sync_noop/plain_bools", 1, "< 5 ns"),
+    ("need_sync", "flags/need_sync/dualview", "flags/need_sync/plain_bool", 1, ""),
+    ("create+destroy 1 MiB, one space", "create/1MiB/dualview_one_space", "create/1MiB/plain_alloc_memset", 1, "<= 1.2x"),
+    ("create+destroy 1 MiB, two spaces", "create/1MiB/dualview_two_space", "create/1MiB/plain_alloc_memset_x2", 1, "<= 1.2x"),
+    ("create+destroy 256 MiB, one space", "create/256MiB/dualview_one_space", "create/256MiB/plain_alloc_memset", 1, "<= 1.2x"),
+    ("create+destroy 256 MiB, two spaces", "create/256MiB/dualview_two_space", "create/256MiB/plain_alloc_memset_x2", 1, "<= 1.2x"),
+    ("resize 256 MiB to 2x, one space", "resize/256MiB_to_2x/dualview_one_space", "resize/256MiB_to_2x/plain_alloc_memcpy", 1, "<= 1.2x"),
+    ("resize 256 MiB to 2x, two spaces", "resize/256MiB_to_2x/dualview_two_space", "resize/256MiB_to_2x/plain_alloc_memcpy", 2, "<= 1.2x"),
+]
+EXTRA = ["create/1MiB/plain_alloc_zeroed", "create/256MiB/plain_alloc_zeroed"]
+
+
+def load():
+    out = {}
+    for dirpath, _, files in os.walk(ROOT):
+        if os.path.basename(dirpath) != "new" or "benchmark.json" not in files:
+            continue
+        with open(os.path.join(dirpath, "benchmark.json")) as f:
+            full_id = json.load(f)["full_id"]
+        with open(os.path.join(dirpath, "estimates.json")) as f:
+            est = json.load(f)
+        out[full_id] = (est["median"]["point_estimate"], est["median"]["confidence_interval"])
+    return out
+
+
+def fmt(ns):
+    if ns < 1e3:
+        return f"{ns:.2f} ns"
+    if ns < 1e6:
+        return f"{ns / 1e3:.2f} us"
+    return f"{ns / 1e6:.2f} ms"
+
+
+def main():
+    r = load()
+    missing = [p[1] for p in PAIRS if p[1] not in r] + [p[2] for p in PAIRS if p[2] not in r]
+    if missing:
+        sys.exit(f"missing results: {missing}; run `cargo bench --bench core` first")
+    cpu = "unknown CPU"
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    rustc = subprocess.run(["rustc", "--version"], capture_output=True, text=True).stdout.strip()
+    print("# Benchmarks\n")
+    print("Core benchmarks of the Rust library, each beside its plain equivalent measured in the same run")
+    print("(`cargo bench --bench core`; this page is written by `scripts/bench-report.py`). Median of criterion's")
+    print("samples. Two spaces = host + test device (host memory): the same work a GPU DualView does on the host side.\n")
+    print(f"Machine: {cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}; {rustc}.\n")
+    print("| what | dualview | plain equivalent | plain | ratio | aim | met |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for what, dv, plain, factor, aim in PAIRS:
+        a, b = r[dv][0], r[plain][0] * factor
+        ratio = a / b
+        met = ""
+        if aim == "< 5 ns":
+            met = "yes" if a < 5 else "no"
+        elif aim == "<= 1.2x":
+            met = "yes" if ratio <= 1.2 else "no"
+        plain_name = plain.split("/")[-1] + (f" x{factor}" if factor != 1 else "")
+        print(f"| {what} | {fmt(a)} | {plain_name} | {fmt(b)} | {ratio:.2f} | {aim} | {met} |")
+    print("\nOther baselines:\n")
+    print("| case | median |")
+    print("| --- | --- |")
+    for k in EXTRA:
+        if k in r:
+            print(f"| {k} | {fmt(r[k][0])} |")
+    print("""
+Notes:
+- The no-op pair is `modify_device(); sync_device();` on a DualView whose device is already newer:
+  one atomic load for the modify, one for the sync. The plain equivalent writes and tests two bools.
+- DualView creation zero-fills through the allocator's zeroed allocation (fresh zero pages for large
+  blocks), which is why it can beat allocation + memset: the pages are zeroed by the kernel on first touch.
+  `plain_alloc_zeroed` is that lower bound.
+- Resize allocates zeroed memory and copies the overlap (one memcpy for contiguous layouts); the plain
+  equivalent allocates and copies the old contents. Two-space resize does it on both sides, so its
+  baseline is counted twice.""")
+
+
+if __name__ == "__main__":
+    main()
