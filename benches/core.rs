@@ -127,6 +127,35 @@ impl Drop for Aligned {
     }
 }
 
+/// Creation followed by writing every element once: the total cost a user pays,
+/// whoever zeroes the pages.
+fn create_touch(c: &mut Criterion) {
+    let mut g = c.benchmark_group("create_touch");
+    g.sample_size(20).measurement_time(Duration::from_secs(4));
+    for (name, bytes) in [("1MiB", MIB), ("256MiB", 256 * MIB)] {
+        let n = bytes / 8;
+        g.bench_function(format!("{name}/dualview_one_space"), |b| {
+            b.iter(|| {
+                let a = DualView::<f64, Dims<1>>::new("c", Dims::new([n]).unwrap()).unwrap();
+                a.host_write().unwrap().fill(1.0).unwrap();
+                black_box(a)
+            })
+        });
+        g.bench_function(format!("{name}/plain_alloc_memset"), |b| {
+            b.iter(|| {
+                let h = Aligned::new(bytes);
+                // SAFETY: `h` holds `bytes` = n f64.
+                unsafe {
+                    std::ptr::write_bytes(h.0, 0, bytes);
+                    std::slice::from_raw_parts_mut(h.0 as *mut f64, n).fill(1.0);
+                }
+                black_box(h)
+            })
+        });
+    }
+    g.finish();
+}
+
 fn resize(c: &mut Criterion) {
     let mut g = c.benchmark_group("resize");
     g.sample_size(10).measurement_time(Duration::from_secs(8));
@@ -181,5 +210,5 @@ fn resize(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, flags, create, resize);
+criterion_group!(benches, flags, create, create_touch, resize);
 criterion_main!(benches);

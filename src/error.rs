@@ -88,6 +88,10 @@ pub enum ErrorKind {
     Device,
     /// A bug in this library (it includes caught panics).
     Internal,
+    /// A required pointer was NULL (C ABI only).
+    NullArgument,
+    /// A handle that was destroyed, never created, or is not a DualView (C ABI only).
+    InvalidHandle,
 }
 
 /// The error of every fallible call in the crate.

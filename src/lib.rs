@@ -32,6 +32,7 @@
 pub mod dual_view;
 pub mod element;
 pub mod error;
+pub mod ffi;
 pub mod extents;
 pub mod layout;
 pub mod space;

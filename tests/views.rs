@@ -95,7 +95,7 @@ fn cuda_spaces_answer_no_device_without_a_backend() {
 
 #[test]
 fn large_allocations_come_from_zero_pages_and_round_trip() {
-    // 40 MiB: above the kernel-mapping threshold.
+    // 40 MiB: far above the kernel-mapping threshold.
     let n = 40usize << 20;
     let v = View::new("big", Elem::of::<u8>(), right(&[n]), Space::test_device(8), true).unwrap();
     assert_eq!(v.data() as usize % 4096, 0);

@@ -8,6 +8,10 @@
 //! | `CLEAN` | `[0, 0]` | false | false |
 //! | `HOST_NEWER` | `[n, 0]` | false | true |
 //! | `DEVICE_NEWER` | `[0, n]` | true | false |
+//! | `ONE_SPACE` | (no flags: one memory) | false | false |
+//!
+//! `ONE_SPACE` is fixed for a single-space DualView, so its modify and sync
+//! take the same one-load fast path and never change anything.
 //!
 //! The transitions are pure functions ([`modify_next`]), tested exhaustively.
 
@@ -17,6 +21,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 pub(crate) const CLEAN: u8 = 0;
 pub(crate) const HOST_NEWER: u8 = 1;
 pub(crate) const DEVICE_NEWER: u8 = 2;
+pub(crate) const ONE_SPACE: u8 = 3;
 
 /// The state in which `side` holds changes the other side lacks.
 pub(crate) const fn newer(side: Side) -> u8 {
@@ -29,7 +34,9 @@ pub(crate) const fn newer(side: Side) -> u8 {
 /// The state after `modify(side)`, or `None` when the other side is newer
 /// (the concurrent modification Kokkos aborts on).
 pub(crate) const fn modify_next(state: u8, side: Side) -> Option<u8> {
-    if state == CLEAN || state == newer(side) {
+    if state == ONE_SPACE {
+        Some(ONE_SPACE)
+    } else if state == CLEAN || state == newer(side) {
         Some(newer(side))
     } else {
         None
@@ -46,6 +53,18 @@ pub(crate) const fn is_stale(state: u8, side: Side) -> bool {
 pub(crate) struct Flags(AtomicU8);
 
 impl Flags {
+    /// Flags of a new DualView: clean, or fixed at `ONE_SPACE`.
+    pub(crate) fn new(one_space: bool) -> Flags {
+        Flags(AtomicU8::new(if one_space { ONE_SPACE } else { CLEAN }))
+    }
+
+    /// Whether `modify(side)` would change nothing: the one-load fast path.
+    #[inline(always)]
+    pub(crate) fn is_modified_already(&self, side: Side) -> bool {
+        let s = self.load();
+        s == newer(side) || s == ONE_SPACE
+    }
+
     pub(crate) fn load(&self) -> u8 {
         self.0.load(Ordering::Acquire)
     }
@@ -67,14 +86,17 @@ impl Flags {
     }
 
     /// Whether `side` needs a sync.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn is_stale(&self, side: Side) -> bool {
         is_stale(self.load(), side)
     }
 
-    /// Set the state (sync done, clear_sync_state, realloc, write-only access).
+    /// Set the state (sync done, clear_sync_state, realloc, write-only access);
+    /// a one-space DualView stays `ONE_SPACE`.
     pub(crate) fn store(&self, state: u8) {
-        self.0.store(state, Ordering::Release);
+        if self.load() != ONE_SPACE {
+            self.0.store(state, Ordering::Release);
+        }
     }
 }
 
@@ -91,12 +113,18 @@ mod tests {
             (HOST_NEWER, Side::Device, None),
             (DEVICE_NEWER, Side::Device, Some(DEVICE_NEWER)),
             (DEVICE_NEWER, Side::Host, None),
+            (ONE_SPACE, Side::Host, Some(ONE_SPACE)),
+            (ONE_SPACE, Side::Device, Some(ONE_SPACE)),
         ] {
             assert_eq!(modify_next(state, side), next, "{state} {side}");
         }
         assert!(!is_stale(CLEAN, Side::Host) && !is_stale(CLEAN, Side::Device));
         assert!(is_stale(HOST_NEWER, Side::Device) && !is_stale(HOST_NEWER, Side::Host));
         assert!(is_stale(DEVICE_NEWER, Side::Host) && !is_stale(DEVICE_NEWER, Side::Device));
+        assert!(!is_stale(ONE_SPACE, Side::Host) && !is_stale(ONE_SPACE, Side::Device));
+        let one = Flags::new(true);
+        one.store(HOST_NEWER);
+        assert_eq!(one.load(), ONE_SPACE);
     }
 
     #[test]

@@ -251,7 +251,7 @@ impl RawDualView {
             device_space: desc.device,
             single,
             aliased,
-            flags: Flags::default(),
+            flags: Flags::new(single),
             generation: AtomicU64::new(0),
             borrows: Default::default(),
             stats: StatsCell::default(),
@@ -516,14 +516,18 @@ impl RawDualView {
     /// ```
     #[inline]
     pub fn modify(&self, side: Side) -> Result<()> {
-        let sh = &*self.shared;
-        if sh.single {
+        if self.sub.is_none() && self.shared.flags.is_modified_already(side) {
             return Ok(());
         }
+        self.modify_slow(side)
+    }
+
+    #[inline(never)]
+    fn modify_slow(&self, side: Side) -> Result<()> {
         if self.sub.is_some() {
             self.check_fresh()?;
         }
-        sh.flags.modify(side).map_err(|()| self.concurrent(side))
+        self.shared.flags.modify(side).map_err(|()| self.concurrent(side))
     }
 
     #[cold]
@@ -550,7 +554,7 @@ impl RawDualView {
     /// ```
     #[inline]
     pub fn need_sync(&self, side: Side) -> bool {
-        !self.shared.single && self.shared.flags.is_stale(side)
+        self.shared.flags.is_stale(side)
     }
 
     /// Forget both sides' changes without copying.
@@ -564,9 +568,7 @@ impl RawDualView {
     /// assert!(!a.need_sync(Side::Device));
     /// ```
     pub fn clear_sync_state(&self) {
-        if !self.shared.single {
-            self.shared.flags.store(CLEAN);
-        }
+        self.shared.flags.store(CLEAN);
     }
 
     /// Bring `side` up to date: copy from the other side when it is newer, then
@@ -677,9 +679,7 @@ impl RawDualView {
             }
             Access::Write => {
                 self.check_writable("write access", side)?;
-                if !self.shared.single {
-                    self.shared.flags.store(flags::newer(side));
-                }
+                self.shared.flags.store(flags::newer(side));
             }
         }
         self.view(side)

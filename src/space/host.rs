@@ -11,10 +11,11 @@ pub(crate) struct HostBackend;
 pub(crate) static HOST: HostBackend = HostBackend;
 
 /// From this size on, host memory comes straight from the kernel (`mmap`):
-/// page-aligned, zero pages faulted in on first touch, so a large zeroed
-/// allocation costs no memset (the system allocator must memset when the
-/// alignment exceeds 16). glibc's own mmap threshold tops out at this size.
-pub(crate) const LARGE: usize = 32 << 20;
+/// page-aligned, zero pages faulted in on first touch, so a zeroed allocation
+/// costs no memset (the system allocator must memset when the alignment
+/// exceeds 16), and its cost does not depend on the allocator's heap state
+/// (glibc's trim and mmap thresholds move at run time).
+pub(crate) const LARGE: usize = 256 << 10;
 
 /// Allocate `bytes` aligned to [`ALIGNMENT`]; zero bytes give a dangling aligned pointer.
 pub(crate) fn allocate(bytes: usize, zeroed: bool) -> Result<NonNull<u8>> {

@@ -1,0 +1,104 @@
+//! The panic boundary and the thread-local last error.
+//!
+//! Every exported function runs its body through [`call`]: a panic becomes
+//! `DV_ERROR_INTERNAL`, an error becomes its status, and the message (prefixed
+//! with the function's name) is kept for `dv_last_error()`.
+
+use super::status::dv_status_t;
+use crate::error::{Error, ErrorKind};
+use std::cell::RefCell;
+use std::ffi::{c_char, CString};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+thread_local! {
+    static LAST: RefCell<CString> = RefCell::new(CString::default());
+}
+
+fn set_last(function: &str, message: &str) {
+    let text = format!("{function}: {message}").replace('\0', " ");
+    LAST.with(|l| *l.borrow_mut() = CString::new(text).unwrap_or_default());
+}
+
+/// Run `body` for the exported function `function`, mapping errors and panics.
+#[inline]
+pub(crate) fn call(function: &str, body: impl FnOnce() -> Result<(), Error>) -> dv_status_t {
+    match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(Ok(())) => dv_status_t::DV_OK,
+        Ok(Err(e)) => fail(function, &e),
+        Err(p) => panicked(function, p),
+    }
+}
+
+/// Like [`call`] for functions that return a value instead of a status.
+#[inline]
+pub(crate) fn call_or<T>(function: &str, fallback: T, body: impl FnOnce() -> T) -> T {
+    catch_unwind(AssertUnwindSafe(body)).unwrap_or_else(|p| {
+        panicked(function, p);
+        fallback
+    })
+}
+
+#[cold]
+fn fail(function: &str, e: &Error) -> dv_status_t {
+    set_last(function, &e.to_string());
+    dv_status_t::of(e.kind())
+}
+
+#[cold]
+fn panicked(function: &str, p: Box<dyn std::any::Any + Send>) -> dv_status_t {
+    let what = p
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".into());
+    set_last(function, &format!("internal error (panic caught at the C boundary): {what}"));
+    dv_status_t::DV_ERROR_INTERNAL
+}
+
+/// A NULL-argument error naming the parameter.
+#[cold]
+pub(crate) fn null(arg: &str) -> Error {
+    Error::new(ErrorKind::NullArgument, format!("argument `{arg}` is NULL"))
+}
+
+/// The message of the last failed call on this thread ("" when none).
+///
+/// The text names the function, the argument and the value. It stays valid
+/// until the next failing dualview call on the same thread. Never NULL; do
+/// not free it. Thread-safe: each thread has its own.
+#[unsafe(no_mangle)]
+pub extern "C" fn dv_last_error() -> *const c_char {
+    LAST.with(|l| l.borrow().as_ptr())
+}
+
+/// Copy the last error message of this thread into `buf` (for Fortran and for
+/// callers that keep the text): at most `buf_len - 1` bytes plus a NUL. The
+/// full length (without NUL) goes to `*len` when `len` is not NULL. `buf`
+/// may be NULL when `buf_len` is 0. Returns the number of bytes copied.
+///
+/// # Safety
+/// `buf` points to `buf_len` writable bytes (or is NULL with `buf_len == 0`);
+/// `len` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_last_error_copy(buf: *mut c_char, buf_len: usize, len: *mut usize) -> usize {
+    call_or("dv_last_error_copy", 0, || {
+        LAST.with(|l| {
+            let l = l.borrow();
+            let bytes = l.as_bytes();
+            if !len.is_null() {
+                // SAFETY: checked non-NULL; the caller promises it is writable.
+                unsafe { *len = bytes.len() };
+            }
+            if buf.is_null() || buf_len == 0 {
+                return 0;
+            }
+            let n = bytes.len().min(buf_len - 1);
+            // SAFETY: buf holds buf_len >= n + 1 bytes (caller contract).
+            unsafe {
+                std::ptr::copy_nonoverlapping(bytes.as_ptr() as *const c_char, buf, n);
+                *buf.add(n) = 0;
+            }
+            n
+        })
+    })
+}

@@ -1,0 +1,140 @@
+//! The extents functions of the C ABI: `dv_extents_t` values, no handles.
+
+use super::boundary::{call, null};
+use super::status::dv_status_t;
+use super::types::*;
+use crate::error::{bail, Result};
+use crate::extents::{ublas, DynRank, Extents};
+use crate::layout::Layout;
+
+fn ext(p: *const dv_extents_t, arg: &str) -> Result<DynRank> {
+    extents_from(read(p, arg)?, arg)
+}
+
+/// Make extents of `rank` from `values` (rank 0 to 8; `values` may be NULL
+/// when `rank` is 0), padding entries past the rank with 1.
+/// Errors: RANK (rank > 8), OVERFLOW (product overflows).
+///
+/// # Safety
+/// `values` points to `rank` values; `out` is writable.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_extents_make(values: *const u64, rank: u32, out: *mut dv_extents_t) -> dv_status_t {
+    call("dv_extents_make", || {
+        let o = super::types::out(out, "out")?;
+        if rank as usize > crate::MAX_RANK {
+            bail!(RankTooLarge, "argument `rank` is {rank}, above the maximum rank 8");
+        }
+        if values.is_null() && rank != 0 {
+            return Err(null("values"));
+        }
+        let mut e = dv_extents_t { rank, reserved: 0, extent: [1; 8] };
+        if rank != 0 {
+            // SAFETY: non-NULL, `rank` values (documented contract).
+            e.extent[..rank as usize].copy_from_slice(unsafe { std::slice::from_raw_parts(values, rank as usize) });
+        }
+        let checked = extents_from(&e, "values")?;
+        put(o, extents_to(&checked));
+        Ok(())
+    })
+}
+
+/// `*out` = the number of elements (1 for rank 0).
+///
+/// # Safety
+/// `e` points to extents; `out` is writable.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_extents_size(e: *const dv_extents_t, out: *mut u64) -> dv_status_t {
+    call("dv_extents_size", || {
+        let e = ext(e, "e")?;
+        let o = super::types::out(out, "out")?;
+        put(o, e.size()? as u64);
+        Ok(())
+    })
+}
+
+/// Canonical strides for `DV_LAYOUT_LEFT` or `DV_LAYOUT_RIGHT` into `out[0..rank]`.
+/// `DV_ERROR_OUT_OF_RANGE` when `n < rank`; `DV_ERROR_INVALID_ARGUMENT` for
+/// another layout.
+///
+/// # Safety
+/// `e` points to extents; `out` has room for `n` values.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_extents_strides(e: *const dv_extents_t, layout: u32, out: *mut u64, n: usize) -> dv_status_t {
+    call("dv_extents_strides", || {
+        let e = ext(e, "e")?;
+        let o = super::types::out(out, "out")?;
+        let layout = Layout::try_from(layout).map_err(|err| about("layout", err))?;
+        let s = e.strides(layout).map_err(|err| about("layout", err))?;
+        if n < s.as_slice().len() {
+            bail!(OutOfRange, "argument `n` is {n}; rank {} needs {} entries", s.as_slice().len(), s.as_slice().len());
+        }
+        for (i, &v) in s.as_slice().iter().enumerate() {
+            // SAFETY: i < n (checked above).
+            put(unsafe { o.add(i) }, v as u64);
+        }
+        Ok(())
+    })
+}
+
+/// `*out` = whether `a` and `b` have the same rank and sizes.
+///
+/// # Safety
+/// `a`, `b` point to extents; `out` is writable.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_extents_equal(a: *const dv_extents_t, b: *const dv_extents_t, out: *mut bool) -> dv_status_t {
+    call("dv_extents_equal", || {
+        let (a, b) = (ext(a, "a")?, ext(b, "b")?);
+        let o = super::types::out(out, "out")?;
+        put(o, a == b);
+        Ok(())
+    })
+}
+
+/// `*out` = `e` without its extents of 1: `DV_SQUEEZE_NUMPY` drops them all,
+/// `DV_SQUEEZE_OCTAVE` keeps at least two axes (uBLAS 2020 rule).
+///
+/// # Safety
+/// `e` points to extents; `out` is writable (it may be `e`).
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_extents_squeeze(e: *const dv_extents_t, mode: u32, out: *mut dv_extents_t) -> dv_status_t {
+    call("dv_extents_squeeze", || {
+        let e = ext(e, "e")?;
+        let o = super::types::out(out, "out")?;
+        let s = match mode {
+            DV_SQUEEZE_NUMPY => e.squeeze(),
+            DV_SQUEEZE_OCTAVE => e.squeeze_octave(),
+            m => bail!(InvalidArgument, "argument `mode` has unknown value {m} (0 numpy, 1 octave)"),
+        };
+        put(o, extents_to(&s));
+        Ok(())
+    })
+}
+
+macro_rules! predicate {
+    ($name:ident, $f:path, $doc:literal) => {
+        #[doc = $doc]
+        ///
+        /// # Safety
+        /// `e` points to extents; `out` is writable.
+        #[must_use]
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn $name(e: *const dv_extents_t, out: *mut bool) -> dv_status_t {
+            call(stringify!($name), || {
+                let e = ext(e, "e")?;
+                let o = super::types::out(out, "out")?;
+                put(o, $f(&e));
+                Ok(())
+            })
+        }
+    };
+}
+
+predicate!(dv_extents_is_scalar, ublas::is_scalar, "`*out` = uBLAS `is_scalar`: rank > 0 and every extent 1.");
+predicate!(dv_extents_is_vector, ublas::is_vector, "`*out` = uBLAS `is_vector` (develop formula; `{1,1}` is also a scalar).");
+predicate!(dv_extents_is_matrix, ublas::is_matrix, "`*out` = uBLAS `is_matrix` (develop formula).");
+predicate!(dv_extents_is_tensor, ublas::is_tensor, "`*out` = uBLAS `is_tensor`: rank > 2 with a trailing extent above 1.");

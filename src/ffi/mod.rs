@@ -1,0 +1,27 @@
+//! The C ABI (`dv_` prefix), exported from the `cdylib` and `staticlib` and
+//! described in `include/dualview.h`, which cbindgen generates from this module.
+//!
+//! Conventions (every function):
+//! - returns `dv_status_t` (`DV_OK` = 0), marked `warn_unused_result`;
+//! - checks every pointer for NULL (`DV_ERROR_NULL_ARGUMENT`) and every handle
+//!   against the handle table (`DV_ERROR_INVALID_HANDLE`);
+//! - reads enum values as integers and checks them (`DV_ERROR_INVALID_ARGUMENT`);
+//! - catches panics (`DV_ERROR_INTERNAL`); nothing unwinds into C, nothing aborts;
+//! - writes outputs last, only on success; on error sets the thread's
+//!   `dv_last_error()` message, which names the function and the argument.
+//!
+//! This layer only checks, converts, calls the core and maps errors.
+
+mod boundary;
+mod dual_view;
+mod extents;
+mod handle;
+mod status;
+mod types;
+
+pub use boundary::{dv_last_error, dv_last_error_copy};
+pub use dual_view::*;
+pub use extents::*;
+pub use handle::dv_dualview_t;
+pub use status::{dv_status_str, dv_status_t};
+pub use types::*;
