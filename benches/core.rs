@@ -48,6 +48,38 @@ fn flags(c: &mut Criterion) {
         })
     });
     g.bench_function("need_sync/dualview", |b| b.iter(|| black_box(&two).need_sync_host()));
+    // The same pair through the C ABI: handle lookup, panic boundary, status.
+    let desc = dualview::ffi::dv_desc_t {
+        dtype: dualview::ffi::DV_DTYPE_FLOAT64,
+        elem_size: 0,
+        elem_align: 0,
+        layout: dualview::ffi::DV_LAYOUT_LEFT,
+        space: dualview::ffi::DV_SPACE_TEST_DEVICE,
+        ordinal: 0,
+        flags: 0,
+        reserved: 0,
+        extents: dualview::ffi::dv_extents_t { rank: 1, reserved: 0, extent: [1024, 1, 1, 1, 1, 1, 1, 1] },
+        strides: [0; 8],
+    };
+    let mut h = std::ptr::null_mut();
+    use dualview::ffi::dv_status_t::DV_OK;
+    // SAFETY: valid label, description and output pointer.
+    unsafe {
+        assert_eq!(dualview::ffi::dv_create(c"A".as_ptr(), &desc, &mut h), DV_OK);
+        assert_eq!(dualview::ffi::dv_modify_device(h), DV_OK);
+    }
+    g.bench_function("modify_sync_noop/c_abi_two_space", |b| {
+        b.iter(|| {
+            let h = black_box(h);
+            // SAFETY: a live handle.
+            unsafe {
+                black_box(dualview::ffi::dv_modify_device(h));
+                black_box(dualview::ffi::dv_sync_device(h));
+            }
+        })
+    });
+    // SAFETY: a live handle, destroyed once.
+    unsafe { assert_eq!(dualview::ffi::dv_destroy(h), DV_OK) };
     g.bench_function("need_sync/plain_bool", |b| b.iter(|| black_box(&m).device_dirty));
     g.finish();
 }

@@ -14,6 +14,7 @@ ROOT = os.path.join(os.path.dirname(__file__), "..", "target", "criterion")
 # (what, dualview id, plain id, plain factor, aim)
 PAIRS = [
     ("no-op modify+sync pair, two spaces", "flags/modify_sync_noop/dualview_two_space", "flags/modify_sync_noop/plain_bools", 1, "< 5 ns"),
+    ("no-op modify+sync pair, two spaces, through the C ABI", "flags/modify_sync_noop/c_abi_two_space", "flags/modify_sync_noop/plain_bools", 1, "< 5 ns"),
     ("no-op modify+sync pair, one space", "flags/modify_sync_noop/dualview_one_space", "flags/modify_sync_noop/plain_bools", 1, "< 5 ns"),
     ("need_sync", "flags/need_sync/dualview", "flags/need_sync/plain_bool", 1, ""),
     ("create+destroy 1 MiB, one space", "create/1MiB/dualview_one_space", "create/1MiB/plain_alloc_memset", 1, "<= 1.2x"),

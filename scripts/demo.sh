@@ -4,4 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/deps.sh
 need_rust
+apt_install gcc
 cargo run --release --quiet --example demo

@@ -4,11 +4,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/deps.sh
 need_rust
+apt_install cmake gcc g++ pkgconf valgrind
 export CARGO_TERM_COLOR=never
-echo "== Rust: unit, integration, property and benchmark-smoke tests"
+echo "== Rust: unit, integration, property, header and benchmark-smoke tests"
 cargo test --all-targets
 echo "== Rust: documentation examples"
 cargo test --doc
 echo "== Rust: the demo"
 cargo run --quiet --example demo >/dev/null
+echo "== C ABI: examples, bad input under valgrind, header as C99 and C++, installed package (CMake, static, pkg-config)"
+cmake --workflow --preset default --fresh
 echo "all dualview tests passed"

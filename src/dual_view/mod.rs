@@ -125,7 +125,7 @@ struct State {
     device: Arc<Allocation>,
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Debug)]
 struct Sub {
     generation: u64,
     mapping: Mapping,
@@ -147,7 +147,8 @@ struct Sub {
 #[derive(Clone)]
 pub struct RawDualView {
     shared: Arc<Shared>,
-    sub: Option<Sub>,
+    /// Boxed behind an `Arc` so that a handle stays three words.
+    sub: Option<Arc<Sub>>,
     const_data: bool,
 }
 
@@ -516,10 +517,16 @@ impl RawDualView {
     /// ```
     #[inline]
     pub fn modify(&self, side: Side) -> Result<()> {
-        if self.sub.is_none() && self.shared.flags.is_modified_already(side) {
+        if self.modify_is_noop(side) {
             return Ok(());
         }
         self.modify_slow(side)
+    }
+
+    /// Whether `modify(side)` would succeed without changing anything (one load).
+    #[inline(always)]
+    pub(crate) fn modify_is_noop(&self, side: Side) -> bool {
+        self.sub.is_none() && self.shared.flags.is_modified_already(side)
     }
 
     #[inline(never)]
@@ -757,7 +764,7 @@ impl RawDualView {
         let (mapping, offset) = self.placement(&st)?;
         let (m, off) = mapping.subview(slices).map_err(|e| self.err_on(e, None))?;
         let sub = Sub { generation: st.generation, mapping: m, offset: offset + off };
-        Ok(RawDualView { sub: Some(sub), ..self.clone() })
+        Ok(RawDualView { sub: Some(Arc::new(sub)), ..self.clone() })
     }
 
     /// Kokkos `deep_copy(DualView dst, DualView src)`: when the source's host

@@ -102,3 +102,36 @@ pub unsafe extern "C" fn dv_last_error_copy(buf: *mut c_char, buf_len: usize, le
         })
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::CStr;
+
+    fn last() -> String {
+        // SAFETY: dv_last_error returns a valid NUL-terminated string.
+        unsafe { CStr::from_ptr(dv_last_error()) }.to_string_lossy().into_owned()
+    }
+
+    #[test]
+    fn a_panic_becomes_internal_with_a_message() {
+        let st = call("dv_test", || panic!("boom"));
+        assert_eq!(st, dv_status_t::DV_ERROR_INTERNAL);
+        assert!(last().contains("dv_test") && last().contains("boom"), "{}", last());
+        let v = call_or("dv_test_value", 7, || -> i32 { panic!("again") });
+        assert_eq!(v, 7);
+        assert!(last().contains("again"));
+    }
+
+    #[test]
+    fn errors_keep_their_kind_and_name_the_function() {
+        let st = call("dv_thing", || Err(null("out")));
+        assert_eq!(st, dv_status_t::DV_ERROR_NULL_ARGUMENT);
+        assert_eq!(last(), "dv_thing: argument `out` is NULL");
+        let mut buf = [0 as c_char; 8];
+        let mut len = 0usize;
+        // SAFETY: buf has 8 bytes; len is writable.
+        let n = unsafe { dv_last_error_copy(buf.as_mut_ptr(), buf.len(), &mut len) };
+        assert_eq!((n, len), (7, last().len()));
+    }
+}

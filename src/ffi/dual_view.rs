@@ -172,125 +172,255 @@ pub unsafe extern "C" fn dv_subview(
     })
 }
 
-macro_rules! side_fns {
-    ($side:expr, $modify:ident, $sync:ident, $sync_async:ident, $need:ident, $ptr:ident, $access:ident, $view:ident, $fill:ident, $name:literal) => {
-        #[doc = concat!("Mark the ", $name, " side modified. `DV_ERROR_CONCURRENT_MODIFICATION` (flags unchanged, message with the label) when the other side holds unsynced changes. Free on a one-space DualView.")]
-        ///
-        /// # Safety
-        /// `dv` is a handle or NULL.
-        #[must_use]
-        #[unsafe(no_mangle)]
-        pub unsafe extern "C" fn $modify(dv: *const dv_dualview_t) -> dv_status_t {
-            call(stringify!($modify), || self::dv(dv, "dv")?.modify($side))
-        }
+#[cold]
+#[inline(never)]
+fn modify_slow(dv: *const dv_dualview_t, side: Side, name: &str) -> dv_status_t {
+    call(name, || self::dv(dv, "dv")?.modify(side))
+}
 
-        #[doc = concat!("Bring the ", $name, " side up to date: copy from the other side when it is newer, then both clean. Waits for outstanding device work (like a Kokkos fence). `DV_ERROR_CONST_SYNC` through a const handle that would copy.")]
-        ///
-        /// # Safety
-        /// `dv` is a handle or NULL.
-        #[must_use]
-        #[unsafe(no_mangle)]
-        pub unsafe extern "C" fn $sync(dv: *const dv_dualview_t) -> dv_status_t {
-            call(stringify!($sync), || self::dv(dv, "dv")?.sync($side))
-        }
-
-        #[doc = concat!("Like the synchronous sync of the ", $name, " side, but the copy is queued on `stream` (a `CUstream` / `cudaStream_t`; NULL is the default stream) and the flags are reset at once (Kokkos `sync(exec)`). Synchronise the stream before using the data.")]
-        ///
-        /// # Safety
-        /// `dv` is a handle or NULL; `stream` is NULL or a live stream.
-        #[must_use]
-        #[unsafe(no_mangle)]
-        pub unsafe extern "C" fn $sync_async(dv: *const dv_dualview_t, stream: *mut c_void) -> dv_status_t {
-            call(stringify!($sync_async), || self::dv(dv, "dv")?.sync_on($side, Stream::from_raw(stream as usize)))
-        }
-
-        #[doc = concat!("`*out` = whether the ", $name, " side is stale (the other side is newer). Always false on one space.")]
-        ///
-        /// # Safety
-        /// `dv` is a handle or NULL; `out` is writable.
-        #[must_use]
-        #[unsafe(no_mangle)]
-        pub unsafe extern "C" fn $need(dv: *const dv_dualview_t, out: *mut bool) -> dv_status_t {
-            call(stringify!($need), || {
-                let d = self::dv(dv, "dv")?;
-                let o = out_ptr(out, "out")?;
-                put(o, d.need_sync($side));
-                Ok(())
-            })
-        }
-
-        #[doc = concat!("`*out` = the ", $name, " data pointer (element at index 0). No sync, no flags: prefer the access call.")]
-        ///
-        /// # Safety
-        /// `dv` is a handle or NULL; `out` is writable.
-        #[must_use]
-        #[unsafe(no_mangle)]
-        pub unsafe extern "C" fn $ptr(dv: *const dv_dualview_t, out: *mut *mut c_void) -> dv_status_t {
-            call(stringify!($ptr), || {
-                let d = self::dv(dv, "dv")?;
-                let o = out_ptr(out, "out")?;
-                put(o, d.view($side)?.data() as *mut c_void);
-                Ok(())
-            })
-        }
-
-        #[doc = concat!("Access the ", $name, " side with `mode` (`DV_ACCESS_READ`, `_WRITE`, `_READ_WRITE`): syncs it first when stale (not for write-only, which drops the other side's pending change), marks it modified for any write mode, and gives its data pointer in `*out`. No silent stale data.")]
-        ///
-        /// # Safety
-        /// `dv` is a handle or NULL; `out` is writable.
-        #[must_use]
-        #[unsafe(no_mangle)]
-        pub unsafe extern "C" fn $access(dv: *const dv_dualview_t, mode: u32, out: *mut *mut c_void) -> dv_status_t {
-            call(stringify!($access), || {
-                let d = self::dv(dv, "dv")?;
-                let o = out_ptr(out, "out")?;
-                let mode = Access::try_from(mode).map_err(|e| about("mode", e))?;
-                put(o, d.access($side, mode)?.data() as *mut c_void);
-                Ok(())
-            })
-        }
-
-        #[doc = concat!("`*out` = the ", $name, " view: data pointer, rank, layout, space, extents, strides, span. No sync.")]
-        ///
-        /// # Safety
-        /// `dv` is a handle or NULL; `out` is writable.
-        #[must_use]
-        #[unsafe(no_mangle)]
-        pub unsafe extern "C" fn $view(dv: *const dv_dualview_t, out: *mut dv_view_info_t) -> dv_status_t {
-            call(stringify!($view), || {
-                let d = self::dv(dv, "dv")?;
-                let o = out_ptr(out, "out")?;
-                put(o, view_info(&d.view($side)?));
-                Ok(())
-            })
-        }
-
-        #[doc = concat!("Set every ", $name, " element to `*value` (element-size bytes) and mark that side modified (Kokkos `deep_copy(view, scalar)` + modify). `DV_ERROR_CONCURRENT_MODIFICATION` when the other side is newer; nothing changes then.")]
-        ///
-        /// # Safety
-        /// `dv` is a handle or NULL; `value` points to one element.
-        #[must_use]
-        #[unsafe(no_mangle)]
-        pub unsafe extern "C" fn $fill(dv: *const dv_dualview_t, value: *const c_void) -> dv_status_t {
-            call(stringify!($fill), || {
-                let d = self::dv(dv, "dv")?;
-                if value.is_null() {
-                    return Err(null("value"));
-                }
-                // SAFETY: `value` points to one element (documented contract).
-                let bytes = unsafe { std::slice::from_raw_parts(value as *const u8, d.elem().size()) };
-                d.fill($side, bytes)
-            })
-        }
-    };
+#[cold]
+#[inline(never)]
+fn sync_slow(dv: *const dv_dualview_t, side: Side, name: &str) -> dv_status_t {
+    call(name, || self::dv(dv, "dv")?.sync(side))
 }
 
 fn out_ptr<T>(p: *mut T, arg: &str) -> Result<*mut T> {
     super::types::out(p, arg)
 }
 
-side_fns!(Side::Host, dv_modify_host, dv_sync_host, dv_sync_host_async, dv_need_sync_host, dv_host_ptr, dv_host_access, dv_host_view, dv_fill_host, "host");
-side_fns!(Side::Device, dv_modify_device, dv_sync_device, dv_sync_device_async, dv_need_sync_device, dv_device_ptr, dv_device_access, dv_device_view, dv_fill_device, "device");
+/// Mark the host side modified. `DV_ERROR_CONCURRENT_MODIFICATION` (flags unchanged; the message names the label) when the other side holds unsynced changes. Free on a one-space DualView.
+///
+/// # Safety
+/// `dv` is a handle or NULL.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_modify_host(dv: *const dv_dualview_t) -> dv_status_t {
+    // Fast path: loads only, nothing that can fail or panic.
+    if handle::peek(dv).is_some_and(|e| e.dv.modify_is_noop(Side::Host)) {
+        return dv_status_t::DV_OK;
+    }
+    modify_slow(dv, Side::Host, "dv_modify_host")
+}
+
+/// Mark the device side modified. `DV_ERROR_CONCURRENT_MODIFICATION` (flags unchanged; the message names the label) when the other side holds unsynced changes. Free on a one-space DualView.
+///
+/// # Safety
+/// `dv` is a handle or NULL.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_modify_device(dv: *const dv_dualview_t) -> dv_status_t {
+    // Fast path: loads only, nothing that can fail or panic.
+    if handle::peek(dv).is_some_and(|e| e.dv.modify_is_noop(Side::Device)) {
+        return dv_status_t::DV_OK;
+    }
+    modify_slow(dv, Side::Device, "dv_modify_device")
+}
+
+/// Bring the host side up to date: copy from the other side when it is newer, then both clean. Waits for outstanding device work first (a Kokkos fence). `DV_ERROR_CONST_SYNC` through a const handle that would have to copy.
+///
+/// # Safety
+/// `dv` is a handle or NULL.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_sync_host(dv: *const dv_dualview_t) -> dv_status_t {
+    // Fast path: loads only, nothing that can fail or panic.
+    if handle::peek(dv).is_some_and(|e| !e.dv.need_sync(Side::Host)) {
+        return dv_status_t::DV_OK;
+    }
+    sync_slow(dv, Side::Host, "dv_sync_host")
+}
+
+/// Bring the device side up to date: copy from the other side when it is newer, then both clean. Waits for outstanding device work first (a Kokkos fence). `DV_ERROR_CONST_SYNC` through a const handle that would have to copy.
+///
+/// # Safety
+/// `dv` is a handle or NULL.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_sync_device(dv: *const dv_dualview_t) -> dv_status_t {
+    // Fast path: loads only, nothing that can fail or panic.
+    if handle::peek(dv).is_some_and(|e| !e.dv.need_sync(Side::Device)) {
+        return dv_status_t::DV_OK;
+    }
+    sync_slow(dv, Side::Device, "dv_sync_device")
+}
+
+/// Like `dv_sync_host`, but the copy is queued on `stream` (a `CUstream` / `cudaStream_t`; NULL is the default stream) and the flags are reset at once (Kokkos `sync(exec)`): synchronise the stream before using the data.
+///
+/// # Safety
+/// `dv` is a handle or NULL; `stream` is NULL or a live stream.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_sync_host_async(dv: *const dv_dualview_t, stream: *mut c_void) -> dv_status_t {
+    call("dv_sync_host_async", || self::dv(dv, "dv")?.sync_on(Side::Host, Stream::from_raw(stream as usize)))
+}
+
+/// Like `dv_sync_device`, but the copy is queued on `stream` (a `CUstream` / `cudaStream_t`; NULL is the default stream) and the flags are reset at once (Kokkos `sync(exec)`): synchronise the stream before using the data.
+///
+/// # Safety
+/// `dv` is a handle or NULL; `stream` is NULL or a live stream.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_sync_device_async(dv: *const dv_dualview_t, stream: *mut c_void) -> dv_status_t {
+    call("dv_sync_device_async", || self::dv(dv, "dv")?.sync_on(Side::Device, Stream::from_raw(stream as usize)))
+}
+
+/// `*out` = whether the host side is stale (the other side is newer). Always false on one space.
+///
+/// # Safety
+/// `dv` is a handle or NULL; `out` is writable.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_need_sync_host(dv: *const dv_dualview_t, out: *mut bool) -> dv_status_t {
+    call("dv_need_sync_host", || {
+        let d = self::dv(dv, "dv")?;
+        let o = out_ptr(out, "out")?;
+        put(o, d.need_sync(Side::Host));
+        Ok(())
+    })
+}
+
+/// `*out` = whether the device side is stale (the other side is newer). Always false on one space.
+///
+/// # Safety
+/// `dv` is a handle or NULL; `out` is writable.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_need_sync_device(dv: *const dv_dualview_t, out: *mut bool) -> dv_status_t {
+    call("dv_need_sync_device", || {
+        let d = self::dv(dv, "dv")?;
+        let o = out_ptr(out, "out")?;
+        put(o, d.need_sync(Side::Device));
+        Ok(())
+    })
+}
+
+/// `*out` = the host data pointer (the element at index 0). No sync and no flags: prefer `dv_host_access`.
+///
+/// # Safety
+/// `dv` is a handle or NULL; `out` is writable.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_host_ptr(dv: *const dv_dualview_t, out: *mut *mut c_void) -> dv_status_t {
+    call("dv_host_ptr", || {
+        let d = self::dv(dv, "dv")?;
+        let o = out_ptr(out, "out")?;
+        put(o, d.view(Side::Host)?.data() as *mut c_void);
+        Ok(())
+    })
+}
+
+/// `*out` = the device data pointer (the element at index 0). No sync and no flags: prefer `dv_device_access`.
+///
+/// # Safety
+/// `dv` is a handle or NULL; `out` is writable.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_device_ptr(dv: *const dv_dualview_t, out: *mut *mut c_void) -> dv_status_t {
+    call("dv_device_ptr", || {
+        let d = self::dv(dv, "dv")?;
+        let o = out_ptr(out, "out")?;
+        put(o, d.view(Side::Device)?.data() as *mut c_void);
+        Ok(())
+    })
+}
+
+/// Access the host side with `mode` (`DV_ACCESS_READ`, `DV_ACCESS_WRITE`, `DV_ACCESS_READ_WRITE`) and get its data pointer in `*out`: a stale side is synced first (except for write-only, which drops the other side's pending change; a subview syncs even then), and any write mode marks the side modified. No silent stale data.
+///
+/// # Safety
+/// `dv` is a handle or NULL; `out` is writable.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_host_access(dv: *const dv_dualview_t, mode: u32, out: *mut *mut c_void) -> dv_status_t {
+    call("dv_host_access", || {
+        let d = self::dv(dv, "dv")?;
+        let o = out_ptr(out, "out")?;
+        let mode = Access::try_from(mode).map_err(|e| about("mode", e))?;
+        put(o, d.access(Side::Host, mode)?.data() as *mut c_void);
+        Ok(())
+    })
+}
+
+/// Access the device side with `mode` (`DV_ACCESS_READ`, `DV_ACCESS_WRITE`, `DV_ACCESS_READ_WRITE`) and get its data pointer in `*out`: a stale side is synced first (except for write-only, which drops the other side's pending change; a subview syncs even then), and any write mode marks the side modified. No silent stale data.
+///
+/// # Safety
+/// `dv` is a handle or NULL; `out` is writable.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_device_access(dv: *const dv_dualview_t, mode: u32, out: *mut *mut c_void) -> dv_status_t {
+    call("dv_device_access", || {
+        let d = self::dv(dv, "dv")?;
+        let o = out_ptr(out, "out")?;
+        let mode = Access::try_from(mode).map_err(|e| about("mode", e))?;
+        put(o, d.access(Side::Device, mode)?.data() as *mut c_void);
+        Ok(())
+    })
+}
+
+/// `*out` = the host view: data pointer, rank, layout, space, extents, strides and span. No sync, no flags.
+///
+/// # Safety
+/// `dv` is a handle or NULL; `out` is writable.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_host_view(dv: *const dv_dualview_t, out: *mut dv_view_info_t) -> dv_status_t {
+    call("dv_host_view", || {
+        let d = self::dv(dv, "dv")?;
+        let o = out_ptr(out, "out")?;
+        put(o, view_info(&d.view(Side::Host)?));
+        Ok(())
+    })
+}
+
+/// `*out` = the device view: data pointer, rank, layout, space, extents, strides and span. No sync, no flags.
+///
+/// # Safety
+/// `dv` is a handle or NULL; `out` is writable.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_device_view(dv: *const dv_dualview_t, out: *mut dv_view_info_t) -> dv_status_t {
+    call("dv_device_view", || {
+        let d = self::dv(dv, "dv")?;
+        let o = out_ptr(out, "out")?;
+        put(o, view_info(&d.view(Side::Device)?));
+        Ok(())
+    })
+}
+
+/// Set every host element to `*value` (one element's bytes) and mark the host side modified (Kokkos `deep_copy(view, scalar)` + modify). `DV_ERROR_CONCURRENT_MODIFICATION` when the other side is newer; nothing changes then.
+///
+/// # Safety
+/// `dv` is a handle or NULL; `value` points to one element.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_fill_host(dv: *const dv_dualview_t, value: *const c_void) -> dv_status_t {
+    call("dv_fill_host", || {
+        let d = self::dv(dv, "dv")?;
+        if value.is_null() {
+            return Err(null("value"));
+        }
+        // SAFETY: `value` points to one element (documented contract).
+        let bytes = unsafe { std::slice::from_raw_parts(value as *const u8, d.elem().size()) };
+        d.fill(Side::Host, bytes)
+    })
+}
+
+/// Set every device element to `*value` (one element's bytes) and mark the device side modified (Kokkos `deep_copy(view, scalar)` + modify). `DV_ERROR_CONCURRENT_MODIFICATION` when the other side is newer; nothing changes then.
+///
+/// # Safety
+/// `dv` is a handle or NULL; `value` points to one element.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_fill_device(dv: *const dv_dualview_t, value: *const c_void) -> dv_status_t {
+    call("dv_fill_device", || {
+        let d = self::dv(dv, "dv")?;
+        if value.is_null() {
+            return Err(null("value"));
+        }
+        // SAFETY: `value` points to one element (documented contract).
+        let bytes = unsafe { std::slice::from_raw_parts(value as *const u8, d.elem().size()) };
+        d.fill(Side::Device, bytes)
+    })
+}
 
 /// Forget both sides' pending changes, without copying.
 ///

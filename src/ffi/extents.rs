@@ -115,26 +115,51 @@ pub unsafe extern "C" fn dv_extents_squeeze(e: *const dv_extents_t, mode: u32, o
     })
 }
 
-macro_rules! predicate {
-    ($name:ident, $f:path, $doc:literal) => {
-        #[doc = $doc]
-        ///
-        /// # Safety
-        /// `e` points to extents; `out` is writable.
-        #[must_use]
-        #[unsafe(no_mangle)]
-        pub unsafe extern "C" fn $name(e: *const dv_extents_t, out: *mut bool) -> dv_status_t {
-            call(stringify!($name), || {
-                let e = ext(e, "e")?;
-                let o = super::types::out(out, "out")?;
-                put(o, $f(&e));
-                Ok(())
-            })
-        }
-    };
+fn predicate(name: &str, e: *const dv_extents_t, out: *mut bool, f: fn(&DynRank) -> bool) -> dv_status_t {
+    call(name, || {
+        let e = ext(e, "e")?;
+        let o = super::types::out(out, "out")?;
+        put(o, f(&e));
+        Ok(())
+    })
 }
 
-predicate!(dv_extents_is_scalar, ublas::is_scalar, "`*out` = uBLAS `is_scalar`: rank > 0 and every extent 1.");
-predicate!(dv_extents_is_vector, ublas::is_vector, "`*out` = uBLAS `is_vector` (develop formula; `{1,1}` is also a scalar).");
-predicate!(dv_extents_is_matrix, ublas::is_matrix, "`*out` = uBLAS `is_matrix` (develop formula).");
-predicate!(dv_extents_is_tensor, ublas::is_tensor, "`*out` = uBLAS `is_tensor`: rank > 2 with a trailing extent above 1.");
+/// `*out` = uBLAS `is_scalar`: rank > 0 and every extent 1.
+///
+/// # Safety
+/// `e` points to extents; `out` is writable.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_extents_is_scalar(e: *const dv_extents_t, out: *mut bool) -> dv_status_t {
+    predicate("dv_extents_is_scalar", e, out, ublas::is_scalar)
+}
+
+/// `*out` = uBLAS `is_vector` (develop formula; `{1,1}` is also a scalar and a matrix).
+///
+/// # Safety
+/// `e` points to extents; `out` is writable.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_extents_is_vector(e: *const dv_extents_t, out: *mut bool) -> dv_status_t {
+    predicate("dv_extents_is_vector", e, out, ublas::is_vector)
+}
+
+/// `*out` = uBLAS `is_matrix` (develop formula).
+///
+/// # Safety
+/// `e` points to extents; `out` is writable.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_extents_is_matrix(e: *const dv_extents_t, out: *mut bool) -> dv_status_t {
+    predicate("dv_extents_is_matrix", e, out, ublas::is_matrix)
+}
+
+/// `*out` = uBLAS `is_tensor`: rank > 2 with a trailing extent above 1.
+///
+/// # Safety
+/// `e` points to extents; `out` is writable.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_extents_is_tensor(e: *const dv_extents_t, out: *mut bool) -> dv_status_t {
+    predicate("dv_extents_is_tensor", e, out, ublas::is_tensor)
+}

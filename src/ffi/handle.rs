@@ -16,6 +16,8 @@ use super::boundary::null;
 use crate::dual_view::RawDualView;
 use crate::error::{Error, ErrorKind};
 use std::ptr::null_mut;
+use std::cell::UnsafeCell;
+use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicPtr, AtomicU32, Ordering};
 use std::sync::Mutex;
 
@@ -36,13 +38,32 @@ const SEG_BITS: u32 = 12;
 const SEG_LEN: usize = 1 << SEG_BITS;
 const SEGS: usize = 1 << 12;
 
+/// A table slot. `state` is the generation of the live handle, or 0 when the
+/// slot is free; `entry` is written only under the allocator lock while
+/// `state` is 0, and read only after `state` is seen equal to a handle's
+/// generation (one load and one compare on the hot path).
 struct Slot {
-    generation: AtomicU32,
-    entry: AtomicPtr<Entry>,
+    state: AtomicU32,
+    /// The generation the next handle of this slot gets (under the lock).
+    next: UnsafeCell<u32>,
+    entry: UnsafeCell<MaybeUninit<Entry>>,
 }
+
+// SAFETY: `next` and `entry` are written only under ALLOC's mutex while
+// `state` is 0 (no reader can match); readers check `state` (Acquire), which
+// the writer published with Release. Destroying a handle while another
+// thread uses that same handle is the documented caller error.
+unsafe impl Sync for Slot {}
+
+#[allow(clippy::declare_interior_mutable_const)]
+const EMPTY: Slot = Slot { state: AtomicU32::new(0), next: UnsafeCell::new(1), entry: UnsafeCell::new(MaybeUninit::uninit()) };
 
 type Segment = [Slot; SEG_LEN];
 
+/// The first segment lives in static memory: the common case takes one load less.
+#[allow(clippy::declare_interior_mutable_const)]
+static FIRST: Segment = [EMPTY; SEG_LEN];
+/// Further segments, allocated on demand and never freed (index 0 unused).
 static SEGMENTS: [AtomicPtr<Segment>; SEGS] = [const { AtomicPtr::new(null_mut()) }; SEGS];
 
 struct Allocator {
@@ -52,7 +73,11 @@ struct Allocator {
 
 static ALLOC: Mutex<Allocator> = Mutex::new(Allocator { next: 0, free: Vec::new() });
 
+#[inline(always)]
 fn slot(index: u32) -> Option<&'static Slot> {
+    if (index as usize) < SEG_LEN {
+        return Some(&FIRST[index as usize]);
+    }
     let seg = SEGMENTS.get((index >> SEG_BITS) as usize)?.load(Ordering::Acquire);
     if seg.is_null() {
         return None;
@@ -85,11 +110,8 @@ pub(crate) fn insert(entry: Entry) -> Result<*mut dv_dualview_t, Error> {
                 return Err(Error::new(ErrorKind::OutOfMemory, "too many live DualView handles (16 million)"));
             }
             let seg = &SEGMENTS[(i >> SEG_BITS) as usize];
-            if seg.load(Ordering::Acquire).is_null() {
-                let fresh: Box<Segment> = Box::new(std::array::from_fn(|_| Slot {
-                    generation: AtomicU32::new(1),
-                    entry: AtomicPtr::new(null_mut()),
-                }));
+            if i as usize >= SEG_LEN && seg.load(Ordering::Acquire).is_null() {
+                let fresh: Box<Segment> = Box::new(std::array::from_fn(|_| EMPTY));
                 seg.store(Box::into_raw(fresh), Ordering::Release);
             }
             a.next += 1;
@@ -97,8 +119,13 @@ pub(crate) fn insert(entry: Entry) -> Result<*mut dv_dualview_t, Error> {
         }
     };
     let s = slot(index).expect("allocated above");
-    let generation = s.generation.load(Ordering::Acquire);
-    s.entry.store(Box::into_raw(Box::new(entry)), Ordering::Release);
+    // SAFETY: under the allocator lock, and the slot is free (`state` 0): no
+    // reader can reach `next` or `entry`.
+    let generation = unsafe {
+        (*s.entry.get()).write(entry);
+        *s.next.get()
+    };
+    s.state.store(generation, Ordering::Release);
     let bits = ((generation as u64) << 32) | (index as u64 + 1);
     Ok(bits as usize as *mut dv_dualview_t)
 }
@@ -116,29 +143,44 @@ pub(crate) fn get<'a>(h: *const dv_dualview_t, arg: &str) -> Result<&'a Entry, E
     let Some(s) = low.checked_sub(1).and_then(slot) else {
         return Err(invalid(h));
     };
-    let p = s.entry.load(Ordering::Acquire);
-    if p.is_null() || s.generation.load(Ordering::Acquire) != generation {
+    if generation == 0 || s.state.load(Ordering::Acquire) != generation {
         return Err(invalid(h));
     }
-    // SAFETY: a live slot owns a Box<Entry> until `remove` bumps its generation
-    // and takes it; the caller promises not to race `remove` on this handle.
-    Ok(unsafe { &*p })
+    // SAFETY: `state` equals the handle's generation, so `entry` holds this
+    // handle's Entry until `remove`, which the caller does not race.
+    Ok(unsafe { (*s.entry.get()).assume_init_ref() })
+}
+
+/// The entry of a live handle, or `None`: the error-free lookup of the hot paths.
+#[inline(always)]
+pub(crate) fn peek<'a>(h: *const dv_dualview_t) -> Option<&'a Entry> {
+    let (low, generation) = decode(h);
+    let s = slot(low.checked_sub(1)?)?;
+    if generation == 0 || s.state.load(Ordering::Acquire) != generation {
+        return None;
+    }
+    // SAFETY: as in `get`.
+    Some(unsafe { (*s.entry.get()).assume_init_ref() })
 }
 
 /// Invalidate a handle and return what it owned.
-pub(crate) fn remove(h: *const dv_dualview_t) -> Result<Box<Entry>, Error> {
+pub(crate) fn remove(h: *const dv_dualview_t) -> Result<Entry, Error> {
     let (low, generation) = decode(h);
     let index = low.checked_sub(1).ok_or_else(|| invalid(h))?;
     let mut a = ALLOC.lock().unwrap_or_else(|e| e.into_inner());
     let s = slot(index).ok_or_else(|| invalid(h))?;
-    if s.generation.load(Ordering::Acquire) != generation || s.entry.load(Ordering::Acquire).is_null() {
+    if generation == 0 || s.state.load(Ordering::Acquire) != generation {
         return Err(invalid(h));
     }
-    s.generation.store(generation.wrapping_add(1).max(1), Ordering::Release);
-    let p = s.entry.swap(null_mut(), Ordering::AcqRel);
+    s.state.store(0, Ordering::Release);
+    // SAFETY: under the allocator lock; `state` is 0, so no new reader can
+    // reach `entry`, which held an initialised Entry while live.
+    let entry = unsafe {
+        *s.next.get() = generation.wrapping_add(1).max(1);
+        (*s.entry.get()).assume_init_read()
+    };
     a.free.push(index);
-    // SAFETY: p came from Box::into_raw in `insert` and is now unreachable from the table.
-    Ok(unsafe { Box::from_raw(p) })
+    Ok(entry)
 }
 
 /// How many handles are live (for leak checks in tests).

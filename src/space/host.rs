@@ -10,12 +10,30 @@ use std::ptr::{self, NonNull};
 pub(crate) struct HostBackend;
 pub(crate) static HOST: HostBackend = HostBackend;
 
-/// From this size on, host memory comes straight from the kernel (`mmap`):
-/// page-aligned, zero pages faulted in on first touch, so a zeroed allocation
-/// costs no memset (the system allocator must memset when the alignment
-/// exceeds 16), and its cost does not depend on the allocator's heap state
-/// (glibc's trim and mmap thresholds move at run time).
-pub(crate) const LARGE: usize = 256 << 10;
+/// Host allocation strategy by size:
+///
+/// | size | source | zeroing |
+/// | --- | --- | --- |
+/// | below [`MEDIUM`] | the system allocator | memset |
+/// | [`MEDIUM`] to [`LARGE`] | kernel pages, recycled through a small cache of freed blocks | fresh pages are zero; a recycled block is memset while hot |
+/// | from [`LARGE`] | kernel pages (`mmap`, huge pages advised) | fresh pages are zero, faulted in on first touch |
+///
+/// The system allocator must memset when the alignment exceeds 16 and moves
+/// its own mmap and trim thresholds at run time, which made creation cost
+/// depend on heap history; owning the medium and large blocks makes it steady.
+pub(crate) const MEDIUM: usize = 256 << 10;
+/// See [`MEDIUM`].
+pub(crate) const LARGE: usize = 32 << 20;
+/// The most bytes the cache of freed medium blocks keeps.
+const CACHE_BYTES: usize = 64 << 20;
+const PAGE: usize = 4096;
+
+/// Freed medium blocks: (page-rounded size, address).
+static CACHE: std::sync::Mutex<Vec<(usize, usize)>> = std::sync::Mutex::new(Vec::new());
+
+fn rounded(bytes: usize) -> usize {
+    bytes.div_ceil(PAGE) * PAGE
+}
 
 /// Allocate `bytes` aligned to [`ALIGNMENT`]; zero bytes give a dangling aligned pointer.
 pub(crate) fn allocate(bytes: usize, zeroed: bool) -> Result<NonNull<u8>> {
@@ -24,8 +42,22 @@ pub(crate) fn allocate(bytes: usize, zeroed: bool) -> Result<NonNull<u8>> {
         return Ok(NonNull::<[u8; ALIGNMENT]>::dangling().cast());
     }
     #[cfg(unix)]
-    if bytes >= LARGE {
-        return map(bytes);
+    if bytes >= MEDIUM {
+        let size = rounded(bytes);
+        if bytes < LARGE {
+            let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(k) = cache.iter().position(|&(s, _)| s == size) {
+                let (_, addr) = cache.swap_remove(k);
+                drop(cache);
+                let p = addr as *mut u8;
+                if zeroed {
+                    // SAFETY: a cached block of `size` >= `bytes` bytes, owned by nobody else.
+                    unsafe { ptr::write_bytes(p, 0, bytes) };
+                }
+                return Ok(NonNull::new(p).expect("cached blocks are non-null"));
+            }
+        }
+        return map(size);
     }
     let Ok(layout) = Layout::from_size_align(bytes, ALIGNMENT) else {
         bail!(Overflow, "an allocation of {bytes} bytes is too large");
@@ -39,6 +71,7 @@ pub(crate) fn allocate(bytes: usize, zeroed: bool) -> Result<NonNull<u8>> {
 }
 
 /// Anonymous private pages: zero-filled by the kernel, page-aligned.
+/// `bytes` is a multiple of the page size.
 #[cfg(unix)]
 fn map(bytes: usize) -> Result<NonNull<u8>> {
     // SAFETY: an anonymous private mapping touches no existing memory.
@@ -69,9 +102,18 @@ fn map(bytes: usize) -> Result<NonNull<u8>> {
 /// `ptr` and `bytes` come from one call of [`allocate`].
 pub(crate) unsafe fn deallocate(ptr: NonNull<u8>, bytes: usize) {
     #[cfg(unix)]
-    if bytes >= LARGE {
-        // SAFETY: the mapping was made by `map` with this length.
-        unsafe { libc::munmap(ptr.as_ptr() as *mut libc::c_void, bytes) };
+    if bytes >= MEDIUM {
+        let size = rounded(bytes);
+        if bytes < LARGE {
+            let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+            let held: usize = cache.iter().map(|&(s, _)| s).sum();
+            if held + size <= CACHE_BYTES {
+                cache.push((size, ptr.as_ptr() as usize));
+                return;
+            }
+        }
+        // SAFETY: the mapping was made by `map` with this (rounded) length.
+        unsafe { libc::munmap(ptr.as_ptr() as *mut libc::c_void, size) };
         return;
     }
     if bytes != 0 {
@@ -145,5 +187,29 @@ impl Backend for HostBackend {
     }
     fn fence(&self, _ordinal: u32) -> Result<()> {
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recycled_medium_blocks_come_back_zeroed() {
+        let n = MEDIUM + 123;
+        let p = allocate(n, true).unwrap();
+        // SAFETY: n fresh bytes.
+        unsafe {
+            assert!(std::slice::from_raw_parts(p.as_ptr(), n).iter().all(|&b| b == 0));
+            ptr::write_bytes(p.as_ptr(), 0xAB, n);
+            deallocate(p, n);
+        }
+        let q = allocate(n, true).unwrap();
+        // SAFETY: n bytes, zeroed on reuse.
+        unsafe {
+            assert!(std::slice::from_raw_parts(q.as_ptr(), n).iter().all(|&b| b == 0));
+            assert_eq!(q.as_ptr() as usize % ALIGNMENT, 0);
+            deallocate(q, n);
+        }
     }
 }

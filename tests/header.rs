@@ -1,0 +1,62 @@
+//! The committed C header is exactly what cbindgen makes from the code now,
+//! and its version macros match Cargo.toml.
+//! Regenerate with `DUALVIEW_BLESS=1 cargo test --test header`.
+
+use std::path::Path;
+
+fn generate() -> String {
+    let dir = env!("CARGO_MANIFEST_DIR");
+    let config = cbindgen::Config::from_file(Path::new(dir).join("cbindgen.toml")).expect("cbindgen.toml");
+    let mut out = Vec::new();
+    cbindgen::Builder::new()
+        .with_crate(dir)
+        .with_config(config)
+        .generate()
+        .expect("cbindgen runs")
+        .write(&mut out);
+    String::from_utf8(out).expect("utf-8 header")
+}
+
+#[test]
+fn committed_header_is_up_to_date() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("include/dualview.h");
+    let fresh = generate();
+    if std::env::var("DUALVIEW_BLESS").as_deref() == Ok("1") {
+        std::fs::write(&path, &fresh).unwrap();
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        committed == fresh,
+        "include/dualview.h is stale: run `DUALVIEW_BLESS=1 cargo test --test header` and commit it"
+    );
+}
+
+#[test]
+fn header_version_matches_cargo() {
+    let h = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("include/dualview.h")).unwrap();
+    for (name, value) in [
+        ("DV_VERSION_MAJOR", env!("CARGO_PKG_VERSION_MAJOR")),
+        ("DV_VERSION_MINOR", env!("CARGO_PKG_VERSION_MINOR")),
+        ("DV_VERSION_PATCH", env!("CARGO_PKG_VERSION_PATCH")),
+    ] {
+        assert!(h.contains(&format!("#define {name} {value}\n")), "{name} in the header differs from Cargo.toml ({value})");
+    }
+}
+
+#[test]
+fn every_status_function_is_nodiscard() {
+    let h = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("include/dualview.h")).unwrap();
+    let lines: Vec<&str> = h.lines().collect();
+    let mut n = 0;
+    for (i, line) in lines.iter().enumerate() {
+        let Some(at) = line.find("enum dv_status_t dv_") else { continue };
+        if line.contains("dv_status_str") {
+            continue;
+        }
+        let before = &line[..at];
+        let marked = before.trim() == "DV_NODISCARD" || (before.trim().is_empty() && i > 0 && lines[i - 1].trim() == "DV_NODISCARD");
+        assert!(marked, "status-returning prototype without DV_NODISCARD: {line}");
+        n += 1;
+    }
+    assert!(n >= 50, "only {n} status-returning prototypes found");
+}
