@@ -91,11 +91,15 @@ def main():
 Notes:
 - The no-op pair is `modify_device(); sync_device();` on a DualView whose device is already newer:
   one atomic load for the modify, one for the sync. The plain equivalent writes and tests two bools.
-- From 256 KiB on, host memory is mapped straight from the kernel: its pages are zero already and are
-  faulted in on first touch, so creation costs no memset and does not depend on the allocator's heap
-  state. The cost moves to the first write; the `create + write every element` rows show the total,
-  against allocation + memset + the same write. `plain_alloc_zeroed` is the system allocator's zeroed
-  allocation (a memset when the alignment is 64).
+- Host memory from 256 KiB on is mapped from the kernel (fresh pages are zero and faulted in on first
+  touch); freed blocks below 32 MiB are kept in a small cache (at most 64 MiB) and re-zeroed while hot
+  when reused; 32 MiB and more go back to the kernel. Creation cost therefore does not depend on the
+  system allocator's heap history. The `create + write every element` rows show the total a user pays
+  (creation, zeroing and first write) against allocation + memset + the same write.
+- `plain_alloc_memset_x2` keeps both arrays alive, as a hand-rolled mirror does; with 64-byte alignment
+  glibc serves them from its heap and trims it on every free, so each round faults the pages in again.
+  That is real behaviour of the plain equivalent on this machine, not a fault of the measurement.
+- `plain_alloc_zeroed` is the system allocator's zeroed allocation (a memset when the alignment is 64).
 - Resize allocates zeroed memory and copies the overlap (one memcpy for contiguous layouts); the plain
   equivalent allocates and copies the old contents. Two-space resize does it on both sides, so its
   baseline is counted twice.""")
