@@ -184,6 +184,16 @@
 #define DV_ACCESS_READ_WRITE 3
 
 /**
+ * A side of a DualView: the host mirror.
+ */
+#define DV_SIDE_HOST 0
+
+/**
+ * A side of a DualView: the device view.
+ */
+#define DV_SIDE_DEVICE 1
+
+/**
  * Subview argument: the whole axis (`Kokkos::ALL`).
  */
 #define DV_ALL 0
@@ -860,6 +870,49 @@ enum dv_status_t dv_realloc_without_initializing(const struct dv_dualview_t *dv,
 DV_NODISCARD
 enum dv_status_t dv_resize(const struct dv_dualview_t *dv,
                            const struct dv_extents_t *extents);
+
+/**
+ * Kokkos-style resize into a new DualView: `*out` gets the same label,
+ * element, layout and spaces with `extents`, the overlapping index range of
+ * both sides and the flags of `src`. `src` and its handles, views and
+ * pointers are untouched (the C++ wrapper's value semantics use this).
+ * Release `*out` with `dv_destroy`. Errors: RANK_MISMATCH, OVERFLOW,
+ * OUT_OF_MEMORY, INVALID_ARGUMENT for a subview.
+ *
+ * # Safety
+ * `src` is a handle or NULL; `extents` points to a `dv_extents_t`; `out` is writable.
+ */
+DV_NODISCARD
+enum dv_status_t dv_resized(const struct dv_dualview_t *src,
+                            const struct dv_extents_t *extents,
+                            struct dv_dualview_t **out);
+
+/**
+ * Kokkos `deep_copy(View, View)`: copy one side's view of `src` into one
+ * side's view of `dst` (`DV_SIDE_HOST` / `DV_SIDE_DEVICE`), across spaces and
+ * layouts. Touches no flags. Errors: INCOMPATIBLE (extents or element sizes),
+ * STALE.
+ *
+ * # Safety
+ * `dst` and `src` are handles or NULL.
+ */
+DV_NODISCARD
+enum dv_status_t dv_view_copy(const struct dv_dualview_t *dst,
+                              uint32_t dst_side,
+                              const struct dv_dualview_t *src,
+                              uint32_t src_side);
+
+/**
+ * Kokkos `deep_copy(View, scalar)`: set every element of one side's view to
+ * `*value` (one element's bytes). Touches no flags (unlike `dv_fill_host`).
+ *
+ * # Safety
+ * `dv` is a handle or NULL; `value` points to one element.
+ */
+DV_NODISCARD
+enum dv_status_t dv_view_fill(const struct dv_dualview_t *dv,
+                              uint32_t side,
+                              const void *value);
 
 /**
  * Kokkos `deep_copy(dst, src)` between DualViews: if `src`'s host is newer,

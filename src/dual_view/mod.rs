@@ -867,24 +867,7 @@ impl RawDualView {
         let device = Allocation::new(sh.device_space, bytes, init).map_err(fail)?;
         let host = if sh.aliased { device.clone() } else { Allocation::new(sh.host_space, bytes, init).map_err(fail)? };
         if keep {
-            let overlap: Vec<Slice> = old
-                .extents()
-                .as_slice()
-                .iter()
-                .zip(extents.as_slice())
-                .map(|(&a, &b)| Slice::Range(0, a.min(b)))
-                .collect();
-            let sides: &[(Side, &Arc<Allocation>)] =
-                if sh.aliased { &[(Side::Device, &device)] } else { &[(Side::Host, &host), (Side::Device, &device)] };
-            space::fence(sh.device_space).map_err(fail)?;
-            for &(side, new_alloc) in sides {
-                let from = self.view_in(&st, side)?.subview(&overlap).map_err(fail)?;
-                let to = View::from_parts(sh.alloc_label(side).clone(), sh.elem, mapping, new_alloc.clone(), 0)
-                    .subview(&overlap)
-                    .map_err(fail)?;
-                to.copy_from(&from).map_err(fail)?;
-            }
-            space::fence(sh.device_space).map_err(fail)?;
+            self.copy_overlap(&st, &mapping, &host, &device).map_err(fail)?;
         }
         st.mapping = mapping;
         st.host = host;
@@ -895,6 +878,68 @@ impl RawDualView {
             sh.flags.store(CLEAN);
         }
         Ok(())
+    }
+
+    /// Copy the index range that `st` and `mapping` share, side by side, from
+    /// the current allocations into `host` / `device` (laid out by `mapping`).
+    fn copy_overlap(&self, st: &State, mapping: &Mapping, host: &Arc<Allocation>, device: &Arc<Allocation>) -> Result<()> {
+        let sh = &*self.shared;
+        let overlap: Vec<Slice> = st
+            .mapping
+            .extents()
+            .as_slice()
+            .iter()
+            .zip(mapping.extents().as_slice())
+            .map(|(&a, &b)| Slice::Range(0, a.min(b)))
+            .collect();
+        let sides: &[(Side, &Arc<Allocation>)] =
+            if sh.aliased { &[(Side::Device, device)] } else { &[(Side::Host, host), (Side::Device, device)] };
+        space::fence(sh.device_space)?;
+        for &(side, new_alloc) in sides {
+            let from = self.view_in(st, side)?.subview(&overlap)?;
+            let to = View::from_parts(sh.alloc_label(side).clone(), sh.elem, *mapping, new_alloc.clone(), 0)
+                .subview(&overlap)?;
+            to.copy_from(&from)?;
+        }
+        space::fence(sh.device_space)
+    }
+
+    /// Kokkos-style resize into a *new* DualView: same label, element, layout
+    /// and spaces, the overlapping index range of both sides copied, the flags
+    /// copied. This handle and its family are untouched, so views taken from
+    /// it stay valid (what the C++ wrapper's value semantics need).
+    ///
+    /// ```
+    /// # use dualview::{Desc, DynRank, Elem, Layout, Mapping, RawDualView, Side, Space};
+    /// let m = Mapping::new(Layout::Left, DynRank::new(&[2]).unwrap()).unwrap();
+    /// let a = RawDualView::new("A", &Desc::new(Elem::of::<u8>(), m, Space::test_device(0))).unwrap();
+    /// a.fill(Side::Host, &[7]).unwrap();
+    /// let b = a.resized(&DynRank::new(&[4]).unwrap()).unwrap();
+    /// assert!(!a.same_family(&b) && b.need_sync(Side::Device));
+    /// assert_eq!(a.extents().as_slice(), &[2]);
+    /// ```
+    pub fn resized(&self, extents: &DynRank) -> Result<RawDualView> {
+        let sh = &*self.shared;
+        let fail = |e: Error| self.err_on(e, None);
+        if self.sub.is_some() {
+            return Err(fail(err!(InvalidArgument, "resize of a subview: resize the parent DualView instead")));
+        }
+        let st = sh.read();
+        if extents.rank() != st.mapping.rank() {
+            return Err(fail(err!(RankMismatch, "resize from rank {} to rank {}: the rank cannot change", st.mapping.rank(), extents.rank())));
+        }
+        if !sh.borrows.iter().all(BorrowFlag::is_readable) {
+            return Err(fail(err!(Busy, "resize: an access guard borrows the data for writing")));
+        }
+        let mapping = st.mapping.with_extents(*extents).map_err(fail)?;
+        let desc = Desc { elem: sh.elem, mapping, device: sh.device_space, host: sh.host_space, init: true };
+        let new = RawDualView::new(&sh.label, &desc)?;
+        {
+            let nst = new.shared.read();
+            self.copy_overlap(&st, &mapping, &nst.host, &nst.device).map_err(fail)?;
+        }
+        new.shared.flags.store(sh.flags.load());
+        Ok(new)
     }
 
     // ---- statistics --------------------------------------------------------

@@ -685,6 +685,65 @@ pub unsafe extern "C" fn dv_resize(dv: *const dv_dualview_t, extents: *const dv_
     })
 }
 
+/// Kokkos-style resize into a new DualView: `*out` gets the same label,
+/// element, layout and spaces with `extents`, the overlapping index range of
+/// both sides and the flags of `src`. `src` and its handles, views and
+/// pointers are untouched (the C++ wrapper's value semantics use this).
+/// Release `*out` with `dv_destroy`. Errors: RANK_MISMATCH, OVERFLOW,
+/// OUT_OF_MEMORY, INVALID_ARGUMENT for a subview.
+///
+/// # Safety
+/// `src` is a handle or NULL; `extents` points to a `dv_extents_t`; `out` is writable.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_resized(src: *const dv_dualview_t, extents: *const dv_extents_t, out: *mut *mut dv_dualview_t) -> dv_status_t {
+    call("dv_resized", || {
+        let e = handle::get(src, "src")?;
+        let x = extents_from(read(extents, "extents")?, "extents")?;
+        let out = super::types::out(out, "out")?;
+        let dv = e.dv.resized(&x)?;
+        new_handle(out, Entry { dv, dtype: e.dtype })
+    })
+}
+
+/// Kokkos `deep_copy(View, View)`: copy one side's view of `src` into one
+/// side's view of `dst` (`DV_SIDE_HOST` / `DV_SIDE_DEVICE`), across spaces and
+/// layouts. Touches no flags. Errors: INCOMPATIBLE (extents or element sizes),
+/// STALE.
+///
+/// # Safety
+/// `dst` and `src` are handles or NULL.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_view_copy(dst: *const dv_dualview_t, dst_side: u32, src: *const dv_dualview_t, src_side: u32) -> dv_status_t {
+    call("dv_view_copy", || {
+        let d = self::dv(dst, "dst")?;
+        let s = self::dv(src, "src")?;
+        let (ds, ss) = (side_from(dst_side, "dst_side")?, side_from(src_side, "src_side")?);
+        d.view(ds)?.copy_from(&s.view(ss)?)
+    })
+}
+
+/// Kokkos `deep_copy(View, scalar)`: set every element of one side's view to
+/// `*value` (one element's bytes). Touches no flags (unlike `dv_fill_host`).
+///
+/// # Safety
+/// `dv` is a handle or NULL; `value` points to one element.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_view_fill(dv: *const dv_dualview_t, side: u32, value: *const c_void) -> dv_status_t {
+    call("dv_view_fill", || {
+        let d = self::dv(dv, "dv")?;
+        let side = side_from(side, "side")?;
+        if value.is_null() {
+            return Err(null("value"));
+        }
+        // SAFETY: `value` points to one element (documented contract).
+        let bytes = unsafe { std::slice::from_raw_parts(value as *const u8, d.elem().size()) };
+        d.view(side)?.fill(bytes)
+    })
+}
+
 /// Kokkos `deep_copy(dst, src)` between DualViews: if `src`'s host is newer,
 /// copy host to host and mark `dst`'s host modified; otherwise copy device to
 /// device and mark `dst`'s device modified. Errors: INCOMPATIBLE (shapes or

@@ -70,6 +70,11 @@ pub const DV_ACCESS_WRITE: u32 = 2;
 /// Access mode: read and write (sync first if stale, then mark modified).
 pub const DV_ACCESS_READ_WRITE: u32 = 3;
 
+/// A side of a DualView: the host mirror.
+pub const DV_SIDE_HOST: u32 = 0;
+/// A side of a DualView: the device view.
+pub const DV_SIDE_DEVICE: u32 = 1;
+
 /// Subview argument: the whole axis (`Kokkos::ALL`).
 pub const DV_ALL: u32 = 0;
 /// Subview argument: the range `[begin, end)`; keeps the axis.
@@ -265,6 +270,14 @@ fn dtype_elem(d: &dv_desc_t) -> Result<Elem> {
     }
     let align = if d.dtype != DV_DTYPE_BYTES && d.elem_align != 0 { d.elem_align as usize } else { align };
     Elem::new(size, align).map_err(|e| about("desc->elem_size", e))
+}
+
+pub(crate) fn side_from(v: u32, arg: &str) -> Result<crate::error::Side> {
+    match v {
+        DV_SIDE_HOST => Ok(crate::error::Side::Host),
+        DV_SIDE_DEVICE => Ok(crate::error::Side::Device),
+        _ => bail!(InvalidArgument, "argument `{arg}` has unknown value {v} (0 host, 1 device)"),
+    }
 }
 
 pub(crate) fn space_from(kind: u32, ordinal: u32, arg: &str) -> Result<Space> {

@@ -161,6 +161,13 @@ static void null_pointers(dv_dualview_t *a) {
     EXPECT_STATUS(dv_realloc_without_initializing(a, NULL), NUL);
     EXPECT_STATUS(dv_resize(NULL, &e), NUL);
     EXPECT_STATUS(dv_resize(a, NULL), NUL);
+    EXPECT_STATUS(dv_resized(NULL, &e, &out), NUL);
+    EXPECT_STATUS(dv_resized(a, NULL, &out), NUL);
+    EXPECT_STATUS(dv_resized(a, &e, NULL), NUL);
+    EXPECT_STATUS(dv_view_copy(NULL, DV_SIDE_HOST, a, DV_SIDE_HOST), NUL);
+    EXPECT_STATUS(dv_view_copy(a, DV_SIDE_HOST, NULL, DV_SIDE_HOST), NUL);
+    EXPECT_STATUS(dv_view_fill(NULL, DV_SIDE_HOST, &x), NUL);
+    EXPECT_STATUS(dv_view_fill(a, DV_SIDE_HOST, NULL), NUL);
     EXPECT_STATUS(dv_deep_copy(NULL, a), NUL);
     EXPECT_STATUS(dv_deep_copy(a, NULL), NUL);
     EXPECT_STATUS(dv_stats(NULL, &st), NUL);
@@ -216,6 +223,9 @@ static void unknown_enums(dv_dualview_t *a) {
     d = desc2(2, 2);
     d.layout = DV_LAYOUT_STRIDE; /* strides 0 overlap */
     EXPECT_STATUS(dv_create("x", &d, &out), INV);
+    double x = 1.0;
+    EXPECT_STATUS(dv_view_fill(a, 2, &x), INV);
+    EXPECT_STATUS(dv_view_copy(a, DV_SIDE_HOST, a, 7), INV);
     EXPECT_STATUS(dv_host_access(a, 0, &p), INV);
     EXPECT_STATUS(dv_device_access(a, 4, &p), INV);
     dv_range_t r[2] = {{5, 0, 0, 0}, {DV_ALL, 0, 0, 0}};
@@ -263,6 +273,7 @@ static void shapes(dv_dualview_t *a) {
     dv_extents_t r1 = {1, 0, {12, 1, 1, 1, 1, 1, 1, 1}};
     EXPECT_STATUS(dv_resize(a, &r1), DV_ERROR_RANK_MISMATCH);
     EXPECT_STATUS(dv_realloc(a, &r1), DV_ERROR_RANK_MISMATCH);
+    EXPECT_STATUS(dv_resized(a, &r1, &out), DV_ERROR_RANK_MISMATCH);
     EXPECT(strstr(dv_last_error(), "rank") != NULL);
     EXPECT(out == NULL);
     UNCHANGED(a, s);
