@@ -152,9 +152,13 @@ class extents {
   constexpr std::size_t extent(std::size_t r) const noexcept {
     if (r >= R) return 0;
     if (static_extent(r) != dynamic_extent) return static_extent(r);
-    std::size_t k = 0;
-    for (std::size_t a = 0; a < r; ++a) k += static_extent(a) == dynamic_extent ? 1 : 0;
-    return dyn_[k];
+    if constexpr (RD == 0) {
+      return 0;
+    } else {
+      std::size_t k = 0;
+      for (std::size_t a = 0; a < r; ++a) k += static_extent(a) == dynamic_extent ? 1 : 0;
+      return k < RD ? dyn_[k] : 0;
+    }
   }
 
   /// The C value.
@@ -336,6 +340,30 @@ struct CudaHostPinnedSpace {
   using memory_space = CudaHostPinnedSpace;
   using execution_space = Serial;
   using device_type = Device<Serial, CudaHostPinnedSpace>;
+};
+
+struct TestDeviceSpace;
+
+/// The test device's execution space: host code standing in for a device, so
+/// that two-space semantics run on machines without a GPU. Never a default.
+struct TestDevice {
+  using execution_space = TestDevice;
+  using memory_space = TestDeviceSpace;
+  using array_layout = LayoutLeft;
+  using device_type = Device<TestDevice, TestDeviceSpace>;
+  static constexpr bool is_execution_space = true;
+  void fence(const std::string& = "") const {}
+};
+
+/// Host memory with its own allocation, playing a device (tests only): it is
+/// mirrored in HostSpace like CudaSpace, yet the host may read it.
+struct TestDeviceSpace {
+  static constexpr uint32_t code = DV_SPACE_TEST_DEVICE;
+  static constexpr bool is_memory_space = true;
+  static constexpr bool host_accessible = false;
+  using memory_space = TestDeviceSpace;
+  using execution_space = TestDevice;
+  using device_type = Device<TestDevice, TestDeviceSpace>;
 };
 
 #if defined(__CUDACC__)
@@ -1275,8 +1303,9 @@ typename View<DT, P...>::HostMirror create_mirror_view(const View<DT, P...>& v) 
   if constexpr (View<DT, P...>::memory_space::host_accessible) {
     return M(v);
   } else {
-    return M(v.label() + "_mirror", v.extent(0), v.extent(1), v.extent(2), v.extent(3), v.extent(4), v.extent(5),
-             v.extent(6), v.extent(7));
+    std::size_t n[8];
+    for (unsigned r = 0; r < 8; ++r) n[r] = r < View<DT, P...>::rank ? v.extent(r) : detail::ctor_default;
+    return M(view_alloc(v.label() + "_mirror"), n[0], n[1], n[2], n[3], n[4], n[5], n[6], n[7]);
   }
 }
 

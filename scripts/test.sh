@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/deps.sh
 need_rust
-apt_install cmake gcc g++ pkgconf valgrind
+apt_install cmake gcc g++ clang pkgconf valgrind libgtest-dev
 export CARGO_TERM_COLOR=never
 echo "== Rust: unit, integration, property, header and benchmark-smoke tests"
 cargo test --all-targets

@@ -1,0 +1,348 @@
+// The behaviours of reference/kokkos_dualview.md section 5 that the C++ wrapper
+// expresses (kNN = case NN), on a two-space DualView without a GPU.
+#include <cstring>
+
+#include "common.hpp"
+
+using DV = dv::DualView<double**, dv::LayoutLeft, TestDev>;
+using Host = dv::HostSpace;
+using DevSpace = dv::TestDeviceSpace;
+
+TEST(DualView, K01_DefaultConstructed) {
+  DV a;
+  EXPECT_FALSE(a.is_allocated());
+  a.modify<TestDev>();
+  a.modify_host();
+  a.modify_device();
+  EXPECT_FALSE(a.need_sync_host() || a.need_sync_device());
+  a.sync_host();
+  a.sync<Host>();
+}
+
+TEST(DualView, K02_LabelledConstruction) {
+  DV a("A", 10, 3);
+  EXPECT_TRUE(a.is_allocated());
+  EXPECT_EQ(a.extent(0), 10u);
+  EXPECT_EQ(a.extent_int(1), 3);
+  EXPECT_EQ(a.span(), 30u);
+  EXPECT_EQ(a.view_host().label(), "A_mirror");
+  EXPECT_EQ(a.view_device().label(), "A");
+  EXPECT_EQ(host_sum(a) + device_sum(a), 0.0);
+  EXPECT_FALSE(a.need_sync_host() || a.need_sync_device());
+  std::size_t s[3];
+  a.stride(s);
+  EXPECT_EQ(s[0], 1u);
+  EXPECT_EQ(s[1], 10u);
+  EXPECT_EQ(s[2], 30u);
+}
+
+TEST(DualView, K03_CopiesShareDataAndFlags) {
+  dv::DualView<int**, dv::LayoutLeft, TestDev> a("A", 4, 5);
+  dv::DualView<const int**, dv::LayoutLeft, TestDev> b(a);
+  auto c = a;
+  EXPECT_EQ(b.view_host().data(), a.view_host().data());
+  EXPECT_EQ(c.view_device().data(), a.view_device().data());
+  a.clear_sync_state();
+  a.modify_host();
+  EXPECT_TRUE(a.need_sync_device() && b.need_sync_device() && c.need_sync_device());
+}
+
+TEST(DualView, K03b_ConvertingCopyToStaticExtents) {
+  dv::DualView<int**, dv::LayoutLeft, TestDev> a("A", 4, 5);
+  dv::DualView<const int* [5], dv::LayoutLeft, TestDev> b(a);
+  EXPECT_EQ(b.extent(1), 5u);
+  EXPECT_THROW((dv::DualView<const int* [4], dv::LayoutLeft, TestDev>(a)), dv::static_mismatch);
+}
+
+TEST(DualView, K04_K05_DeviceToHostSync) {
+  DV a("A", 10, 3);
+  dv::deep_copy(a.d_view, 1.0);
+  a.modify<DV::execution_space>();
+  a.sync<DV::host_mirror_space>();
+  EXPECT_EQ(host_sum(a), 30.0);
+  EXPECT_FALSE(a.need_sync_host());
+  a.modify_device();
+  a.sync_host();
+  a.sync_host(dv::Serial{});
+  EXPECT_EQ(a.stats().to_host_count, 2u);
+}
+
+TEST(DualView, K06_HostToDevice) {
+  DV a("A", 3, 2);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 2; ++j) a.h_view(i, j) = i + 10 * j;
+  a.modify_host();
+  a.sync_device();
+  EXPECT_EQ(a.d_view(2, 1), 12.0);
+}
+
+TEST(DualView, K07_K08_K09_NoCopyWithoutModify) {
+  DV a("A", 3, 2);
+  dv::deep_copy(a.d_view, 1.0);
+  a.sync_host();
+  EXPECT_EQ(host_sum(a), 0.0);
+  a.modify_device();
+  a.sync_device();  // towards the modified side: nothing
+  EXPECT_TRUE(a.need_sync_host());
+  a.modify_device();
+  a.modify_device();
+  EXPECT_TRUE(a.need_sync_host());
+}
+
+TEST(DualView, K10_ConcurrentModificationThrows) {
+  DV a("A", 3, 2);
+  a.modify_host();
+  try {
+    a.modify_device();
+    FAIL() << "expected dv::concurrent_modification";
+  } catch (const dv::concurrent_modification& e) {
+    EXPECT_EQ(e.status(), DV_ERROR_CONCURRENT_MODIFICATION);
+    EXPECT_NE(std::strstr(e.what(), "\"A\""), nullptr) << e.what();
+  }
+  EXPECT_TRUE(a.need_sync_device());  // unchanged
+}
+
+TEST(DualView, K11_ClearSyncState) {
+  DV a("A", 3, 2);
+  a.modify_host();
+  a.clear_sync_state();
+  a.modify_device();
+  EXPECT_TRUE(a.need_sync_host());
+  EXPECT_FALSE(a.need_sync_device());
+}
+
+TEST(DualView, K12_K13_TemplateForms) {
+  DV a("A", 3, 2);
+  a.modify<Host>();
+  EXPECT_TRUE(a.need_sync<TestDev>());
+  EXPECT_FALSE(a.need_sync<Host>());
+  EXPECT_TRUE(a.need_sync_device());
+  a.sync<DV::t_dev>();
+  a.modify<dv::TestDevice>();
+  a.sync<dv::Device<dv::Serial, dv::HostSpace>>();
+  EXPECT_FALSE(a.need_sync_host());
+  auto d = a.view<dv::TestDevice>();
+  auto h = a.view<dv::Serial>();
+  EXPECT_EQ(d.data(), a.d_view.data());
+  EXPECT_EQ(h.data(), a.h_view.data());
+}
+
+TEST(DualView, K17_K18_ConstDualView) {
+  DV a("A", 4, 2);
+  dv::DualView<const double**, dv::LayoutLeft, TestDev> c = a;
+  EXPECT_EQ(c.view<dv::Serial>().data(), a.view<dv::Serial>().data());
+  c.sync<Host>();  // clean: fine
+  a.modify_device();
+  try {
+    c.sync<Host>();
+    FAIL() << "expected dv::error";
+  } catch (const dv::error& e) {
+    EXPECT_EQ(e.status(), DV_ERROR_CONST_SYNC);
+  }
+  EXPECT_TRUE(a.need_sync_host());
+}
+
+TEST(DualView, K19_Combination) {
+  const int n = 10, m = 3;
+  DV a("A", n, m);
+  dv::deep_copy(a.d_view, 1.0);
+  a.modify<DV::execution_space>();
+  a.sync<DV::host_mirror_space>();
+  a.h_view(5, 1) = 3;
+  a.h_view(6, 1) = 4;
+  a.h_view(7, 2) = 5;
+  a.modify<DV::host_mirror_space>();
+  auto b = dv::subview(a, std::make_pair(6, 9), std::make_pair(0, 1));
+  a.sync<DV::execution_space>();
+  b.modify<DV::execution_space>();
+  dv::deep_copy(b.d_view, 2.0);
+  a.sync<DV::host_mirror_space>();
+  EXPECT_EQ(host_sum(a), n * m + 12.0);
+}
+
+TEST(DualView, K20_SubviewsShareFlags) {
+  DV a("A", 4, 4);
+  auto col = dv::subview(a, dv::ALL, 2);
+  static_assert(decltype(col)::rank == 1);
+  col.modify_device();
+  EXPECT_TRUE(a.need_sync_host());
+  a.sync_host();
+  EXPECT_FALSE(col.need_sync_host());
+  DV b(a, dv::ALL, std::make_pair(1, 3));  // subview constructor
+  EXPECT_EQ(b.extent(1), 2u);
+}
+
+TEST(DualView, K22_K23_DeepCopyBetweenDualViews) {
+  DV a("A", 5, 4), b("B", 5, 4), c("C", 5, 4);
+  dv::deep_copy(a.d_view, 1.0);
+  a.modify_device();
+  a.sync_host();
+  dv::deep_copy(b, a);  // clean source: device copy, b's device marked
+  EXPECT_TRUE(b.need_sync_host());
+  b.sync_host();
+  EXPECT_EQ(host_sum(b), 20.0);
+  dv::deep_copy(a.h_view, 2.0);
+  a.modify_host();
+  dv::deep_copy(c, a);  // host newer: host copy
+  EXPECT_TRUE(c.need_sync_device());
+  EXPECT_EQ(host_sum(c), 40.0);
+}
+
+TEST(DualView, K24_DeepCopyEdgeCases) {
+  DV a("A", 0, 3), b("B", 0, 3), none;
+  dv::deep_copy(b, a);
+  dv::deep_copy(none, none);
+  DV c("C", 2, 3);
+  EXPECT_THROW(dv::deep_copy(c, a), dv::error);
+}
+
+TEST(DualView, K25_K26_ResizeKeepsBothSides) {
+  DV a("A", 4, 3);
+  dv::deep_copy(a.d_view, 1.0);
+  a.modify_device();
+  dv::resize(a, 8, 6);
+  EXPECT_EQ(a.extent(0), 8u);
+  EXPECT_TRUE(a.need_sync_host());  // flags kept
+  EXPECT_EQ(device_sum(a), 12.0);
+  a.sync_host();
+  EXPECT_EQ(host_sum(a), 12.0);
+  a.h_view(7, 5) = 2;
+  a.modify_host();
+  a.resize(2, 2);
+  a.sync_device();
+  EXPECT_EQ(device_sum(a), 4.0);
+}
+
+TEST(DualView, K27_K28_ResizeOfACleanDualViewMarksNothing) {
+  DV a("A", 3, 3);
+  a.resize(6, 3);
+  EXPECT_FALSE(a.need_sync_host() || a.need_sync_device());
+  a.modify_host();  // Kokkos would abort (Albany #1036)
+  EXPECT_TRUE(a.need_sync_device());
+  dv::DualView<double**> one("S", 3, 3);
+  one.resize(5, 5);
+  EXPECT_FALSE(one.need_sync_host());  // Kokkos #8277
+}
+
+TEST(DualView, K29_SameSizeResizeKeepsTheAllocation) {
+  DV a("A", 3, 3);
+  double* d = a.d_view.data();
+  a.resize(3, 3);
+  EXPECT_EQ(a.d_view.data(), d);
+  EXPECT_EQ(a.d_view.label(), "A");
+}
+
+TEST(DualView, K30_K31_Realloc) {
+  DV a("bla", 3, 3);
+  dv::deep_copy(a.h_view, 3.0);
+  a.modify_host();
+  dv::realloc(a, 5, 2);
+  EXPECT_EQ(a.extent(0), 5u);
+  EXPECT_EQ(host_sum(a) + device_sum(a), 0.0);
+  EXPECT_FALSE(a.need_sync_host() || a.need_sync_device());
+  EXPECT_EQ(a.d_view.label(), "bla");
+  dv::deep_copy(a.h_view, 7.0);
+  a.realloc(5, 2);  // same size: both sides zero
+  EXPECT_EQ(host_sum(a) + device_sum(a), 0.0);
+  a.realloc(dv::WithoutInitializing, 4, 4);
+  EXPECT_EQ(a.span(), 16u);
+}
+
+TEST(DualView, ViewsTakenBeforeResizeStayValid) {
+  DV a("A", 3, 3);
+  dv::deep_copy(a.h_view, 5.0);
+  auto old = a.h_view;
+  DV copy = a;
+  a.resize(30, 30);
+  EXPECT_EQ(old(2, 2), 5.0);  // Kokkos semantics: the old allocation lives on
+  EXPECT_EQ(copy.extent(0), 3u);
+  EXPECT_EQ(a.h_view(2, 2), 5.0);
+}
+
+TEST(DualView, K36_FromTwoViews) {
+  DV src("src", 3, 2);
+  DV::t_host h = src.h_view;
+  DV::t_dev d = src.d_view;
+  DV both(d, h);
+  dv::deep_copy(both.h_view, 4.0);
+  both.modify_host();
+  both.sync_device();
+  EXPECT_EQ(src.d_view(1, 1), 4.0);  // the same memory
+  dv::DualView<double**, dv::LayoutLeft, TestDev>::t_host other("other", 4, 2);
+  EXPECT_THROW(DV(d, other), dv::error);
+}
+
+TEST(DualView, LammpsRowPointersRebuiltAfterResize) {
+  using tdual = dv::DualView<double**, dv::LayoutRight, TestDev>;
+  tdual x("x", 4, 3);
+  std::vector<double*> rows(4);
+  for (int i = 0; i < 4; ++i) rows[i] = &x.h_view(i, 0);
+  rows[2][1] = 7.0;
+  x.modify_host();
+  x.resize(8, 3);
+  rows.resize(8);
+  for (int i = 0; i < 8; ++i) rows[i] = &x.h_view(i, 0);
+  EXPECT_EQ(rows[2][1], 7.0);
+  x.sync_device();
+  EXPECT_EQ(x.d_view(2, 1), 7.0);
+}
+
+TEST(DualView, ErrorsThrowWithStatus) {
+  EXPECT_THROW(DV("bad", 1, 2, 3), dv::rank_mismatch);
+  try {
+    DV huge("huge", std::size_t(1) << 31, std::size_t(1) << 31);
+    FAIL();
+  } catch (const dv::error& e) {
+    EXPECT_EQ(e.status(), DV_ERROR_OVERFLOW);
+    EXPECT_GT(std::strlen(e.what()), 0u);
+  }
+  DV a("A", 2, 2);
+  EXPECT_THROW(dv::subview(a, 5, dv::ALL), dv::out_of_range);
+}
+
+TEST(DualView, CudaSpaceOnThisMachine) {
+  if (cuda_present()) GTEST_SKIP() << "a GPU is present: the no-device error does not apply";
+  try {
+    dv::DualView<double*, dv::CudaSpace> g("g", 4);
+    FAIL() << "expected DV_ERROR_NO_DEVICE";
+  } catch (const dv::error& e) {
+    EXPECT_EQ(e.status(), DV_ERROR_NO_DEVICE);
+  }
+}
+
+TEST(DualView, OnTheGpu) {
+  SKIP_WITHOUT_GPU();
+  dv::DualView<double**, dv::LayoutLeft, dv::Cuda> a("gpu", 16, 4);
+  dv::deep_copy(a.h_view, 3.0);
+  a.modify_host();
+  a.sync_device();
+  dv::deep_copy(a.h_view, 0.0);
+  a.clear_sync_state();
+  a.modify_device();
+  a.sync_host();
+  EXPECT_EQ(host_sum(a), 16 * 4 * 3.0);
+}
+
+TEST(View, StandaloneAllocationAndAccess) {
+  dv::View<double**> v("v", 3, 4);
+  EXPECT_EQ(v.label(), "v");
+  EXPECT_EQ(v.size(), 12u);
+  v(2, 3) = 1.5;
+  EXPECT_EQ(v.data()[2 * 4 + 3], 1.5);  // LayoutRight on the host
+  dv::View<int[2][3]> s("s");
+  EXPECT_EQ(s.extent(0), 2u);
+  EXPECT_EQ(s.extent(1), 3u);
+  dv::View<double> scalar("x");
+  scalar() = 2.0;
+  EXPECT_EQ(scalar(), 2.0);
+  auto m = dv::create_mirror_view(v);
+  EXPECT_EQ(m.data(), v.data());
+  dv::View<double*, TestDev> dev("dev", 5);
+  dv::deep_copy(dev, 4.0);
+  auto hm = dv::create_mirror_view(dev);
+  EXPECT_NE(hm.data(), dev.data());
+  dv::deep_copy(hm, dev);
+  EXPECT_EQ(hm(4), 4.0);
+  auto sub = dv::subview(v, 2, dv::ALL);
+  EXPECT_EQ(sub(3), 1.5);
+}

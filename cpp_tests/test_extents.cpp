@@ -1,0 +1,63 @@
+// dv::extents, dv::dims, dv::dyn_extents: the rank-1 resolution, conversions, errors.
+#include "common.hpp"
+
+static_assert(dv::extents<4>::rank() == 1 && dv::extents<4>::rank_dynamic() == 0 && dv::extents<4>::static_extent(0) == 4);
+static_assert(dv::dims<4>::rank() == 4 && dv::dims<4>::rank_dynamic() == 4);
+static_assert(std::is_same_v<dv::dims<1>, dv::extents<dv::dynamic_extent>>);
+static_assert(dv::extents<dv::dynamic_extent, 3>::static_extent(0) == dv::dynamic_extent);
+static_assert(dv::extents<dv::dynamic_extent, 3>::static_extent(1) == 3);
+static_assert(std::is_trivially_copyable_v<dv_extents_t> && sizeof(dv_extents_t) == 72);
+
+TEST(Extents, StaticRank1IsNotRank4) {
+  dv::extents<4> s;
+  dv::dims<4> f(4, 4, 4, 4);
+  EXPECT_EQ(s.extent(0), 4u);
+  EXPECT_EQ(s.to_c().rank, 1u);
+  EXPECT_EQ(f.to_c().rank, 4u);
+  EXPECT_TRUE(s != f);
+  EXPECT_TRUE(s == dv::dims<1>(4));
+  EXPECT_TRUE(s == dv::dyn_extents(4));
+  EXPECT_TRUE((dv::extents<2, 3>{} == dv::dims<2>(2, 3)));
+}
+
+TEST(Extents, DynExtentsCountsItsValues) {
+  EXPECT_EQ(dv::dyn_extents(4).rank(), 1u);
+  EXPECT_EQ(dv::dyn_extents(4, 4).rank(), 2u);
+  EXPECT_EQ(dv::dyn_extents().rank(), 0u);
+  EXPECT_THROW(dv::dyn_extents(2).extent(1), dv::out_of_range);
+}
+
+TEST(Extents, MdspanConstructorRule) {
+  using E = dv::extents<dv::dynamic_extent, 3>;
+  EXPECT_EQ(E(5).extent(0), 5u);
+  EXPECT_EQ(E(5, 3).extent(1), 3u);
+  EXPECT_THROW(E(5, 4), dv::static_mismatch);
+  EXPECT_THROW(E(1, 2, 3), dv::rank_mismatch);
+  EXPECT_THROW(dv::extents<4>(5), dv::static_mismatch);
+}
+
+TEST(Extents, CheckedConversions) {
+  dv::dims<1> five(5);
+  EXPECT_THROW(dv::extents<4>{five}, dv::static_mismatch);
+  dv::dyn_extents three(1, 2, 3);
+  EXPECT_THROW(dv::dims<2>{three}, dv::rank_mismatch);
+  dv::dims<2> ok{dv::dyn_extents(7, 8)};
+  EXPECT_EQ(ok.extent(1), 8u);
+  dv::dyn_extents widened = dv::extents<2, 3>{};
+  EXPECT_EQ(widened.extent(1), 3u);
+}
+
+TEST(Extents, OverflowAndRankErrors) {
+  EXPECT_THROW(dv::dims<2>(std::size_t(1) << 62, 8), dv::overflow_error);
+  dv_extents_t nine{9, 0, {1, 1, 1, 1, 1, 1, 1, 1}};
+  EXPECT_THROW(dv::dyn_extents::from_c(nine), dv::rank_error);
+}
+
+TEST(Extents, DualViewFromExtents) {
+  dv::DualView<double**, dv::LayoutLeft, TestDev> a("E", dv::dims<2>(3, 4));
+  EXPECT_EQ(a.extent(0), 3u);
+  EXPECT_EQ(a.extent(1), 4u);
+  dv::DualView<double*[3], dv::LayoutRight, TestDev> b("F", dv::extents<dv::dynamic_extent, 3>(6));
+  EXPECT_EQ(b.extent(0), 6u);
+  EXPECT_THROW((dv::DualView<double*[3], dv::LayoutRight, TestDev>("G", dv::dims<2>(6, 4))), dv::static_mismatch);
+}
