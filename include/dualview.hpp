@@ -436,6 +436,9 @@ template <class T, class = void>
 struct is_memory_traits : std::false_type {};
 template <class T>
 struct is_memory_traits<T, std::enable_if_t<T::is_memory_traits>> : std::true_type {};
+/// One-parameter form, for first_of (template template arguments match exactly in C++17).
+template <class T>
+struct is_traits : is_memory_traits<T> {};
 template <class T>
 struct is_layout : std::bool_constant<std::is_same_v<T, LayoutLeft> || std::is_same_v<T, LayoutRight> || std::is_same_v<T, LayoutStride>> {};
 template <class T>
@@ -534,7 +537,7 @@ struct ViewTraits {
   using memory_space = typename specified_space::memory_space;
   using device_type = Device<execution_space, memory_space>;
   using array_layout = typename detail::first_of<detail::is_layout, typename execution_space::array_layout, Props...>::type;
-  using memory_traits = typename detail::first_of<detail::is_memory_traits, MemoryManaged, Props...>::type;
+  using memory_traits = typename detail::first_of<detail::is_traits, MemoryManaged, Props...>::type;
   /// Host-accessible memory mirrors itself; device memory is mirrored in HostSpace.
   using host_mirror_space = std::conditional_t<memory_space::host_accessible, memory_space, HostSpace>;
   using size_type = std::size_t;
