@@ -36,6 +36,18 @@ TEST(DualView, K02_LabelledConstruction) {
   EXPECT_EQ(s[2], 30u);
 }
 
+TEST(DualView, ViewAllocWithoutInitializing) {
+  DV a(dv::view_alloc(dv::WithoutInitializing, "raw"), 6, 2);
+  EXPECT_EQ(a.d_view.label(), "raw");
+  EXPECT_EQ(a.span(), 12u);
+  dv::deep_copy(a.h_view, 1.0);  // written before it is read
+  a.modify_host();
+  a.sync_device();
+  EXPECT_EQ(device_sum(a), 12.0);
+  dv::View<int*> v(dv::view_alloc("v", dv::WithoutInitializing), 3);
+  EXPECT_EQ(v.extent(0), 3u);
+}
+
 TEST(DualView, K03_CopiesShareDataAndFlags) {
   dv::DualView<int**, dv::LayoutLeft, TestDev> a("A", 4, 5);
   dv::DualView<const int**, dv::LayoutLeft, TestDev> b(a);
