@@ -836,7 +836,7 @@ pub unsafe extern "C" fn dv_handle_count(out: *mut usize) -> dv_status_t {
 pub unsafe extern "C" fn dv_cuda_available(out: *mut bool) -> dv_status_t {
     call("dv_cuda_available", || {
         let o = out_ptr(out, "out")?;
-        put(o, false);
+        put(o, crate::space::device_count() > 0);
         Ok(())
     })
 }
@@ -850,7 +850,7 @@ pub unsafe extern "C" fn dv_cuda_available(out: *mut bool) -> dv_status_t {
 pub unsafe extern "C" fn dv_device_count(out: *mut i32) -> dv_status_t {
     call("dv_device_count", || {
         let o = out_ptr(out, "out")?;
-        put(o, 0);
+        put(o, crate::space::device_count().min(i32::MAX as usize) as i32);
         Ok(())
     })
 }

@@ -13,7 +13,7 @@
 mod runs;
 mod slice;
 
-pub(crate) use runs::{for_each_run, for_each_run2};
+pub(crate) use runs::{for_each_outer, for_each_run, for_each_run2, plan};
 pub use slice::Slice;
 
 use crate::error::{bail, Result};

@@ -12,19 +12,15 @@ pub(crate) fn for_each_run(ext: &[usize], strides: &[usize], mut f: impl FnMut(u
     for_each_run2(ext, strides, strides, |a, _, n| f(a, n));
 }
 
-/// Visit `(offset_a, offset_b, run_len)` for runs contiguous under both stride sets.
-pub(crate) fn for_each_run2(
-    ext: &[usize],
-    sa: &[usize],
-    sb: &[usize],
-    mut f: impl FnMut(usize, usize, usize),
-) {
-    let rank = ext.len();
+/// The run structure of a strided index space under two stride sets: the
+/// length of the contiguous innermost run and the outer axes as
+/// `(extent, stride_a, stride_b)`, innermost first. `None` when empty.
+pub(crate) fn plan(ext: &[usize], sa: &[usize], sb: &[usize]) -> Option<(usize, Vec<(usize, usize, usize)>)> {
     if ext.contains(&0) {
-        return;
+        return None;
     }
     // Axes of extent 1 never move an offset; drop them.
-    let mut axes: Vec<usize> = (0..rank).filter(|&r| ext[r] > 1).collect();
+    let mut axes: Vec<usize> = (0..ext.len()).filter(|&r| ext[r] > 1).collect();
     axes.sort_by_key(|&r| (sa[r], sb[r]));
     // Merge from the innermost axis while both stride sets are contiguous.
     let mut run = 1usize;
@@ -38,28 +34,43 @@ pub(crate) fn for_each_run2(
             break;
         }
     }
-    let outer = &axes[inner..];
+    Some((run, axes[inner..].iter().map(|&r| (ext[r], sa[r], sb[r])).collect()))
+}
+
+/// Visit the starting offsets `(a, b)` of every combination of `outer` axes.
+pub(crate) fn for_each_outer(outer: &[(usize, usize, usize)], mut f: impl FnMut(usize, usize)) {
     let mut idx = [0usize; MAX_RANK];
     let (mut oa, mut ob) = (0usize, 0usize);
     loop {
-        f(oa, ob, run);
-        // Odometer over the outer axes, innermost first.
+        f(oa, ob);
         let mut k = 0;
         loop {
             if k == outer.len() {
                 return;
             }
-            let r = outer[k];
+            let (e, a, b) = outer[k];
             idx[k] += 1;
-            oa += sa[r];
-            ob += sb[r];
-            if idx[k] < ext[r] {
+            oa += a;
+            ob += b;
+            if idx[k] < e {
                 break;
             }
-            oa -= sa[r] * ext[r];
-            ob -= sb[r] * ext[r];
+            oa -= a * e;
+            ob -= b * e;
             idx[k] = 0;
             k += 1;
         }
+    }
+}
+
+/// Visit `(offset_a, offset_b, run_len)` for runs contiguous under both stride sets.
+pub(crate) fn for_each_run2(
+    ext: &[usize],
+    sa: &[usize],
+    sb: &[usize],
+    mut f: impl FnMut(usize, usize, usize),
+) {
+    if let Some((run, outer)) = plan(ext, sa, sb) {
+        for_each_outer(&outer, |a, b| f(a, b, run));
     }
 }

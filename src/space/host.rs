@@ -172,7 +172,7 @@ impl Backend for HostBackend {
         // SAFETY: forwarded contract.
         unsafe { deallocate(ptr, bytes) }
     }
-    unsafe fn fill(&self, dst: &Region, value: &[u8], _stream: Stream) -> Result<()> {
+    unsafe fn fill(&self, _ordinal: u32, dst: &Region, value: &[u8], _stream: Stream) -> Result<()> {
         // SAFETY: forwarded contract.
         unsafe { fill(dst, value) };
         Ok(())

@@ -6,14 +6,27 @@
 //! | --- | --- | --- | --- |
 //! | [`SpaceKind::Host`] | pageable host memory, 64-byte aligned | yes | `host` |
 //! | [`SpaceKind::TestDevice`] | host memory posing as a device, for tests only | yes | `host` with per-ordinal accounting |
-//! | [`SpaceKind::HostPinned`] | page-locked host memory | yes | CUDA |
-//! | [`SpaceKind::Cuda`] | device memory | no | CUDA |
-//! | [`SpaceKind::CudaUvm`] | managed memory | yes | CUDA |
+//! | [`SpaceKind::HostPinned`] | page-locked host memory | yes | `cuda` (driver API) |
+//! | [`SpaceKind::Cuda`] | device memory | no | `cuda` |
+//! | [`SpaceKind::CudaUvm`] | managed memory | yes | `cuda` |
 //!
 //! Only the backend modules touch raw memory; the DualView logic sees
 //! [`Allocation`] and the free functions here.
 
+mod cuda;
 mod host;
+
+
+/// The number of CUDA devices this process can use (0 without a driver). Never panics.
+///
+/// ```
+/// let n = dualview::space::cuda_device_count();
+/// assert!(n < 1024);
+/// ```
+pub fn cuda_device_count() -> usize {
+    cuda::device_count()
+}
+pub(crate) use cuda::device_count;
 pub mod test_device;
 
 use crate::error::{bail, Result, Side};
@@ -198,10 +211,9 @@ impl Space {
         match self.kind {
             SpaceKind::Host => Ok(&host::HOST),
             SpaceKind::TestDevice => test_device::backend(self.ordinal),
-            SpaceKind::HostPinned | SpaceKind::Cuda | SpaceKind::CudaUvm => bail!(
-                NoDevice,
-                "{self} needs the CUDA driver, and this build of dualview has no CUDA backend"
-            ),
+            SpaceKind::Cuda => cuda::probe(*self).map(|()| &cuda::DEVICE as &dyn Backend),
+            SpaceKind::CudaUvm => cuda::probe(*self).map(|()| &cuda::MANAGED as &dyn Backend),
+            SpaceKind::HostPinned => cuda::probe(Space::cuda(0)).map(|()| &cuda::PINNED as &dyn Backend),
         }
     }
 }
@@ -298,7 +310,7 @@ pub(crate) trait Backend: Send + Sync {
     ///
     /// # Safety
     /// `dst` lies inside a live allocation of this space.
-    unsafe fn fill(&self, dst: &Region, value: &[u8], stream: Stream) -> Result<()>;
+    unsafe fn fill(&self, ordinal: u32, dst: &Region, value: &[u8], stream: Stream) -> Result<()>;
 
     /// Copy `src` into `dst` (same extents and element size), where this
     /// backend owns at least one of the two spaces.
@@ -397,7 +409,11 @@ impl fmt::Debug for Allocation {
 /// `dst` lies inside a live allocation of `space`, and no one else accesses it meanwhile.
 pub(crate) unsafe fn fill(space: Space, dst: &Region, value: &[u8], stream: Stream) -> Result<()> {
     // SAFETY: forwarded contract.
-    unsafe { space.backend()?.fill(dst, value, stream) }
+    unsafe { space.backend()?.fill(space.ordinal, dst, value, stream)? };
+    if stream.is_null() {
+        fence(space)?;
+    }
+    Ok(())
 }
 
 /// Copy `src` (in `src_space`) into `dst` (in `dst_space`).
@@ -419,7 +435,12 @@ pub(crate) unsafe fn copy(
         src_space
     };
     // SAFETY: forwarded contract.
-    unsafe { driver.backend()?.copy((dst_space, dst), (src_space, src), stream) }
+    unsafe { driver.backend()?.copy((dst_space, dst), (src_space, src), stream)? };
+    // The default stream means synchronous: the copy is complete on return.
+    if stream.is_null() {
+        fence(driver)?;
+    }
+    Ok(())
 }
 
 /// Prefetch managed memory of `space` towards side `to`.

@@ -103,7 +103,7 @@ impl Backend for TestBackend {
             d.used.fetch_sub(bytes, Ordering::SeqCst);
         }
     }
-    unsafe fn fill(&self, dst: &Region, value: &[u8], _stream: Stream) -> Result<()> {
+    unsafe fn fill(&self, _ordinal: u32, dst: &Region, value: &[u8], _stream: Stream) -> Result<()> {
         // SAFETY: forwarded contract; test-device memory is host memory.
         unsafe { host::fill(dst, value) };
         Ok(())

@@ -1,0 +1,400 @@
+//! The CUDA spaces (device, managed, pinned host) through the CUDA driver API,
+//! loaded at run time by `cudarc` (the only module that names it).
+//!
+//! | layer | here |
+//! | --- | --- |
+//! | raw calls | `cudarc::driver::sys` |
+//! | checked results | [`check`]: `CUresult` to [`Error`] with the driver's name and text |
+//! | safe types | [`CudaBackend`], behind the crate's `Backend` trait |
+//!
+//! Allocations live in each device's primary context, so kernels launched
+//! with the runtime API (`<<<>>>`, `cudaMemcpy`) use them directly. Without
+//! libcuda or without the device, every call answers `NoDevice`; nothing
+//! panics (the driver is probed with `is_culib_present` before any call).
+
+use super::{host, Backend, Region, Space, SpaceKind, Stream, ALIGNMENT};
+use crate::error::{bail, err, Error, ErrorKind, Result, Side};
+use crate::extents::DynRank;
+use crate::layout::{for_each_outer, plan, Strides};
+use cudarc::driver::sys;
+use std::ffi::{c_void, CStr};
+use std::ptr::NonNull;
+use std::sync::OnceLock;
+
+/// Turn a driver result into an error naming the call and the driver's name and text.
+fn check(r: sys::CUresult, call: &str) -> Result<()> {
+    if r == sys::CUresult::CUDA_SUCCESS {
+        return Ok(());
+    }
+    let (name, text) = describe(r);
+    let kind = match r {
+        sys::CUresult::CUDA_ERROR_OUT_OF_MEMORY => ErrorKind::OutOfMemory,
+        sys::CUresult::CUDA_ERROR_NO_DEVICE | sys::CUresult::CUDA_ERROR_INVALID_DEVICE => ErrorKind::NoDevice,
+        _ => ErrorKind::Device,
+    };
+    Err(Error::new(kind, format!("{call} failed: {name}: {text}")))
+}
+
+fn describe(r: sys::CUresult) -> (String, String) {
+    let mut name: *const std::ffi::c_char = std::ptr::null();
+    let mut text: *const std::ffi::c_char = std::ptr::null();
+    // SAFETY: the driver is loaded (we only get here after a driver call) and
+    // writes static strings or leaves the pointers NULL.
+    unsafe {
+        let _ = sys::cuGetErrorName(r, &mut name);
+        let _ = sys::cuGetErrorString(r, &mut text);
+    }
+    let s = |p: *const std::ffi::c_char| {
+        if p.is_null() {
+            format!("CUresult {}", r as u32)
+        } else {
+            // SAFETY: the driver returns NUL-terminated static strings.
+            unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
+        }
+    };
+    (s(name), s(text))
+}
+
+/// One device: its handle and retained primary context.
+struct Device {
+    ctx: sys::CUcontext,
+}
+
+/// The driver after `cuInit`, with every device's primary context.
+struct Driver {
+    devices: Vec<Device>,
+}
+
+// SAFETY: CUcontext values are opaque driver handles usable from any thread.
+unsafe impl Send for Driver {}
+// SAFETY: as above; the Vec is never mutated after initialisation.
+unsafe impl Sync for Driver {}
+
+fn driver() -> Result<&'static Driver> {
+    static DRIVER: OnceLock<std::result::Result<Driver, Error>> = OnceLock::new();
+    DRIVER
+        .get_or_init(|| {
+            // SAFETY: only probes for the library; loads nothing else.
+            if !unsafe { sys::is_culib_present() } {
+                bail!(NoDevice, "no CUDA driver (libcuda.so) on this machine");
+            }
+            // SAFETY: plain driver calls with valid out-pointers.
+            unsafe {
+                check(sys::cuInit(0), "cuInit")?;
+                let mut n = 0;
+                check(sys::cuDeviceGetCount(&mut n), "cuDeviceGetCount")?;
+                let mut devices = Vec::new();
+                for i in 0..n {
+                    let mut dev = 0;
+                    check(sys::cuDeviceGet(&mut dev, i), "cuDeviceGet")?;
+                    let mut ctx = std::ptr::null_mut();
+                    check(sys::cuDevicePrimaryCtxRetain(&mut ctx, dev), "cuDevicePrimaryCtxRetain")?;
+                    devices.push(Device { ctx });
+                }
+                Ok(Driver { devices })
+            }
+        })
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+/// The number of CUDA devices (0 without a driver). Never panics.
+pub(crate) fn device_count() -> usize {
+    driver().map(|d| d.devices.len()).unwrap_or(0)
+}
+
+/// Make device `ordinal`'s primary context current on this thread.
+fn bind(ordinal: u32) -> Result<sys::CUcontext> {
+    let d = driver()?;
+    let Some(dev) = d.devices.get(ordinal as usize) else {
+        bail!(NoDevice, "CUDA device {ordinal} does not exist ({} device(s) present)", d.devices.len());
+    };
+    // SAFETY: a retained primary context.
+    check(unsafe { sys::cuCtxSetCurrent(dev.ctx) }, "cuCtxSetCurrent")?;
+    Ok(dev.ctx)
+}
+
+/// Check that a CUDA space is usable (driver and device present).
+pub(crate) fn probe(space: Space) -> Result<()> {
+    bind(space.ordinal()).map(|_| ())
+}
+
+fn stream_of(s: Stream) -> sys::CUstream {
+    s.as_raw() as sys::CUstream
+}
+
+/// The CUDA backend, for `Cuda`, `CudaUvm` and `HostPinned` spaces.
+pub(crate) struct CudaBackend(pub SpaceKind);
+
+pub(crate) static DEVICE: CudaBackend = CudaBackend(SpaceKind::Cuda);
+pub(crate) static MANAGED: CudaBackend = CudaBackend(SpaceKind::CudaUvm);
+pub(crate) static PINNED: CudaBackend = CudaBackend(SpaceKind::HostPinned);
+
+/// How the driver sees an address of a space.
+fn memtype(space: Space) -> sys::CUmemorytype {
+    match space.kind() {
+        SpaceKind::Cuda => sys::CUmemorytype::CU_MEMORYTYPE_DEVICE,
+        SpaceKind::CudaUvm => sys::CUmemorytype::CU_MEMORYTYPE_UNIFIED,
+        _ => sys::CUmemorytype::CU_MEMORYTYPE_HOST,
+    }
+}
+
+fn on_device(space: Space) -> bool {
+    matches!(space.kind(), SpaceKind::Cuda | SpaceKind::CudaUvm)
+}
+
+impl Backend for CudaBackend {
+    fn allocate(&self, ordinal: u32, bytes: usize, zeroed: bool) -> Result<NonNull<u8>> {
+        if bytes == 0 {
+            return Ok(NonNull::<[u8; ALIGNMENT]>::dangling().cast());
+        }
+        let space = Space::new(self.0, ordinal);
+        // SAFETY (all arms): driver calls with valid out-pointers on a bound context.
+        unsafe {
+            match self.0 {
+                SpaceKind::HostPinned => {
+                    bind(0)?;
+                    let mut p: *mut c_void = std::ptr::null_mut();
+                    check(sys::cuMemHostAlloc(&mut p, bytes, sys::CU_MEMHOSTALLOC_PORTABLE), "cuMemHostAlloc")
+                        .map_err(|e| with_bytes(e, space, bytes))?;
+                    if zeroed {
+                        std::ptr::write_bytes(p as *mut u8, 0, bytes);
+                    }
+                    NonNull::new(p as *mut u8).ok_or_else(|| err!(Device, "cuMemHostAlloc returned NULL"))
+                }
+                kind => {
+                    bind(ordinal)?;
+                    let mut d: sys::CUdeviceptr = 0;
+                    let r = if kind == SpaceKind::CudaUvm {
+                        sys::cuMemAllocManaged(&mut d, bytes, sys::CUmemAttach_flags::CU_MEM_ATTACH_GLOBAL as u32)
+                    } else {
+                        sys::cuMemAlloc_v2(&mut d, bytes)
+                    };
+                    check(r, if kind == SpaceKind::CudaUvm { "cuMemAllocManaged" } else { "cuMemAlloc" })
+                        .map_err(|e| with_bytes(e, space, bytes))?;
+                    if zeroed {
+                        let z = check(sys::cuMemsetD8Async(d, 0, bytes, std::ptr::null_mut()), "cuMemsetD8Async")
+                            .and_then(|()| check(sys::cuCtxSynchronize(), "cuCtxSynchronize"));
+                        if let Err(e) = z {
+                            let _ = sys::cuMemFree_v2(d);
+                            return Err(e);
+                        }
+                    }
+                    NonNull::new(d as usize as *mut u8).ok_or_else(|| err!(Device, "the driver returned address 0"))
+                }
+            }
+        }
+    }
+
+    unsafe fn deallocate(&self, ordinal: u32, ptr: NonNull<u8>, bytes: usize) {
+        if bytes == 0 {
+            return;
+        }
+        // SAFETY: ptr came from `allocate` of this kind; errors cannot be
+        // reported from a drop and leave the memory to the driver.
+        unsafe {
+            match self.0 {
+                SpaceKind::HostPinned => {
+                    if bind(0).is_ok() {
+                        let _ = sys::cuMemFreeHost(ptr.as_ptr() as *mut c_void);
+                    }
+                }
+                _ => {
+                    if bind(ordinal).is_ok() {
+                        let _ = sys::cuCtxSynchronize();
+                        let _ = sys::cuMemFree_v2(ptr.as_ptr() as usize as sys::CUdeviceptr);
+                    }
+                }
+            }
+        }
+    }
+
+    unsafe fn fill(&self, ordinal: u32, dst: &Region, value: &[u8], stream: Stream) -> Result<()> {
+        if self.0 == SpaceKind::HostPinned {
+            // SAFETY: forwarded contract; pinned memory is host memory.
+            unsafe { host::fill(dst, value) };
+            return Ok(());
+        }
+        let es = dst.elem_size;
+        let n: usize = dst.extents.as_slice().iter().product();
+        if n == 0 {
+            return Ok(());
+        }
+        let contiguous = plan(dst.extents.as_slice(), dst.strides.as_slice(), dst.strides.as_slice())
+            .is_some_and(|(_, outer)| outer.is_empty());
+        let s = stream_of(stream);
+        let d = dst.ptr as usize as sys::CUdeviceptr;
+        if contiguous {
+            // SAFETY: the region is n contiguous elements of live device memory.
+            unsafe {
+                if value.iter().all(|&b| b == value[0]) {
+                    return check(sys::cuMemsetD8Async(d, value[0], n * es, s), "cuMemsetD8Async");
+                }
+                if es % 4 == 0 && value.chunks(4).all(|c| c == &value[..4]) {
+                    let w = u32::from_ne_bytes(value[..4].try_into().expect("4 bytes"));
+                    return check(sys::cuMemsetD32Async(d, w, n * es / 4, s), "cuMemsetD32Async");
+                }
+                if es % 2 == 0 && value.chunks(2).all(|c| c == &value[..2]) {
+                    let w = u16::from_ne_bytes(value[..2].try_into().expect("2 bytes"));
+                    return check(sys::cuMemsetD16Async(d, w, n * es / 2, s), "cuMemsetD16Async");
+                }
+            }
+        }
+        // Any element and any strides: fill a packed host buffer, then one strided copy.
+        let packed = DynRank::from_slice_unchecked(dst.extents.as_slice());
+        let mut buf = vec![0u8; n * es];
+        for chunk in buf.chunks_mut(es) {
+            chunk.copy_from_slice(value);
+        }
+        let src = Region {
+            ptr: buf.as_mut_ptr(),
+            elem_size: es,
+            extents: packed,
+            strides: Strides::canonical(packed.as_slice(), crate::Layout::Right)?,
+        };
+        // SAFETY: `src` is the live buffer above; the stream is synchronised
+        // below, before the buffer is freed.
+        unsafe { self.copy((Space::new(self.0, ordinal), dst), (Space::HOST, &src), stream)? };
+        // SAFETY: a plain driver call on a valid stream.
+        check(unsafe { sys::cuStreamSynchronize(s) }, "cuStreamSynchronize")
+    }
+
+    unsafe fn copy(&self, dst: (Space, &Region), src: (Space, &Region), stream: Stream) -> Result<()> {
+        let (ds, dr) = dst;
+        let (ss, sr) = src;
+        if !on_device(ds) && !on_device(ss) {
+            // SAFETY: both host memory (pageable or pinned); forwarded contract.
+            unsafe { host::copy(dr, sr) };
+            return Ok(());
+        }
+        let ordinal = if on_device(ds) { ds.ordinal() } else { ss.ordinal() };
+        let ctx = bind(ordinal)?;
+        let es = dr.elem_size;
+        let Some((run, outer)) = plan(dr.extents.as_slice(), dr.strides.as_slice(), sr.strides.as_slice()) else {
+            return Ok(());
+        };
+        let s = stream_of(stream);
+        if on_device(ds) && on_device(ss) && ds.ordinal() != ss.ordinal() {
+            let sctx = bind(ss.ordinal())?;
+            bind(ordinal)?;
+            if outer.is_empty() {
+                // SAFETY: contiguous device ranges inside live allocations on two devices.
+                return check(
+                    unsafe { sys::cuMemcpyPeerAsync(dr.ptr as usize as _, ctx, sr.ptr as usize as _, sctx, run * es, s) },
+                    "cuMemcpyPeerAsync",
+                );
+            }
+            // Strided across devices: through a packed host buffer.
+            // SAFETY: forwarded contract; the staging buffer outlives both copies.
+            return unsafe { self.staged(dst, src, stream) };
+        }
+        if outer.is_empty() {
+            let bytes = run * es;
+            // SAFETY: one contiguous range in each live allocation; the driver
+            // reads the memory kinds from the calls' names.
+            let r = unsafe {
+                match (on_device(ds), on_device(ss)) {
+                    (true, false) => sys::cuMemcpyHtoDAsync_v2(dr.ptr as usize as _, sr.ptr as *const c_void, bytes, s),
+                    (false, true) => sys::cuMemcpyDtoHAsync_v2(dr.ptr as *mut c_void, sr.ptr as usize as _, bytes, s),
+                    _ => sys::cuMemcpyDtoDAsync_v2(dr.ptr as usize as _, sr.ptr as usize as _, bytes, s),
+                }
+            };
+            return check(r, "cuMemcpyAsync");
+        }
+        // Strided: one 2D copy per combination of the outer axes beyond the first.
+        let (height, dpitch, spitch) = outer[0];
+        let mut result = Ok(());
+        for_each_outer(&outer[1..], |doff, soff| {
+            if result.is_err() {
+                return;
+            }
+            let p = sys::CUDA_MEMCPY2D {
+                srcXInBytes: 0,
+                srcY: 0,
+                srcMemoryType: memtype(ss),
+                srcHost: sr.ptr.wrapping_add(soff * es) as *const c_void,
+                srcDevice: sr.ptr.wrapping_add(soff * es) as usize as sys::CUdeviceptr,
+                srcArray: std::ptr::null_mut(),
+                srcPitch: spitch * es,
+                dstXInBytes: 0,
+                dstY: 0,
+                dstMemoryType: memtype(ds),
+                dstHost: dr.ptr.wrapping_add(doff * es) as *mut c_void,
+                dstDevice: dr.ptr.wrapping_add(doff * es) as usize as sys::CUdeviceptr,
+                dstArray: std::ptr::null_mut(),
+                dstPitch: dpitch * es,
+                WidthInBytes: run * es,
+                Height: height,
+            };
+            // SAFETY: every field is set; the rows lie inside both live regions.
+            result = check(unsafe { sys::cuMemcpy2DAsync_v2(&p, s) }, "cuMemcpy2DAsync");
+        });
+        result
+    }
+
+    fn fence(&self, ordinal: u32) -> Result<()> {
+        let ordinal = if self.0 == SpaceKind::HostPinned { 0 } else { ordinal };
+        bind(ordinal)?;
+        // SAFETY: a plain driver call on a bound context.
+        check(unsafe { sys::cuCtxSynchronize() }, "cuCtxSynchronize")
+    }
+
+    unsafe fn prefetch(&self, ordinal: u32, region: &Region, to: Side, stream: Stream) -> Result<()> {
+        if self.0 != SpaceKind::CudaUvm {
+            return Ok(());
+        }
+        let span = crate::layout::Mapping::with_strides(region.extents, region.strides.as_slice())
+            .map(|m| m.span())
+            .unwrap_or(0);
+        if span == 0 {
+            return Ok(());
+        }
+        bind(ordinal)?;
+        let target = match to {
+            Side::Device => ordinal as sys::CUdevice,
+            Side::Host => -1, // CU_DEVICE_CPU
+        };
+        // SAFETY: the range lies inside a live managed allocation.
+        unsafe {
+            check(
+                sys::cuMemPrefetchAsync(region.ptr as usize as _, span * region.elem_size, target, stream_of(stream)),
+                "cuMemPrefetchAsync",
+            )?;
+            if stream.is_null() {
+                check(sys::cuStreamSynchronize(std::ptr::null_mut()), "cuStreamSynchronize")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl CudaBackend {
+    /// Copy through a packed host buffer (strided copies between two devices).
+    ///
+    /// # Safety
+    /// As `Backend::copy`.
+    unsafe fn staged(&self, dst: (Space, &Region), src: (Space, &Region), stream: Stream) -> Result<()> {
+        let (_, dr) = dst;
+        let es = dr.elem_size;
+        let packed = DynRank::from_slice_unchecked(dr.extents.as_slice());
+        let n: usize = packed.as_slice().iter().product();
+        let mut buf = vec![0u8; n * es];
+        let tmp = Region {
+            ptr: buf.as_mut_ptr(),
+            elem_size: es,
+            extents: packed,
+            strides: Strides::canonical(packed.as_slice(), crate::Layout::Right)?,
+        };
+        // SAFETY: forwarded contract; `buf` lives until both copies are complete.
+        unsafe {
+            self.copy((Space::HOST, &tmp), src, stream)?;
+            check(sys::cuStreamSynchronize(stream_of(stream)), "cuStreamSynchronize")?;
+            self.copy(dst, (Space::HOST, &tmp), stream)?;
+            check(sys::cuStreamSynchronize(stream_of(stream)), "cuStreamSynchronize")
+        }
+    }
+}
+
+fn with_bytes(e: Error, space: Space, bytes: usize) -> Error {
+    Error::new(e.kind(), format!("{space}: allocation of {bytes} bytes: {}", e.message()))
+}

@@ -1,0 +1,319 @@
+//! GPU tests of the CUDA spaces. Each one prints a visible SKIPPED line and
+//! returns when no CUDA device is present; `scripts/gpu-check.sh` runs them
+//! on a GPU machine (and again under compute-sanitizer).
+
+use dualview::space::cuda_device_count;
+use dualview::{Desc, DynRank, Elem, ErrorKind, Extents, Layout, Mapping, RawDualView, Side, Slice, Space, Stream, View};
+
+/// Whether a GPU is present; otherwise say so on stderr, past the test harness's capture.
+fn gpu(test: &str) -> bool {
+    if cuda_device_count() == 0 {
+        skipped(test, "no CUDA device on this machine");
+        return false;
+    }
+    true
+}
+
+fn skipped(test: &str, why: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "SKIPPED {test}: {why}");
+}
+
+fn dv(space: Space, layout: Layout, ext: &[usize], elem: usize) -> RawDualView {
+    let m = Mapping::new(layout, DynRank::new(ext).unwrap()).unwrap();
+    RawDualView::new("G", &Desc::new(Elem::new(elem, elem.min(16)).unwrap(), m, space)).unwrap()
+}
+
+/// Row-major bytes of a view, read through a packed host copy.
+fn read(v: &View) -> Vec<u8> {
+    let packed = Mapping::new(Layout::Right, *v.extents()).unwrap();
+    let h = View::new("readback", v.elem(), packed, Space::HOST, true).unwrap();
+    h.copy_from(v).unwrap();
+    // SAFETY: a packed host view of size() elements.
+    unsafe { std::slice::from_raw_parts(h.data(), h.size() * v.elem().size()) }.to_vec()
+}
+
+/// Write `pattern(k)` for element k (row-major) into a host-accessible view.
+fn write(v: &View, pattern: impl Fn(usize) -> u8) {
+    let es = v.elem().size();
+    let n = v.size();
+    let bytes: Vec<u8> = (0..n * es).map(&pattern).collect();
+    let packed = Mapping::new(Layout::Right, *v.extents()).unwrap();
+    let h = View::new("src", v.elem(), packed, Space::HOST, true).unwrap();
+    // SAFETY: a packed host view of n elements.
+    unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), h.data(), bytes.len()) };
+    v.copy_from(&h).unwrap();
+}
+
+fn pattern(seed: usize) -> impl Fn(usize) -> u8 {
+    move |k| ((k * 131 + seed * 7) % 251) as u8
+}
+
+/// Host -> device -> host round trip through sync, checked byte for byte.
+fn round_trip(a: &RawDualView, seed: usize) {
+    let h = a.view(Side::Host).unwrap();
+    write(&h, pattern(seed));
+    let want = read(&h);
+    a.modify(Side::Host).unwrap();
+    a.sync(Side::Device).unwrap();
+    assert_eq!(read(&a.view(Side::Device).unwrap()), want, "device after sync_device");
+    write(&h, |_| 0);
+    a.clear_sync_state();
+    a.modify(Side::Device).unwrap();
+    a.sync(Side::Host).unwrap();
+    assert_eq!(read(&h), want, "host after sync_host");
+}
+
+#[test]
+fn every_direction_for_left_right_and_strided_subviews() {
+    if !gpu("every_direction_for_left_right_and_strided_subviews") {
+        return;
+    }
+    for layout in [Layout::Left, Layout::Right] {
+        let a = dv(Space::cuda(0), layout, &[37, 19], 8);
+        round_trip(&a, 1);
+        // strided subviews: a block, a column, a row
+        for slices in [
+            vec![Slice::Range(3, 20), Slice::Range(2, 11)],
+            vec![Slice::All, Slice::Index(5)],
+            vec![Slice::Index(7), Slice::All],
+        ] {
+            let sub = a.subview(&slices).unwrap();
+            round_trip(&sub, 2);
+            // the parent outside the subview kept its values on the device
+            assert_eq!(read(&a.view(Side::Device).unwrap()).len(), 37 * 19 * 8);
+        }
+    }
+}
+
+#[test]
+fn ranks_1_to_8_and_strided_subviews() {
+    if !gpu("ranks_1_to_8_and_strided_subviews") {
+        return;
+    }
+    for rank in 1..=8usize {
+        let ext: Vec<usize> = (0..rank).map(|r| [5, 3, 4, 2][r % 4]).collect();
+        for layout in [Layout::Left, Layout::Right] {
+            let a = dv(Space::cuda(0), layout, &ext, 4);
+            round_trip(&a, rank);
+            let slices: Vec<Slice> = ext.iter().map(|&e| Slice::Range(1, e)).collect();
+            round_trip(&a.subview(&slices).unwrap(), rank + 10);
+        }
+    }
+}
+
+#[test]
+fn element_sizes_1_2_4_8_16_fill_and_sync() {
+    if !gpu("element_sizes_1_2_4_8_16_fill_and_sync") {
+        return;
+    }
+    for es in [1usize, 2, 4, 8, 16] {
+        let a = dv(Space::cuda(0), Layout::Left, &[33, 7], es);
+        round_trip(&a, es);
+        for value in [vec![0u8; es], vec![0xAB; es], (1..=es as u8).collect::<Vec<u8>>()] {
+            a.clear_sync_state();
+            a.fill(Side::Device, &value).unwrap();
+            let got = read(&a.view(Side::Device).unwrap());
+            assert!(got.chunks(es).all(|c| c == value.as_slice()), "fill {es}-byte {value:?}");
+            // strided fill touches only the subview
+            a.clear_sync_state();
+            a.fill(Side::Device, &vec![0u8; es]).unwrap();
+            let sub = a.subview(&[Slice::Range(2, 30), Slice::Range(1, 6)]).unwrap();
+            sub.clear_sync_state();
+            sub.fill(Side::Device, &value).unwrap();
+            let full = read(&a.view(Side::Device).unwrap());
+            let touched = full.chunks(es).filter(|c| *c == value.as_slice()).count();
+            if value.iter().any(|&b| b != 0) {
+                assert_eq!(touched, 28 * 5, "strided fill {es}-byte");
+            }
+        }
+    }
+}
+
+#[test]
+fn pinned_and_pageable_mirrors() {
+    if !gpu("pinned_and_pageable_mirrors") {
+        return;
+    }
+    let m = Mapping::new(Layout::Left, DynRank::new(&[1000, 3]).unwrap()).unwrap();
+    let mut pinned = Desc::new(Elem::of::<f64>(), m, Space::cuda(0));
+    pinned.host = Space::host_pinned();
+    let a = RawDualView::new("pinned", &pinned).unwrap();
+    assert_eq!(a.space(Side::Host), Space::host_pinned());
+    round_trip(&a, 3);
+    round_trip(&a.subview(&[Slice::Range(10, 500), Slice::Index(1)]).unwrap(), 4);
+    let b = RawDualView::new("pageable", &Desc::new(Elem::of::<f64>(), m, Space::cuda(0))).unwrap();
+    round_trip(&b, 5);
+}
+
+#[test]
+fn async_sync_on_a_callers_stream() {
+    if !gpu("async_sync_on_a_callers_stream") {
+        return;
+    }
+    use cudarc::driver::sys;
+    let a = dv(Space::cuda(0), Layout::Right, &[256, 64], 8);
+    let mut pinned = Desc::new(Elem::of::<f64>(), a.mapping(), Space::cuda(0));
+    pinned.host = Space::host_pinned();
+    let p = RawDualView::new("p", &pinned).unwrap();
+    let mut stream: sys::CUstream = std::ptr::null_mut();
+    // SAFETY: the CUDA spaces above made device 0's primary context current on this thread.
+    unsafe { assert_eq!(sys::cuStreamCreate(&mut stream, 1), sys::CUresult::CUDA_SUCCESS) };
+    for x in [&a, &p] {
+        let h = x.view(Side::Host).unwrap();
+        write(&h, pattern(9));
+        let want = read(&h);
+        x.modify(Side::Host).unwrap();
+        x.sync_on(Side::Device, Stream::from_raw(stream as usize)).unwrap();
+        assert!(!x.need_sync(Side::Device), "flags reset at once");
+        // SAFETY: a live stream.
+        unsafe { assert_eq!(sys::cuStreamSynchronize(stream), sys::CUresult::CUDA_SUCCESS) };
+        assert_eq!(read(&x.view(Side::Device).unwrap()), want);
+        write(&h, |_| 0);
+        x.clear_sync_state();
+        x.modify(Side::Device).unwrap();
+        x.sync_on(Side::Host, Stream::from_raw(stream as usize)).unwrap();
+        // SAFETY: a live stream.
+        unsafe { assert_eq!(sys::cuStreamSynchronize(stream), sys::CUresult::CUDA_SUCCESS) };
+        assert_eq!(read(&h), want);
+    }
+    // SAFETY: destroy the stream we made.
+    unsafe { sys::cuStreamDestroy_v2(stream) };
+}
+
+#[test]
+fn uvm_is_one_allocation_with_tracked_flags() {
+    if !gpu("uvm_is_one_allocation_with_tracked_flags") {
+        return;
+    }
+    let a = dv(Space::cuda_uvm(0), Layout::Left, &[64, 8], 8);
+    assert!(a.is_aliased() && !a.is_single_space());
+    assert_eq!(a.view(Side::Host).unwrap().data(), a.view(Side::Device).unwrap().data());
+    a.fill(Side::Host, &2.5f64.to_ne_bytes()).unwrap();
+    assert!(a.need_sync(Side::Device));
+    a.sync(Side::Device).unwrap(); // prefetch + stream sync
+    assert!(!a.need_sync(Side::Device));
+    a.fill(Side::Device, &1.5f64.to_ne_bytes()).unwrap();
+    a.sync(Side::Host).unwrap();
+    let v = a.view(Side::Host).unwrap();
+    // SAFETY: managed memory is host-accessible after the sync.
+    let s = unsafe { std::slice::from_raw_parts(v.data() as *const f64, 64 * 8) };
+    assert!(s.iter().all(|&x| x == 1.5));
+    a.resize(&DynRank::new(&[128, 8]).unwrap()).unwrap();
+    let v = a.view(Side::Host).unwrap();
+    // SAFETY: as above.
+    let s = unsafe { std::slice::from_raw_parts(v.data() as *const f64, 128 * 8) };
+    assert_eq!(s.iter().filter(|&&x| x == 1.5).count(), 64 * 8);
+}
+
+#[test]
+fn resize_on_the_device_keeps_contents() {
+    if !gpu("resize_on_the_device_keeps_contents") {
+        return;
+    }
+    let a = dv(Space::cuda(0), Layout::Left, &[40, 6], 4);
+    a.fill(Side::Device, &7u32.to_ne_bytes()).unwrap();
+    a.resize(&DynRank::new(&[80, 9]).unwrap()).unwrap();
+    assert!(a.need_sync(Side::Host));
+    let d = read(&a.view(Side::Device).unwrap());
+    let sevens = d.chunks(4).filter(|c| *c == 7u32.to_ne_bytes()).count();
+    assert_eq!(sevens, 40 * 6);
+    let b = a.resized(&DynRank::new(&[20, 3]).unwrap()).unwrap();
+    let d = read(&b.view(Side::Device).unwrap());
+    assert!(d.chunks(4).all(|c| c == 7u32.to_ne_bytes()));
+}
+
+#[test]
+fn deep_copy_between_spaces_and_devices() {
+    if !gpu("deep_copy_between_spaces_and_devices") {
+        return;
+    }
+    let ext = [50usize, 20];
+    let e = DynRank::new(&ext).unwrap();
+    let mut spaces = vec![Space::HOST, Space::cuda(0), Space::cuda_uvm(0), Space::host_pinned()];
+    if cuda_device_count() >= 2 {
+        spaces.push(Space::cuda(1));
+        spaces.push(Space::cuda_uvm(1));
+    } else {
+        skipped("deep_copy_between_spaces_and_devices (two-device part)", "only one CUDA device");
+    }
+    for &s in &spaces {
+        for &d in &spaces {
+            for (la, lb) in [(Layout::Left, Layout::Left), (Layout::Left, Layout::Right)] {
+                let src = View::new("s", Elem::of::<u16>(), Mapping::new(la, e).unwrap(), s, true).unwrap();
+                let dst = View::new("d", Elem::of::<u16>(), Mapping::new(lb, e).unwrap(), d, true).unwrap();
+                write(&src, pattern(11));
+                dst.copy_from(&src).unwrap();
+                assert_eq!(read(&dst), read(&src), "{s} -> {d} {la}->{lb}");
+                let ss = src.subview(&[Slice::Range(5, 45), Slice::Range(3, 17)]).unwrap();
+                let ds = dst.subview(&[Slice::Range(1, 41), Slice::Range(0, 14)]).unwrap();
+                ds.copy_from(&ss).unwrap();
+                assert_eq!(read(&ds), read(&ss), "strided {s} -> {d}");
+            }
+        }
+    }
+}
+
+#[test]
+fn two_devices_each_with_their_dual_view() {
+    if !gpu("two_devices_each_with_their_dual_view") {
+        return;
+    }
+    if cuda_device_count() < 2 {
+        skipped("two_devices_each_with_their_dual_view", "only one CUDA device");
+        return;
+    }
+    let a = dv(Space::cuda(0), Layout::Left, &[100, 10], 8);
+    let b = dv(Space::cuda(1), Layout::Left, &[100, 10], 8);
+    round_trip(&a, 21);
+    round_trip(&b, 22);
+    a.fill(Side::Device, &3.0f64.to_ne_bytes()).unwrap();
+    RawDualView::deep_copy(&b, &a).unwrap(); // device 0 -> device 1
+    assert!(read(&b.view(Side::Device).unwrap()).chunks(8).all(|c| c == 3.0f64.to_ne_bytes()));
+}
+
+#[test]
+fn device_out_of_memory_keeps_the_old_data() {
+    if !gpu("device_out_of_memory_keeps_the_old_data") {
+        return;
+    }
+    let a = dv(Space::cuda(0), Layout::Left, &[1000], 8);
+    a.fill(Side::Device, &4.0f64.to_ne_bytes()).unwrap();
+    // 2^42 doubles = 32 TiB: more than any card has.
+    let e = a.resize(&DynRank::new(&[1 << 42]).unwrap()).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::OutOfMemory, "{e}");
+    assert!(e.message().contains("CUDA_ERROR_OUT_OF_MEMORY"), "{e}");
+    assert_eq!(a.extents().as_slice(), &[1000]);
+    assert!(a.need_sync(Side::Host));
+    assert!(read(&a.view(Side::Device).unwrap()).chunks(8).all(|c| c == 4.0f64.to_ne_bytes()));
+    let m = Mapping::new(Layout::Left, DynRank::new(&[1 << 42]).unwrap()).unwrap();
+    let e = RawDualView::new("huge", &Desc::new(Elem::of::<f64>(), m, Space::cuda(0))).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::OutOfMemory);
+}
+
+#[test]
+fn missing_device_and_missing_driver_answer_no_device() {
+    let m = Mapping::new(Layout::Left, DynRank::new(&[4]).unwrap()).unwrap();
+    let e = RawDualView::new("nodev", &Desc::new(Elem::of::<f32>(), m, Space::cuda(99))).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::NoDevice, "{e}");
+    assert!(!e.message().is_empty());
+    if cuda_device_count() == 0 {
+        let e = RawDualView::new("nodev", &Desc::new(Elem::of::<f32>(), m, Space::cuda(0))).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::NoDevice);
+        eprintln!("checked without a GPU: {e}");
+    }
+}
+
+#[test]
+fn statistics_count_device_transfers() {
+    if !gpu("statistics_count_device_transfers") {
+        return;
+    }
+    let a = dv(Space::cuda(0), Layout::Left, &[256], 8);
+    a.modify(Side::Host).unwrap();
+    a.sync(Side::Device).unwrap();
+    let s = a.stats();
+    assert_eq!((s.to_device.count, s.to_device.bytes), (1, 2048));
+    assert!(s.to_device.nanos > 0);
+    let _ = DynRank::new(&[1]).unwrap().size();
+}
