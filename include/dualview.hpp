@@ -594,7 +594,7 @@ class tracker {
     return *this;
   }
   DV_INLINE_FUNCTION ~tracker() { release(); }
-  record* get() const noexcept { return rec_; }
+  DV_INLINE_FUNCTION record* get() const noexcept { return rec_; }
   long use_count() const noexcept { return rec_ ? rec_->count.load() : 0; }
 
  private:
@@ -788,7 +788,7 @@ class View : public ViewTraits<DataType, Props...> {
     return n;
   }
   DV_INLINE_FUNCTION bool span_is_contiguous() const { return span_ == size(); }
-  DV_INLINE_FUNCTION bool is_allocated() const { return data_ != nullptr || (track_.get() != nullptr); }
+  DV_INLINE_FUNCTION bool is_allocated() const { return data_ != nullptr; }
   /// The label ("A", or "A_mirror" for the host side of a two-space DualView).
   std::string label() const {
     if (!track_.get()) return std::string();
