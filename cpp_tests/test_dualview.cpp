@@ -335,6 +335,48 @@ TEST(DualView, OnTheGpu) {
   EXPECT_EQ(host_sum(a), 16 * 4 * 3.0);
 }
 
+TEST(DualView, OnTheGpuStridedSubviewsAndPinnedMirror) {
+  SKIP_WITHOUT_GPU();
+  using G = dv::DualView<double**, dv::LayoutRight, dv::Cuda>;
+  G a("gpu2", 40, 12);
+  for (int i = 0; i < 40; ++i)
+    for (int j = 0; j < 12; ++j) a.h_view(i, j) = i * 100 + j;
+  a.modify_host();
+  auto block = dv::subview(a, std::make_pair(5, 25), std::make_pair(2, 9));  // strided: 2D copies
+  block.sync_device();
+  dv::deep_copy(a.h_view, -1.0);
+  a.clear_sync_state();
+  a.modify_device();
+  block.sync_host();  // only the block comes back
+  EXPECT_EQ(a.h_view(5, 2), 502.0);
+  EXPECT_EQ(a.h_view(24, 8), 2408.0);
+  EXPECT_EQ(a.h_view(4, 2), -1.0);
+  EXPECT_EQ(a.h_view(5, 9), -1.0);
+  dv::DualView<float*, dv::Device<dv::Cuda, dv::CudaSpace>> p(dv::view_alloc("pinned", dv::PinnedHostMirror), 1000);
+  dv_view_info_t hv;
+  ASSERT_EQ(dv_host_view(p.impl_handle(), &hv), DV_OK);
+  EXPECT_EQ(hv.space, DV_SPACE_HOST_PINNED);
+  dv::deep_copy(p.d_view, 2.5f);
+  p.modify_device();
+  p.sync_host();
+  EXPECT_EQ(p.h_view(999), 2.5f);
+}
+
+TEST(DualView, OnTheGpuManagedMemoryIsAmbiguousForItsSpace) {
+  SKIP_WITHOUT_GPU();
+  using U = dv::DualView<double*, dv::Device<dv::Cuda, dv::CudaUVMSpace>>;
+  U u("uvm", 64);
+  EXPECT_EQ(u.h_view.data(), u.d_view.data());  // one allocation
+  u.modify<dv::CudaUVMSpace>();  // names both sides: nothing happens
+  EXPECT_FALSE(u.need_sync_host() || u.need_sync_device());
+  u.modify<dv::Cuda>();
+  EXPECT_TRUE(u.need_sync_host());
+  u.sync<dv::Serial>();  // prefetch to the host
+  EXPECT_FALSE(u.need_sync_host());
+  u.h_view(3) = 4.0;
+  EXPECT_EQ(u.d_view.data()[3], 4.0);
+}
+
 TEST(View, StandaloneAllocationAndAccess) {
   dv::View<double**> v("v", 3, 4);
   EXPECT_EQ(v.label(), "v");

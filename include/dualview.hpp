@@ -388,14 +388,20 @@ using MemoryRandomAccess = MemoryTraits<RandomAccess>;
 struct WithoutInitializing_t {};
 inline constexpr WithoutInitializing_t WithoutInitializing{};
 
-/// Properties of an allocation: label and whether to zero-fill.
+/// view_alloc(PinnedHostMirror, ...): the DualView's host mirror in page-locked memory (full-bandwidth transfers).
+struct PinnedHostMirror_t {};
+inline constexpr PinnedHostMirror_t PinnedHostMirror{};
+
+/// Properties of an allocation: label, whether to zero-fill, pinned host mirror.
 struct ViewAllocProp {
   std::string label;
   bool initialize = true;
+  bool pinned_host = false;
 };
 
 namespace detail {
 inline void apply_prop(ViewAllocProp& p, WithoutInitializing_t) { p.initialize = false; }
+inline void apply_prop(ViewAllocProp& p, PinnedHostMirror_t) { p.pinned_host = true; }
 inline void apply_prop(ViewAllocProp& p, const std::string& l) { p.label = l; }
 inline void apply_prop(ViewAllocProp& p, const char* l) { p.label = l; }
 template <class E, class = std::enable_if_t<E::is_execution_space>>
@@ -660,7 +666,7 @@ dv_extents_t extents_from_args(const std::size_t (&n)[8]) {
 }
 
 template <class Traits>
-dv_desc_t desc_for(const dv_extents_t& e, uint32_t space, bool init) {
+dv_desc_t desc_for(const dv_extents_t& e, uint32_t space, bool init, bool pinned_host = false) {
   dv_desc_t d{};
   using V = typename Traits::non_const_value_type;
   d.dtype = dtype_of<V>();
@@ -670,7 +676,7 @@ dv_desc_t desc_for(const dv_extents_t& e, uint32_t space, bool init) {
   }
   d.layout = Traits::array_layout::code == DV_LAYOUT_STRIDE ? DV_LAYOUT_RIGHT : Traits::array_layout::code;
   d.space = space;
-  d.flags = init ? 0u : DV_FLAG_WITHOUT_INITIALIZING;
+  d.flags = (init ? 0u : DV_FLAG_WITHOUT_INITIALIZING) | (pinned_host ? DV_FLAG_PINNED_HOST : 0u);
   d.extents = e;
   return d;
 }
@@ -1178,7 +1184,7 @@ class DualView : public ViewTraits<DataType, Props...> {
 
  private:
   void create(const ViewAllocProp& prop, const dv_extents_t& e) {
-    dv_desc_t d = detail::desc_for<traits>(e, memory_space::code, prop.initialize);
+    dv_desc_t d = detail::desc_for<traits>(e, memory_space::code, prop.initialize, prop.pinned_host);
     dv_dualview_t* h = nullptr;
     detail::check(dv_create(prop.label.c_str(), &d, &h));
     attach(detail::adopt(h, prop.label));

@@ -12,6 +12,11 @@ echo "== Rust: documentation examples"
 cargo test --doc
 echo "== Rust: the demo"
 cargo run --quiet --example demo >/dev/null
-echo "== C ABI: examples, bad input under valgrind, header as C99 and C++, installed package (CMake, static, pkg-config)"
+echo "== CUDA: nvcc from the Python wheels, to compile the .cu tests without a GPU"
+NVCC="$(need_nvcc || true)"
+export NVCC
+[ -n "$NVCC" ] && echo "nvcc: $NVCC" || echo "SKIPPED installing nvcc: pip could not install the CUDA wheels"
+echo "== C, C++ and CUDA: examples, bad input under valgrind, header as C99 and C++, googletest,"
+echo "   Kokkos example (g++, clang++; C++17, C++20), .cu compile, installed package (CMake, static, pkg-config)"
 cmake --workflow --preset default --fresh
 echo "all dualview tests passed"
