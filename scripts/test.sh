@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/deps.sh
 need_rust
-apt_install cmake gcc g++ clang pkgconf valgrind libgtest-dev
+apt_install cmake gcc g++ clang gfortran pkgconf valgrind libgtest-dev libopenmpi-dev openmpi-bin
 export CARGO_TERM_COLOR=never
 echo "== Rust: unit, integration, property, header and benchmark-smoke tests"
 cargo test --all-targets

@@ -1,5 +1,5 @@
 # Build and run the consumer against an installed dualview.
-#   -DMODE=shared|static|pkgconfig -DPREFIX=<install prefix> -DWORK=<scratch dir> -DSRC=<tests/consumer>
+#   -DMODE=shared|static|pkgconfig|fortran -DPREFIX=<install prefix> -DWORK=<scratch dir> -DSRC=<tests/consumer>
 cmake_minimum_required(VERSION 3.25)
 
 function(run)
@@ -22,6 +22,10 @@ if(MODE STREQUAL "pkgconfig")
   file(MAKE_DIRECTORY ${WORK})
   run(${CC} -std=c99 -Wall -Werror ${SRC}/main.c ${flags} -o ${WORK}/consumer)
   set(ENV{LD_LIBRARY_PATH} "${PREFIX}/lib")
+  run(${WORK}/consumer)
+elseif(MODE STREQUAL "fortran")
+  run(${CMAKE_COMMAND} -S ${SRC}/fortran_project -B ${WORK} -DCMAKE_PREFIX_PATH=${PREFIX})
+  run(${CMAKE_COMMAND} --build ${WORK})
   run(${WORK}/consumer)
 else()
   set(static OFF)
