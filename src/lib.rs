@@ -9,7 +9,8 @@
 //! | [`extents`] | `Const`/`Dyn` tuples, `Dims<R>`, `DynRank`, the uBLAS predicates |
 //! | [`layout`] | `Layout` (Left, Right, Stride), `Mapping`, `Slice` |
 //! | [`view`] | `View`: a single-space array with a reference-counted allocation |
-//! | [`space`] | memory spaces and their backends (host, test device; CUDA to come) |
+//! | [`space`] | memory spaces and their backends (host, test device, CUDA device / managed / pinned) |
+//! | [`ffi`] | the C ABI (`dv_` prefix) behind `include/dualview.h` |
 //! | [`dual_view`] | `RawDualView`: the untyped engine (flags, sync, resize) |
 //! | [`typed`] | `DualView<T, E>` with access guards |
 //! | [`stats`] | transfer statistics and `DV_TRACE=1` tracing |
