@@ -11,7 +11,7 @@
 //! | [`SpaceKind::CudaUvm`] | managed memory | yes | `cuda` |
 //!
 //! Only the backend modules touch raw memory; the DualView logic sees
-//! [`Allocation`] and the free functions here.
+//! `Allocation` and the free functions here.
 
 mod cuda;
 mod host;
