@@ -8,6 +8,12 @@ apt_install cmake gcc g++ clang gfortran pkgconf valgrind libgtest-dev libopenmp
 export CARGO_TERM_COLOR=never
 echo "== Rust: unit, integration, property, header and benchmark-smoke tests"
 cargo test --all-targets
+echo "== Rust: clippy (warnings are errors)"
+if cargo clippy --version >/dev/null 2>&1; then
+    cargo clippy --all-targets -- -D warnings
+else
+    echo "SKIPPED clippy: not installed with this Rust toolchain"
+fi
 echo "== Rust: documentation examples"
 cargo test --doc
 echo "== Rust: the demo"

@@ -177,7 +177,7 @@ proptest! {
         let v = dv();
         let slices: Vec<Slice> = a.iter().zip(&b).map(|(&x, &y)| if k == 0 { Slice::Index(x) } else { Slice::Range(x, y) }).collect();
         let _ = v.subview(&slices);
-        let _ = v.host().map(|h| h.get(&c).map(|x| *x));
+        let _ = v.host().map(|h| h.get(&c).copied());
         let _ = v.extent(a.first().copied().unwrap_or(0));
         let _ = v.raw().resize(&DynRank::new(&[b.len() % 3 + 1, 3]).unwrap());
     }

@@ -42,7 +42,7 @@ pub fn is_vector<E: Extents>(e: &E) -> bool {
         1 => d[0] >= 1,
         _ => {
             d[..2].iter().any(|&n| n >= 1)
-                && d[..2].iter().any(|&n| n == 1)
+                && d[..2].contains(&1)
                 && d[2..].iter().all(|&n| n == 1)
         }
     }

@@ -12,10 +12,13 @@ pub(crate) fn for_each_run(ext: &[usize], strides: &[usize], mut f: impl FnMut(u
     for_each_run2(ext, strides, strides, |a, _, n| f(a, n));
 }
 
+/// A run plan: the innermost run length and the outer axes `(extent, stride_a, stride_b)`.
+pub(crate) type Plan = (usize, Vec<(usize, usize, usize)>);
+
 /// The run structure of a strided index space under two stride sets: the
 /// length of the contiguous innermost run and the outer axes as
 /// `(extent, stride_a, stride_b)`, innermost first. `None` when empty.
-pub(crate) fn plan(ext: &[usize], sa: &[usize], sb: &[usize]) -> Option<(usize, Vec<(usize, usize, usize)>)> {
+pub(crate) fn plan(ext: &[usize], sa: &[usize], sb: &[usize]) -> Option<Plan> {
     if ext.contains(&0) {
         return None;
     }
