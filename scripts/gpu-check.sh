@@ -28,11 +28,23 @@ else
   record build_cu "SKIPPED (no nvcc)"
 fi
 
+# The MPI example's CUDA path (kernel update; CUDA-aware halos when the MPI is), when MPI is here.
+if command -v nvcc >/dev/null && command -v mpicxx >/dev/null; then
+  run build_mpi_jacobi nvcc -std=c++17 -arch=native -x cu -I"$ROOT/include" $(mpicxx --showme:compile) \
+      examples_mpi/jacobi.cpp -o "$GPU/jacobi_cuda" $(mpicxx --showme:link) -L"$GPU/lib" -ldualview
+else
+  record build_mpi_jacobi "SKIPPED (no nvcc or no mpicxx)"
+fi
+
 # 2. Every GPU test.
 run rust_gpu_tests "$GPU/bin/gpu" --test-threads 1
 run rust_core_tests "$GPU/bin/kokkos_behaviour"
 run gtest "$GPU/bin/dv_gtest"
 [ -x "$GPU/cu-build/kernel_dualview" ] && run cu_kernel_dualview "$GPU/cu-build/kernel_dualview"
+for np in 1 2 4; do
+  [ -x "$GPU/jacobi_cuda" ] && run "mpi_jacobi_np$np" sh -c "mpirun -np $np --oversubscribe --allow-run-as-root '$GPU/jacobi_cuda' | tee /dev/stderr | grep -q 'bitwise equal to the single-rank run: yes'"
+done
+[ -f "$GPU/log.mpi_jacobi_np4" ] && grep -h "jacobi:" "$GPU"/log.mpi_jacobi_np* | sort -u
 run gpu_bandwidth "$GPU/bin/gpu_bandwidth"
 cat "$GPU/log.gpu_bandwidth"
 grep -h "SKIPPED" "$GPU"/log.* | sort -u
