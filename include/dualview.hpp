@@ -286,85 +286,52 @@ struct HostSpace;
 struct CudaSpace;
 struct CudaUVMSpace;
 struct CudaHostPinnedSpace;
+struct TestDeviceSpace;
 
-/// Serial host execution (the host side of every DualView).
-struct Serial {
-  using execution_space = Serial;
-  using memory_space = HostSpace;
-  using array_layout = LayoutRight;
-  using device_type = Device<Serial, HostSpace>;
-  static constexpr bool is_execution_space = true;
-  /// Host work is complete when a call returns.
-  void fence(const std::string& = "") const {}
-};
-
-/// CUDA execution; its default layout is LayoutLeft, as in Kokkos.
-struct Cuda {
-  using execution_space = Cuda;
-  using memory_space = CudaSpace;
-  using array_layout = LayoutLeft;
-  using device_type = Device<Cuda, CudaSpace>;
+namespace detail {
+/// What every execution space tag says: itself, its memory space, its default layout.
+template <class Self, class Memory, class Layout>
+struct execution_space_tag {
+  using execution_space = Self;
+  using memory_space = Memory;
+  using array_layout = Layout;
+  using device_type = Device<Self, Memory>;
   static constexpr bool is_execution_space = true;
   /// dualview's syncs wait for device work themselves; this is for Kokkos-style code.
   void fence(const std::string& = "") const {}
 };
 
-struct HostSpace {
-  static constexpr uint32_t code = DV_SPACE_HOST;
+/// What every memory space tag says: its C code, whether the host reads it, its execution space.
+template <class Self, uint32_t Code, bool HostAccessible, class Execution>
+struct memory_space_tag {
+  static constexpr uint32_t code = Code;
   static constexpr bool is_memory_space = true;
-  static constexpr bool host_accessible = true;
-  using memory_space = HostSpace;
-  using execution_space = Serial;
-  using device_type = Device<Serial, HostSpace>;
+  static constexpr bool host_accessible = HostAccessible;
+  using memory_space = Self;
+  using execution_space = Execution;
+  using device_type = Device<Execution, Self>;
 };
-struct CudaSpace {
-  static constexpr uint32_t code = DV_SPACE_CUDA;
-  static constexpr bool is_memory_space = true;
-  static constexpr bool host_accessible = false;
-  using memory_space = CudaSpace;
-  using execution_space = Cuda;
-  using device_type = Device<Cuda, CudaSpace>;
-};
-struct CudaUVMSpace {
-  static constexpr uint32_t code = DV_SPACE_CUDA_UVM;
-  static constexpr bool is_memory_space = true;
-  static constexpr bool host_accessible = true;
-  using memory_space = CudaUVMSpace;
-  using execution_space = Cuda;
-  using device_type = Device<Cuda, CudaUVMSpace>;
-};
-struct CudaHostPinnedSpace {
-  static constexpr uint32_t code = DV_SPACE_HOST_PINNED;
-  static constexpr bool is_memory_space = true;
-  static constexpr bool host_accessible = true;
-  using memory_space = CudaHostPinnedSpace;
-  using execution_space = Serial;
-  using device_type = Device<Serial, CudaHostPinnedSpace>;
-};
+}  // namespace detail
 
-struct TestDeviceSpace;
+/// Serial host execution (the host side of every DualView); default layout LayoutRight.
+struct Serial : detail::execution_space_tag<Serial, HostSpace, LayoutRight> {};
+/// CUDA execution; its default layout is LayoutLeft, as in Kokkos.
+struct Cuda : detail::execution_space_tag<Cuda, CudaSpace, LayoutLeft> {};
+/// The test device: host code standing in for a device, so that two-space
+/// semantics run on machines without a GPU. Never a default.
+struct TestDevice : detail::execution_space_tag<TestDevice, TestDeviceSpace, LayoutLeft> {};
 
-/// The test device's execution space: host code standing in for a device, so
-/// that two-space semantics run on machines without a GPU. Never a default.
-struct TestDevice {
-  using execution_space = TestDevice;
-  using memory_space = TestDeviceSpace;
-  using array_layout = LayoutLeft;
-  using device_type = Device<TestDevice, TestDeviceSpace>;
-  static constexpr bool is_execution_space = true;
-  void fence(const std::string& = "") const {}
-};
-
+/// Host memory.
+struct HostSpace : detail::memory_space_tag<HostSpace, DV_SPACE_HOST, true, Serial> {};
+/// CUDA device memory.
+struct CudaSpace : detail::memory_space_tag<CudaSpace, DV_SPACE_CUDA, false, Cuda> {};
+/// CUDA managed memory: one allocation both sides can read.
+struct CudaUVMSpace : detail::memory_space_tag<CudaUVMSpace, DV_SPACE_CUDA_UVM, true, Cuda> {};
+/// Page-locked host memory.
+struct CudaHostPinnedSpace : detail::memory_space_tag<CudaHostPinnedSpace, DV_SPACE_HOST_PINNED, true, Serial> {};
 /// Host memory with its own allocation, playing a device (tests only): it is
 /// mirrored in HostSpace like CudaSpace, yet the host may read it.
-struct TestDeviceSpace {
-  static constexpr uint32_t code = DV_SPACE_TEST_DEVICE;
-  static constexpr bool is_memory_space = true;
-  static constexpr bool host_accessible = false;
-  using memory_space = TestDeviceSpace;
-  using execution_space = TestDevice;
-  using device_type = Device<TestDevice, TestDeviceSpace>;
-};
+struct TestDeviceSpace : detail::memory_space_tag<TestDeviceSpace, DV_SPACE_TEST_DEVICE, false, TestDevice> {};
 
 #if defined(__CUDACC__)
 using DefaultExecutionSpace = Cuda;
