@@ -648,9 +648,7 @@ impl RawDualView {
             dst.copy_from_on(&src, s).map_err(|e| self.err_on(e, Some(target)))?;
             dst.size() * sh.elem.size()
         };
-        if stream.is_none() {
-            space::fence(sh.device_space).map_err(|e| self.err_on(e, Some(target)))?;
-        }
+        // On the default stream the copy (or prefetch) is complete here: it synchronises itself.
         sh.stats.record(&sh.label, target, moved, t0.elapsed());
         sh.flags.store(CLEAN);
         drop(st);
@@ -899,9 +897,9 @@ impl RawDualView {
             let from = self.view_in(st, side)?.subview(&overlap)?;
             let to = View::from_parts(sh.alloc_label(side).clone(), sh.elem, *mapping, new_alloc.clone(), 0)
                 .subview(&overlap)?;
-            to.copy_from(&from)?;
+            to.copy_from(&from)?; // synchronous: complete on return
         }
-        space::fence(sh.device_space)
+        Ok(())
     }
 
     /// Kokkos-style resize into a *new* DualView: same label, element, layout

@@ -58,22 +58,23 @@ impl View {
             if self.offset == src.offset && self.mapping == src.mapping {
                 return Ok(());
             }
-            return self.copy_staged(src, stream);
+            return self.copy_staged(src);
         }
         // SAFETY: both regions are the views' mappings inside distinct live allocations.
         unsafe { space::copy(self.space, &self.region(), src.space, &src.region(), stream) }
     }
 
-    /// Copy through a packed host buffer (the two views share memory).
-    fn copy_staged(&self, src: &View, stream: Stream) -> Result<()> {
+    /// Copy through a packed host buffer (the two views share memory). Always
+    /// synchronous: the buffer is freed on return, so no copy may still read it.
+    fn copy_staged(&self, src: &View) -> Result<()> {
         let packed = Mapping::new(Layout::Right, *self.extents())?;
         let tmp = View::new("dualview::staging", self.elem, packed, Space::HOST, false)?;
         let tr: Region = tmp.region();
-        // SAFETY: tmp is a fresh host allocation distinct from both views.
+        // SAFETY: tmp is a fresh host allocation distinct from both views; both
+        // copies use the default stream and are complete when they return.
         unsafe {
-            space::copy(Space::HOST, &tr, src.space, &src.region(), stream)?;
-            space::fence(src.space)?;
-            space::copy(self.space, &self.region(), Space::HOST, &tr, stream)
+            space::copy(Space::HOST, &tr, src.space, &src.region(), Stream::null())?;
+            space::copy(self.space, &self.region(), Space::HOST, &tr, Stream::null())
         }
     }
 }
