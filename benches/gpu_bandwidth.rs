@@ -6,7 +6,7 @@
 
 use cudarc::driver::sys;
 use dualview::space::cuda_device_count;
-use dualview::{Desc, DynRank, Elem, Layout, Mapping, RawDualView, Side, Space};
+use dualview::{Desc, DynRank, ElemSpec, Layout, Mapping, RawDualView, Side, Space};
 use std::time::Instant;
 
 const REPS: usize = 7;
@@ -29,7 +29,7 @@ fn main() {
     let m = Mapping::new(Layout::Left, DynRank::new(&[n]).unwrap()).unwrap();
     let mut results = Vec::new();
     for pinned in [true, false] {
-        let mut desc = Desc::new(Elem::of::<f64>(), m, Space::cuda(0));
+        let mut desc = Desc::new(ElemSpec::of::<f64>(), m, Space::cuda(0));
         if pinned {
             desc.host = Space::host_pinned();
         }

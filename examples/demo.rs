@@ -49,7 +49,7 @@ fn main() -> dualview::Result<()> {
                 }
             }
         }
-        t.clear_sync_state(); // the host copy is stale by design; overwrite the device
+        t.clear_sync_state().unwrap(); // the host copy is stale by design; overwrite the device
         t.deep_copy_from(&scratch)?; // device -> device, marks t's device modified
     }
     println!("after {steps} device steps: need_sync_host = {}", t.need_sync_host());

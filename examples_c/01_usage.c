@@ -15,21 +15,21 @@ int main(void) {
     CHECK(dv_create("A", &desc, &a));
 
     double one = 1.0, two = 2.0;
-    CHECK(dv_fill_device(a, &one)); /* deep_copy(a.d_view, 1) + modify<exec> */
+    CHECK(dv_fill_and_modify_device(a, &one)); /* deep_copy(a.d_view, 1) + modify<exec> */
     CHECK(dv_sync_host(a));         /* sync<host_mirror_space> */
 
     double *h = NULL;
     CHECK(dv_host_access(a, DV_ACCESS_READ, (void **)&h));
     for (uint64_t k = 0; k < n * m; ++k) EXPECT(h[k] == 1.0);
 
-    CHECK(dv_fill_host(a, &two));   /* deep_copy(a.h_view, 2) + modify<host> */
+    CHECK(dv_fill_and_modify_host(a, &two));   /* deep_copy(a.h_view, 2) + modify<host> */
     CHECK(dv_sync_device(a));       /* sync<execution_space> */
 
     bool stale = true;
     CHECK(dv_need_sync_device(a, &stale));
     EXPECT(!stale);
     /* Read the device back through the host: mark the device newer, sync. */
-    CHECK(dv_fill_host(a, &one));
+    CHECK(dv_fill_and_modify_host(a, &one));
     CHECK(dv_clear_sync_state(a));
     CHECK(dv_modify_device(a));
     CHECK(dv_sync_host(a));

@@ -34,7 +34,7 @@ int main(void) {
     /* Round trip: drop the host copy, take the device's, and check the stencil
      * of a linear field reproduces it in the interior. */
     double zero = 0.0;
-    CHECK(dv_fill_host(v, &zero));
+    CHECK(dv_fill_and_modify_host(v, &zero));
     CHECK(dv_clear_sync_state(v));
     CHECK(dv_modify_device(v));
     CHECK(dv_host_access(v, DV_ACCESS_READ, (void **)&hv));

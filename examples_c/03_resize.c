@@ -36,7 +36,7 @@ int main(void) {
     CHECK(dv_modify_device(a));
     double minus = -1.0;
     CHECK(dv_clear_sync_state(a));
-    CHECK(dv_fill_host(a, &minus));
+    CHECK(dv_fill_and_modify_host(a, &minus));
     CHECK(dv_clear_sync_state(a));
     CHECK(dv_modify_device(a));
     CHECK(dv_host_access(a, DV_ACCESS_READ, (void **)&h));

@@ -20,7 +20,7 @@ int main(void) {
 
     /* Writing the column through the subview marks the whole parent. */
     double seven = 7.0;
-    CHECK(dv_fill_device(col, &seven));
+    CHECK(dv_fill_and_modify_device(col, &seven));
     bool stale = false;
     CHECK(dv_need_sync_host(a, &stale));
     EXPECT(stale);

@@ -154,7 +154,7 @@
 #define DV_SPACE_CUDA_UVM 3
 
 /**
- * Host memory posing as a device with its own allocation, for tests only.
+ * Host memory posing as a device with its own allocation, for tests without a GPU.
  */
 #define DV_SPACE_TEST_DEVICE 4
 
@@ -167,6 +167,17 @@
  * `dv_desc_t.flags`: put the host mirror in pinned memory (needs CUDA).
  */
 #define DV_FLAG_PINNED_HOST 2
+
+/**
+ * `dv_desc_t.flags`: one allocation in `space` and no mirror (a Kokkos `View`):
+ * the host and device views of the handle are the same memory.
+ */
+#define DV_FLAG_SINGLE_SPACE 4
+
+/**
+ * `dv_desc_t.flags`: keep a CUDA DualView's host mirror pageable (never registered with the driver).
+ */
+#define DV_FLAG_PAGEABLE_HOST 8
 
 /**
  * Access mode: read (sync first if stale).
@@ -219,6 +230,141 @@
 #define DV_SQUEEZE_OCTAVE 1
 
 /**
+ * Sync state (`dv_sync_state_word`): both sides agree.
+ */
+#define DV_SYNC_CLEAN 0
+
+/**
+ * Sync state: the host holds changes the device lacks (the whole array).
+ */
+#define DV_SYNC_HOST_NEWER 1
+
+/**
+ * Sync state: the device holds changes the host lacks (the whole array).
+ */
+#define DV_SYNC_DEVICE_NEWER 2
+
+/**
+ * Sync state: one memory space; modify and sync do nothing.
+ */
+#define DV_SYNC_ONE_SPACE 3
+
+/**
+ * Sync state bit: the newer side's changes are confined to recorded subview regions.
+ */
+#define DV_SYNC_PARTIAL 4
+
+/**
+ * `dv_info_t.bits`: host and device are one space (modify and sync do nothing).
+ */
+#define DV_INFO_SINGLE_SPACE 1
+
+/**
+ * `dv_info_t.bits`: host and device views are one allocation (single space or managed memory).
+ */
+#define DV_INFO_ONE_ALLOCATION 2
+
+/**
+ * `dv_info_t.bits`: the handle's data is const (`dv_clone_const`).
+ */
+#define DV_INFO_CONST 4
+
+/**
+ * `dv_info_t.bits`: the handle is a subview.
+ */
+#define DV_INFO_SUBVIEW 8
+
+/**
+ * `dv_info_t.bits`: dualview owns the memory (not `dv_wrap`).
+ */
+#define DV_INFO_OWNED 16
+
+/**
+ * `dv_info_t.bits`: a subview made before its parent was resized or reallocated.
+ */
+#define DV_INFO_STALE 32
+
+/**
+ * Kokkos Tools event (`dv_tools_set_callback`): `kokkosp_init_library`.
+ */
+#define DV_TOOLS_INIT 0
+
+/**
+ * Kokkos Tools event: `kokkosp_finalize_library`.
+ */
+#define DV_TOOLS_FINALIZE 1
+
+/**
+ * Kokkos Tools event: `kokkosp_allocate_data`.
+ */
+#define DV_TOOLS_ALLOCATE_DATA 2
+
+/**
+ * Kokkos Tools event: `kokkosp_deallocate_data`.
+ */
+#define DV_TOOLS_DEALLOCATE_DATA 3
+
+/**
+ * Kokkos Tools event: `kokkosp_begin_deep_copy`.
+ */
+#define DV_TOOLS_BEGIN_DEEP_COPY 4
+
+/**
+ * Kokkos Tools event: `kokkosp_end_deep_copy`.
+ */
+#define DV_TOOLS_END_DEEP_COPY 5
+
+/**
+ * Kokkos Tools event: `kokkosp_push_profile_region`.
+ */
+#define DV_TOOLS_PUSH_REGION 6
+
+/**
+ * Kokkos Tools event: `kokkosp_pop_profile_region`.
+ */
+#define DV_TOOLS_POP_REGION 7
+
+/**
+ * Kokkos Tools event: `kokkosp_create_profile_section`.
+ */
+#define DV_TOOLS_CREATE_SECTION 8
+
+/**
+ * Kokkos Tools event: `kokkosp_start_profile_section`.
+ */
+#define DV_TOOLS_START_SECTION 9
+
+/**
+ * Kokkos Tools event: `kokkosp_stop_profile_section`.
+ */
+#define DV_TOOLS_STOP_SECTION 10
+
+/**
+ * Kokkos Tools event: `kokkosp_destroy_profile_section`.
+ */
+#define DV_TOOLS_DESTROY_SECTION 11
+
+/**
+ * Kokkos Tools event: `kokkosp_profile_event`.
+ */
+#define DV_TOOLS_PROFILE_EVENT 12
+
+/**
+ * Kokkos Tools event: `kokkosp_begin_fence`.
+ */
+#define DV_TOOLS_BEGIN_FENCE 13
+
+/**
+ * Kokkos Tools event: `kokkosp_end_fence`.
+ */
+#define DV_TOOLS_END_FENCE 14
+
+/**
+ * Kokkos Tools event: `kokkosp_declare_metadata`.
+ */
+#define DV_TOOLS_DECLARE_METADATA 15
+
+/**
  * The result of every fallible C call. `DV_OK` is 0; each error has its own
  * code; the message of the last error on the calling thread is `dv_last_error()`.
  */
@@ -232,7 +378,7 @@ typedef enum dv_status_t {
    */
   DV_ERROR_NULL_ARGUMENT = 1,
   /**
-   * A malformed argument: unknown enum value, bad strides, element size, const write...
+   * A malformed argument: unknown enum value, bad strides, element size, a write through a const handle...
    */
   DV_ERROR_INVALID_ARGUMENT = 2,
   /**
@@ -437,6 +583,44 @@ typedef struct dv_view_info_t {
 } dv_view_info_t;
 
 /**
+ * What a handle is (`dv_info`).
+ */
+typedef struct dv_info_t {
+  /**
+   * `DV_INFO_*` bits: single space, one allocation, const, subview, owned, stale.
+   */
+  uint32_t bits;
+  /**
+   * `DV_DTYPE_*` the handle was made with.
+   */
+  uint32_t dtype;
+  /**
+   * `DV_SPACE_*` of the host side.
+   */
+  uint32_t host_space;
+  /**
+   * `DV_SPACE_*` of the device side.
+   */
+  uint32_t device_space;
+  /**
+   * Device ordinal of the device side.
+   */
+  uint32_t ordinal;
+  /**
+   * Rank of this handle.
+   */
+  uint32_t rank;
+  /**
+   * Element size in bytes.
+   */
+  uint64_t elem_size;
+  /**
+   * How many handles (clones, subviews, C++ views) share the DualView.
+   */
+  uint64_t use_count;
+} dv_info_t;
+
+/**
  * Transfer counters: syncs that copied data, bytes moved, time spent.
  */
 typedef struct dv_stats_t {
@@ -465,6 +649,39 @@ typedef struct dv_stats_t {
    */
   uint64_t to_host_ns;
 } dv_stats_t;
+
+/**
+ * What a memory space means for DualViews (`dv_space_info`): the core's
+ * policy table, which the C++ space tags and the Fortran module follow.
+ */
+typedef struct dv_space_info_t {
+  /**
+   * Host code may dereference this memory.
+   */
+  bool host_accessible;
+  /**
+   * A DualView over this space keeps a separate host mirror.
+   */
+  bool needs_mirror;
+  /**
+   * Managed memory: one allocation, one address on host and device.
+   */
+  bool unified;
+  /**
+   * Work in this space runs on a (real or test) device.
+   */
+  bool is_device;
+  /**
+   * `DV_LAYOUT_*` a DualView gets when none is named.
+   */
+  uint32_t default_layout;
+  /**
+   * `DV_SPACE_*` of the host side of a DualView over this space.
+   */
+  uint32_t host_side;
+} dv_space_info_t;
+
+
 
 
 
@@ -495,13 +712,14 @@ size_t dv_last_error_copy(char *buf, size_t buf_len, size_t *len);
 
 /**
  * Create a DualView: both sides allocated (one allocation when `desc->space`
- * is `DV_SPACE_HOST`), zero-filled unless `DV_FLAG_WITHOUT_INITIALIZING`,
- * flags clean. The host side is labelled `label` + "_mirror".
+ * is `DV_SPACE_HOST`, managed memory, or with `DV_FLAG_SINGLE_SPACE`),
+ * zero-filled unless `DV_FLAG_WITHOUT_INITIALIZING`, flags clean. A separate
+ * host side is labelled `label` + "_mirror".
  *
  * Owner: the caller owns `*out` and releases it with `dv_destroy`.
  * Errors: NULL_ARGUMENT, INVALID_ARGUMENT (unknown dtype/layout/space/flags,
  * bad strides), RANK, OVERFLOW, OUT_OF_MEMORY, NO_DEVICE. `*out` is written
- * only on success.
+ * only on success. Labels are kept byte for byte (`dv_label`).
  *
  * # Safety
  * `label` is NUL-terminated; `desc` points to a `dv_desc_t`; `out` is writable.
@@ -516,7 +734,10 @@ enum dv_status_t dv_create(const char *label,
  * allocated, copied or ever freed by dualview, and `dv_resize` / `dv_realloc`
  * answer `DV_ERROR_UNMANAGED`. The two sides are assumed to be in sync.
  * `device` may be NULL (or equal `host`) when both sides are one memory
- * (`DV_SPACE_HOST` or `DV_SPACE_CUDA_UVM`). `DV_FLAG_WITHOUT_INITIALIZING` is ignored.
+ * (`DV_SPACE_HOST`, `DV_SPACE_CUDA_UVM`, `DV_FLAG_SINGLE_SPACE`); otherwise
+ * the two ranges must not overlap (INVALID_ARGUMENT). A CUDA space without a
+ * driver answers NO_DEVICE here, not at the first sync.
+ * `DV_FLAG_WITHOUT_INITIALIZING` is ignored.
  *
  * Owner: the caller keeps owning the memory, which must outlive every handle
  * of this DualView; `*out` is released with `dv_destroy`.
@@ -542,8 +763,13 @@ DV_NODISCARD enum dv_status_t dv_clone(const struct dv_dualview_t *src, struct d
 
 /**
  * Like `dv_clone`, but the new handle has const data (Kokkos
- * `DualView<const T>`): a sync through it that would copy answers
- * `DV_ERROR_CONST_SYNC`; fills and write access are refused.
+ * `DualView<const T>`). Through it a sync that would copy answers
+ * `DV_ERROR_CONST_SYNC`, and what writes data or drops changes answers
+ * `DV_ERROR_INVALID_ARGUMENT`: fills, `dv_view_fill`, `dv_view_copy` and
+ * `dv_deep_copy` into it, write access, resize, realloc, `dv_clear_sync_state`.
+ * What remains: reads, data pointers (`dv_host_ptr`: do not write through
+ * them), syncs with nothing to copy, and `dv_modify_*`, which records and
+ * writes nothing.
  *
  * # Safety
  * As `dv_clone`.
@@ -565,7 +791,10 @@ DV_NODISCARD enum dv_status_t dv_destroy(struct dv_dualview_t *dv);
 
 /**
  * A subview sharing memory and flags: one `dv_range_t` per axis of `src`
- * (`DV_ALL`, `DV_RANGE` [begin, end), `DV_INDEX` begin, which removes the axis).
+ * (`DV_ALL`, `DV_RANGE` [begin, end), `DV_INDEX` begin, which removes the
+ * axis). Its modifications are recorded as its region, so a later sync
+ * (through any handle) copies that region, and a sync through it after the
+ * whole parent was modified copies the whole parent: nothing stays stale.
  * Errors: RANK_MISMATCH (n differs from the rank), OUT_OF_RANGE, STALE.
  * Release `*out` with `dv_destroy`. `ranges` may be NULL when `n` is 0.
  *
@@ -579,7 +808,7 @@ enum dv_status_t dv_subview(const struct dv_dualview_t *src,
                             struct dv_dualview_t **out);
 
 /**
- * Mark the host side modified. `DV_ERROR_CONCURRENT_MODIFICATION` (flags unchanged; the message names the label) when the other side holds unsynced changes. Free on a one-space DualView.
+ * Mark the host side modified. `DV_ERROR_CONCURRENT_MODIFICATION` (flags unchanged; the message names the label) when the other side holds unsynced changes. Free on a one-space DualView. Through a subview, only its region is recorded.
  *
  * # Safety
  * `dv` is a handle or NULL.
@@ -588,7 +817,7 @@ DV_NODISCARD
 enum dv_status_t dv_modify_host(const struct dv_dualview_t *dv);
 
 /**
- * Mark the device side modified. `DV_ERROR_CONCURRENT_MODIFICATION` (flags unchanged; the message names the label) when the other side holds unsynced changes. Free on a one-space DualView.
+ * Mark the device side modified. `DV_ERROR_CONCURRENT_MODIFICATION` (flags unchanged; the message names the label) when the other side holds unsynced changes. Free on a one-space DualView. Through a subview, only its region is recorded.
  *
  * # Safety
  * `dv` is a handle or NULL.
@@ -597,7 +826,7 @@ DV_NODISCARD
 enum dv_status_t dv_modify_device(const struct dv_dualview_t *dv);
 
 /**
- * Bring the host side up to date: copy from the other side when it is newer, then both clean. Waits for outstanding device work first (a Kokkos fence). `DV_ERROR_CONST_SYNC` through a const handle that would have to copy.
+ * Bring the host side up to date: when the device is newer, copy what it changed, then both clean. Waits for outstanding device work first (a Kokkos fence). `DV_ERROR_CONST_SYNC` through a const handle that would have to copy; `DV_ERROR_STALE` through a subview of a resized parent.
  *
  * # Safety
  * `dv` is a handle or NULL.
@@ -606,7 +835,7 @@ DV_NODISCARD
 enum dv_status_t dv_sync_host(const struct dv_dualview_t *dv);
 
 /**
- * Bring the device side up to date: copy from the other side when it is newer, then both clean. Waits for outstanding device work first (a Kokkos fence). `DV_ERROR_CONST_SYNC` through a const handle that would have to copy.
+ * Bring the device side up to date: when the host is newer, copy what it changed, then both clean. Waits for outstanding device work first (a Kokkos fence). `DV_ERROR_CONST_SYNC` through a const handle that would have to copy; `DV_ERROR_STALE` through a subview of a resized parent.
  *
  * # Safety
  * `dv` is a handle or NULL.
@@ -635,20 +864,47 @@ enum dv_status_t dv_sync_device_async(const struct dv_dualview_t *dv,
                                       void *stream);
 
 /**
- * `*out` = whether the host side is stale (the other side is newer). Always false on one space.
+ * `*out` = whether the host side is stale (the device is newer). Always false on one space. `DV_ERROR_STALE` through a subview of a resized parent.
  *
  * # Safety
  * `dv` is a handle or NULL; `out` is writable.
  */
-DV_NODISCARD enum dv_status_t dv_need_sync_host(const struct dv_dualview_t *dv, bool *out);
+DV_NODISCARD
+enum dv_status_t dv_need_sync_host(const struct dv_dualview_t *dv,
+                                   bool *out);
 
 /**
- * `*out` = whether the device side is stale (the other side is newer). Always false on one space.
+ * `*out` = whether the device side is stale (the host is newer). Always false on one space. `DV_ERROR_STALE` through a subview of a resized parent.
  *
  * # Safety
  * `dv` is a handle or NULL; `out` is writable.
  */
-DV_NODISCARD enum dv_status_t dv_need_sync_device(const struct dv_dualview_t *dv, bool *out);
+DV_NODISCARD
+enum dv_status_t dv_need_sync_device(const struct dv_dualview_t *dv,
+                                     bool *out);
+
+/**
+ * Forget both sides' pending changes, without copying. Refused
+ * (`DV_ERROR_INVALID_ARGUMENT`) through a const handle, since it would drop
+ * another handle's changes; `DV_ERROR_STALE` through a stale subview.
+ *
+ * # Safety
+ * `dv` is a handle or NULL.
+ */
+DV_NODISCARD enum dv_status_t dv_clear_sync_state(const struct dv_dualview_t *dv);
+
+/**
+ * `*out` = the address of the DualView's sync-state byte (`DV_SYNC_*`),
+ * valid while any handle of the DualView lives. Read it with an atomic
+ * acquire load; never write it. The C++ wrapper reads it inline so that
+ * `need_sync_*` and no-op `modify_*` / `sync_*` cost one load.
+ *
+ * # Safety
+ * `dv` is a handle or NULL; `out` is writable.
+ */
+DV_NODISCARD
+enum dv_status_t dv_sync_state_word(const struct dv_dualview_t *dv,
+                                    const uint8_t **out);
 
 /**
  * `*out` = the host data pointer (the element at index 0). No sync and no flags: prefer `dv_host_access`.
@@ -671,7 +927,7 @@ enum dv_status_t dv_device_ptr(const struct dv_dualview_t *dv,
                                void **out);
 
 /**
- * Access the host side with `mode` (`DV_ACCESS_READ`, `DV_ACCESS_WRITE`, `DV_ACCESS_READ_WRITE`) and get its data pointer in `*out`: a stale side is synced first (except for write-only, which drops the other side's pending change; a subview syncs even then), and any write mode marks the side modified. No silent stale data.
+ * Access the host side with `mode` (`DV_ACCESS_READ`, `DV_ACCESS_WRITE`, `DV_ACCESS_READ_WRITE`) and get its data pointer in `*out`: a stale side is synced first (except for write-only, which drops the other side's pending change; a subview syncs even then), and any write mode marks the side modified. No silent stale data. Write modes are refused through a const handle.
  *
  * # Safety
  * `dv` is a handle or NULL; `out` is writable.
@@ -682,7 +938,7 @@ enum dv_status_t dv_host_access(const struct dv_dualview_t *dv,
                                 void **out);
 
 /**
- * Access the device side with `mode` (`DV_ACCESS_READ`, `DV_ACCESS_WRITE`, `DV_ACCESS_READ_WRITE`) and get its data pointer in `*out`: a stale side is synced first (except for write-only, which drops the other side's pending change; a subview syncs even then), and any write mode marks the side modified. No silent stale data.
+ * Access the device side with `mode` (`DV_ACCESS_READ`, `DV_ACCESS_WRITE`, `DV_ACCESS_READ_WRITE`) and get its data pointer in `*out`: a stale side is synced first (except for write-only, which drops the other side's pending change; a subview syncs even then), and any write mode marks the side modified. No silent stale data. Write modes are refused through a const handle.
  *
  * # Safety
  * `dv` is a handle or NULL; `out` is writable.
@@ -713,32 +969,24 @@ enum dv_status_t dv_device_view(const struct dv_dualview_t *dv,
                                 struct dv_view_info_t *out);
 
 /**
- * Set every host element to `*value` (one element's bytes) and mark the host side modified (Kokkos `deep_copy(view, scalar)` + modify). `DV_ERROR_CONCURRENT_MODIFICATION` when the other side is newer; nothing changes then.
+ * Set every host element of this handle to `*value` (one element's bytes) **and mark the host modified** (Kokkos `deep_copy(h_view, x)` + `modify_host()` in one call). `DV_ERROR_CONCURRENT_MODIFICATION` when the device is newer; nothing changes then. (`dv_view_fill` fills without touching flags.)
  *
  * # Safety
  * `dv` is a handle or NULL; `value` points to one element.
  */
 DV_NODISCARD
-enum dv_status_t dv_fill_host(const struct dv_dualview_t *dv,
-                              const void *value);
+enum dv_status_t dv_fill_and_modify_host(const struct dv_dualview_t *dv,
+                                         const void *value);
 
 /**
- * Set every device element to `*value` (one element's bytes) and mark the device side modified (Kokkos `deep_copy(view, scalar)` + modify). `DV_ERROR_CONCURRENT_MODIFICATION` when the other side is newer; nothing changes then.
+ * Set every device element of this handle to `*value` (one element's bytes) **and mark the device modified** (Kokkos `deep_copy(d_view, x)` + `modify_device()` in one call). `DV_ERROR_CONCURRENT_MODIFICATION` when the host is newer; nothing changes then. (`dv_view_fill` fills without touching flags.)
  *
  * # Safety
  * `dv` is a handle or NULL; `value` points to one element.
  */
 DV_NODISCARD
-enum dv_status_t dv_fill_device(const struct dv_dualview_t *dv,
-                                const void *value);
-
-/**
- * Forget both sides' pending changes, without copying.
- *
- * # Safety
- * `dv` is a handle or NULL.
- */
-DV_NODISCARD enum dv_status_t dv_clear_sync_state(const struct dv_dualview_t *dv);
+enum dv_status_t dv_fill_and_modify_device(const struct dv_dualview_t *dv,
+                                           const void *value);
 
 /**
  * `*out` = the rank.
@@ -749,7 +997,7 @@ DV_NODISCARD enum dv_status_t dv_clear_sync_state(const struct dv_dualview_t *dv
 DV_NODISCARD enum dv_status_t dv_rank(const struct dv_dualview_t *dv, uint32_t *out);
 
 /**
- * `*out` = the size of `axis`; `DV_ERROR_OUT_OF_RANGE` when `axis >= rank`.
+ * `*out` = the size of `axis` (from 0); `DV_ERROR_OUT_OF_RANGE` when `axis >= rank`.
  *
  * # Safety
  * `dv` is a handle or NULL; `out` is writable.
@@ -768,7 +1016,7 @@ enum dv_status_t dv_extent(const struct dv_dualview_t *dv,
 DV_NODISCARD enum dv_status_t dv_extents(const struct dv_dualview_t *dv, struct dv_extents_t *out);
 
 /**
- * `*out` = the stride of `axis` in elements; `DV_ERROR_OUT_OF_RANGE` when `axis >= rank`.
+ * `*out` = the stride of `axis` (from 0) in elements; `DV_ERROR_OUT_OF_RANGE` when `axis >= rank`.
  *
  * # Safety
  * `dv` is a handle or NULL; `out` is writable.
@@ -812,9 +1060,18 @@ DV_NODISCARD enum dv_status_t dv_span_is_contiguous(const struct dv_dualview_t *
 DV_NODISCARD enum dv_status_t dv_is_allocated(const struct dv_dualview_t *dv, bool *out);
 
 /**
- * Copy the label into `buf` (at most `buf_len - 1` bytes and a NUL); its full
- * length goes to `*len` when `len` is not NULL. `buf` may be NULL when
- * `buf_len` is 0 (to ask for the length).
+ * `*out` = what the handle is: single space, one allocation, const, subview,
+ * owned, stale (`DV_INFO_*` bits), its element type, spaces and rank.
+ *
+ * # Safety
+ * `dv` is a handle or NULL; `out` is writable.
+ */
+DV_NODISCARD enum dv_status_t dv_info(const struct dv_dualview_t *dv, struct dv_info_t *out);
+
+/**
+ * Copy the label into `buf` (at most `buf_len - 1` bytes and a NUL), byte
+ * for byte as given to `dv_create`; its full length goes to `*len` when
+ * `len` is not NULL. `buf` may be NULL when `buf_len` is 0 (to ask for the length).
  *
  * # Safety
  * `dv` is a handle or NULL; `buf` has `buf_len` bytes; `len` is NULL or writable.
@@ -824,6 +1081,20 @@ enum dv_status_t dv_label(const struct dv_dualview_t *dv,
                           char *buf,
                           size_t buf_len,
                           size_t *len);
+
+/**
+ * Like `dv_label` for one side's view: `label` + "_mirror" for a separate
+ * host mirror (as Kokkos names it), `label` otherwise.
+ *
+ * # Safety
+ * As `dv_label`.
+ */
+DV_NODISCARD
+enum dv_status_t dv_view_label(const struct dv_dualview_t *dv,
+                               uint32_t side,
+                               char *buf,
+                               size_t buf_len,
+                               size_t *len);
 
 /**
  * `*out` = a description that `dv_create` would turn into a DualView of the
@@ -837,9 +1108,9 @@ DV_NODISCARD enum dv_status_t dv_desc_of(const struct dv_dualview_t *dv, struct 
 
 /**
  * Kokkos `realloc`: new extents of the same rank, contents dropped, both
- * sides zero-filled (also at the same size), flags clean. Errors:
- * RANK_MISMATCH, OVERFLOW, OUT_OF_MEMORY (the DualView is then unchanged),
- * UNMANAGED, INVALID_ARGUMENT for a subview.
+ * sides zero-filled (also at the same size, which keeps the allocation),
+ * flags clean. Errors: RANK_MISMATCH, OVERFLOW, OUT_OF_MEMORY (the DualView
+ * is then unchanged), UNMANAGED, INVALID_ARGUMENT for a subview or a const handle.
  *
  * # Safety
  * `dv` is a handle or NULL; `extents` points to a `dv_extents_t`.
@@ -862,7 +1133,8 @@ enum dv_status_t dv_realloc_without_initializing(const struct dv_dualview_t *dv,
  * Kokkos `resize`, fixed: new extents of the same rank, keeping the
  * overlapping index range on *both* sides; new elements are zero; flags
  * unchanged; subviews of the old shape become stale. On error (RANK_MISMATCH,
- * OVERFLOW, OUT_OF_MEMORY, UNMANAGED) nothing changes.
+ * OVERFLOW, OUT_OF_MEMORY, UNMANAGED, INVALID_ARGUMENT for a subview or a
+ * const handle) nothing changes.
  *
  * # Safety
  * `dv` is a handle or NULL; `extents` points to a `dv_extents_t`.
@@ -890,8 +1162,9 @@ enum dv_status_t dv_resized(const struct dv_dualview_t *src,
 /**
  * Kokkos `deep_copy(View, View)`: copy one side's view of `src` into one
  * side's view of `dst` (`DV_SIDE_HOST` / `DV_SIDE_DEVICE`), across spaces and
- * layouts. Touches no flags. Errors: INCOMPATIBLE (extents or element sizes),
- * STALE.
+ * layouts. Touches **no flags**. Serialised with every other data-moving call
+ * on either DualView. Errors: INCOMPATIBLE (extents or element sizes), STALE,
+ * INVALID_ARGUMENT when `dst` is const, BUSY while a Rust guard holds the data.
  *
  * # Safety
  * `dst` and `src` are handles or NULL.
@@ -904,7 +1177,8 @@ enum dv_status_t dv_view_copy(const struct dv_dualview_t *dst,
 
 /**
  * Kokkos `deep_copy(View, scalar)`: set every element of one side's view to
- * `*value` (one element's bytes). Touches no flags (unlike `dv_fill_host`).
+ * `*value` (one element's bytes). Touches **no flags** (`dv_fill_and_modify_*`
+ * also marks the side). Refused through a const handle.
  *
  * # Safety
  * `dv` is a handle or NULL; `value` points to one element.
@@ -918,7 +1192,8 @@ enum dv_status_t dv_view_fill(const struct dv_dualview_t *dv,
  * Kokkos `deep_copy(dst, src)` between DualViews: if `src`'s host is newer,
  * copy host to host and mark `dst`'s host modified; otherwise copy device to
  * device and mark `dst`'s device modified. Errors: INCOMPATIBLE (shapes or
- * element sizes), CONCURRENT_MODIFICATION (that side of `dst` is stale).
+ * element sizes), CONCURRENT_MODIFICATION (that side of `dst` is stale),
+ * INVALID_ARGUMENT when `dst` is const.
  *
  * # Safety
  * `dst` and `src` are handles or NULL.
@@ -963,27 +1238,6 @@ DV_NODISCARD enum dv_status_t dv_stats_global_reset(void);
  * `out` is writable.
  */
 DV_NODISCARD enum dv_status_t dv_handle_count(size_t *out);
-
-/**
- * `*out` = whether a CUDA driver with at least one device is usable. Answers on any machine.
- *
- * # Safety
- * `out` is writable.
- */
-DV_NODISCARD enum dv_status_t dv_cuda_available(bool *out);
-
-/**
- * `*out` = the number of CUDA devices (0 without a driver). Answers on any machine.
- *
- * # Safety
- * `out` is writable.
- */
-DV_NODISCARD enum dv_status_t dv_device_count(int32_t *out);
-
-/**
- * The library version, "MAJOR.MINOR.PATCH". Never NULL; do not free.
- */
-const char *dv_version(void);
 
 /**
  * Make extents of `rank` from `values` (rank 0 to 8; `values` may be NULL
@@ -1076,10 +1330,129 @@ DV_NODISCARD enum dv_status_t dv_extents_is_matrix(const struct dv_extents_t *e,
 DV_NODISCARD enum dv_status_t dv_extents_is_tensor(const struct dv_extents_t *e, bool *out);
 
 /**
+ * `*out` = what memory space `space` (`DV_SPACE_*`) means for DualViews:
+ * whether the host can read it, whether it needs a separate mirror, its
+ * default layout and the host side a DualView over it gets. The C++ space
+ * tags and the Fortran module follow this table; answers on any machine.
+ *
+ * # Safety
+ * `out` is writable.
+ */
+DV_NODISCARD enum dv_status_t dv_space_info(uint32_t space, struct dv_space_info_t *out);
+
+/**
+ * Wait for all outstanding work of device `ordinal` in `space` (`DV_SPACE_*`;
+ * host spaces return at once). Kokkos `fence()`: dualview's own syncs already
+ * fence; this is for the caller's kernels. Reported to Kokkos Tools as a fence
+ * named `name` (NULL: "dualview::fence").
+ *
+ * # Safety
+ * `name` is NULL or NUL-terminated.
+ */
+DV_NODISCARD enum dv_status_t dv_fence(uint32_t space, uint32_t ordinal, const char *name);
+
+/**
+ * `*out` = whether a CUDA driver with at least one device is usable. Answers on any machine.
+ *
+ * # Safety
+ * `out` is writable.
+ */
+DV_NODISCARD enum dv_status_t dv_cuda_available(bool *out);
+
+/**
+ * `*out` = the number of CUDA devices (0 without a driver). Answers on any machine.
+ *
+ * # Safety
+ * `out` is writable.
+ */
+DV_NODISCARD enum dv_status_t dv_device_count(int32_t *out);
+
+/**
+ * A static name of element type `dtype` (`DV_DTYPE_*`), with its C and
+ * Fortran spellings, e.g. "float64 (double, real64)"; "unknown dtype" for
+ * other values. Never NULL; never free it.
+ */
+const char *dv_dtype_str(uint32_t dtype);
+
+/**
+ * The library version, "MAJOR.MINOR.PATCH". Never NULL; do not free.
+ */
+const char *dv_version(void);
+
+/**
  * A static, NUL-terminated description of a status code ("unknown status"
  * for values that are not a `dv_status_t`). Never NULL; never free it.
  */
 const char *dv_status_str(int32_t status);
+
+/**
+ * Replace the callback of Kokkos Tools event `event` (`DV_TOOLS_*`); NULL
+ * removes it (Kokkos `Tools::Experimental::set_*_callback`). `f` is cast to
+ * `void (*)(void)`; it must have the C signature Kokkos gives that event
+ * (for example `DV_TOOLS_ALLOCATE_DATA`: `void(SpaceHandle, const char*,
+ * const void*, uint64_t)`), and stay callable while set.
+ *
+ * # Safety
+ * As above.
+ */
+DV_NODISCARD enum dv_status_t dv_tools_set_callback(uint32_t event, void (*f)(void));
+
+/**
+ * Load the tool library named in `KOKKOS_TOOLS_LIBS` now (it is otherwise
+ * loaded at the first event); `*active` = whether a tool or callback is set.
+ *
+ * # Safety
+ * `active` is NULL or writable.
+ */
+DV_NODISCARD enum dv_status_t dv_tools_init(bool *active);
+
+/**
+ * Call the tool's `kokkosp_finalize_library` and stop sending events (Kokkos
+ * `finalize`). Also done at process exit.
+ */
+DV_NODISCARD enum dv_status_t dv_tools_finalize(void);
+
+/**
+ * Open a profiling region (Kokkos `Profiling::pushRegion`).
+ *
+ * # Safety
+ * `name` is NUL-terminated.
+ */
+DV_NODISCARD enum dv_status_t dv_tools_push_region(const char *name);
+
+/**
+ * Close the innermost profiling region (Kokkos `Profiling::popRegion`).
+ */
+DV_NODISCARD enum dv_status_t dv_tools_pop_region(void);
+
+/**
+ * Mark an instant (Kokkos `Profiling::markEvent`).
+ *
+ * # Safety
+ * `name` is NUL-terminated.
+ */
+DV_NODISCARD enum dv_status_t dv_tools_mark_event(const char *name);
+
+/**
+ * Create a profiling section; `*id` gets its id (Kokkos `Profiling::createProfileSection`).
+ *
+ * # Safety
+ * `name` is NUL-terminated; `id` is writable.
+ */
+DV_NODISCARD enum dv_status_t dv_tools_create_section(const char *name, uint32_t *id);
+
+/**
+ * Start, stop or destroy profiling section `id`: `what` is 0 start, 1 stop, 2 destroy.
+ */
+DV_NODISCARD enum dv_status_t dv_tools_section(uint32_t id, uint32_t what);
+
+/**
+ * Declare a key/value pair of metadata (Kokkos `Tools::declareMetadata`).
+ *
+ * # Safety
+ * `key` and `value` are NUL-terminated.
+ */
+DV_NODISCARD enum dv_status_t dv_tools_declare_metadata(const char *key, const char *value);
 
 #ifdef __cplusplus
 }  // extern "C"

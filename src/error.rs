@@ -4,94 +4,110 @@
 //! meant for people (it names the operation, the argument and the value).
 //! Each kind becomes its own C status code; the table is in `docs/SEMANTICS.md`.
 
+use crate::abi::dv_status_t;
+use crate::side::Side;
 use std::fmt;
 use std::sync::Arc;
 
-/// Which side of a DualView an error or an operation concerns.
-///
-/// ```
-/// use dualview::Side;
-/// assert_eq!(Side::Host.other(), Side::Device);
-/// assert_eq!(Side::Device.to_string(), "device");
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Side {
-    /// The host mirror (`h_view`).
-    Host,
-    /// The device view (`d_view`).
-    Device,
-}
-
-impl Side {
-    /// The opposite side.
-    ///
-    /// ```
-    /// # use dualview::Side;
-    /// assert_eq!(Side::Device.other(), Side::Host);
-    /// ```
-    pub const fn other(self) -> Side {
-        match self {
-            Side::Host => Side::Device,
-            Side::Device => Side::Host,
+/// Declares [`ErrorKind`] from the status table of `abi.rs`: each kind, its
+/// C status and the short text of `dv_status_str`.
+macro_rules! error_kinds {
+    ($( $(#[$m:meta])* $kind:ident = $status:ident, $text:literal; )+) => {
+        /// What went wrong. Each variant is its own C status code
+        /// ([`ErrorKind::status`]); the table is in `docs/SEMANTICS.md`.
+        ///
+        /// ```
+        /// use dualview::{DynRank, ErrorKind};
+        /// let err = DynRank::new(&[1; 9]).unwrap_err();
+        /// assert_eq!(err.kind(), ErrorKind::RankTooLarge);
+        /// ```
+        #[non_exhaustive]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum ErrorKind {
+            $( $(#[$m])* $kind, )+
         }
-    }
+
+        impl ErrorKind {
+            /// Every kind.
+            pub const ALL: &'static [ErrorKind] = &[$(ErrorKind::$kind),+];
+
+            /// The C status code of this kind.
+            ///
+            /// ```
+            /// # use dualview::ErrorKind;
+            /// assert_eq!(ErrorKind::Stale.status() as u32, 17);
+            /// ```
+            pub const fn status(self) -> dv_status_t {
+                match self { $(ErrorKind::$kind => dv_status_t::$status,)+ }
+            }
+
+            /// A short description (the text of `dv_status_str`).
+            ///
+            /// ```
+            /// # use dualview::ErrorKind;
+            /// assert_eq!(ErrorKind::Busy.description(), "data borrowed by an access guard");
+            /// ```
+            pub const fn description(self) -> &'static str {
+                match self { $(ErrorKind::$kind => $text,)+ }
+            }
+        }
+
+        impl dv_status_t {
+            /// `"NAME: description"`, NUL-terminated, for `dv_status_str`.
+            pub(crate) const fn text(self) -> &'static std::ffi::CStr {
+                let s: &'static [u8] = match self {
+                    dv_status_t::DV_OK => b"DV_OK: success\0",
+                    $(dv_status_t::$status => concat!(stringify!($status), ": ", $text, "\0").as_bytes(),)+
+                };
+                match std::ffi::CStr::from_bytes_with_nul(s) {
+                    Ok(c) => c,
+                    Err(_) => c"unknown status",
+                }
+            }
+
+            /// Every status, `DV_OK` first.
+            pub(crate) const ALL: &'static [dv_status_t] = &[dv_status_t::DV_OK, $(dv_status_t::$status),+];
+        }
+    };
 }
 
-impl fmt::Display for Side {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Side::Host => "host",
-            Side::Device => "device",
-        })
-    }
-}
-
-/// What went wrong. Each variant becomes its own status code in the C ABI.
-///
-/// ```
-/// use dualview::{DynRank, ErrorKind};
-/// let err = DynRank::new(&[1; 9]).unwrap_err();
-/// assert_eq!(err.kind(), ErrorKind::RankTooLarge);
-/// ```
-#[non_exhaustive]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ErrorKind {
-    /// An argument is malformed (bad layout strides, wrong element size, ...).
-    InvalidArgument,
-    /// A rank above [`MAX_RANK`](crate::MAX_RANK).
-    RankTooLarge,
-    /// The number of values or the rank does not match what was expected.
-    RankMismatch,
-    /// A value does not match a static (compile-time) extent.
-    StaticMismatch,
-    /// An axis, index or range lies outside the extents.
-    OutOfRange,
-    /// A size computation (extents product, bytes) overflows.
-    Overflow,
-    /// An allocation failed; nothing was changed.
-    OutOfMemory,
-    /// A modify of one side while the other side holds unsynced changes.
-    ConcurrentModification,
-    /// A sync would write into a DualView whose data is const.
-    ConstSync,
-    /// Two objects do not fit together (shapes, element sizes, spaces).
-    Incompatible,
-    /// The operation is refused on memory the library does not own (`dv_wrap`).
-    Unmanaged,
-    /// A subview whose parent was resized or reallocated since it was made.
-    Stale,
-    /// The data is borrowed by a live access guard.
-    Busy,
-    /// A CUDA space was asked for and there is no driver or no such device.
-    NoDevice,
-    /// A device driver call failed; the message has the driver's name and text.
-    Device,
-    /// A bug in this library (it includes caught panics).
-    Internal,
+error_kinds! {
     /// A required pointer was NULL (C ABI only).
-    NullArgument,
+    NullArgument = DV_ERROR_NULL_ARGUMENT, "a required pointer was NULL";
+    /// An argument is malformed (bad layout strides, wrong element size, a write through a const handle, ...).
+    InvalidArgument = DV_ERROR_INVALID_ARGUMENT, "malformed argument";
     /// A handle that was destroyed, never created, or is not a DualView (C ABI only).
-    InvalidHandle,
+    InvalidHandle = DV_ERROR_INVALID_HANDLE, "destroyed, never-created or foreign handle";
+    /// A rank above [`MAX_RANK`](crate::MAX_RANK).
+    RankTooLarge = DV_ERROR_RANK, "rank above 8";
+    /// An axis, index or range lies outside the extents.
+    OutOfRange = DV_ERROR_OUT_OF_RANGE, "axis, index or range out of range";
+    /// A size computation (extents product, bytes) overflows.
+    Overflow = DV_ERROR_OVERFLOW, "size overflow";
+    /// An allocation failed; nothing was changed.
+    OutOfMemory = DV_ERROR_OUT_OF_MEMORY, "allocation failed";
+    /// A modify of one side while the other side holds unsynced changes.
+    ConcurrentModification = DV_ERROR_CONCURRENT_MODIFICATION, "both sides modified";
+    /// A sync would write into a DualView whose data is const.
+    ConstSync = DV_ERROR_CONST_SYNC, "sync into const data";
+    /// Two objects do not fit together (shapes, element sizes, spaces).
+    Incompatible = DV_ERROR_INCOMPATIBLE, "incompatible shapes, elements or spaces";
+    /// A CUDA space was asked for and there is no driver or no such device.
+    NoDevice = DV_ERROR_NO_DEVICE, "no CUDA driver or device";
+    /// A device driver call failed; the message has the driver's name and text.
+    Device = DV_ERROR_DEVICE, "CUDA driver error";
+    /// A bug in this library (it includes caught panics).
+    Internal = DV_ERROR_INTERNAL, "internal error";
+    /// The number of values or the rank does not match what was expected.
+    RankMismatch = DV_ERROR_RANK_MISMATCH, "wrong rank or number of values";
+    /// A value does not match a static (compile-time) extent.
+    StaticMismatch = DV_ERROR_STATIC_MISMATCH, "value contradicts a static extent";
+    /// The operation is refused on memory the library does not own (`dv_wrap`).
+    Unmanaged = DV_ERROR_UNMANAGED, "caller-owned memory cannot be reallocated";
+    /// A subview whose parent was resized or reallocated since it was made.
+    Stale = DV_ERROR_STALE, "subview of a resized parent";
+    /// The data is borrowed by a live access guard.
+    Busy = DV_ERROR_BUSY, "data borrowed by an access guard";
 }
 
 /// The error of every fallible call in the crate.
@@ -109,7 +125,7 @@ pub enum ErrorKind {
 /// assert_eq!(err.side(), Some(Side::Device));
 /// assert!(err.to_string().contains("\"A\""));
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Error(Box<Inner>);
 
 /// Boxed so that `Result<(), Error>` is one pointer wide and `Ok` costs nothing on hot paths.
@@ -198,6 +214,14 @@ impl fmt::Display for Error {
             Some(l) => write!(f, "DualView \"{l}\": {}", self.0.message),
             None => f.write_str(&self.0.message),
         }
+    }
+}
+
+/// Reads like the message, with the kind first, so that `fn main() -> Result<()>`
+/// prints something useful: `ConcurrentModification: DualView "A": ...`.
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}: {self}", self.0.kind)
     }
 }
 

@@ -6,14 +6,20 @@
 //!
 //! | module | holds |
 //! | --- | --- |
+//! | [`abi`] | every number that crosses the C boundary, written once |
 //! | [`extents`] | `Const`/`Dyn` tuples, `Dims<R>`, `DynRank`, the uBLAS predicates |
-//! | [`layout`] | `Layout` (Left, Right, Stride), `Mapping`, `Slice` |
+//! | [`layout`] | `Layout` (Left, Right, Stride), `Mapping`, `Strides`, `Slice` |
+//! | [`element`] | `Element` (plain old data), `ElemSpec`, the C `Dtype`s |
+//! | [`side`] | `Side`: host mirror or device view |
 //! | [`view`] | `View`: a single-space array with a reference-counted allocation |
-//! | [`space`] | memory spaces and their backends (host, test device, CUDA device / managed / pinned) |
-//! | [`ffi`] | the C ABI (`dv_` prefix) behind `include/dualview.h` |
-//! | [`dual_view`] | `RawDualView`: the untyped engine (flags, sync, resize) |
+//! | [`space`] | memory spaces, their policy table and backends (host, test device, CUDA device / managed / pinned) |
+//! | [`dual_view`] | `RawDualView`: the untyped engine (flags, sync, regions, resize) |
 //! | [`typed`] | `DualView<T, E>` with access guards |
 //! | [`stats`] | transfer statistics and `DV_TRACE=1` tracing |
+//! | [`tools`] | the Kokkos Tools interface (`KOKKOS_TOOLS_LIBS`) |
+//!
+//! The C ABI (`dv_` prefix, `include/dualview.h`) lives in a hidden `ffi`
+//! module; docs/ARCHITECTURE.md traces a call through the layers.
 //!
 //! ```
 //! use dualview::{DualView, Dims, Space};
@@ -30,23 +36,41 @@
 
 #![warn(missing_docs, unsafe_op_in_unsafe_fn)]
 
+pub mod abi;
 pub mod dual_view;
 pub mod element;
 pub mod error;
-pub mod ffi;
 pub mod extents;
+#[doc(hidden)]
+pub mod ffi;
 pub mod layout;
+pub mod side;
 pub mod space;
 pub mod stats;
+pub mod tools;
 pub mod typed;
 pub mod view;
 
 pub use dual_view::{Access, Desc, RawDualView};
-pub use element::Element;
-pub use error::{Error, ErrorKind, Result, Side};
+pub use element::{ElemSpec, Element};
+pub use error::{Error, ErrorKind, Result};
+pub use side::Side;
 pub use extents::{Const, Dim, Dims, Dyn, DynRank, Extents, MAX_RANK};
 pub use layout::{Layout, Mapping, Slice, Strides};
-pub use space::{Space, SpaceKind, Stream};
+pub use space::{Space, SpaceKind, SpacePolicy, Stream};
 pub use stats::Stats;
 pub use typed::{Builder, DualView, ViewMut, ViewRef};
-pub use view::{Elem, View};
+pub use view::View;
+
+/// Shared setup of the documentation examples.
+#[doc(hidden)]
+pub mod doc {
+    use crate::{Desc, DynRank, ElemSpec, Element, Mapping, RawDualView, Space};
+
+    /// A zero-filled DualView labelled "A" of `T` with `extents`, its device
+    /// in `device` and the space's default layout.
+    pub fn raw<T: Element>(extents: &[usize], device: Space) -> RawDualView {
+        let m = Mapping::new(device.default_layout(), DynRank::new(extents).expect("extents")).expect("mapping");
+        RawDualView::new("A", &Desc::new(ElemSpec::of::<T>(), m, device)).expect("allocation")
+    }
+}

@@ -4,7 +4,7 @@
 //! process-wide total: how many, how many bytes, how long. With `DV_TRACE=1`
 //! in the environment each one is also logged to stderr.
 
-use crate::error::Side;
+use crate::side::Side;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::Duration;

@@ -159,8 +159,8 @@ proptest! {
         let _ = <(Const<2>, Dyn, Const<1>)>::try_from_slice(&b);
         if let Ok(e) = DynRank::new(&a) {
             let _ = e.size();
-            let _ = e.strides(Layout::Left);
-            let _ = e.strides(Layout::Right);
+            let _ = Layout::Left.strides(&e);
+            let _ = Layout::Right.strides(&e);
             let _ = e.squeeze_octave();
             let _ = dualview::extents::ublas::product(&e);
             let _ = Mapping::with_strides(e, &b);

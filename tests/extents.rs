@@ -90,7 +90,7 @@ fn overflow_is_refused_everywhere() {
     assert_eq!(<(Dyn, Dyn)>::try_from_slice(&[big, 3]).unwrap_err().kind(), ErrorKind::Overflow);
     let t = (Dyn::new(big), Dyn::new(3));
     assert_eq!(t.size().unwrap_err().kind(), ErrorKind::Overflow);
-    assert_eq!(t.strides(Layout::Right).unwrap_err().kind(), ErrorKind::Overflow);
+    assert_eq!(Layout::Right.strides(&t).unwrap_err().kind(), ErrorKind::Overflow);
     // A zero extent does not hide an overflow of the others (strides would overflow).
     assert_eq!(DynRank::new(&[0, big, 3]).unwrap_err().kind(), ErrorKind::Overflow);
     assert_eq!(DynRank::new(&[0, isize::MAX as usize]).unwrap().size().unwrap(), 0);
@@ -329,8 +329,9 @@ fn check_strides(layout: Layout, canonical: &[(&str, &[usize])], shortcut: &[(&s
     let f: std::collections::HashMap<_, _> = fixtures().into_iter().collect();
     for &(name, want) in canonical {
         let e = f[name];
-        assert_eq!(e.strides(layout).unwrap().as_slice(), want, "{name}");
-        let ub = ublas::to_strides(&e, layout);
+        assert_eq!(layout.strides(&e).unwrap().as_slice(), want, "{name}");
+        let order = if layout == Layout::Left { ublas::Order::First } else { ublas::Order::Last };
+        let ub = ublas::to_strides(&e, order);
         if let Some((_, s)) = shortcut.iter().find(|(n, _)| *n == name) {
             assert_eq!(ub.as_slice(), *s, "{name} uBLAS shortcut");
         }
@@ -360,15 +361,15 @@ fn ublas_35_36_master_strides() {
         (&[4, 2, 3], &[1, 4, 8], &[6, 3, 1]),
     ];
     for (e, left, right) in cases {
-        assert_eq!(d(e).strides(Layout::Left).unwrap().as_slice(), left, "{e:?}");
-        assert_eq!(d(e).strides(Layout::Right).unwrap().as_slice(), right, "{e:?}");
+        assert_eq!(Layout::Left.strides(&d(e)).unwrap().as_slice(), left, "{e:?}");
+        assert_eq!(Layout::Right.strides(&d(e)).unwrap().as_slice(), right, "{e:?}");
     }
     // Static kinds give the same (uBLAS #44 and issue #119, fixed by construction).
     let s = (Const::<4>, Const::<2>, Const::<3>);
-    assert_eq!(s.strides(Layout::Left).unwrap().as_slice(), &[1, 4, 8]);
-    assert_eq!(s.strides(Layout::Right).unwrap().as_slice(), &[6, 3, 1]);
-    assert_eq!(d(&[0, 3]).strides(Layout::Left).unwrap().as_slice(), &[1, 0]);
-    assert_eq!(d(&[2]).strides(Layout::Stride).unwrap_err().kind(), ErrorKind::InvalidArgument);
+    assert_eq!(Layout::Left.strides(&s).unwrap().as_slice(), &[1, 4, 8]);
+    assert_eq!(Layout::Right.strides(&s).unwrap().as_slice(), &[6, 3, 1]);
+    assert_eq!(Layout::Left.strides(&d(&[0, 3])).unwrap().as_slice(), &[1, 0]);
+    assert_eq!(Layout::Stride.strides(&d(&[2])).unwrap_err().kind(), ErrorKind::InvalidArgument);
 }
 
 #[test]
@@ -433,8 +434,8 @@ fn all_ranks_0_to_8_have_consistent_strides() {
     for rank in 0..=8 {
         let ext: Vec<usize> = (0..rank).map(|r| r % 3 + 1).collect();
         let e = d(&ext);
-        let left = e.strides(Layout::Left).unwrap();
-        let right = e.strides(Layout::Right).unwrap();
+        let left = Layout::Left.strides(&e).unwrap();
+        let right = Layout::Right.strides(&e).unwrap();
         let n = e.size().unwrap();
         if rank > 0 {
             assert_eq!(left.as_slice()[rank - 1] * ext[rank - 1], n);

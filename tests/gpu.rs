@@ -3,7 +3,7 @@
 //! on a GPU machine (and again under compute-sanitizer).
 
 use dualview::space::cuda_device_count;
-use dualview::{Desc, DynRank, Elem, ErrorKind, Extents, Layout, Mapping, RawDualView, Side, Slice, Space, Stream, View};
+use dualview::{Desc, DynRank, ElemSpec, ErrorKind, Extents, Layout, Mapping, RawDualView, Side, Slice, Space, Stream, View};
 
 /// Whether a GPU is present; otherwise say so on stderr, past the test harness's capture.
 fn gpu(test: &str) -> bool {
@@ -21,14 +21,15 @@ fn skipped(test: &str, why: &str) {
 
 fn dv(space: Space, layout: Layout, ext: &[usize], elem: usize) -> RawDualView {
     let m = Mapping::new(layout, DynRank::new(ext).unwrap()).unwrap();
-    RawDualView::new("G", &Desc::new(Elem::new(elem, elem.min(16)).unwrap(), m, space)).unwrap()
+    RawDualView::new("G", &Desc::new(ElemSpec::new(elem, elem.min(16)).unwrap(), m, space)).unwrap()
 }
 
 /// Row-major bytes of a view, read through a packed host copy.
 fn read(v: &View) -> Vec<u8> {
     let packed = Mapping::new(Layout::Right, *v.extents()).unwrap();
     let h = View::new("readback", v.elem(), packed, Space::HOST, true).unwrap();
-    h.copy_from(v).unwrap();
+    // SAFETY: the test owns both views.
+    unsafe { h.copy_from(v) }.unwrap();
     // SAFETY: a packed host view of size() elements.
     unsafe { std::slice::from_raw_parts(h.data(), h.size() * v.elem().size()) }.to_vec()
 }
@@ -42,7 +43,8 @@ fn write(v: &View, pattern: impl Fn(usize) -> u8) {
     let h = View::new("src", v.elem(), packed, Space::HOST, true).unwrap();
     // SAFETY: a packed host view of n elements.
     unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), h.data(), bytes.len()) };
-    v.copy_from(&h).unwrap();
+    // SAFETY: the test owns these views; nothing else uses them.
+    unsafe { v.copy_from(&h) }.unwrap();
 }
 
 fn pattern(seed: usize) -> impl Fn(usize) -> u8 {
@@ -58,7 +60,7 @@ fn round_trip(a: &RawDualView, seed: usize) {
     a.sync(Side::Device).unwrap();
     assert_eq!(read(&a.view(Side::Device).unwrap()), want, "device after sync_device");
     write(&h, |_| 0);
-    a.clear_sync_state();
+    a.clear_sync_state().unwrap();
     a.modify(Side::Device).unwrap();
     a.sync(Side::Host).unwrap();
     assert_eq!(read(&h), want, "host after sync_host");
@@ -111,15 +113,15 @@ fn element_sizes_1_2_4_8_16_fill_and_sync() {
         let a = dv(Space::cuda(0), Layout::Left, &[33, 7], es);
         round_trip(&a, es);
         for value in [vec![0u8; es], vec![0xAB; es], (1..=es as u8).collect::<Vec<u8>>()] {
-            a.clear_sync_state();
+            a.clear_sync_state().unwrap();
             a.fill(Side::Device, &value).unwrap();
             let got = read(&a.view(Side::Device).unwrap());
             assert!(got.chunks(es).all(|c| c == value.as_slice()), "fill {es}-byte {value:?}");
             // strided fill touches only the subview
-            a.clear_sync_state();
+            a.clear_sync_state().unwrap();
             a.fill(Side::Device, &vec![0u8; es]).unwrap();
             let sub = a.subview(&[Slice::Range(2, 30), Slice::Range(1, 6)]).unwrap();
-            sub.clear_sync_state();
+            sub.clear_sync_state().unwrap();
             sub.fill(Side::Device, &value).unwrap();
             let full = read(&a.view(Side::Device).unwrap());
             let touched = full.chunks(es).filter(|c| *c == value.as_slice()).count();
@@ -136,13 +138,13 @@ fn pinned_and_pageable_mirrors() {
         return;
     }
     let m = Mapping::new(Layout::Left, DynRank::new(&[1000, 3]).unwrap()).unwrap();
-    let mut pinned = Desc::new(Elem::of::<f64>(), m, Space::cuda(0));
+    let mut pinned = Desc::new(ElemSpec::of::<f64>(), m, Space::cuda(0));
     pinned.host = Space::host_pinned();
     let a = RawDualView::new("pinned", &pinned).unwrap();
     assert_eq!(a.space(Side::Host), Space::host_pinned());
     round_trip(&a, 3);
     round_trip(&a.subview(&[Slice::Range(10, 500), Slice::Index(1)]).unwrap(), 4);
-    let b = RawDualView::new("pageable", &Desc::new(Elem::of::<f64>(), m, Space::cuda(0))).unwrap();
+    let b = RawDualView::new("pageable", &Desc::new(ElemSpec::of::<f64>(), m, Space::cuda(0))).unwrap();
     round_trip(&b, 5);
 }
 
@@ -153,7 +155,7 @@ fn async_sync_on_a_callers_stream() {
     }
     use cudarc::driver::sys;
     let a = dv(Space::cuda(0), Layout::Right, &[256, 64], 8);
-    let mut pinned = Desc::new(Elem::of::<f64>(), a.mapping(), Space::cuda(0));
+    let mut pinned = Desc::new(ElemSpec::of::<f64>(), a.mapping(), Space::cuda(0));
     pinned.host = Space::host_pinned();
     let p = RawDualView::new("p", &pinned).unwrap();
     let mut stream: sys::CUstream = std::ptr::null_mut();
@@ -170,7 +172,7 @@ fn async_sync_on_a_callers_stream() {
         unsafe { assert_eq!(sys::cuStreamSynchronize(stream), sys::CUresult::CUDA_SUCCESS) };
         assert_eq!(read(&x.view(Side::Device).unwrap()), want);
         write(&h, |_| 0);
-        x.clear_sync_state();
+        x.clear_sync_state().unwrap();
         x.modify(Side::Device).unwrap();
         x.sync_on(Side::Host, Stream::from_raw(stream as usize)).unwrap();
         // SAFETY: a live stream.
@@ -187,7 +189,7 @@ fn uvm_is_one_allocation_with_tracked_flags() {
         return;
     }
     let a = dv(Space::cuda_uvm(0), Layout::Left, &[64, 8], 8);
-    assert!(a.is_aliased() && !a.is_single_space());
+    assert!(a.is_one_allocation() && !a.is_single_space());
     assert_eq!(a.view(Side::Host).unwrap().data(), a.view(Side::Device).unwrap().data());
     a.fill(Side::Host, &2.5f64.to_ne_bytes()).unwrap();
     assert!(a.need_sync(Side::Device));
@@ -240,14 +242,16 @@ fn deep_copy_between_spaces_and_devices() {
     for &s in &spaces {
         for &d in &spaces {
             for (la, lb) in [(Layout::Left, Layout::Left), (Layout::Left, Layout::Right)] {
-                let src = View::new("s", Elem::of::<u16>(), Mapping::new(la, e).unwrap(), s, true).unwrap();
-                let dst = View::new("d", Elem::of::<u16>(), Mapping::new(lb, e).unwrap(), d, true).unwrap();
+                let src = View::new("s", ElemSpec::of::<u16>(), Mapping::new(la, e).unwrap(), s, true).unwrap();
+                let dst = View::new("d", ElemSpec::of::<u16>(), Mapping::new(lb, e).unwrap(), d, true).unwrap();
                 write(&src, pattern(11));
-                dst.copy_from(&src).unwrap();
+                // SAFETY: the test owns these views; nothing else uses them.
+                unsafe { dst.copy_from(&src) }.unwrap();
                 assert_eq!(read(&dst), read(&src), "{s} -> {d} {la}->{lb}");
                 let ss = src.subview(&[Slice::Range(5, 45), Slice::Range(3, 17)]).unwrap();
                 let ds = dst.subview(&[Slice::Range(1, 41), Slice::Range(0, 14)]).unwrap();
-                ds.copy_from(&ss).unwrap();
+                // SAFETY: the test owns these views; nothing else uses them.
+                unsafe { ds.copy_from(&ss) }.unwrap();
                 assert_eq!(read(&ds), read(&ss), "strided {s} -> {d}");
             }
         }
@@ -287,18 +291,18 @@ fn device_out_of_memory_keeps_the_old_data() {
     assert!(a.need_sync(Side::Host));
     assert!(read(&a.view(Side::Device).unwrap()).chunks(8).all(|c| c == 4.0f64.to_ne_bytes()));
     let m = Mapping::new(Layout::Left, DynRank::new(&[1 << 42]).unwrap()).unwrap();
-    let e = RawDualView::new("huge", &Desc::new(Elem::of::<f64>(), m, Space::cuda(0))).unwrap_err();
+    let e = RawDualView::new("huge", &Desc::new(ElemSpec::of::<f64>(), m, Space::cuda(0))).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::OutOfMemory);
 }
 
 #[test]
 fn missing_device_and_missing_driver_answer_no_device() {
     let m = Mapping::new(Layout::Left, DynRank::new(&[4]).unwrap()).unwrap();
-    let e = RawDualView::new("nodev", &Desc::new(Elem::of::<f32>(), m, Space::cuda(99))).unwrap_err();
+    let e = RawDualView::new("nodev", &Desc::new(ElemSpec::of::<f32>(), m, Space::cuda(99))).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::NoDevice, "{e}");
     assert!(!e.message().is_empty());
     if cuda_device_count() == 0 {
-        let e = RawDualView::new("nodev", &Desc::new(Elem::of::<f32>(), m, Space::cuda(0))).unwrap_err();
+        let e = RawDualView::new("nodev", &Desc::new(ElemSpec::of::<f32>(), m, Space::cuda(0))).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::NoDevice);
         eprintln!("checked without a GPU: {e}");
     }

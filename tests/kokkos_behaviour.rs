@@ -33,7 +33,7 @@ fn device_sum(a: &DV) -> f64 {
 
 /// Write the raw device view without touching the flags (a kernel, in Kokkos terms).
 fn device_fill_raw(a: &DV, x: f64) {
-    a.raw().view(Side::Device).unwrap().fill(&x.to_ne_bytes()).unwrap();
+    a.raw().view_fill(Side::Device, &x.to_ne_bytes()).unwrap();
 }
 
 fn flags(a: &DV) -> (bool, bool) {
@@ -61,7 +61,7 @@ fn k03_copies_share_data_and_flags() {
         assert_eq!(a.raw().view(s).unwrap().data(), b.raw().view(s).unwrap().data());
         assert_eq!(a.raw().view(s).unwrap().data(), c.raw().view(s).unwrap().data());
     }
-    a.clear_sync_state();
+    a.clear_sync_state().unwrap();
     a.modify_host().unwrap();
     assert!(a.need_sync_device() && b.need_sync_device() && c.need_sync_device());
 }
@@ -81,7 +81,7 @@ fn k04_k05_device_to_host_sync_once() {
 #[test]
 fn k06_host_to_device() {
     let a = dv("A", 3, 2);
-    a.raw().view(Side::Host).unwrap().fill(&4.5f64.to_ne_bytes()).unwrap();
+    a.raw().view_fill(Side::Host, &4.5f64.to_ne_bytes()).unwrap();
     a.modify_host().unwrap();
     a.sync_device().unwrap();
     assert_eq!(device_sum(&a), 27.0);
@@ -135,7 +135,7 @@ fn k10_fix_concurrent_modification_is_an_error_not_an_abort() {
 fn k11_clear_sync_state_prevents_the_error() {
     let a = dv("A", 3, 2);
     a.modify_host().unwrap();
-    a.clear_sync_state();
+    a.clear_sync_state().unwrap();
     a.modify_device().unwrap();
     assert_eq!(flags(&a), (true, false));
 }
@@ -180,7 +180,7 @@ fn k19_combination_scenario() {
     let b = a.subview(&[Slice::Range(6, 9), Slice::Range(0, 1)]).unwrap();
     a.sync_device().unwrap();
     b.modify_device().unwrap();
-    b.raw().view(Side::Device).unwrap().fill(&2.0f64.to_ne_bytes()).unwrap();
+    b.raw().view_fill(Side::Device, &2.0f64.to_ne_bytes()).unwrap();
     a.sync_host().unwrap();
     assert_eq!(host_sum(&a), (n * m) as f64 + 12.0);
 }
@@ -325,22 +325,22 @@ fn k31_fix_same_size_realloc_zeroes_both_sides() {
 
 #[test]
 fn k36_wrap_needs_consistent_pointers() {
-    use dualview::{Desc, Elem, Mapping};
+    use dualview::{Desc, ElemSpec, Mapping};
     let m = Mapping::new(Layout::Left, DynRank::new(&[4]).unwrap()).unwrap();
     let mut h = vec![1.0f64; 4];
     let mut d = vec![2.0f64; 4];
     let hp = std::ptr::NonNull::new(h.as_mut_ptr() as *mut u8).unwrap();
     let dp = std::ptr::NonNull::new(d.as_mut_ptr() as *mut u8).unwrap();
     // One space, two different pointers: refused (Kokkos aborts here).
-    let one = Desc::new(Elem::of::<f64>(), m, Space::HOST);
+    let one = Desc::new(ElemSpec::of::<f64>(), m, Space::HOST);
     // SAFETY: both buffers hold 4 f64 and outlive the handles.
     let e = unsafe { RawDualView::wrap("w", &one, hp, Some(dp)) }.unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidArgument);
     // SAFETY: as above.
     let w = unsafe { RawDualView::wrap("w", &one, hp, Some(hp)) }.unwrap();
-    assert!(w.is_single_space() && !w.is_managed());
+    assert!(w.is_single_space() && !w.is_owned());
     // Two spaces: both pointers used in place, never freed by us.
-    let two = Desc::new(Elem::of::<f64>(), m, DEV);
+    let two = Desc::new(ElemSpec::of::<f64>(), m, DEV);
     // SAFETY: as above.
     let w2 = unsafe { RawDualView::wrap("w2", &two, hp, Some(dp)) }.unwrap();
     w2.modify(Side::Device).unwrap();

@@ -1,7 +1,7 @@
 //! Layout mappings, spans, Kokkos strides, subview mappings, and strided
 //! copies/fills checked element by element against the mapping.
 
-use dualview::{DynRank, Elem, ErrorKind, Extents, Layout, Mapping, Slice, Space, View};
+use dualview::{DynRank, ElemSpec, ErrorKind, Extents, Layout, Mapping, Slice, Space, View};
 use proptest::prelude::*;
 
 fn d(v: &[usize]) -> DynRank {
@@ -195,16 +195,18 @@ proptest! {
     fn strided_copy_between_layouts_and_spaces((ext, slices) in extents_strategy().prop_flat_map(slices_for),
                                                a in layout_strategy(), b in layout_strategy()) {
         let e = d(&ext);
-        let src = View::new("src", Elem::of::<u32>(), Mapping::new(a, e).unwrap(), Space::HOST, true).unwrap();
+        let src = View::new("src", ElemSpec::of::<u32>(), Mapping::new(a, e).unwrap(), Space::HOST, true).unwrap();
         fill_counting(&src);
         let src_sub = src.subview(&slices).unwrap();
-        let dst = View::new("dst", Elem::of::<u32>(), Mapping::new(b, *src_sub.extents()).unwrap(), Space::test_device(9), true).unwrap();
-        dst.copy_from(&src_sub).unwrap();
+        let dst = View::new("dst", ElemSpec::of::<u32>(), Mapping::new(b, *src_sub.extents()).unwrap(), Space::test_device(9), true).unwrap();
+        // SAFETY: the test owns these views; nothing else uses them.
+        unsafe { dst.copy_from(&src_sub) }.unwrap();
         prop_assert_eq!(read_all(&dst), read_all(&src_sub));
         // and back into the strided subview of a fresh parent
-        let back = View::new("back", Elem::of::<u32>(), Mapping::new(a, e).unwrap(), Space::HOST, true).unwrap();
+        let back = View::new("back", ElemSpec::of::<u32>(), Mapping::new(a, e).unwrap(), Space::HOST, true).unwrap();
         let back_sub = back.subview(&slices).unwrap();
-        back_sub.copy_from(&dst).unwrap();
+        // SAFETY: the test owns these views; nothing else uses them.
+        unsafe { back_sub.copy_from(&dst) }.unwrap();
         prop_assert_eq!(read_all(&back_sub), read_all(&src_sub));
         // elements outside the subview stay zero
         let inside: usize = src_sub.size();
@@ -215,10 +217,11 @@ proptest! {
     #[test]
     fn strided_fill_touches_exactly_the_subview((ext, slices) in extents_strategy().prop_flat_map(slices_for),
                                                 a in layout_strategy(), pattern in any::<u32>()) {
-        let v = View::new("v", Elem::of::<u32>(), Mapping::new(a, d(&ext)).unwrap(), Space::HOST, true).unwrap();
+        let v = View::new("v", ElemSpec::of::<u32>(), Mapping::new(a, d(&ext)).unwrap(), Space::HOST, true).unwrap();
         let sub = v.subview(&slices).unwrap();
         let pattern = pattern | 1;
-        sub.fill(&pattern.to_ne_bytes()).unwrap();
+        // SAFETY: the test owns these views; nothing else uses them.
+        unsafe { sub.fill(&pattern.to_ne_bytes()) }.unwrap();
         prop_assert!(read_all(&sub).iter().all(|&x| x == pattern));
         let touched = read_all(&v).iter().filter(|&&x| x == pattern).count();
         prop_assert_eq!(touched, sub.size());
@@ -229,19 +232,21 @@ proptest! {
 fn fill_with_non_uniform_multi_byte_pattern() {
     for size in [1usize, 2, 4, 8, 16] {
         let m = Mapping::new(Layout::Right, d(&[3, 5])).unwrap();
-        let v = View::new("v", Elem::new(size, size).unwrap(), m, Space::test_device(9), true).unwrap();
+        let v = View::new("v", ElemSpec::new(size, size).unwrap(), m, Space::test_device(9), true).unwrap();
         let pattern: Vec<u8> = (1..=size as u8).collect();
-        v.fill(&pattern).unwrap();
+        // SAFETY: the test owns these views; nothing else uses them.
+        unsafe { v.fill(&pattern) }.unwrap();
         // SAFETY: 15 contiguous elements of test-device (host) memory.
         let bytes = unsafe { std::slice::from_raw_parts(v.data(), 15 * size) };
         assert!(bytes.chunks(size).all(|c| c == pattern.as_slice()), "size {size}");
-        assert_eq!(v.fill(&[0u8; 3]).unwrap_err().kind(), ErrorKind::InvalidArgument);
+        // SAFETY: nothing else uses v.
+        assert_eq!(unsafe { v.fill(&[0u8; 3]) }.unwrap_err().kind(), ErrorKind::InvalidArgument);
     }
 }
 
 #[test]
 fn stride_mapping_resized_keeps_axis_order() {
-    let v = View::new("v", Elem::of::<u8>(), Mapping::with_strides(d(&[2, 3]), &[3, 1]).unwrap(), Space::HOST, true)
+    let v = View::new("v", ElemSpec::of::<u8>(), Mapping::with_strides(d(&[2, 3]), &[3, 1]).unwrap(), Space::HOST, true)
         .unwrap();
     assert_eq!(v.layout(), Layout::Stride);
     assert!(v.extents().same_as(&d(&[2, 3])));

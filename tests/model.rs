@@ -1,10 +1,16 @@
 //! Model-based property test: random sequences of create / modify / sync /
 //! write / fill / resize / realloc / subview / clone / clear / deep_copy on
 //! two-space DualViews (host + test device), checked after every step against
-//! a small model of the data on each side and of the flags.
+//! a small model of the data on each side, of the flags, and of the regions
+//! the newer side changed (a sync copies exactly those: the whole array when
+//! a parent was modified, the subviews' regions otherwise).
 
 use dualview::{Dims, DualView, DynRank, ErrorKind, Layout, RawDualView, Side, Slice, Space};
 use proptest::prelude::*;
+use std::collections::BTreeSet;
+
+/// The most regions the library records before a change counts as whole.
+const MAX_BOXES: usize = 16;
 
 const DEV: Space = Space::test_device(2);
 
@@ -22,13 +28,15 @@ struct Family {
     host: Vec<i64>,
     device: Vec<i64>,
     newer: Newer,
+    /// What the newer side changed: `None` everywhere, or these regions.
+    dirty: Option<Vec<BTreeSet<usize>>>,
     generation: u64,
 }
 
 impl Family {
     fn new(ext: [usize; 2]) -> Family {
         let n = ext[0] * ext[1];
-        Family { ext, host: vec![0; n], device: vec![0; n], newer: Newer::None, generation: 0 }
+        Family { ext, host: vec![0; n], device: vec![0; n], newer: Newer::None, dirty: None, generation: 0 }
     }
     fn side(&mut self, s: Side) -> &mut Vec<i64> {
         match s {
@@ -158,15 +166,43 @@ impl World {
         h.region.is_some() && h.generation != self.fams[h.fam].generation
     }
 
-    /// Sync the model for handle `h` towards `s`: copy its region, clear.
+    /// Sync the model towards `s`: copy what the newer side changed, clear.
     fn model_sync(&mut self, h: &Handle, s: Side) {
-        let region = self.region(h);
         let f = &mut self.fams[h.fam];
-        for &i in &region {
+        let cells: Vec<usize> = match &f.dirty {
+            None => (0..f.ext[0] * f.ext[1]).collect(),
+            Some(regions) => regions.iter().flatten().copied().collect(),
+        };
+        for i in cells {
             let v = if s == Side::Host { f.device[i] } else { f.host[i] };
             f.side(s)[i] = v;
         }
         f.newer = Newer::None;
+        f.dirty = None;
+    }
+
+    /// Record a successful modify of `s` through `h` (the caller checked it is allowed).
+    fn mark(&mut self, h: &Handle, s: Side) {
+        let region: BTreeSet<usize> = self.region(h).into_iter().collect();
+        let whole = h.region.is_none();
+        let f = &mut self.fams[h.fam];
+        if f.newer != Family::newer_of(s) {
+            f.newer = Family::newer_of(s);
+            f.dirty = if whole { None } else { Some(vec![]) };
+        }
+        if whole {
+            f.dirty = None;
+        }
+        let Some(list) = &mut f.dirty else { return };
+        if region.is_empty() || list.iter().any(|x| region.is_subset(x)) {
+            return;
+        }
+        list.retain(|x| !x.is_subset(&region));
+        if list.len() >= MAX_BOXES {
+            f.dirty = None;
+        } else {
+            list.push(region);
+        }
     }
 
     fn apply(&mut self, op: &Op) -> Result<(), TestCaseError> {
@@ -181,7 +217,7 @@ impl World {
                 } else if f.stale(s) {
                     Some(ErrorKind::ConcurrentModification)
                 } else {
-                    f.newer = Family::newer_of(s);
+                    self.mark(&h, s);
                     None
                 };
                 prop_assert_eq!(r.err().map(|e| e.kind()), expect);
@@ -189,10 +225,10 @@ impl World {
             Op::Sync(i, s) => {
                 let h = self.handles[pick(i)].clone();
                 let r = h.raw.sync(s);
-                let expect = if !self.fams[h.fam].stale(s) {
-                    None
-                } else if self.is_stale(&h) {
+                let expect = if self.is_stale(&h) {
                     Some(ErrorKind::Stale)
+                } else if !self.fams[h.fam].stale(s) {
+                    None
                 } else {
                     self.model_sync(&h, s);
                     None
@@ -219,12 +255,14 @@ impl World {
                 g.fill(v).unwrap();
                 drop(g);
                 if overwrite && h.region.is_none() {
-                    self.fams[h.fam].newer = Family::newer_of(s);
+                    let f = &mut self.fams[h.fam];
+                    f.newer = Family::newer_of(s);
+                    f.dirty = None;
                 } else {
                     if self.fams[h.fam].stale(s) {
                         self.model_sync(&h, s);
                     }
-                    self.fams[h.fam].newer = Family::newer_of(s);
+                    self.mark(&h, s);
                 }
                 let region = self.region(&h);
                 let f = &mut self.fams[h.fam];
@@ -245,15 +283,21 @@ impl World {
                     for &k in &region {
                         f.side(s)[k] = v;
                     }
-                    f.newer = Family::newer_of(s);
+                    self.mark(&h, s);
                     None
                 };
                 prop_assert_eq!(r.err().map(|e| e.kind()), expect);
             }
             Op::Clear(i) => {
                 let h = self.handles[pick(i)].clone();
-                h.raw.clear_sync_state();
+                let r = h.raw.clear_sync_state();
+                if self.is_stale(&h) {
+                    prop_assert_eq!(r.err().map(|e| e.kind()), Some(ErrorKind::Stale));
+                    return Ok(());
+                }
+                r.map_err(|e| TestCaseError::fail(e.to_string()))?;
                 self.fams[h.fam].newer = Newer::None;
+                self.fams[h.fam].dirty = None;
             }
             Op::Resize(i, e) | Op::Realloc(i, e) => {
                 let keep = matches!(op, Op::Resize(..));
@@ -273,6 +317,7 @@ impl World {
                 *f = Family::new(e);
                 f.generation = if old.ext == e { old.generation } else { old.generation + 1 };
                 if keep {
+                    // Recorded regions name old indices: the change counts as whole.
                     f.newer = old.newer;
                     for idx in row_major(&e) {
                         if idx[0] < old.ext[0] && idx[1] < old.ext[1] {
@@ -331,12 +376,10 @@ impl World {
                 let (dst, src) = (self.handles[pick(a)].clone(), self.handles[pick(b)].clone());
                 let r = RawDualView::deep_copy(&dst.raw, &src.raw);
                 let s = if self.fams[src.fam].newer == Newer::Host { Side::Host } else { Side::Device };
-                let expect = if self.is_stale(&dst) {
+                let expect = if self.is_stale(&dst) || self.is_stale(&src) {
                     Some(ErrorKind::Stale)
                 } else if self.fams[dst.fam].stale(s) {
                     Some(ErrorKind::ConcurrentModification)
-                } else if self.is_stale(&src) {
-                    Some(ErrorKind::Stale)
                 } else if dst.ext != src.ext {
                     Some(ErrorKind::Incompatible)
                 } else {
@@ -349,7 +392,7 @@ impl World {
                     for (&k, v) in dr.iter().zip(vals) {
                         f.side(s)[k] = v;
                     }
-                    f.newer = Family::newer_of(s);
+                    self.mark(&dst, s);
                     None
                 };
                 prop_assert_eq!(r.err().map(|e| e.kind()), expect);

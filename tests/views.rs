@@ -1,6 +1,6 @@
 //! Single-space views: alignment, zero-fill, sharing, wrapping, overlap.
 
-use dualview::{DynRank, Elem, ErrorKind, Layout, Mapping, Slice, Space, View};
+use dualview::{DynRank, ElemSpec, ErrorKind, Layout, Mapping, Slice, Space, View};
 use std::ptr::NonNull;
 
 fn right(v: &[usize]) -> Mapping {
@@ -10,7 +10,7 @@ fn right(v: &[usize]) -> Mapping {
 #[test]
 fn host_allocations_are_64_byte_aligned_and_zeroed() {
     for n in [1usize, 3, 17, 1000, 1 << 16] {
-        let v = View::new("v", Elem::of::<u8>(), right(&[n]), Space::HOST, true).unwrap();
+        let v = View::new("v", ElemSpec::of::<u8>(), right(&[n]), Space::HOST, true).unwrap();
         assert_eq!(v.data() as usize % 64, 0);
         // SAFETY: n zero-filled host bytes.
         let s = unsafe { std::slice::from_raw_parts(v.data(), n) };
@@ -20,16 +20,18 @@ fn host_allocations_are_64_byte_aligned_and_zeroed() {
 
 #[test]
 fn zero_sized_views_are_legal() {
-    let v = View::new("empty", Elem::of::<f64>(), right(&[0, 5]), Space::HOST, true).unwrap();
+    let v = View::new("empty", ElemSpec::of::<f64>(), right(&[0, 5]), Space::HOST, true).unwrap();
     assert_eq!((v.size(), v.span()), (0, 0));
-    v.fill(&[0; 8]).unwrap();
-    let w = View::new("empty2", Elem::of::<f64>(), right(&[0, 5]), Space::test_device(3), true).unwrap();
-    w.copy_from(&v).unwrap();
+    // SAFETY: nothing else uses v.
+    unsafe { v.fill(&[0; 8]) }.unwrap();
+    let w = View::new("empty2", ElemSpec::of::<f64>(), right(&[0, 5]), Space::test_device(3), true).unwrap();
+    // SAFETY: the test owns these views; nothing else uses them.
+    unsafe { w.copy_from(&v) }.unwrap();
 }
 
 #[test]
 fn clones_and_subviews_share_the_allocation() {
-    let v = View::new("v", Elem::of::<u32>(), right(&[4, 4]), Space::HOST, true).unwrap();
+    let v = View::new("v", ElemSpec::of::<u32>(), right(&[4, 4]), Space::HOST, true).unwrap();
     let c = v.clone();
     let s = v.subview(&[Slice::Range(1, 3), Slice::All]).unwrap();
     assert_eq!(v.use_count(), 3);
@@ -45,21 +47,22 @@ fn wrapped_memory_is_not_freed_and_is_used_in_place() {
     let p = NonNull::new(buf.as_mut_ptr() as *mut u8).unwrap();
     {
         // SAFETY: buf holds 12 u64 and outlives the view.
-        let v = unsafe { View::wrap("legacy", Elem::of::<u64>(), right(&[3, 4]), Space::HOST, p) }.unwrap();
-        assert!(!v.is_managed());
-        v.fill(&9u64.to_ne_bytes()).unwrap();
+        let v = unsafe { View::wrap("legacy", ElemSpec::of::<u64>(), right(&[3, 4]), Space::HOST, p) }.unwrap();
+        assert!(!v.is_owned());
+        // SAFETY: the test owns these views; nothing else uses them.
+        unsafe { v.fill(&9u64.to_ne_bytes()) }.unwrap();
     }
     assert!(buf.iter().all(|&x| x == 9));
     // misaligned pointer
     let bad = NonNull::new(buf.as_mut_ptr() as *mut u8).unwrap().as_ptr().wrapping_add(1);
     // SAFETY: refused before any access.
-    let e = unsafe { View::wrap("bad", Elem::of::<u64>(), right(&[2]), Space::HOST, NonNull::new(bad).unwrap()) };
+    let e = unsafe { View::wrap("bad", ElemSpec::of::<u64>(), right(&[2]), Space::HOST, NonNull::new(bad).unwrap()) };
     assert_eq!(e.unwrap_err().kind(), ErrorKind::InvalidArgument);
 }
 
 #[test]
 fn overlapping_copy_within_one_allocation_is_staged() {
-    let v = View::new("v", Elem::of::<u32>(), right(&[6]), Space::HOST, true).unwrap();
+    let v = View::new("v", ElemSpec::of::<u32>(), right(&[6]), Space::HOST, true).unwrap();
     let p = v.data() as *mut u32;
     for i in 0..6 {
         // SAFETY: 6 host u32.
@@ -67,7 +70,8 @@ fn overlapping_copy_within_one_allocation_is_staged() {
     }
     let a = v.subview(&[Slice::Range(0, 4)]).unwrap();
     let b = v.subview(&[Slice::Range(2, 6)]).unwrap();
-    a.copy_from(&b).unwrap();
+    // SAFETY: the test owns these views; nothing else uses them.
+    unsafe { a.copy_from(&b) }.unwrap();
     // SAFETY: 6 host u32.
     let s = unsafe { std::slice::from_raw_parts(p, 6) };
     assert_eq!(s, &[2, 3, 4, 5, 4, 5]);
@@ -75,21 +79,23 @@ fn overlapping_copy_within_one_allocation_is_staged() {
 
 #[test]
 fn copy_checks_shapes_and_element_sizes() {
-    let a = View::new("a", Elem::of::<u32>(), right(&[4]), Space::HOST, true).unwrap();
-    let b = View::new("b", Elem::of::<u32>(), right(&[5]), Space::HOST, true).unwrap();
-    let c = View::new("c", Elem::of::<u64>(), right(&[4]), Space::HOST, true).unwrap();
-    assert_eq!(a.copy_from(&b).unwrap_err().kind(), ErrorKind::Incompatible);
-    assert_eq!(a.copy_from(&c).unwrap_err().kind(), ErrorKind::Incompatible);
+    let a = View::new("a", ElemSpec::of::<u32>(), right(&[4]), Space::HOST, true).unwrap();
+    let b = View::new("b", ElemSpec::of::<u32>(), right(&[5]), Space::HOST, true).unwrap();
+    let c = View::new("c", ElemSpec::of::<u64>(), right(&[4]), Space::HOST, true).unwrap();
+    // SAFETY: the test owns these views; nothing else uses them.
+    assert_eq!(unsafe { a.copy_from(&b) }.unwrap_err().kind(), ErrorKind::Incompatible);
+    // SAFETY: the test owns these views; nothing else uses them.
+    assert_eq!(unsafe { a.copy_from(&c) }.unwrap_err().kind(), ErrorKind::Incompatible);
 }
 
 #[test]
 fn cuda_spaces_answer_no_device_without_a_backend() {
     for s in [Space::cuda(0), Space::cuda_uvm(0), Space::host_pinned()] {
-        let e = View::new("g", Elem::of::<f32>(), right(&[4]), s, true).unwrap_err();
+        let e = View::new("g", ElemSpec::of::<f32>(), right(&[4]), s, true).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::NoDevice);
         assert!(!e.message().is_empty());
     }
-    let e = View::new("t", Elem::of::<f32>(), right(&[4]), Space::test_device(64), true).unwrap_err();
+    let e = View::new("t", ElemSpec::of::<f32>(), right(&[4]), Space::test_device(64), true).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::NoDevice);
 }
 
@@ -97,14 +103,16 @@ fn cuda_spaces_answer_no_device_without_a_backend() {
 fn large_allocations_come_from_zero_pages_and_round_trip() {
     // 40 MiB: far above the kernel-mapping threshold.
     let n = 40usize << 20;
-    let v = View::new("big", Elem::of::<u8>(), right(&[n]), Space::test_device(8), true).unwrap();
+    let v = View::new("big", ElemSpec::of::<u8>(), right(&[n]), Space::test_device(8), true).unwrap();
     assert_eq!(v.data() as usize % 4096, 0);
     // SAFETY: n host bytes.
     let s = unsafe { std::slice::from_raw_parts(v.data(), n) };
     assert!(s.iter().step_by(4093).all(|&b| b == 0) && s[n - 1] == 0);
-    v.fill(&[7]).unwrap();
-    let w = View::new("small", Elem::of::<u8>(), right(&[n]), Space::HOST, false).unwrap();
-    w.copy_from(&v).unwrap();
+    // SAFETY: the test owns these views; nothing else uses them.
+    unsafe { v.fill(&[7]) }.unwrap();
+    let w = View::new("small", ElemSpec::of::<u8>(), right(&[n]), Space::HOST, false).unwrap();
+    // SAFETY: the test owns these views; nothing else uses them.
+    unsafe { w.copy_from(&v) }.unwrap();
     // SAFETY: n host bytes, written by the copy.
     let t = unsafe { std::slice::from_raw_parts(w.data(), n) };
     assert!(t.iter().step_by(4093).all(|&b| b == 7));

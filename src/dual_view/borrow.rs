@@ -1,9 +1,11 @@
 //! Run-time borrow flags for the Rust access guards (an atomic `RefCell`).
 //!
 //! One flag per side (one in all when both sides share memory), shared by the
-//! whole DualView family. Operations that write a side (sync into it, fill,
-//! resize) refuse with `Busy` while a guard borrows it, so safe Rust never
-//! sees a data race through guards.
+//! whole DualView family. Guards hold a borrow while they live; operations
+//! that write a side (sync into it, fill, copies, resize) take the exclusive
+//! borrow for the whole write ([`Held`]), and those that read a side a shared
+//! one. So a guard's slice never changes under it, in any thread: the write
+//! answers `Busy` instead.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -47,6 +49,26 @@ impl BorrowFlag {
     }
 }
 
+/// A borrow held for the length of one operation, released on drop.
+pub(crate) struct Held<'a> {
+    flag: &'a BorrowFlag,
+    exclusive: bool,
+}
+
+impl<'a> Held<'a> {
+    /// Take a borrow of `flag`; `None` when it conflicts with a live one.
+    pub(crate) fn take(flag: &'a BorrowFlag, exclusive: bool) -> Option<Held<'a>> {
+        let ok = if exclusive { flag.try_exclusive() } else { flag.try_shared() };
+        ok.then(|| Held { flag, exclusive })
+    }
+}
+
+impl Drop for Held<'_> {
+    fn drop(&mut self) {
+        self.flag.release(self.exclusive);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -61,6 +83,12 @@ mod tests {
         assert!(b.try_exclusive());
         assert!(!b.try_shared() && !b.is_readable());
         b.release(true);
+        assert!(b.is_free());
+        {
+            let _w = Held::take(&b, true).unwrap();
+            assert!(Held::take(&b, false).is_none());
+            assert!(!b.is_readable(), "a refused take leaves the live borrow alone");
+        }
         assert!(b.is_free());
     }
 }

@@ -1,29 +1,33 @@
-//! The modified flags, one atomic shared by every clone and subview.
+//! The modified flags: one atomic byte shared by every clone and subview.
 //!
 //! Kokkos keeps two counters and only ever compares them; in every reachable
-//! state at most one is non-zero. We store that state directly:
+//! state at most one is non-zero. We store that state directly, plus whether
+//! the newer side's changes are confined to recorded subview regions
+//! (`PARTIAL`, see `regions.rs`). The values are ABI (`DV_SYNC_*`): the C++
+//! header reads this byte inline for its fast paths.
 //!
 //! | state | Kokkos counters | `need_sync(host)` | `need_sync(device)` |
 //! | --- | --- | --- | --- |
 //! | `CLEAN` | `[0, 0]` | false | false |
-//! | `HOST_NEWER` | `[n, 0]` | false | true |
-//! | `DEVICE_NEWER` | `[0, n]` | true | false |
+//! | `HOST_NEWER` (`\| PARTIAL`) | `[n, 0]` | false | true |
+//! | `DEVICE_NEWER` (`\| PARTIAL`) | `[0, n]` | true | false |
 //! | `ONE_SPACE` | (no flags: one memory) | false | false |
 //!
 //! `ONE_SPACE` is fixed for a single-space DualView, so its modify and sync
 //! take the same one-load fast path and never change anything.
-//!
 //! The transitions are pure functions ([`modify_next`]), tested exhaustively.
 
-use crate::error::Side;
+use crate::abi::{DV_SYNC_CLEAN, DV_SYNC_DEVICE_NEWER, DV_SYNC_HOST_NEWER, DV_SYNC_ONE_SPACE, DV_SYNC_PARTIAL};
+use crate::side::Side;
 use std::sync::atomic::{AtomicU8, Ordering};
 
-pub(crate) const CLEAN: u8 = 0;
-pub(crate) const HOST_NEWER: u8 = 1;
-pub(crate) const DEVICE_NEWER: u8 = 2;
-pub(crate) const ONE_SPACE: u8 = 3;
+pub(crate) const CLEAN: u8 = DV_SYNC_CLEAN;
+pub(crate) const HOST_NEWER: u8 = DV_SYNC_HOST_NEWER;
+pub(crate) const DEVICE_NEWER: u8 = DV_SYNC_DEVICE_NEWER;
+pub(crate) const ONE_SPACE: u8 = DV_SYNC_ONE_SPACE;
+pub(crate) const PARTIAL: u8 = DV_SYNC_PARTIAL;
 
-/// The state in which `side` holds changes the other side lacks.
+/// The state in which `side` holds changes the other side lacks (everywhere).
 pub(crate) const fn newer(side: Side) -> u8 {
     match side {
         Side::Host => HOST_NEWER,
@@ -31,13 +35,22 @@ pub(crate) const fn newer(side: Side) -> u8 {
     }
 }
 
-/// The state after `modify(side)`, or `None` when the other side is newer
-/// (the concurrent modification Kokkos aborts on).
-pub(crate) const fn modify_next(state: u8, side: Side) -> Option<u8> {
+/// Whether the changes of `state` are confined to recorded regions.
+pub(crate) const fn is_partial(state: u8) -> bool {
+    state & PARTIAL != 0
+}
+
+/// The state after `modify(side)` of the whole array (`whole`) or of a
+/// subview region, or `None` when the other side is newer (the concurrent
+/// modification Kokkos aborts on).
+pub(crate) const fn modify_next(state: u8, side: Side, whole: bool) -> Option<u8> {
+    let base = state & !PARTIAL;
     if state == ONE_SPACE {
         Some(ONE_SPACE)
-    } else if state == CLEAN || state == newer(side) {
-        Some(newer(side))
+    } else if state == newer(side) {
+        Some(state) // already newer everywhere
+    } else if base == CLEAN || base == newer(side) {
+        Some(if whole { newer(side) } else { newer(side) | PARTIAL })
     } else {
         None
     }
@@ -45,7 +58,7 @@ pub(crate) const fn modify_next(state: u8, side: Side) -> Option<u8> {
 
 /// Whether `side` is stale in `state` (the other side is newer).
 pub(crate) const fn is_stale(state: u8, side: Side) -> bool {
-    state == newer(side.other())
+    state != ONE_SPACE && state & !PARTIAL == newer(side.other())
 }
 
 /// One shared, atomic flag word.
@@ -58,28 +71,35 @@ impl Flags {
         Flags(AtomicU8::new(if one_space { ONE_SPACE } else { CLEAN }))
     }
 
-    /// Whether `modify(side)` would change nothing: the one-load fast path.
+    /// Whether a whole-array `modify(side)` would change nothing: the one-load fast path.
     #[inline(always)]
     pub(crate) fn is_modified_already(&self, side: Side) -> bool {
         let s = self.load();
         s == newer(side) || s == ONE_SPACE
     }
 
+    #[inline(always)]
     pub(crate) fn load(&self) -> u8 {
         self.0.load(Ordering::Acquire)
     }
 
-    /// Mark `side` modified; `Err(())` when the other side is newer (nothing changes).
+    /// The address of the word (for `dv_sync_state_word`).
+    pub(crate) fn as_ptr(&self) -> *const u8 {
+        self.0.as_ptr()
+    }
+
+    /// Apply `modify(side)`; `Err(())` when the other side is newer (nothing
+    /// changes). Returns the state it replaced.
     #[inline]
-    pub(crate) fn modify(&self, side: Side) -> Result<(), ()> {
+    pub(crate) fn modify(&self, side: Side, whole: bool) -> Result<u8, ()> {
         let mut cur = self.load();
         loop {
-            let next = modify_next(cur, side).ok_or(())?;
+            let next = modify_next(cur, side, whole).ok_or(())?;
             if next == cur {
-                return Ok(());
+                return Ok(cur);
             }
             match self.0.compare_exchange_weak(cur, next, Ordering::AcqRel, Ordering::Acquire) {
-                Ok(_) => return Ok(()),
+                Ok(_) => return Ok(cur),
                 Err(now) => cur = now,
             }
         }
@@ -91,12 +111,18 @@ impl Flags {
         is_stale(self.load(), side)
     }
 
-    /// Set the state (sync done, clear_sync_state, realloc, write-only access);
-    /// a one-space DualView stays `ONE_SPACE`.
+    /// Set the state (clear_sync_state, realloc, write-only access); a
+    /// one-space DualView stays `ONE_SPACE`.
     pub(crate) fn store(&self, state: u8) {
         if self.load() != ONE_SPACE {
             self.0.store(state, Ordering::Release);
         }
+    }
+
+    /// Replace `from` by `to`; false when the state moved meanwhile (another
+    /// thread marked a side during a copy: its change must not be cleared).
+    pub(crate) fn replace(&self, from: u8, to: u8) -> bool {
+        from == ONE_SPACE || self.0.compare_exchange(from, to, Ordering::AcqRel, Ordering::Acquire).is_ok()
     }
 }
 
@@ -104,34 +130,56 @@ impl Flags {
 mod tests {
     use super::*;
 
+    const H: u8 = HOST_NEWER;
+    const D: u8 = DEVICE_NEWER;
+    const HP: u8 = HOST_NEWER | PARTIAL;
+    const DP: u8 = DEVICE_NEWER | PARTIAL;
+
     #[test]
     fn transitions_are_exhaustive() {
-        for (state, side, next) in [
-            (CLEAN, Side::Host, Some(HOST_NEWER)),
-            (CLEAN, Side::Device, Some(DEVICE_NEWER)),
-            (HOST_NEWER, Side::Host, Some(HOST_NEWER)),
-            (HOST_NEWER, Side::Device, None),
-            (DEVICE_NEWER, Side::Device, Some(DEVICE_NEWER)),
-            (DEVICE_NEWER, Side::Host, None),
-            (ONE_SPACE, Side::Host, Some(ONE_SPACE)),
-            (ONE_SPACE, Side::Device, Some(ONE_SPACE)),
+        use Side::{Device as Dv, Host as Hs};
+        for (state, side, whole, next) in [
+            (CLEAN, Hs, true, Some(H)),
+            (CLEAN, Hs, false, Some(HP)),
+            (CLEAN, Dv, true, Some(D)),
+            (CLEAN, Dv, false, Some(DP)),
+            (H, Hs, true, Some(H)),
+            (H, Hs, false, Some(H)),
+            (HP, Hs, false, Some(HP)),
+            (HP, Hs, true, Some(H)),
+            (H, Dv, true, None),
+            (HP, Dv, false, None),
+            (D, Dv, true, Some(D)),
+            (D, Dv, false, Some(D)),
+            (DP, Dv, false, Some(DP)),
+            (DP, Dv, true, Some(D)),
+            (D, Hs, true, None),
+            (DP, Hs, false, None),
+            (ONE_SPACE, Hs, true, Some(ONE_SPACE)),
+            (ONE_SPACE, Dv, false, Some(ONE_SPACE)),
         ] {
-            assert_eq!(modify_next(state, side), next, "{state} {side}");
+            assert_eq!(modify_next(state, side, whole), next, "{state} {side} {whole}");
         }
-        assert!(!is_stale(CLEAN, Side::Host) && !is_stale(CLEAN, Side::Device));
-        assert!(is_stale(HOST_NEWER, Side::Device) && !is_stale(HOST_NEWER, Side::Host));
-        assert!(is_stale(DEVICE_NEWER, Side::Host) && !is_stale(DEVICE_NEWER, Side::Device));
-        assert!(!is_stale(ONE_SPACE, Side::Host) && !is_stale(ONE_SPACE, Side::Device));
+        for (state, host_stale, device_stale) in
+            [(CLEAN, false, false), (H, false, true), (HP, false, true), (D, true, false), (DP, true, false), (ONE_SPACE, false, false)]
+        {
+            assert_eq!(is_stale(state, Side::Host), host_stale, "{state}");
+            assert_eq!(is_stale(state, Side::Device), device_stale, "{state}");
+        }
         let one = Flags::new(true);
-        one.store(HOST_NEWER);
+        one.store(H);
         assert_eq!(one.load(), ONE_SPACE);
     }
 
     #[test]
-    fn failed_modify_changes_nothing() {
+    fn failed_modify_and_moved_state_change_nothing() {
         let f = Flags::default();
-        f.modify(Side::Host).unwrap();
-        assert!(f.modify(Side::Device).is_err());
-        assert_eq!(f.load(), HOST_NEWER);
+        f.modify(Side::Host, true).unwrap();
+        assert!(f.modify(Side::Device, false).is_err());
+        assert_eq!(f.load(), H);
+        assert!(!f.replace(HP, CLEAN));
+        assert_eq!(f.load(), H);
+        assert!(f.replace(H, CLEAN));
+        assert_eq!(f.load(), CLEAN);
     }
 }

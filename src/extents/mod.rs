@@ -23,7 +23,6 @@ pub use dims::Dims;
 pub use dyn_rank::DynRank;
 
 use crate::error::{bail, Result};
-use crate::layout::{Layout, Strides};
 use std::fmt::Debug;
 use std::hash::Hash;
 
@@ -131,13 +130,12 @@ impl Dim for Dyn {
 /// [`DynRank`]. The trait is sealed.
 ///
 /// ```
-/// use dualview::{Const, Dims, DynRank, Extents, Layout};
+/// use dualview::{Const, Dims, DynRank, Extents};
 /// // A static rank-1 extents of 4 and a rank-4 fixed-rank extents never mix up.
 /// assert_eq!(<(Const<4>,) as Extents>::RANK, Some(1));
 /// assert_eq!(<Dims<4> as Extents>::RANK, Some(4));
 /// let d = Dims::new([2, 3]).unwrap();
 /// assert_eq!(d.size().unwrap(), 6);
-/// assert_eq!(d.strides(Layout::Left).unwrap().as_slice(), &[1, 2]);
 /// assert!(d.same_as(&DynRank::new(&[2, 3]).unwrap()));
 /// ```
 pub trait Extents: Copy + Debug + Eq + Hash + Send + Sync + 'static + Sealed {
@@ -223,23 +221,6 @@ pub trait Extents: Copy + Debug + Eq + Hash + Send + Sync + 'static + Sealed {
     /// ```
     fn size(&self) -> Result<usize> {
         checked_product(&self.values()[..self.rank()])
-    }
-
-    /// Canonical strides (in elements) for LayoutLeft or LayoutRight.
-    ///
-    /// Left: `s[r] = e[0]*...*e[r-1]`; Right: `s[r] = e[r+1]*...*e[rank-1]`.
-    /// Zero extents are allowed (mdspan). `Layout::Stride` is refused: its
-    /// strides are not a function of the extents.
-    ///
-    /// ```
-    /// # use dualview::{Dims, Extents, Layout};
-    /// let e = Dims::new([4, 2, 3]).unwrap();
-    /// assert_eq!(e.strides(Layout::Left).unwrap().as_slice(), &[1, 4, 8]);
-    /// assert_eq!(e.strides(Layout::Right).unwrap().as_slice(), &[6, 3, 1]);
-    /// ```
-    fn strides(&self, layout: Layout) -> Result<Strides> {
-        self.check()?;
-        Strides::canonical(&self.values()[..self.rank()], layout)
     }
 
     /// Drop every axis of size 1 (numpy `squeeze`); the result may be rank 0.

@@ -104,22 +104,40 @@ pub fn product<E: Extents>(e: &E) -> usize {
     }
 }
 
+/// uBLAS storage orders: first order is column-major (Kokkos `LayoutLeft`),
+/// last order row-major (`LayoutRight`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Order {
+    /// `first_order`: the first index varies fastest.
+    First,
+    /// `last_order`: the last index varies fastest.
+    Last,
+}
+
 /// uBLAS `to_strides` with its vector/scalar shortcut: all ones when
 /// [`is_vector`] or [`is_scalar`], the canonical strides otherwise. Addressing
 /// agrees with the canonical strides; only the arrays differ on extent-1 axes.
 ///
 /// ```
-/// # use dualview::{Dims, Layout, extents::ublas};
-/// assert_eq!(ublas::to_strides(&Dims::new([2, 1]).unwrap(), Layout::Left), vec![1, 1]);
-/// assert_eq!(ublas::to_strides(&Dims::new([4, 2, 3]).unwrap(), Layout::Left), vec![1, 4, 8]);
+/// # use dualview::{Dims, extents::ublas::{self, Order}};
+/// assert_eq!(ublas::to_strides(&Dims::new([2, 1]).unwrap(), Order::First), vec![1, 1]);
+/// assert_eq!(ublas::to_strides(&Dims::new([4, 2, 3]).unwrap(), Order::First), vec![1, 4, 8]);
+/// assert_eq!(ublas::to_strides(&Dims::new([4, 2, 3]).unwrap(), Order::Last), vec![6, 3, 1]);
 /// ```
-pub fn to_strides<E: Extents>(e: &E, layout: crate::Layout) -> Vec<usize> {
+pub fn to_strides<E: Extents>(e: &E, order: Order) -> Vec<usize> {
     let d = dims(e);
-    if is_vector(e) || is_scalar(e) {
-        return vec![1; d.len()];
+    let mut s = vec![1usize; d.len()];
+    if is_vector(e) || is_scalar(e) || e.check().is_err() {
+        return s;
     }
-    match crate::layout::Strides::canonical(&d, layout) {
-        Ok(s) => s.as_slice().to_vec(),
-        Err(_) => vec![1; d.len()],
+    let axes: Vec<usize> = match order {
+        Order::First => (0..d.len()).collect(),
+        Order::Last => (0..d.len()).rev().collect(),
+    };
+    let mut acc = 1usize;
+    for r in axes {
+        s[r] = acc;
+        acc *= d[r];
     }
+    s
 }

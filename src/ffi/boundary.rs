@@ -41,7 +41,7 @@ pub(crate) fn call_or<T>(function: &str, fallback: T, body: impl FnOnce() -> T) 
 #[cold]
 fn fail(function: &str, e: &Error) -> dv_status_t {
     set_last(function, &e.to_string());
-    dv_status_t::of(e.kind())
+    e.kind().status()
 }
 
 #[cold]
@@ -60,6 +60,20 @@ fn panicked(function: &str, p: Box<dyn std::any::Any + Send>) -> dv_status_t {
 pub(crate) fn null(arg: &str) -> Error {
     Error::new(ErrorKind::NullArgument, format!("argument `{arg}` is NULL"))
 }
+
+/// The name of the enclosing function, for error messages (`dv_create`).
+macro_rules! function {
+    () => {{
+        fn f() {}
+        let full = std::any::type_name_of_val(&f);
+        let full = &full[..full.len() - 3];
+        match full.rfind("::") {
+            Some(i) => &full[i + 2..],
+            None => full,
+        }
+    }};
+}
+pub(crate) use function;
 
 /// The message of the last failed call on this thread ("" when none).
 ///
@@ -82,24 +96,10 @@ pub extern "C" fn dv_last_error() -> *const c_char {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_last_error_copy(buf: *mut c_char, buf_len: usize, len: *mut usize) -> usize {
     call_or("dv_last_error_copy", 0, || {
-        LAST.with(|l| {
-            let l = l.borrow();
-            let bytes = l.as_bytes();
-            if !len.is_null() {
-                // SAFETY: checked non-NULL; the caller promises it is writable.
-                unsafe { *len = bytes.len() };
-            }
-            if buf.is_null() || buf_len == 0 {
-                return 0;
-            }
-            let n = bytes.len().min(buf_len - 1);
-            // SAFETY: buf holds buf_len >= n + 1 bytes (caller contract).
-            unsafe {
-                std::ptr::copy_nonoverlapping(bytes.as_ptr() as *const c_char, buf, n);
-                *buf.add(n) = 0;
-            }
-            n
-        })
+        let text = LAST.with(|l| l.borrow().as_bytes().to_vec());
+        let buf_len = if buf.is_null() { 0 } else { buf_len };
+        // SAFETY: forwarded contract; a NULL `buf` copies nothing.
+        unsafe { super::types::copy_text(&text, buf, buf_len, len) }.unwrap_or(0)
     })
 }
 

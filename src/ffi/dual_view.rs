@@ -1,13 +1,18 @@
 //! The DualView functions of the C ABI. Each checks its arguments, converts,
 //! calls [`RawDualView`], and maps the result; see `mod.rs` for the conventions.
+//! Host/device twins are one-line wrappers over the side-generic helpers at
+//! the top of this file.
 
-use super::boundary::{call, null};
+use super::boundary::{call, function, null};
 use super::handle::{self, dv_dualview_t, Entry};
 use super::status::dv_status_t;
 use super::types::*;
+use crate::abi::*;
 use crate::dual_view::{Access, RawDualView};
-use crate::error::{bail, Result, Side};
+use crate::error::{bail, Result};
+use crate::extents::Extents;
 use crate::layout::Slice;
+use crate::side::Side;
 use crate::space::Stream;
 use std::ffi::{c_char, c_void};
 use std::ptr::NonNull;
@@ -22,27 +27,125 @@ fn new_handle(out: *mut *mut dv_dualview_t, entry: Entry) -> Result<()> {
     Ok(())
 }
 
+/// One element's bytes at `value`, for a DualView of `d`'s element size.
+fn element<'a>(d: &RawDualView, value: *const c_void) -> Result<&'a [u8]> {
+    if value.is_null() {
+        return Err(null("value"));
+    }
+    // SAFETY: `value` points to one element (documented contract of every caller).
+    Ok(unsafe { std::slice::from_raw_parts(value as *const u8, d.elem().size()) })
+}
+
+/// An axis argument, with negative values (from Fortran or signed C) named as such.
+fn axis_error(axis: u32, rank: usize) -> crate::Error {
+    let shown = if axis > i32::MAX as u32 { format!("{} (negative)", axis as i32) } else { axis.to_string() };
+    crate::error::err!(OutOfRange, "argument `axis` is {shown}, out of range for rank {rank} (axes count from 0)")
+}
+
+// ---- the side-generic bodies of the host/device twins -------------------------
+
+#[inline(always)]
+fn modify(h: *const dv_dualview_t, side: Side, name: &str) -> dv_status_t {
+    // Fast path: loads only, nothing that can fail or panic.
+    if handle::peek(h).is_some_and(|e| e.dv.modify_is_noop(side)) {
+        return dv_status_t::DV_OK;
+    }
+    modify_slow(h, side, name)
+}
+
+#[cold]
+#[inline(never)]
+fn modify_slow(h: *const dv_dualview_t, side: Side, name: &str) -> dv_status_t {
+    call(name, || dv(h, "dv")?.modify(side))
+}
+
+#[inline(always)]
+fn sync(h: *const dv_dualview_t, side: Side, name: &str) -> dv_status_t {
+    // Fast path: loads only. Subviews take the slow path (it checks staleness).
+    if handle::peek(h).is_some_and(|e| !e.dv.is_subview() && !e.dv.need_sync(side)) {
+        return dv_status_t::DV_OK;
+    }
+    sync_slow(h, side, name)
+}
+
+#[cold]
+#[inline(never)]
+fn sync_slow(h: *const dv_dualview_t, side: Side, name: &str) -> dv_status_t {
+    call(name, || dv(h, "dv")?.sync(side))
+}
+
+fn sync_async(h: *const dv_dualview_t, side: Side, stream: *mut c_void, name: &str) -> dv_status_t {
+    call(name, || dv(h, "dv")?.sync_on(side, Stream::from_raw(stream as usize)))
+}
+
+fn need_sync(h: *const dv_dualview_t, side: Side, out: *mut bool, name: &str) -> dv_status_t {
+    call(name, || {
+        let d = dv(h, "dv")?;
+        let o = super::types::out(out, "out")?;
+        put(o, d.try_need_sync(side)?);
+        Ok(())
+    })
+}
+
+fn data_ptr(h: *const dv_dualview_t, side: Side, out: *mut *mut c_void, name: &str) -> dv_status_t {
+    call(name, || {
+        let d = dv(h, "dv")?;
+        let o = super::types::out(out, "out")?;
+        put(o, d.view(side)?.data() as *mut c_void);
+        Ok(())
+    })
+}
+
+fn access(h: *const dv_dualview_t, side: Side, mode: u32, out: *mut *mut c_void, name: &str) -> dv_status_t {
+    call(name, || {
+        let d = dv(h, "dv")?;
+        let o = super::types::out(out, "out")?;
+        let mode = Access::try_from(mode).map_err(|e| about("mode", e))?;
+        put(o, d.access(side, mode)?.data() as *mut c_void);
+        Ok(())
+    })
+}
+
+fn view(h: *const dv_dualview_t, side: Side, out: *mut dv_view_info_t, name: &str) -> dv_status_t {
+    call(name, || {
+        let d = dv(h, "dv")?;
+        let o = super::types::out(out, "out")?;
+        put(o, view_info(&d.view(side)?));
+        Ok(())
+    })
+}
+
+fn fill_and_modify(h: *const dv_dualview_t, side: Side, value: *const c_void, name: &str) -> dv_status_t {
+    call(name, || {
+        let d = dv(h, "dv")?;
+        d.fill(side, element(d, value)?)
+    })
+}
+
+// ---- creation and handles --------------------------------------------------------
+
 /// Create a DualView: both sides allocated (one allocation when `desc->space`
-/// is `DV_SPACE_HOST`), zero-filled unless `DV_FLAG_WITHOUT_INITIALIZING`,
-/// flags clean. The host side is labelled `label` + "_mirror".
+/// is `DV_SPACE_HOST`, managed memory, or with `DV_FLAG_SINGLE_SPACE`),
+/// zero-filled unless `DV_FLAG_WITHOUT_INITIALIZING`, flags clean. A separate
+/// host side is labelled `label` + "_mirror".
 ///
 /// Owner: the caller owns `*out` and releases it with `dv_destroy`.
 /// Errors: NULL_ARGUMENT, INVALID_ARGUMENT (unknown dtype/layout/space/flags,
 /// bad strides), RANK, OVERFLOW, OUT_OF_MEMORY, NO_DEVICE. `*out` is written
-/// only on success.
+/// only on success. Labels are kept byte for byte (`dv_label`).
 ///
 /// # Safety
 /// `label` is NUL-terminated; `desc` points to a `dv_desc_t`; `out` is writable.
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_create(label: *const c_char, desc: *const dv_desc_t, out: *mut *mut dv_dualview_t) -> dv_status_t {
-    call("dv_create", || {
-        let label = super::types::label(label, "label")?;
+    call(function!(), || {
+        let (label, raw_label) = super::types::label(label, "label")?;
         let d = read(desc, "desc")?;
         let out = super::types::out(out, "out")?;
         let core = desc_from(d)?;
         let dv = RawDualView::new(&label, &core)?;
-        new_handle(out, Entry { dv, dtype: d.dtype })
+        new_handle(out, Entry { dv, dtype: d.dtype, raw_label })
     })
 }
 
@@ -50,7 +153,10 @@ pub unsafe extern "C" fn dv_create(label: *const c_char, desc: *const dv_desc_t,
 /// allocated, copied or ever freed by dualview, and `dv_resize` / `dv_realloc`
 /// answer `DV_ERROR_UNMANAGED`. The two sides are assumed to be in sync.
 /// `device` may be NULL (or equal `host`) when both sides are one memory
-/// (`DV_SPACE_HOST` or `DV_SPACE_CUDA_UVM`). `DV_FLAG_WITHOUT_INITIALIZING` is ignored.
+/// (`DV_SPACE_HOST`, `DV_SPACE_CUDA_UVM`, `DV_FLAG_SINGLE_SPACE`); otherwise
+/// the two ranges must not overlap (INVALID_ARGUMENT). A CUDA space without a
+/// driver answers NO_DEVICE here, not at the first sync.
+/// `DV_FLAG_WITHOUT_INITIALIZING` is ignored.
 ///
 /// Owner: the caller keeps owning the memory, which must outlive every handle
 /// of this DualView; `*out` is released with `dv_destroy`.
@@ -66,15 +172,15 @@ pub unsafe extern "C" fn dv_wrap(
     device: *mut c_void,
     out: *mut *mut dv_dualview_t,
 ) -> dv_status_t {
-    call("dv_wrap", || {
-        let label = super::types::label(label, "label")?;
+    call(function!(), || {
+        let (label, raw_label) = super::types::label(label, "label")?;
         let d = read(desc, "desc")?;
         let host = NonNull::new(host as *mut u8).ok_or_else(|| null("host"))?;
         let out = super::types::out(out, "out")?;
         let core = desc_from(d)?;
         // SAFETY: the caller guarantees the memory (documented contract above).
         let dv = unsafe { RawDualView::wrap(&label, &core, host, NonNull::new(device as *mut u8)) }?;
-        new_handle(out, Entry { dv, dtype: d.dtype })
+        new_handle(out, Entry { dv, dtype: d.dtype, raw_label })
     })
 }
 
@@ -86,26 +192,31 @@ pub unsafe extern "C" fn dv_wrap(
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_clone(src: *const dv_dualview_t, out: *mut *mut dv_dualview_t) -> dv_status_t {
-    call("dv_clone", || {
+    call(function!(), || {
         let e = handle::get(src, "src")?;
         let out = super::types::out(out, "out")?;
-        new_handle(out, Entry { dv: e.dv.clone(), dtype: e.dtype })
+        new_handle(out, e.clone())
     })
 }
 
 /// Like `dv_clone`, but the new handle has const data (Kokkos
-/// `DualView<const T>`): a sync through it that would copy answers
-/// `DV_ERROR_CONST_SYNC`; fills and write access are refused.
+/// `DualView<const T>`). Through it a sync that would copy answers
+/// `DV_ERROR_CONST_SYNC`, and what writes data or drops changes answers
+/// `DV_ERROR_INVALID_ARGUMENT`: fills, `dv_view_fill`, `dv_view_copy` and
+/// `dv_deep_copy` into it, write access, resize, realloc, `dv_clear_sync_state`.
+/// What remains: reads, data pointers (`dv_host_ptr`: do not write through
+/// them), syncs with nothing to copy, and `dv_modify_*`, which records and
+/// writes nothing.
 ///
 /// # Safety
 /// As `dv_clone`.
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_clone_const(src: *const dv_dualview_t, out: *mut *mut dv_dualview_t) -> dv_status_t {
-    call("dv_clone_const", || {
+    call(function!(), || {
         let e = handle::get(src, "src")?;
         let out = super::types::out(out, "out")?;
-        new_handle(out, Entry { dv: e.dv.as_const(), dtype: e.dtype })
+        new_handle(out, e.with(e.dv.as_const()))
     })
 }
 
@@ -119,7 +230,7 @@ pub unsafe extern "C" fn dv_clone_const(src: *const dv_dualview_t, out: *mut *mu
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_destroy(dv: *mut dv_dualview_t) -> dv_status_t {
-    call("dv_destroy", || {
+    call(function!(), || {
         if dv.is_null() {
             return Ok(());
         }
@@ -129,7 +240,10 @@ pub unsafe extern "C" fn dv_destroy(dv: *mut dv_dualview_t) -> dv_status_t {
 }
 
 /// A subview sharing memory and flags: one `dv_range_t` per axis of `src`
-/// (`DV_ALL`, `DV_RANGE` [begin, end), `DV_INDEX` begin, which removes the axis).
+/// (`DV_ALL`, `DV_RANGE` [begin, end), `DV_INDEX` begin, which removes the
+/// axis). Its modifications are recorded as its region, so a later sync
+/// (through any handle) copies that region, and a sync through it after the
+/// whole parent was modified copies the whole parent: nothing stays stale.
 /// Errors: RANK_MISMATCH (n differs from the rank), OUT_OF_RANGE, STALE.
 /// Release `*out` with `dv_destroy`. `ranges` may be NULL when `n` is 0.
 ///
@@ -143,7 +257,7 @@ pub unsafe extern "C" fn dv_subview(
     n: usize,
     out: *mut *mut dv_dualview_t,
 ) -> dv_status_t {
-    call("dv_subview", || {
+    call(function!(), || {
         let e = handle::get(src, "src")?;
         if ranges.is_null() && n != 0 {
             return Err(null("ranges"));
@@ -164,84 +278,54 @@ pub unsafe extern "C" fn dv_subview(
                 DV_ALL => Slice::All,
                 DV_RANGE => Slice::Range(r.begin as usize, r.end as usize),
                 DV_INDEX => Slice::Index(r.begin as usize),
-                k => bail!(InvalidArgument, "argument `ranges[{i}].kind` has unknown value {k}"),
+                k => bail!(InvalidArgument, "argument `ranges[{i}].kind` has unknown value {k} (0 all, 1 range, 2 index)"),
             });
         }
         let sub = e.dv.subview(&slices)?;
-        new_handle(out, Entry { dv: sub, dtype: e.dtype })
+        new_handle(out, e.with(sub))
     })
 }
 
-#[cold]
-#[inline(never)]
-fn modify_slow(dv: *const dv_dualview_t, side: Side, name: &str) -> dv_status_t {
-    call(name, || self::dv(dv, "dv")?.modify(side))
-}
+// ---- flags and sync -------------------------------------------------------------
 
-#[cold]
-#[inline(never)]
-fn sync_slow(dv: *const dv_dualview_t, side: Side, name: &str) -> dv_status_t {
-    call(name, || self::dv(dv, "dv")?.sync(side))
-}
-
-fn out_ptr<T>(p: *mut T, arg: &str) -> Result<*mut T> {
-    super::types::out(p, arg)
-}
-
-/// Mark the host side modified. `DV_ERROR_CONCURRENT_MODIFICATION` (flags unchanged; the message names the label) when the other side holds unsynced changes. Free on a one-space DualView.
+/// Mark the host side modified. `DV_ERROR_CONCURRENT_MODIFICATION` (flags unchanged; the message names the label) when the other side holds unsynced changes. Free on a one-space DualView. Through a subview, only its region is recorded.
 ///
 /// # Safety
 /// `dv` is a handle or NULL.
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_modify_host(dv: *const dv_dualview_t) -> dv_status_t {
-    // Fast path: loads only, nothing that can fail or panic.
-    if handle::peek(dv).is_some_and(|e| e.dv.modify_is_noop(Side::Host)) {
-        return dv_status_t::DV_OK;
-    }
-    modify_slow(dv, Side::Host, "dv_modify_host")
+    modify(dv, Side::Host, "dv_modify_host")
 }
 
-/// Mark the device side modified. `DV_ERROR_CONCURRENT_MODIFICATION` (flags unchanged; the message names the label) when the other side holds unsynced changes. Free on a one-space DualView.
+/// Mark the device side modified. `DV_ERROR_CONCURRENT_MODIFICATION` (flags unchanged; the message names the label) when the other side holds unsynced changes. Free on a one-space DualView. Through a subview, only its region is recorded.
 ///
 /// # Safety
 /// `dv` is a handle or NULL.
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_modify_device(dv: *const dv_dualview_t) -> dv_status_t {
-    // Fast path: loads only, nothing that can fail or panic.
-    if handle::peek(dv).is_some_and(|e| e.dv.modify_is_noop(Side::Device)) {
-        return dv_status_t::DV_OK;
-    }
-    modify_slow(dv, Side::Device, "dv_modify_device")
+    modify(dv, Side::Device, "dv_modify_device")
 }
 
-/// Bring the host side up to date: copy from the other side when it is newer, then both clean. Waits for outstanding device work first (a Kokkos fence). `DV_ERROR_CONST_SYNC` through a const handle that would have to copy.
+/// Bring the host side up to date: when the device is newer, copy what it changed, then both clean. Waits for outstanding device work first (a Kokkos fence). `DV_ERROR_CONST_SYNC` through a const handle that would have to copy; `DV_ERROR_STALE` through a subview of a resized parent.
 ///
 /// # Safety
 /// `dv` is a handle or NULL.
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_sync_host(dv: *const dv_dualview_t) -> dv_status_t {
-    // Fast path: loads only, nothing that can fail or panic.
-    if handle::peek(dv).is_some_and(|e| !e.dv.need_sync(Side::Host)) {
-        return dv_status_t::DV_OK;
-    }
-    sync_slow(dv, Side::Host, "dv_sync_host")
+    sync(dv, Side::Host, "dv_sync_host")
 }
 
-/// Bring the device side up to date: copy from the other side when it is newer, then both clean. Waits for outstanding device work first (a Kokkos fence). `DV_ERROR_CONST_SYNC` through a const handle that would have to copy.
+/// Bring the device side up to date: when the host is newer, copy what it changed, then both clean. Waits for outstanding device work first (a Kokkos fence). `DV_ERROR_CONST_SYNC` through a const handle that would have to copy; `DV_ERROR_STALE` through a subview of a resized parent.
 ///
 /// # Safety
 /// `dv` is a handle or NULL.
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_sync_device(dv: *const dv_dualview_t) -> dv_status_t {
-    // Fast path: loads only, nothing that can fail or panic.
-    if handle::peek(dv).is_some_and(|e| !e.dv.need_sync(Side::Device)) {
-        return dv_status_t::DV_OK;
-    }
-    sync_slow(dv, Side::Device, "dv_sync_device")
+    sync(dv, Side::Device, "dv_sync_device")
 }
 
 /// Like `dv_sync_host`, but the copy is queued on `stream` (a `CUstream` / `cudaStream_t`; NULL is the default stream) and the flags are reset at once (Kokkos `sync(exec)`): synchronise the stream before using the data.
@@ -251,7 +335,7 @@ pub unsafe extern "C" fn dv_sync_device(dv: *const dv_dualview_t) -> dv_status_t
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_sync_host_async(dv: *const dv_dualview_t, stream: *mut c_void) -> dv_status_t {
-    call("dv_sync_host_async", || self::dv(dv, "dv")?.sync_on(Side::Host, Stream::from_raw(stream as usize)))
+    sync_async(dv, Side::Host, stream, "dv_sync_host_async")
 }
 
 /// Like `dv_sync_device`, but the copy is queued on `stream` (a `CUstream` / `cudaStream_t`; NULL is the default stream) and the flags are reset at once (Kokkos `sync(exec)`): synchronise the stream before using the data.
@@ -261,38 +345,60 @@ pub unsafe extern "C" fn dv_sync_host_async(dv: *const dv_dualview_t, stream: *m
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_sync_device_async(dv: *const dv_dualview_t, stream: *mut c_void) -> dv_status_t {
-    call("dv_sync_device_async", || self::dv(dv, "dv")?.sync_on(Side::Device, Stream::from_raw(stream as usize)))
+    sync_async(dv, Side::Device, stream, "dv_sync_device_async")
 }
 
-/// `*out` = whether the host side is stale (the other side is newer). Always false on one space.
+/// `*out` = whether the host side is stale (the device is newer). Always false on one space. `DV_ERROR_STALE` through a subview of a resized parent.
 ///
 /// # Safety
 /// `dv` is a handle or NULL; `out` is writable.
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_need_sync_host(dv: *const dv_dualview_t, out: *mut bool) -> dv_status_t {
-    call("dv_need_sync_host", || {
-        let d = self::dv(dv, "dv")?;
-        let o = out_ptr(out, "out")?;
-        put(o, d.need_sync(Side::Host));
-        Ok(())
-    })
+    need_sync(dv, Side::Host, out, "dv_need_sync_host")
 }
 
-/// `*out` = whether the device side is stale (the other side is newer). Always false on one space.
+/// `*out` = whether the device side is stale (the host is newer). Always false on one space. `DV_ERROR_STALE` through a subview of a resized parent.
 ///
 /// # Safety
 /// `dv` is a handle or NULL; `out` is writable.
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_need_sync_device(dv: *const dv_dualview_t, out: *mut bool) -> dv_status_t {
-    call("dv_need_sync_device", || {
+    need_sync(dv, Side::Device, out, "dv_need_sync_device")
+}
+
+/// Forget both sides' pending changes, without copying. Refused
+/// (`DV_ERROR_INVALID_ARGUMENT`) through a const handle, since it would drop
+/// another handle's changes; `DV_ERROR_STALE` through a stale subview.
+///
+/// # Safety
+/// `dv` is a handle or NULL.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_clear_sync_state(dv: *const dv_dualview_t) -> dv_status_t {
+    call(function!(), || self::dv(dv, "dv")?.clear_sync_state())
+}
+
+/// `*out` = the address of the DualView's sync-state byte (`DV_SYNC_*`),
+/// valid while any handle of the DualView lives. Read it with an atomic
+/// acquire load; never write it. The C++ wrapper reads it inline so that
+/// `need_sync_*` and no-op `modify_*` / `sync_*` cost one load.
+///
+/// # Safety
+/// `dv` is a handle or NULL; `out` is writable.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_sync_state_word(dv: *const dv_dualview_t, out: *mut *const u8) -> dv_status_t {
+    call(function!(), || {
         let d = self::dv(dv, "dv")?;
-        let o = out_ptr(out, "out")?;
-        put(o, d.need_sync(Side::Device));
+        let o = super::types::out(out, "out")?;
+        put(o, d.sync_state_ptr());
         Ok(())
     })
 }
+
+// ---- data pointers and access ------------------------------------------------------
 
 /// `*out` = the host data pointer (the element at index 0). No sync and no flags: prefer `dv_host_access`.
 ///
@@ -301,12 +407,7 @@ pub unsafe extern "C" fn dv_need_sync_device(dv: *const dv_dualview_t, out: *mut
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_host_ptr(dv: *const dv_dualview_t, out: *mut *mut c_void) -> dv_status_t {
-    call("dv_host_ptr", || {
-        let d = self::dv(dv, "dv")?;
-        let o = out_ptr(out, "out")?;
-        put(o, d.view(Side::Host)?.data() as *mut c_void);
-        Ok(())
-    })
+    data_ptr(dv, Side::Host, out, "dv_host_ptr")
 }
 
 /// `*out` = the device data pointer (the element at index 0). No sync and no flags: prefer `dv_device_access`.
@@ -316,44 +417,27 @@ pub unsafe extern "C" fn dv_host_ptr(dv: *const dv_dualview_t, out: *mut *mut c_
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_device_ptr(dv: *const dv_dualview_t, out: *mut *mut c_void) -> dv_status_t {
-    call("dv_device_ptr", || {
-        let d = self::dv(dv, "dv")?;
-        let o = out_ptr(out, "out")?;
-        put(o, d.view(Side::Device)?.data() as *mut c_void);
-        Ok(())
-    })
+    data_ptr(dv, Side::Device, out, "dv_device_ptr")
 }
 
-/// Access the host side with `mode` (`DV_ACCESS_READ`, `DV_ACCESS_WRITE`, `DV_ACCESS_READ_WRITE`) and get its data pointer in `*out`: a stale side is synced first (except for write-only, which drops the other side's pending change; a subview syncs even then), and any write mode marks the side modified. No silent stale data.
+/// Access the host side with `mode` (`DV_ACCESS_READ`, `DV_ACCESS_WRITE`, `DV_ACCESS_READ_WRITE`) and get its data pointer in `*out`: a stale side is synced first (except for write-only, which drops the other side's pending change; a subview syncs even then), and any write mode marks the side modified. No silent stale data. Write modes are refused through a const handle.
 ///
 /// # Safety
 /// `dv` is a handle or NULL; `out` is writable.
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_host_access(dv: *const dv_dualview_t, mode: u32, out: *mut *mut c_void) -> dv_status_t {
-    call("dv_host_access", || {
-        let d = self::dv(dv, "dv")?;
-        let o = out_ptr(out, "out")?;
-        let mode = Access::try_from(mode).map_err(|e| about("mode", e))?;
-        put(o, d.access(Side::Host, mode)?.data() as *mut c_void);
-        Ok(())
-    })
+    access(dv, Side::Host, mode, out, "dv_host_access")
 }
 
-/// Access the device side with `mode` (`DV_ACCESS_READ`, `DV_ACCESS_WRITE`, `DV_ACCESS_READ_WRITE`) and get its data pointer in `*out`: a stale side is synced first (except for write-only, which drops the other side's pending change; a subview syncs even then), and any write mode marks the side modified. No silent stale data.
+/// Access the device side with `mode` (`DV_ACCESS_READ`, `DV_ACCESS_WRITE`, `DV_ACCESS_READ_WRITE`) and get its data pointer in `*out`: a stale side is synced first (except for write-only, which drops the other side's pending change; a subview syncs even then), and any write mode marks the side modified. No silent stale data. Write modes are refused through a const handle.
 ///
 /// # Safety
 /// `dv` is a handle or NULL; `out` is writable.
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_device_access(dv: *const dv_dualview_t, mode: u32, out: *mut *mut c_void) -> dv_status_t {
-    call("dv_device_access", || {
-        let d = self::dv(dv, "dv")?;
-        let o = out_ptr(out, "out")?;
-        let mode = Access::try_from(mode).map_err(|e| about("mode", e))?;
-        put(o, d.access(Side::Device, mode)?.data() as *mut c_void);
-        Ok(())
-    })
+    access(dv, Side::Device, mode, out, "dv_device_access")
 }
 
 /// `*out` = the host view: data pointer, rank, layout, space, extents, strides and span. No sync, no flags.
@@ -363,12 +447,7 @@ pub unsafe extern "C" fn dv_device_access(dv: *const dv_dualview_t, mode: u32, o
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_host_view(dv: *const dv_dualview_t, out: *mut dv_view_info_t) -> dv_status_t {
-    call("dv_host_view", || {
-        let d = self::dv(dv, "dv")?;
-        let o = out_ptr(out, "out")?;
-        put(o, view_info(&d.view(Side::Host)?));
-        Ok(())
-    })
+    view(dv, Side::Host, out, "dv_host_view")
 }
 
 /// `*out` = the device view: data pointer, rank, layout, space, extents, strides and span. No sync, no flags.
@@ -378,62 +457,30 @@ pub unsafe extern "C" fn dv_host_view(dv: *const dv_dualview_t, out: *mut dv_vie
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_device_view(dv: *const dv_dualview_t, out: *mut dv_view_info_t) -> dv_status_t {
-    call("dv_device_view", || {
-        let d = self::dv(dv, "dv")?;
-        let o = out_ptr(out, "out")?;
-        put(o, view_info(&d.view(Side::Device)?));
-        Ok(())
-    })
+    view(dv, Side::Device, out, "dv_device_view")
 }
 
-/// Set every host element to `*value` (one element's bytes) and mark the host side modified (Kokkos `deep_copy(view, scalar)` + modify). `DV_ERROR_CONCURRENT_MODIFICATION` when the other side is newer; nothing changes then.
+/// Set every host element of this handle to `*value` (one element's bytes) **and mark the host modified** (Kokkos `deep_copy(h_view, x)` + `modify_host()` in one call). `DV_ERROR_CONCURRENT_MODIFICATION` when the device is newer; nothing changes then. (`dv_view_fill` fills without touching flags.)
 ///
 /// # Safety
 /// `dv` is a handle or NULL; `value` points to one element.
 #[must_use]
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dv_fill_host(dv: *const dv_dualview_t, value: *const c_void) -> dv_status_t {
-    call("dv_fill_host", || {
-        let d = self::dv(dv, "dv")?;
-        if value.is_null() {
-            return Err(null("value"));
-        }
-        // SAFETY: `value` points to one element (documented contract).
-        let bytes = unsafe { std::slice::from_raw_parts(value as *const u8, d.elem().size()) };
-        d.fill(Side::Host, bytes)
-    })
+pub unsafe extern "C" fn dv_fill_and_modify_host(dv: *const dv_dualview_t, value: *const c_void) -> dv_status_t {
+    fill_and_modify(dv, Side::Host, value, "dv_fill_and_modify_host")
 }
 
-/// Set every device element to `*value` (one element's bytes) and mark the device side modified (Kokkos `deep_copy(view, scalar)` + modify). `DV_ERROR_CONCURRENT_MODIFICATION` when the other side is newer; nothing changes then.
+/// Set every device element of this handle to `*value` (one element's bytes) **and mark the device modified** (Kokkos `deep_copy(d_view, x)` + `modify_device()` in one call). `DV_ERROR_CONCURRENT_MODIFICATION` when the host is newer; nothing changes then. (`dv_view_fill` fills without touching flags.)
 ///
 /// # Safety
 /// `dv` is a handle or NULL; `value` points to one element.
 #[must_use]
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dv_fill_device(dv: *const dv_dualview_t, value: *const c_void) -> dv_status_t {
-    call("dv_fill_device", || {
-        let d = self::dv(dv, "dv")?;
-        if value.is_null() {
-            return Err(null("value"));
-        }
-        // SAFETY: `value` points to one element (documented contract).
-        let bytes = unsafe { std::slice::from_raw_parts(value as *const u8, d.elem().size()) };
-        d.fill(Side::Device, bytes)
-    })
+pub unsafe extern "C" fn dv_fill_and_modify_device(dv: *const dv_dualview_t, value: *const c_void) -> dv_status_t {
+    fill_and_modify(dv, Side::Device, value, "dv_fill_and_modify_device")
 }
 
-/// Forget both sides' pending changes, without copying.
-///
-/// # Safety
-/// `dv` is a handle or NULL.
-#[must_use]
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn dv_clear_sync_state(dv: *const dv_dualview_t) -> dv_status_t {
-    call("dv_clear_sync_state", || {
-        self::dv(dv, "dv")?.clear_sync_state();
-        Ok(())
-    })
-}
+// ---- shape and identity ---------------------------------------------------------------
 
 /// `*out` = the rank.
 ///
@@ -442,27 +489,27 @@ pub unsafe extern "C" fn dv_clear_sync_state(dv: *const dv_dualview_t) -> dv_sta
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_rank(dv: *const dv_dualview_t, out: *mut u32) -> dv_status_t {
-    call("dv_rank", || {
+    call(function!(), || {
         let d = self::dv(dv, "dv")?;
-        let o = out_ptr(out, "out")?;
-        put(o, d.extents().as_slice().len() as u32);
+        let o = super::types::out(out, "out")?;
+        put(o, d.extents().rank() as u32);
         Ok(())
     })
 }
 
-/// `*out` = the size of `axis`; `DV_ERROR_OUT_OF_RANGE` when `axis >= rank`.
+/// `*out` = the size of `axis` (from 0); `DV_ERROR_OUT_OF_RANGE` when `axis >= rank`.
 ///
 /// # Safety
 /// `dv` is a handle or NULL; `out` is writable.
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_extent(dv: *const dv_dualview_t, axis: u32, out: *mut u64) -> dv_status_t {
-    call("dv_extent", || {
+    call(function!(), || {
         let d = self::dv(dv, "dv")?;
-        let o = out_ptr(out, "out")?;
+        let o = super::types::out(out, "out")?;
         let e = d.extents();
         let Some(&v) = e.as_slice().get(axis as usize) else {
-            bail!(OutOfRange, "argument `axis` is {axis}, out of range for rank {}", e.as_slice().len());
+            return Err(axis_error(axis, e.rank()));
         };
         put(o, v as u64);
         Ok(())
@@ -476,25 +523,26 @@ pub unsafe extern "C" fn dv_extent(dv: *const dv_dualview_t, axis: u32, out: *mu
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_extents(dv: *const dv_dualview_t, out: *mut dv_extents_t) -> dv_status_t {
-    call("dv_extents", || {
+    call(function!(), || {
         let d = self::dv(dv, "dv")?;
-        let o = out_ptr(out, "out")?;
+        let o = super::types::out(out, "out")?;
         put(o, extents_to(&d.extents()));
         Ok(())
     })
 }
 
-/// `*out` = the stride of `axis` in elements; `DV_ERROR_OUT_OF_RANGE` when `axis >= rank`.
+/// `*out` = the stride of `axis` (from 0) in elements; `DV_ERROR_OUT_OF_RANGE` when `axis >= rank`.
 ///
 /// # Safety
 /// `dv` is a handle or NULL; `out` is writable.
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_stride(dv: *const dv_dualview_t, axis: u32, out: *mut u64) -> dv_status_t {
-    call("dv_stride", || {
+    call(function!(), || {
         let d = self::dv(dv, "dv")?;
-        let o = out_ptr(out, "out")?;
-        let s = d.mapping().stride(axis as usize).map_err(|e| about("axis", e))?;
+        let o = super::types::out(out, "out")?;
+        let m = d.mapping();
+        let s = m.stride(axis as usize).map_err(|_| axis_error(axis, m.rank()))?;
         put(o, s as u64);
         Ok(())
     })
@@ -508,9 +556,9 @@ pub unsafe extern "C" fn dv_stride(dv: *const dv_dualview_t, axis: u32, out: *mu
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_strides(dv: *const dv_dualview_t, out: *mut u64, n: usize) -> dv_status_t {
-    call("dv_strides", || {
+    call(function!(), || {
         let d = self::dv(dv, "dv")?;
-        let o = out_ptr(out, "out")?;
+        let o = super::types::out(out, "out")?;
         let ks = d.mapping().kokkos_strides();
         if n < ks.len() {
             bail!(OutOfRange, "argument `n` is {n}; rank {} needs {} entries", ks.len() - 1, ks.len());
@@ -530,9 +578,9 @@ pub unsafe extern "C" fn dv_strides(dv: *const dv_dualview_t, out: *mut u64, n: 
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_span(dv: *const dv_dualview_t, out: *mut u64) -> dv_status_t {
-    call("dv_span", || {
+    call(function!(), || {
         let d = self::dv(dv, "dv")?;
-        let o = out_ptr(out, "out")?;
+        let o = super::types::out(out, "out")?;
         put(o, d.mapping().span() as u64);
         Ok(())
     })
@@ -545,9 +593,9 @@ pub unsafe extern "C" fn dv_span(dv: *const dv_dualview_t, out: *mut u64) -> dv_
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_span_is_contiguous(dv: *const dv_dualview_t, out: *mut bool) -> dv_status_t {
-    call("dv_span_is_contiguous", || {
+    call(function!(), || {
         let d = self::dv(dv, "dv")?;
-        let o = out_ptr(out, "out")?;
+        let o = super::types::out(out, "out")?;
         put(o, d.mapping().span_is_contiguous());
         Ok(())
     })
@@ -560,41 +608,81 @@ pub unsafe extern "C" fn dv_span_is_contiguous(dv: *const dv_dualview_t, out: *m
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_is_allocated(dv: *const dv_dualview_t, out: *mut bool) -> dv_status_t {
-    call("dv_is_allocated", || {
+    call(function!(), || {
         let d = self::dv(dv, "dv")?;
-        let o = out_ptr(out, "out")?;
+        let o = super::types::out(out, "out")?;
         put(o, d.is_allocated());
         Ok(())
     })
 }
 
-/// Copy the label into `buf` (at most `buf_len - 1` bytes and a NUL); its full
-/// length goes to `*len` when `len` is not NULL. `buf` may be NULL when
-/// `buf_len` is 0 (to ask for the length).
+/// `*out` = what the handle is: single space, one allocation, const, subview,
+/// owned, stale (`DV_INFO_*` bits), its element type, spaces and rank.
+///
+/// # Safety
+/// `dv` is a handle or NULL; `out` is writable.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_info(dv: *const dv_dualview_t, out: *mut dv_info_t) -> dv_status_t {
+    call(function!(), || {
+        let e = handle::get(dv, "dv")?;
+        let o = super::types::out(out, "out")?;
+        let d = &e.dv;
+        put(
+            o,
+            dv_info_t {
+                bits: d.info_bits(),
+                dtype: e.dtype,
+                host_space: d.space(Side::Host).kind() as u32,
+                device_space: d.space(Side::Device).kind() as u32,
+                ordinal: d.space(Side::Device).ordinal(),
+                rank: d.mapping().rank() as u32,
+                elem_size: d.elem().size() as u64,
+                use_count: d.use_count() as u64,
+            },
+        );
+        Ok(())
+    })
+}
+
+/// Copy the label into `buf` (at most `buf_len - 1` bytes and a NUL), byte
+/// for byte as given to `dv_create`; its full length goes to `*len` when
+/// `len` is not NULL. `buf` may be NULL when `buf_len` is 0 (to ask for the length).
 ///
 /// # Safety
 /// `dv` is a handle or NULL; `buf` has `buf_len` bytes; `len` is NULL or writable.
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_label(dv: *const dv_dualview_t, buf: *mut c_char, buf_len: usize, len: *mut usize) -> dv_status_t {
-    call("dv_label", || {
-        let d = self::dv(dv, "dv")?;
-        if buf.is_null() && buf_len != 0 {
-            return Err(null("buf"));
-        }
-        let l = d.label().as_bytes();
-        if !len.is_null() {
-            put(len, l.len());
-        }
-        if buf_len > 0 {
-            let n = l.len().min(buf_len - 1);
-            // SAFETY: buf holds buf_len >= n + 1 bytes (caller contract).
-            unsafe {
-                std::ptr::copy_nonoverlapping(l.as_ptr() as *const c_char, buf, n);
-                *buf.add(n) = 0;
-            }
-        }
-        Ok(())
+    call(function!(), || {
+        let e = handle::get(dv, "dv")?;
+        let bytes = e.raw_label.as_deref().unwrap_or(e.dv.label().as_bytes());
+        // SAFETY: forwarded contract.
+        unsafe { copy_text(bytes, buf, buf_len, len) }.map(drop)
+    })
+}
+
+/// Like `dv_label` for one side's view: `label` + "_mirror" for a separate
+/// host mirror (as Kokkos names it), `label` otherwise.
+///
+/// # Safety
+/// As `dv_label`.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_view_label(
+    dv: *const dv_dualview_t,
+    side: u32,
+    buf: *mut c_char,
+    buf_len: usize,
+    len: *mut usize,
+) -> dv_status_t {
+    call(function!(), || {
+        let e = handle::get(dv, "dv")?;
+        let side = side_from(side, "side")?;
+        let mut bytes = e.raw_label.as_deref().unwrap_or(e.dv.label().as_bytes()).to_vec();
+        bytes.extend_from_slice(&e.dv.view_label(side).as_bytes()[e.dv.label().len()..]);
+        // SAFETY: forwarded contract.
+        unsafe { copy_text(&bytes, buf, buf_len, len) }.map(drop)
     })
 }
 
@@ -607,17 +695,23 @@ pub unsafe extern "C" fn dv_label(dv: *const dv_dualview_t, buf: *mut c_char, bu
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_desc_of(dv: *const dv_dualview_t, out: *mut dv_desc_t) -> dv_status_t {
-    call("dv_desc_of", || {
+    call(function!(), || {
         let e = handle::get(dv, "dv")?;
-        let o = out_ptr(out, "out")?;
+        let o = super::types::out(out, "out")?;
         let d = &e.dv;
         let m = d.mapping();
-        let (space, ordinal) = super::types::space_to(d.space(Side::Device));
+        let (host, device) = (d.space(Side::Host), d.space(Side::Device));
         let mut strides = [0u64; 8];
         for (s, &v) in strides.iter_mut().zip(m.strides().as_slice()) {
             *s = v as u64;
         }
-        let pinned = d.space(Side::Host) != crate::Space::HOST && !d.is_single_space();
+        let flags = if host == device && host != device.host_side() {
+            DV_FLAG_SINGLE_SPACE
+        } else if host != device.host_side() {
+            DV_FLAG_PINNED_HOST
+        } else {
+            0
+        };
         put(
             o,
             dv_desc_t {
@@ -625,9 +719,9 @@ pub unsafe extern "C" fn dv_desc_of(dv: *const dv_dualview_t, out: *mut dv_desc_
                 elem_size: d.elem().size() as u32,
                 elem_align: d.elem().align() as u32,
                 layout: m.layout() as u32,
-                space,
-                ordinal,
-                flags: if pinned { DV_FLAG_PINNED_HOST } else { 0 },
+                space: device.kind() as u32,
+                ordinal: device.ordinal(),
+                flags,
                 reserved: 0,
                 extents: extents_to(m.extents()),
                 strides,
@@ -637,17 +731,19 @@ pub unsafe extern "C" fn dv_desc_of(dv: *const dv_dualview_t, out: *mut dv_desc_
     })
 }
 
+// ---- reallocation ------------------------------------------------------------------
+
 /// Kokkos `realloc`: new extents of the same rank, contents dropped, both
-/// sides zero-filled (also at the same size), flags clean. Errors:
-/// RANK_MISMATCH, OVERFLOW, OUT_OF_MEMORY (the DualView is then unchanged),
-/// UNMANAGED, INVALID_ARGUMENT for a subview.
+/// sides zero-filled (also at the same size, which keeps the allocation),
+/// flags clean. Errors: RANK_MISMATCH, OVERFLOW, OUT_OF_MEMORY (the DualView
+/// is then unchanged), UNMANAGED, INVALID_ARGUMENT for a subview or a const handle.
 ///
 /// # Safety
 /// `dv` is a handle or NULL; `extents` points to a `dv_extents_t`.
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_realloc(dv: *const dv_dualview_t, extents: *const dv_extents_t) -> dv_status_t {
-    call("dv_realloc", || {
+    call(function!(), || {
         let d = self::dv(dv, "dv")?;
         let e = extents_from(read(extents, "extents")?, "extents")?;
         d.realloc(&e, true)
@@ -661,7 +757,7 @@ pub unsafe extern "C" fn dv_realloc(dv: *const dv_dualview_t, extents: *const dv
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_realloc_without_initializing(dv: *const dv_dualview_t, extents: *const dv_extents_t) -> dv_status_t {
-    call("dv_realloc_without_initializing", || {
+    call(function!(), || {
         let d = self::dv(dv, "dv")?;
         let e = extents_from(read(extents, "extents")?, "extents")?;
         d.realloc(&e, false)
@@ -671,14 +767,15 @@ pub unsafe extern "C" fn dv_realloc_without_initializing(dv: *const dv_dualview_
 /// Kokkos `resize`, fixed: new extents of the same rank, keeping the
 /// overlapping index range on *both* sides; new elements are zero; flags
 /// unchanged; subviews of the old shape become stale. On error (RANK_MISMATCH,
-/// OVERFLOW, OUT_OF_MEMORY, UNMANAGED) nothing changes.
+/// OVERFLOW, OUT_OF_MEMORY, UNMANAGED, INVALID_ARGUMENT for a subview or a
+/// const handle) nothing changes.
 ///
 /// # Safety
 /// `dv` is a handle or NULL; `extents` points to a `dv_extents_t`.
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_resize(dv: *const dv_dualview_t, extents: *const dv_extents_t) -> dv_status_t {
-    call("dv_resize", || {
+    call(function!(), || {
         let d = self::dv(dv, "dv")?;
         let e = extents_from(read(extents, "extents")?, "extents")?;
         d.resize(&e)
@@ -697,69 +794,71 @@ pub unsafe extern "C" fn dv_resize(dv: *const dv_dualview_t, extents: *const dv_
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_resized(src: *const dv_dualview_t, extents: *const dv_extents_t, out: *mut *mut dv_dualview_t) -> dv_status_t {
-    call("dv_resized", || {
+    call(function!(), || {
         let e = handle::get(src, "src")?;
         let x = extents_from(read(extents, "extents")?, "extents")?;
         let out = super::types::out(out, "out")?;
         let dv = e.dv.resized(&x)?;
-        new_handle(out, Entry { dv, dtype: e.dtype })
+        new_handle(out, e.with(dv))
     })
 }
 
+// ---- copies -------------------------------------------------------------------------
+
 /// Kokkos `deep_copy(View, View)`: copy one side's view of `src` into one
 /// side's view of `dst` (`DV_SIDE_HOST` / `DV_SIDE_DEVICE`), across spaces and
-/// layouts. Touches no flags. Errors: INCOMPATIBLE (extents or element sizes),
-/// STALE.
+/// layouts. Touches **no flags**. Serialised with every other data-moving call
+/// on either DualView. Errors: INCOMPATIBLE (extents or element sizes), STALE,
+/// INVALID_ARGUMENT when `dst` is const, BUSY while a Rust guard holds the data.
 ///
 /// # Safety
 /// `dst` and `src` are handles or NULL.
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_view_copy(dst: *const dv_dualview_t, dst_side: u32, src: *const dv_dualview_t, src_side: u32) -> dv_status_t {
-    call("dv_view_copy", || {
+    call(function!(), || {
         let d = self::dv(dst, "dst")?;
         let s = self::dv(src, "src")?;
         let (ds, ss) = (side_from(dst_side, "dst_side")?, side_from(src_side, "src_side")?);
-        d.view(ds)?.copy_from(&s.view(ss)?)
+        RawDualView::view_copy(d, ds, s, ss)
     })
 }
 
 /// Kokkos `deep_copy(View, scalar)`: set every element of one side's view to
-/// `*value` (one element's bytes). Touches no flags (unlike `dv_fill_host`).
+/// `*value` (one element's bytes). Touches **no flags** (`dv_fill_and_modify_*`
+/// also marks the side). Refused through a const handle.
 ///
 /// # Safety
 /// `dv` is a handle or NULL; `value` points to one element.
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_view_fill(dv: *const dv_dualview_t, side: u32, value: *const c_void) -> dv_status_t {
-    call("dv_view_fill", || {
+    call(function!(), || {
         let d = self::dv(dv, "dv")?;
         let side = side_from(side, "side")?;
-        if value.is_null() {
-            return Err(null("value"));
-        }
-        // SAFETY: `value` points to one element (documented contract).
-        let bytes = unsafe { std::slice::from_raw_parts(value as *const u8, d.elem().size()) };
-        d.view(side)?.fill(bytes)
+        d.view_fill(side, element(d, value)?)
     })
 }
 
 /// Kokkos `deep_copy(dst, src)` between DualViews: if `src`'s host is newer,
 /// copy host to host and mark `dst`'s host modified; otherwise copy device to
 /// device and mark `dst`'s device modified. Errors: INCOMPATIBLE (shapes or
-/// element sizes), CONCURRENT_MODIFICATION (that side of `dst` is stale).
+/// element sizes), CONCURRENT_MODIFICATION (that side of `dst` is stale),
+/// INVALID_ARGUMENT when `dst` is const.
 ///
 /// # Safety
 /// `dst` and `src` are handles or NULL.
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_deep_copy(dst: *const dv_dualview_t, src: *const dv_dualview_t) -> dv_status_t {
-    call("dv_deep_copy", || {
+    call(function!(), || {
         let d = self::dv(dst, "dst")?;
         let s = self::dv(src, "src")?;
         RawDualView::deep_copy(d, s)
     })
 }
+
+// ---- statistics -----------------------------------------------------------------------
 
 /// `*out` = the transfer counters of this DualView (all its handles).
 ///
@@ -768,9 +867,9 @@ pub unsafe extern "C" fn dv_deep_copy(dst: *const dv_dualview_t, src: *const dv_
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_stats(dv: *const dv_dualview_t, out: *mut dv_stats_t) -> dv_status_t {
-    call("dv_stats", || {
+    call(function!(), || {
         let d = self::dv(dv, "dv")?;
-        let o = out_ptr(out, "out")?;
+        let o = super::types::out(out, "out")?;
         put(o, stats_to(d.stats()));
         Ok(())
     })
@@ -783,7 +882,7 @@ pub unsafe extern "C" fn dv_stats(dv: *const dv_dualview_t, out: *mut dv_stats_t
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_stats_reset(dv: *const dv_dualview_t) -> dv_status_t {
-    call("dv_stats_reset", || {
+    call(function!(), || {
         self::dv(dv, "dv")?.reset_stats();
         Ok(())
     })
@@ -796,8 +895,8 @@ pub unsafe extern "C" fn dv_stats_reset(dv: *const dv_dualview_t) -> dv_status_t
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_stats_global(out: *mut dv_stats_t) -> dv_status_t {
-    call("dv_stats_global", || {
-        let o = out_ptr(out, "out")?;
+    call(function!(), || {
+        let o = super::types::out(out, "out")?;
         put(o, stats_to(crate::stats::global()));
         Ok(())
     })
@@ -807,7 +906,7 @@ pub unsafe extern "C" fn dv_stats_global(out: *mut dv_stats_t) -> dv_status_t {
 #[must_use]
 #[unsafe(no_mangle)]
 pub extern "C" fn dv_stats_global_reset() -> dv_status_t {
-    call("dv_stats_global_reset", || {
+    call(function!(), || {
         crate::stats::reset_global();
         Ok(())
     })
@@ -820,47 +919,9 @@ pub extern "C" fn dv_stats_global_reset() -> dv_status_t {
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_handle_count(out: *mut usize) -> dv_status_t {
-    call("dv_handle_count", || {
-        let o = out_ptr(out, "out")?;
+    call(function!(), || {
+        let o = super::types::out(out, "out")?;
         put(o, handle::live());
         Ok(())
     })
-}
-
-/// `*out` = whether a CUDA driver with at least one device is usable. Answers on any machine.
-///
-/// # Safety
-/// `out` is writable.
-#[must_use]
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn dv_cuda_available(out: *mut bool) -> dv_status_t {
-    call("dv_cuda_available", || {
-        let o = out_ptr(out, "out")?;
-        put(o, crate::space::device_count() > 0);
-        Ok(())
-    })
-}
-
-/// `*out` = the number of CUDA devices (0 without a driver). Answers on any machine.
-///
-/// # Safety
-/// `out` is writable.
-#[must_use]
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn dv_device_count(out: *mut i32) -> dv_status_t {
-    call("dv_device_count", || {
-        let o = out_ptr(out, "out")?;
-        put(o, crate::space::device_count().min(i32::MAX as usize) as i32);
-        Ok(())
-    })
-}
-
-/// The library version, "MAJOR.MINOR.PATCH". Never NULL; do not free.
-#[unsafe(no_mangle)]
-pub extern "C" fn dv_version() -> *const c_char {
-    const V: &std::ffi::CStr = match std::ffi::CStr::from_bytes_with_nul(concat!(env!("CARGO_PKG_VERSION"), "\0").as_bytes()) {
-        Ok(v) => v,
-        Err(_) => c"unknown",
-    };
-    V.as_ptr()
 }

@@ -3,6 +3,7 @@
 use super::boundary::{call, null};
 use super::status::dv_status_t;
 use super::types::*;
+use crate::abi::*;
 use crate::error::{bail, Result};
 use crate::extents::{ublas, DynRank, Extents};
 use crate::layout::Layout;
@@ -67,7 +68,7 @@ pub unsafe extern "C" fn dv_extents_strides(e: *const dv_extents_t, layout: u32,
         let e = ext(e, "e")?;
         let o = super::types::out(out, "out")?;
         let layout = Layout::try_from(layout).map_err(|err| about("layout", err))?;
-        let s = e.strides(layout).map_err(|err| about("layout", err))?;
+        let s = layout.strides(&e).map_err(|err| about("layout", err))?;
         if n < s.as_slice().len() {
             bail!(OutOfRange, "argument `n` is {n}; rank {} needs {} entries", s.as_slice().len(), s.as_slice().len());
         }

@@ -12,7 +12,6 @@
 //! | a pointer that never came from dualview | yes, unless its bits happen to match a live slot and generation |
 //! | destroying a handle while another thread is using the same handle | no: a data race in the caller |
 
-use super::boundary::null;
 use crate::dual_view::RawDualView;
 use crate::error::{Error, ErrorKind};
 use std::ptr::null_mut;
@@ -28,10 +27,20 @@ pub struct dv_dualview_t {
     _private: [u8; 0],
 }
 
-/// What a handle owns: the DualView and the C element type it was made with.
+/// What a handle owns: the DualView, the C element type it was made with,
+/// and the label's bytes when they are not UTF-8 (given back by `dv_label`).
+#[derive(Clone)]
 pub(crate) struct Entry {
     pub dv: RawDualView,
     pub dtype: u32,
+    pub raw_label: Option<std::sync::Arc<[u8]>>,
+}
+
+impl Entry {
+    /// The same element type and label bytes, on another DualView.
+    pub(crate) fn with(&self, dv: RawDualView) -> Entry {
+        Entry { dv, dtype: self.dtype, raw_label: self.raw_label.clone() }
+    }
 }
 
 const SEG_BITS: u32 = 12;
@@ -91,6 +100,15 @@ fn decode(h: *const dv_dualview_t) -> (u32, u32) {
     ((bits & 0xffff_ffff) as u32, (bits >> 32) as u32)
 }
 
+/// A NULL handle: name the argument and the likely cause.
+#[cold]
+fn null_handle(arg: &str) -> Error {
+    Error::new(
+        ErrorKind::NullArgument,
+        format!("argument `{arg}` is NULL: no DualView (never created, or destroyed and reset to NULL)"),
+    )
+}
+
 #[cold]
 fn invalid(h: *const dv_dualview_t) -> Error {
     Error::new(
@@ -101,6 +119,7 @@ fn invalid(h: *const dv_dualview_t) -> Error {
 
 /// Register `entry` and return its new handle.
 pub(crate) fn insert(entry: Entry) -> Result<*mut dv_dualview_t, Error> {
+    crate::space::allocation_point("handle table")?;
     let mut a = ALLOC.lock().unwrap_or_else(|e| e.into_inner());
     let index = match a.free.pop() {
         Some(i) => i,
@@ -137,7 +156,7 @@ pub(crate) fn insert(entry: Entry) -> Result<*mut dv_dualview_t, Error> {
 #[inline]
 pub(crate) fn get<'a>(h: *const dv_dualview_t, arg: &str) -> Result<&'a Entry, Error> {
     if h.is_null() {
-        return Err(null(arg));
+        return Err(null_handle(arg));
     }
     let (low, generation) = decode(h);
     let Some(s) = low.checked_sub(1).and_then(slot) else {

@@ -16,12 +16,17 @@ mod boundary;
 mod dual_view;
 mod extents;
 mod handle;
+mod space;
 mod status;
+mod tools;
 mod types;
 
+pub use crate::abi::*;
 pub use boundary::{dv_last_error, dv_last_error_copy};
 pub use dual_view::*;
 pub use extents::*;
 pub use handle::dv_dualview_t;
+pub use space::*;
 pub use status::{dv_status_str, dv_status_t};
+pub use tools::*;
 pub use types::*;

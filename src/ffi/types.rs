@@ -1,91 +1,18 @@
 //! Plain C value types and constants, with their checked conversions.
 
 use super::boundary::null;
+use crate::abi::*;
 use crate::dual_view::Desc;
+use crate::element::{Dtype, ElemSpec};
 use crate::error::{bail, Error, Result};
 use crate::extents::{DynRank, MAX_RANK};
 use crate::layout::{Layout, Mapping};
+use crate::side::Side;
 use crate::space::{Space, SpaceKind};
 use crate::stats::Stats;
-use crate::view::{Elem, View};
+use crate::view::View;
 use std::ffi::{c_char, c_void, CStr};
-
-/// The highest rank.
-pub const DV_MAX_RANK: u32 = 8;
-
-/// Element type: raw bytes of `elem_size` (aligned to `elem_align`).
-pub const DV_DTYPE_BYTES: u32 = 0;
-/// Element type: `int8_t`.
-pub const DV_DTYPE_INT8: u32 = 1;
-/// Element type: `int16_t`.
-pub const DV_DTYPE_INT16: u32 = 2;
-/// Element type: `int32_t`.
-pub const DV_DTYPE_INT32: u32 = 3;
-/// Element type: `int64_t`.
-pub const DV_DTYPE_INT64: u32 = 4;
-/// Element type: `uint8_t`.
-pub const DV_DTYPE_UINT8: u32 = 5;
-/// Element type: `uint16_t`.
-pub const DV_DTYPE_UINT16: u32 = 6;
-/// Element type: `uint32_t`.
-pub const DV_DTYPE_UINT32: u32 = 7;
-/// Element type: `uint64_t`.
-pub const DV_DTYPE_UINT64: u32 = 8;
-/// Element type: `float`.
-pub const DV_DTYPE_FLOAT32: u32 = 9;
-/// Element type: `double`.
-pub const DV_DTYPE_FLOAT64: u32 = 10;
-/// Element type: `float _Complex` (two floats).
-pub const DV_DTYPE_COMPLEX64: u32 = 11;
-/// Element type: `double _Complex` (two doubles).
-pub const DV_DTYPE_COMPLEX128: u32 = 12;
-
-/// Column-major (Kokkos `LayoutLeft`, Fortran order).
-pub const DV_LAYOUT_LEFT: u32 = 0;
-/// Row-major (Kokkos `LayoutRight`, C order).
-pub const DV_LAYOUT_RIGHT: u32 = 1;
-/// Explicit strides (`dv_desc_t.strides`, in elements).
-pub const DV_LAYOUT_STRIDE: u32 = 2;
-
-/// Host memory.
-pub const DV_SPACE_HOST: u32 = 0;
-/// Page-locked host memory (needs CUDA).
-pub const DV_SPACE_HOST_PINNED: u32 = 1;
-/// CUDA device memory.
-pub const DV_SPACE_CUDA: u32 = 2;
-/// CUDA managed (UVM) memory.
-pub const DV_SPACE_CUDA_UVM: u32 = 3;
-/// Host memory posing as a device with its own allocation, for tests only.
-pub const DV_SPACE_TEST_DEVICE: u32 = 4;
-
-/// `dv_desc_t.flags`: do not zero-fill (Kokkos `WithoutInitializing`).
-pub const DV_FLAG_WITHOUT_INITIALIZING: u32 = 1;
-/// `dv_desc_t.flags`: put the host mirror in pinned memory (needs CUDA).
-pub const DV_FLAG_PINNED_HOST: u32 = 2;
-
-/// Access mode: read (sync first if stale).
-pub const DV_ACCESS_READ: u32 = 1;
-/// Access mode: overwrite everything (no copy; the other side's pending change is dropped).
-pub const DV_ACCESS_WRITE: u32 = 2;
-/// Access mode: read and write (sync first if stale, then mark modified).
-pub const DV_ACCESS_READ_WRITE: u32 = 3;
-
-/// A side of a DualView: the host mirror.
-pub const DV_SIDE_HOST: u32 = 0;
-/// A side of a DualView: the device view.
-pub const DV_SIDE_DEVICE: u32 = 1;
-
-/// Subview argument: the whole axis (`Kokkos::ALL`).
-pub const DV_ALL: u32 = 0;
-/// Subview argument: the range `[begin, end)`; keeps the axis.
-pub const DV_RANGE: u32 = 1;
-/// Subview argument: the index `begin`; removes the axis.
-pub const DV_INDEX: u32 = 2;
-
-/// Squeeze mode: drop every extent of 1 (numpy).
-pub const DV_SQUEEZE_NUMPY: u32 = 0;
-/// Squeeze mode: GNU Octave / uBLAS rule (keep at least two axes).
-pub const DV_SQUEEZE_OCTAVE: u32 = 1;
+use std::sync::Arc;
 
 /// Extents as a value: the rank and the sizes. Entries past `rank` are
 /// ignored on input and written as 1 on output. `reserved` must be 0.
@@ -187,6 +114,49 @@ pub struct dv_stats_t {
     pub to_host_ns: u64,
 }
 
+/// What a handle is (`dv_info`).
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct dv_info_t {
+    /// `DV_INFO_*` bits: single space, one allocation, const, subview, owned, stale.
+    pub bits: u32,
+    /// `DV_DTYPE_*` the handle was made with.
+    pub dtype: u32,
+    /// `DV_SPACE_*` of the host side.
+    pub host_space: u32,
+    /// `DV_SPACE_*` of the device side.
+    pub device_space: u32,
+    /// Device ordinal of the device side.
+    pub ordinal: u32,
+    /// Rank of this handle.
+    pub rank: u32,
+    /// Element size in bytes.
+    pub elem_size: u64,
+    /// How many handles (clones, subviews, C++ views) share the DualView.
+    pub use_count: u64,
+}
+
+/// What a memory space means for DualViews (`dv_space_info`): the core's
+/// policy table, which the C++ space tags and the Fortran module follow.
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct dv_space_info_t {
+    /// Host code may dereference this memory.
+    pub host_accessible: bool,
+    /// A DualView over this space keeps a separate host mirror.
+    pub needs_mirror: bool,
+    /// Managed memory: one allocation, one address on host and device.
+    pub unified: bool,
+    /// Work in this space runs on a (real or test) device.
+    pub is_device: bool,
+    /// `DV_LAYOUT_*` a DualView gets when none is named.
+    pub default_layout: u32,
+    /// `DV_SPACE_*` of the host side of a DualView over this space.
+    pub host_side: u32,
+}
+
 // ---- conversions --------------------------------------------------------------
 
 /// Prefix an error's message with the argument it concerns.
@@ -214,12 +184,42 @@ pub(crate) fn put<T>(p: *mut T, v: T) {
     unsafe { p.write(v) }
 }
 
-pub(crate) fn label(p: *const c_char, arg: &str) -> Result<String> {
+/// A label from C: its text (invalid UTF-8 shown as U+FFFD) and, when the
+/// bytes are not UTF-8, the bytes themselves, which `dv_label` gives back.
+pub(crate) fn label(p: *const c_char, arg: &str) -> Result<(String, Option<Arc<[u8]>>)> {
     if p.is_null() {
         return Err(null(arg));
     }
     // SAFETY: a non-NULL label is a NUL-terminated string (documented contract).
-    Ok(unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned())
+    let bytes = unsafe { CStr::from_ptr(p) }.to_bytes();
+    Ok(match std::str::from_utf8(bytes) {
+        Ok(s) => (s.to_owned(), None),
+        Err(_) => (String::from_utf8_lossy(bytes).into_owned(), Some(bytes.into())),
+    })
+}
+
+/// Copy `bytes` and a NUL into `buf` (at most `buf_len - 1` bytes), the full
+/// length into `*len` when `len` is not NULL; returns the bytes copied.
+///
+/// # Safety
+/// `buf` holds `buf_len` bytes (or is NULL with `buf_len == 0`); `len` is NULL or writable.
+pub(crate) unsafe fn copy_text(bytes: &[u8], buf: *mut c_char, buf_len: usize, len: *mut usize) -> Result<usize> {
+    if buf.is_null() && buf_len != 0 {
+        return Err(null("buf"));
+    }
+    if !len.is_null() {
+        put(len, bytes.len());
+    }
+    if buf_len == 0 {
+        return Ok(0);
+    }
+    let n = bytes.len().min(buf_len - 1);
+    // SAFETY: buf holds buf_len >= n + 1 bytes (caller contract).
+    unsafe {
+        std::ptr::copy_nonoverlapping(bytes.as_ptr() as *const c_char, buf, n);
+        *buf.add(n) = 0;
+    }
+    Ok(n)
 }
 
 pub(crate) fn extents_from(e: &dv_extents_t, arg: &str) -> Result<DynRank> {
@@ -228,6 +228,13 @@ pub(crate) fn extents_from(e: &dv_extents_t, arg: &str) -> Result<DynRank> {
     }
     if e.rank as usize > MAX_RANK {
         bail!(RankTooLarge, "argument `{arg}.rank` is {}, above the maximum rank {MAX_RANK}", e.rank);
+    }
+    if let Some((axis, &v)) = e.extent[..e.rank as usize].iter().enumerate().find(|(_, v)| **v > i64::MAX as u64) {
+        bail!(
+            InvalidArgument,
+            "argument `{arg}`: extent {} of axis {axis} is negative; extents are sizes (0 or more)",
+            v as i64
+        );
     }
     let vals: Vec<usize> = e.extent[..e.rank as usize].iter().map(|&v| v as usize).collect();
     if e.extent[..e.rank as usize].iter().any(|&v| v > usize::MAX as u64) {
@@ -244,40 +251,31 @@ pub(crate) fn extents_to(e: &DynRank) -> dv_extents_t {
     dv_extents_t { rank: e.as_slice().len() as u32, reserved: 0, extent }
 }
 
-/// (size, align) of a C element type.
-fn dtype_elem(d: &dv_desc_t) -> Result<Elem> {
-    let (size, align) = match d.dtype {
-        DV_DTYPE_BYTES => {
+/// The element of a C description.
+fn dtype_elem(d: &dv_desc_t) -> Result<ElemSpec> {
+    let dtype = Dtype::try_from(d.dtype).map_err(|e| about("desc->dtype", e))?;
+    let (size, align) = match dtype.size_align() {
+        None => {
             let s = d.elem_size as usize;
             let a = if d.elem_align != 0 { d.elem_align as usize } else { 1 << s.trailing_zeros().min(4) };
             (s, a)
         }
-        DV_DTYPE_INT8 | DV_DTYPE_UINT8 => (1, 1),
-        DV_DTYPE_INT16 | DV_DTYPE_UINT16 => (2, 2),
-        DV_DTYPE_INT32 | DV_DTYPE_UINT32 | DV_DTYPE_FLOAT32 => (4, 4),
-        DV_DTYPE_INT64 | DV_DTYPE_UINT64 | DV_DTYPE_FLOAT64 => (8, 8),
-        DV_DTYPE_COMPLEX64 => (8, 4),
-        DV_DTYPE_COMPLEX128 => (16, 8),
-        v => bail!(InvalidArgument, "argument `desc->dtype` has unknown value {v}"),
+        Some((size, align)) => {
+            if d.elem_size != 0 && d.elem_size as usize != size {
+                bail!(
+                    InvalidArgument,
+                    "argument `desc->elem_size` is {} but dtype {dtype} has {size}-byte elements",
+                    d.elem_size
+                );
+            }
+            (size, if d.elem_align != 0 { d.elem_align as usize } else { align })
+        }
     };
-    if d.dtype != DV_DTYPE_BYTES && d.elem_size != 0 && d.elem_size as usize != size {
-        bail!(
-            InvalidArgument,
-            "argument `desc->elem_size` is {} but dtype {} has {size}-byte elements",
-            d.elem_size,
-            d.dtype
-        );
-    }
-    let align = if d.dtype != DV_DTYPE_BYTES && d.elem_align != 0 { d.elem_align as usize } else { align };
-    Elem::new(size, align).map_err(|e| about("desc->elem_size", e))
+    ElemSpec::new(size, align).map_err(|e| about("desc->elem_size", e))
 }
 
-pub(crate) fn side_from(v: u32, arg: &str) -> Result<crate::error::Side> {
-    match v {
-        DV_SIDE_HOST => Ok(crate::error::Side::Host),
-        DV_SIDE_DEVICE => Ok(crate::error::Side::Device),
-        _ => bail!(InvalidArgument, "argument `{arg}` has unknown value {v} (0 host, 1 device)"),
-    }
+pub(crate) fn side_from(v: u32, arg: &str) -> Result<Side> {
+    Side::try_from(v).map_err(|e| about(arg, e))
 }
 
 pub(crate) fn space_from(kind: u32, ordinal: u32, arg: &str) -> Result<Space> {
@@ -294,7 +292,7 @@ pub(crate) fn desc_from(d: &dv_desc_t) -> Result<Desc> {
     if d.reserved != 0 {
         bail!(InvalidArgument, "argument `desc->reserved` must be 0, got {}", d.reserved);
     }
-    let known = DV_FLAG_WITHOUT_INITIALIZING | DV_FLAG_PINNED_HOST;
+    let known = DV_FLAG_WITHOUT_INITIALIZING | DV_FLAG_PINNED_HOST | DV_FLAG_SINGLE_SPACE | DV_FLAG_PAGEABLE_HOST;
     if d.flags & !known != 0 {
         bail!(InvalidArgument, "argument `desc->flags` has unknown bits {:#x}", d.flags & !known);
     }
@@ -310,8 +308,14 @@ pub(crate) fn desc_from(d: &dv_desc_t) -> Result<Desc> {
     };
     let device = space_from(d.space, d.ordinal, "desc->space")?;
     let mut desc = Desc::new(elem, mapping, device);
+    if d.flags & DV_FLAG_PINNED_HOST != 0 && d.flags & DV_FLAG_SINGLE_SPACE != 0 {
+        bail!(InvalidArgument, "argument `desc->flags`: DV_FLAG_PINNED_HOST and DV_FLAG_SINGLE_SPACE exclude each other");
+    }
     if d.flags & DV_FLAG_PINNED_HOST != 0 {
         desc.host = Space::host_pinned();
+    }
+    if d.flags & DV_FLAG_SINGLE_SPACE != 0 {
+        desc.host = device;
     }
     desc.init = d.flags & DV_FLAG_WITHOUT_INITIALIZING == 0;
     Ok(desc)

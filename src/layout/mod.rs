@@ -16,56 +16,53 @@ mod slice;
 pub(crate) use runs::{for_each_outer, for_each_run, for_each_run2, plan};
 pub use slice::Slice;
 
+use crate::abi::{abi_enum, DV_LAYOUT_LEFT, DV_LAYOUT_RIGHT, DV_LAYOUT_STRIDE};
 use crate::error::{bail, Result};
 use crate::extents::{checked_product, DynRank, Extents, MAX_RANK};
-use std::fmt;
 
-/// How a multi-index maps to memory. The numbers are the C ABI values.
-///
-/// ```
-/// use dualview::Layout;
-/// assert_eq!(Layout::try_from(1u32).unwrap(), Layout::Right);
-/// assert!(Layout::try_from(7u32).is_err());
-/// ```
-#[repr(u32)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum Layout {
-    /// Column-major (first index fastest), Kokkos `LayoutLeft`.
-    #[default]
-    Left = 0,
-    /// Row-major (last index fastest), Kokkos `LayoutRight`.
-    Right = 1,
-    /// Explicit strides, Kokkos `LayoutStride`.
-    Stride = 2,
-}
 
-impl TryFrom<u32> for Layout {
-    type Error = crate::Error;
-    fn try_from(v: u32) -> Result<Layout> {
-        Ok(match v {
-            0 => Layout::Left,
-            1 => Layout::Right,
-            2 => Layout::Stride,
-            _ => bail!(InvalidArgument, "unknown layout value {v} (expected 0 left, 1 right, 2 stride)"),
-        })
+abi_enum! {
+    /// How a multi-index maps to memory. The numbers are the C ABI values.
+    ///
+    /// ```
+    /// use dualview::Layout;
+    /// assert_eq!(Layout::try_from(1u32).unwrap(), Layout::Right);
+    /// assert!(Layout::try_from(7u32).is_err());
+    /// ```
+    pub enum Layout ("layout") {
+        /// Column-major: the first index varies fastest (Kokkos `LayoutLeft`, Fortran).
+        Left = DV_LAYOUT_LEFT => "LayoutLeft",
+        /// Row-major: the last index varies fastest (Kokkos `LayoutRight`, C).
+        Right = DV_LAYOUT_RIGHT => "LayoutRight",
+        /// Explicit strides (Kokkos `LayoutStride`).
+        Stride = DV_LAYOUT_STRIDE => "LayoutStride",
     }
 }
 
-impl fmt::Display for Layout {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Layout::Left => "LayoutLeft",
-            Layout::Right => "LayoutRight",
-            Layout::Stride => "LayoutStride",
-        })
+impl Layout {
+    /// Canonical strides (in elements) of `extents` for Left or Right.
+    ///
+    /// Left: `s[r] = e[0]*...*e[r-1]`; Right: `s[r] = e[r+1]*...*e[rank-1]`.
+    /// Zero extents are allowed (mdspan). `Layout::Stride` is refused: its
+    /// strides are not a function of the extents.
+    ///
+    /// ```
+    /// # use dualview::{Dims, Layout};
+    /// let e = Dims::new([4, 2, 3]).unwrap();
+    /// assert_eq!(Layout::Left.strides(&e).unwrap().as_slice(), &[1, 4, 8]);
+    /// assert_eq!(Layout::Right.strides(&e).unwrap().as_slice(), &[6, 3, 1]);
+    /// ```
+    pub fn strides<E: Extents>(self, extents: &E) -> Result<Strides> {
+        extents.check()?;
+        Strides::canonical(&extents.values()[..extents.rank()], self)
     }
 }
 
 /// Per-axis strides in elements, `rank` of them, stored inline.
 ///
 /// ```
-/// use dualview::{Dims, Extents, Layout};
-/// let s = Dims::new([2, 3]).unwrap().strides(Layout::Right).unwrap();
+/// use dualview::{Dims, Layout};
+/// let s = Layout::Right.strides(&Dims::new([2, 3]).unwrap()).unwrap();
 /// assert_eq!(s.as_slice(), &[3, 1]);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -78,8 +75,8 @@ impl Strides {
     /// The strides as a slice of length `rank`.
     ///
     /// ```
-    /// # use dualview::{Dims, Extents, Layout};
-    /// assert_eq!(Dims::new([]).unwrap().strides(Layout::Left).unwrap().as_slice(), &[] as &[usize]);
+    /// # use dualview::{Dims, Layout};
+    /// assert_eq!(Layout::Left.strides(&Dims::new([]).unwrap()).unwrap().as_slice(), &[] as &[usize]);
     /// ```
     pub fn as_slice(&self) -> &[usize] {
         &self.s[..self.rank as usize]

@@ -12,8 +12,9 @@
 //! libcuda or without the device, every call answers `NoDevice`; nothing
 //! panics (the driver is probed with `is_culib_present` before any call).
 
-use super::{host, Backend, Region, Space, SpaceKind, Stream, ALIGNMENT};
-use crate::error::{bail, err, Error, ErrorKind, Result, Side};
+use super::{host, Backend, Region, Space, SpaceKind, Stream};
+use crate::error::{bail, err, Error, ErrorKind, Result};
+use crate::side::Side;
 use crate::extents::DynRank;
 use crate::layout::{for_each_outer, plan, Strides};
 use cudarc::driver::sys;
@@ -103,20 +104,46 @@ pub(crate) fn device_count() -> usize {
     driver().map(|d| d.devices.len()).unwrap_or(0)
 }
 
-/// Make device `ordinal`'s primary context current on this thread.
-fn bind(ordinal: u32) -> Result<sys::CUcontext> {
+/// Device `ordinal`'s primary context, current on this thread while the
+/// guard lives; the caller's own current context comes back on drop, so code
+/// that manages its own contexts is never switched behind its back.
+struct Bound {
+    ctx: sys::CUcontext,
+    /// The context to restore, when binding changed it.
+    restore: Option<sys::CUcontext>,
+}
+
+impl Drop for Bound {
+    fn drop(&mut self) {
+        if let Some(prev) = self.restore {
+            // SAFETY: `prev` was current on this thread a moment ago (or is
+            // NULL, which unbinds); failure leaves ours bound, which is harmless.
+            let _ = unsafe { sys::cuCtxSetCurrent(prev) };
+        }
+    }
+}
+
+/// Make device `ordinal`'s primary context current until the guard drops.
+fn bind(ordinal: u32) -> Result<Bound> {
     let d = driver()?;
     let Some(dev) = d.devices.get(ordinal as usize) else {
         bail!(NoDevice, "CUDA device {ordinal} does not exist ({} device(s) present)", d.devices.len());
     };
+    let mut cur: sys::CUcontext = std::ptr::null_mut();
+    // SAFETY: a plain query with a valid out-pointer.
+    check(unsafe { sys::cuCtxGetCurrent(&mut cur) }, "cuCtxGetCurrent")?;
+    if cur == dev.ctx {
+        return Ok(Bound { ctx: dev.ctx, restore: None });
+    }
     // SAFETY: a retained primary context.
     check(unsafe { sys::cuCtxSetCurrent(dev.ctx) }, "cuCtxSetCurrent")?;
-    Ok(dev.ctx)
+    Ok(Bound { ctx: dev.ctx, restore: Some(cur) })
 }
 
 /// Check that a CUDA space is usable (driver and device present).
 pub(crate) fn probe(space: Space) -> Result<()> {
-    bind(space.ordinal()).map(|_| ())
+    let ordinal = if space.kind() == SpaceKind::HostPinned { 0 } else { space.ordinal() };
+    bind(ordinal).map(drop)
 }
 
 fn stream_of(s: Stream) -> sys::CUstream {
@@ -146,14 +173,14 @@ fn on_device(space: Space) -> bool {
 impl Backend for CudaBackend {
     fn allocate(&self, ordinal: u32, bytes: usize, zeroed: bool) -> Result<NonNull<u8>> {
         if bytes == 0 {
-            return Ok(NonNull::<[u8; ALIGNMENT]>::dangling().cast());
+            return Ok(host::dangling());
         }
         let space = Space::new(self.0, ordinal);
         // SAFETY (all arms): driver calls with valid out-pointers on a bound context.
         unsafe {
             match self.0 {
                 SpaceKind::HostPinned => {
-                    bind(0)?;
+                    let _bound = bind(0)?;
                     let mut p: *mut c_void = std::ptr::null_mut();
                     check(sys::cuMemHostAlloc(&mut p, bytes, sys::CU_MEMHOSTALLOC_PORTABLE), "cuMemHostAlloc")
                         .map_err(|e| with_bytes(e, space, bytes))?;
@@ -163,7 +190,7 @@ impl Backend for CudaBackend {
                     NonNull::new(p as *mut u8).ok_or_else(|| err!(Device, "cuMemHostAlloc returned NULL"))
                 }
                 kind => {
-                    bind(ordinal)?;
+                    let _bound = bind(ordinal)?;
                     let mut d: sys::CUdeviceptr = 0;
                     let r = if kind == SpaceKind::CudaUvm {
                         sys::cuMemAllocManaged(&mut d, bytes, sys::CUmemAttach_flags::CU_MEM_ATTACH_GLOBAL as u32)
@@ -195,12 +222,12 @@ impl Backend for CudaBackend {
         unsafe {
             match self.0 {
                 SpaceKind::HostPinned => {
-                    if bind(0).is_ok() {
+                    if let Ok(_bound) = bind(0) {
                         let _ = sys::cuMemFreeHost(ptr.as_ptr() as *mut c_void);
                     }
                 }
                 _ => {
-                    if bind(ordinal).is_ok() {
+                    if let Ok(_bound) = bind(ordinal) {
                         let _ = sys::cuCtxSynchronize();
                         let _ = sys::cuMemFree_v2(ptr.as_ptr() as usize as sys::CUdeviceptr);
                     }
@@ -215,6 +242,7 @@ impl Backend for CudaBackend {
             unsafe { host::fill(dst, value) };
             return Ok(());
         }
+        let _bound = bind(ordinal)?;
         let es = dst.elem_size;
         let n: usize = dst.extents.as_slice().iter().product();
         if n == 0 {
@@ -268,15 +296,17 @@ impl Backend for CudaBackend {
             return Ok(());
         }
         let ordinal = if on_device(ds) { ds.ordinal() } else { ss.ordinal() };
-        let ctx = bind(ordinal)?;
+        let bound = bind(ordinal)?;
+        let ctx = bound.ctx;
         let es = dr.elem_size;
         let Some((run, outer)) = plan(dr.extents.as_slice(), dr.strides.as_slice(), sr.strides.as_slice()) else {
             return Ok(());
         };
         let s = stream_of(stream);
         if on_device(ds) && on_device(ss) && ds.ordinal() != ss.ordinal() {
-            let sctx = bind(ss.ordinal())?;
-            bind(ordinal)?;
+            let sctx = driver()?.devices.get(ss.ordinal() as usize).map(|d| d.ctx).ok_or_else(|| {
+                err!(NoDevice, "CUDA device {} does not exist", ss.ordinal())
+            })?;
             if outer.is_empty() {
                 // SAFETY: contiguous device ranges inside live allocations on two devices.
                 return check(
@@ -334,7 +364,7 @@ impl Backend for CudaBackend {
 
     fn fence(&self, ordinal: u32) -> Result<()> {
         let ordinal = if self.0 == SpaceKind::HostPinned { 0 } else { ordinal };
-        bind(ordinal)?;
+        let _bound = bind(ordinal)?;
         // SAFETY: a plain driver call on a bound context.
         check(unsafe { sys::cuCtxSynchronize() }, "cuCtxSynchronize")
     }
@@ -349,7 +379,7 @@ impl Backend for CudaBackend {
         if span == 0 {
             return Ok(());
         }
-        bind(ordinal)?;
+        let _bound = bind(ordinal)?;
         let target = match to {
             Side::Device => ordinal as sys::CUdevice,
             Side::Host => -1, // CU_DEVICE_CPU

@@ -10,7 +10,7 @@ use std::ptr::{self, NonNull};
 pub(crate) struct HostBackend;
 pub(crate) static HOST: HostBackend = HostBackend;
 
-/// Host allocation strategy by size:
+/// Host allocation strategy by size, in the default (fast) mode:
 ///
 /// | size | source | zeroing |
 /// | --- | --- | --- |
@@ -21,12 +21,62 @@ pub(crate) static HOST: HostBackend = HostBackend;
 /// The system allocator must memset when the alignment exceeds 16 and moves
 /// its own mmap and trim thresholds at run time, which made creation cost
 /// depend on heap history; owning the medium and large blocks makes it steady.
+/// Checkers see through none of that, so two other modes exist ([`Mode`]).
 pub(crate) const MEDIUM: usize = 256 << 10;
 /// See [`MEDIUM`].
 pub(crate) const LARGE: usize = 32 << 20;
 /// The most bytes the cache of freed medium blocks keeps.
 const CACHE_BYTES: usize = 64 << 20;
 const PAGE: usize = 4096;
+
+/// How host memory is obtained (chosen once per process).
+///
+/// | mode | chosen by | allocation | free |
+/// | --- | --- | --- | --- |
+/// | `Fast` | default | the table of [`MEDIUM`] | cache or `munmap` |
+/// | `System` | `DV_SYSTEM_ALLOCATOR=1`; automatic under valgrind, AddressSanitizer and Miri | the system allocator for every size, so the checker tracks each block | `free` |
+/// | `Guard` | `DV_DEBUG_MEMORY=1` | fresh pages for every block | pages made inaccessible and never reused: a stale pointer faults |
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mode {
+    Fast,
+    System,
+    Guard,
+}
+
+/// The host allocation mode of this process.
+pub(crate) fn mode() -> Mode {
+    static MODE: std::sync::OnceLock<Mode> = std::sync::OnceLock::new();
+    *MODE.get_or_init(|| {
+        let on = |k: &str| std::env::var(k).is_ok_and(|v| !v.is_empty() && v != "0");
+        if cfg!(miri) || !cfg!(unix) {
+            Mode::System
+        } else if on("DV_DEBUG_MEMORY") {
+            Mode::Guard
+        } else if on("DV_SYSTEM_ALLOCATOR") || under_checker() {
+            Mode::System
+        } else {
+            Mode::Fast
+        }
+    })
+}
+
+/// Whether valgrind or AddressSanitizer watches this process: valgrind
+/// preloads its `vgpreload_*` libraries; an ASan-instrumented program exports
+/// `__asan_init`.
+fn under_checker() -> bool {
+    if std::env::var("LD_PRELOAD").is_ok_and(|p| p.contains("vgpreload")) {
+        return true;
+    }
+    #[cfg(all(unix, not(miri)))]
+    {
+        // SAFETY: dlsym with the default handle and a NUL-terminated name only looks the symbol up.
+        let asan = unsafe { libc::dlsym(libc::RTLD_DEFAULT, c"__asan_init".as_ptr()) };
+        if !asan.is_null() {
+            return true;
+        }
+    }
+    false
+}
 
 /// Freed medium blocks: (page-rounded size, address).
 static CACHE: std::sync::Mutex<Vec<(usize, usize)>> = std::sync::Mutex::new(Vec::new());
@@ -35,29 +85,38 @@ fn rounded(bytes: usize) -> usize {
     bytes.div_ceil(PAGE) * PAGE
 }
 
-/// Allocate `bytes` aligned to [`ALIGNMENT`]; zero bytes give a dangling aligned pointer.
+/// The address every empty allocation gets: aligned, never dereferenced.
+pub(crate) fn dangling() -> NonNull<u8> {
+    // SAFETY: ALIGNMENT is non-zero.
+    unsafe { NonNull::new_unchecked(ALIGNMENT as *mut u8) }
+}
+
+/// Allocate `bytes` aligned to [`ALIGNMENT`]; zero bytes give [`dangling`].
 pub(crate) fn allocate(bytes: usize, zeroed: bool) -> Result<NonNull<u8>> {
     if bytes == 0 {
-        // An aligned, never-dereferenced address.
-        return Ok(NonNull::<[u8; ALIGNMENT]>::dangling().cast());
+        return Ok(dangling());
     }
     #[cfg(unix)]
-    if bytes >= MEDIUM {
-        let size = rounded(bytes);
-        if bytes < LARGE {
-            let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some(k) = cache.iter().position(|&(s, _)| s == size) {
-                let (_, addr) = cache.swap_remove(k);
-                drop(cache);
-                let p = addr as *mut u8;
-                if zeroed {
-                    // SAFETY: a cached block of `size` >= `bytes` bytes, owned by nobody else.
-                    unsafe { ptr::write_bytes(p, 0, bytes) };
+    match mode() {
+        Mode::Guard => return map(rounded(bytes)),
+        Mode::Fast if bytes >= MEDIUM => {
+            let size = rounded(bytes);
+            if bytes < LARGE {
+                let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+                if let Some(k) = cache.iter().position(|&(s, _)| s == size) {
+                    let (_, addr) = cache.swap_remove(k);
+                    drop(cache);
+                    let p = addr as *mut u8;
+                    if zeroed {
+                        // SAFETY: a cached block of `size` >= `bytes` bytes, owned by nobody else.
+                        unsafe { ptr::write_bytes(p, 0, bytes) };
+                    }
+                    return Ok(NonNull::new(p).expect("cached blocks are non-null"));
                 }
-                return Ok(NonNull::new(p).expect("cached blocks are non-null"));
             }
+            return map(size);
         }
-        return map(size);
+        _ => {}
     }
     let Ok(layout) = Layout::from_size_align(bytes, ALIGNMENT) else {
         bail!(Overflow, "an allocation of {bytes} bytes is too large");
@@ -101,25 +160,40 @@ fn map(bytes: usize) -> Result<NonNull<u8>> {
 /// # Safety
 /// `ptr` and `bytes` come from one call of [`allocate`].
 pub(crate) unsafe fn deallocate(ptr: NonNull<u8>, bytes: usize) {
-    #[cfg(unix)]
-    if bytes >= MEDIUM {
-        let size = rounded(bytes);
-        if bytes < LARGE {
-            let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-            let held: usize = cache.iter().map(|&(s, _)| s).sum();
-            if held + size <= CACHE_BYTES {
-                cache.push((size, ptr.as_ptr() as usize));
-                return;
-            }
-        }
-        // SAFETY: the mapping was made by `map` with this (rounded) length.
-        unsafe { libc::munmap(ptr.as_ptr() as *mut libc::c_void, size) };
+    if bytes == 0 {
         return;
     }
-    if bytes != 0 {
-        // SAFETY: same layout as in `allocate` (checked there).
-        unsafe { dealloc(ptr.as_ptr(), Layout::from_size_align_unchecked(bytes, ALIGNMENT)) };
+    #[cfg(unix)]
+    match mode() {
+        Mode::Guard => {
+            // Keep the pages reserved but inaccessible: a stale pointer faults
+            // instead of reaching the next array. Physical memory is returned.
+            let size = rounded(bytes);
+            // SAFETY: the mapping was made by `map` with this (rounded) length.
+            unsafe {
+                libc::madvise(ptr.as_ptr() as *mut libc::c_void, size, libc::MADV_DONTNEED);
+                libc::mprotect(ptr.as_ptr() as *mut libc::c_void, size, libc::PROT_NONE);
+            }
+            return;
+        }
+        Mode::Fast if bytes >= MEDIUM => {
+            let size = rounded(bytes);
+            if bytes < LARGE {
+                let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+                let held: usize = cache.iter().map(|&(s, _)| s).sum();
+                if held + size <= CACHE_BYTES {
+                    cache.push((size, ptr.as_ptr() as usize));
+                    return;
+                }
+            }
+            // SAFETY: the mapping was made by `map` with this (rounded) length.
+            unsafe { libc::munmap(ptr.as_ptr() as *mut libc::c_void, size) };
+            return;
+        }
+        _ => {}
     }
+    // SAFETY: same layout as in `allocate` (checked there).
+    unsafe { dealloc(ptr.as_ptr(), Layout::from_size_align_unchecked(bytes, ALIGNMENT)) };
 }
 
 /// Fill a host region with one element's bytes.

@@ -13,8 +13,9 @@
 //! Only the backend modules touch raw memory; the DualView logic sees
 //! `Allocation` and the free functions here.
 
+mod allocation;
 mod cuda;
-mod host;
+pub(crate) mod host;
 
 
 /// The number of CUDA devices this process can use (0 without a driver). Never panics.
@@ -29,61 +30,93 @@ pub fn cuda_device_count() -> usize {
 pub(crate) use cuda::device_count;
 pub mod test_device;
 
-use crate::error::{bail, Result, Side};
+pub(crate) use allocation::{allocation_point, Allocation};
+pub use allocation::{inject_allocation_failure, live_allocations, LiveAllocation};
+
+use crate::abi::*;
+use crate::error::Result;
 use crate::extents::DynRank;
-use crate::layout::Strides;
+use crate::layout::{Layout, Strides};
+use crate::side::Side;
 use std::fmt;
 use std::ptr::NonNull;
-use std::sync::Arc;
 
 /// Alignment of every allocation the library makes, in bytes.
 ///
 /// ```
-/// # use dualview::{DynRank, Elem, Layout, Mapping, Space, View};
+/// # use dualview::{DynRank, ElemSpec, Layout, Mapping, Space, View};
 /// let m = Mapping::new(Layout::Left, DynRank::new(&[3]).unwrap()).unwrap();
-/// let v = View::new("v", Elem::of::<u8>(), m, Space::HOST, true).unwrap();
+/// let v = View::new("v", ElemSpec::of::<u8>(), m, Space::HOST, true).unwrap();
 /// assert_eq!(v.data() as usize % dualview::space::ALIGNMENT, 0);
 /// ```
 pub const ALIGNMENT: usize = 64;
 
-/// The kind of a memory space. The numbers are the C ABI values.
-///
-/// ```
-/// use dualview::SpaceKind;
-/// assert_eq!(SpaceKind::try_from(4u32).unwrap(), SpaceKind::TestDevice);
-/// assert!(SpaceKind::try_from(99u32).is_err());
-/// ```
-#[repr(u32)]
-#[non_exhaustive]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SpaceKind {
-    /// Ordinary host memory (Kokkos `HostSpace`).
-    Host = 0,
-    /// Page-locked host memory (Kokkos `CudaHostPinnedSpace`).
-    HostPinned = 1,
-    /// CUDA device memory (Kokkos `CudaSpace`).
-    Cuda = 2,
-    /// CUDA managed memory (Kokkos `CudaUVMSpace`).
-    CudaUvm = 3,
-    /// Host memory that plays a device with its own allocation, to test
-    /// two-space semantics without a GPU. Never a default.
-    TestDevice = 4,
+abi_enum! {
+    /// The kind of a memory space. The numbers are the C ABI values; what
+    /// each kind means for a DualView (its mirror, default layout, whether the
+    /// host can read it) is decided here and only here ([`SpaceKind::policy`]).
+    ///
+    /// ```
+    /// use dualview::SpaceKind;
+    /// assert_eq!(SpaceKind::try_from(4u32).unwrap(), SpaceKind::TestDevice);
+    /// assert!(SpaceKind::try_from(99u32).is_err());
+    /// ```
+    #[non_exhaustive]
+    pub enum SpaceKind ("memory space") {
+        /// Ordinary host memory (Kokkos `HostSpace`).
+        Host = DV_SPACE_HOST => "HostSpace",
+        /// Page-locked host memory (Kokkos `CudaHostPinnedSpace`).
+        HostPinned = DV_SPACE_HOST_PINNED => "CudaHostPinnedSpace",
+        /// CUDA device memory (Kokkos `CudaSpace`).
+        Cuda = DV_SPACE_CUDA => "CudaSpace",
+        /// CUDA managed memory (Kokkos `CudaUVMSpace`).
+        CudaUvm = DV_SPACE_CUDA_UVM => "CudaUVMSpace",
+        /// Host memory that plays a device with its own allocation, to test
+        /// two-space semantics without a GPU. Never a default.
+        TestDevice = DV_SPACE_TEST_DEVICE => "TestDeviceSpace",
+    }
 }
 
-impl TryFrom<u32> for SpaceKind {
-    type Error = crate::Error;
-    fn try_from(v: u32) -> Result<SpaceKind> {
-        Ok(match v {
-            0 => SpaceKind::Host,
-            1 => SpaceKind::HostPinned,
-            2 => SpaceKind::Cuda,
-            3 => SpaceKind::CudaUvm,
-            4 => SpaceKind::TestDevice,
-            _ => bail!(
-                InvalidArgument,
-                "unknown memory space value {v} (0 host, 1 host pinned, 2 cuda, 3 cuda uvm, 4 test device)"
-            ),
-        })
+/// What a memory space means for DualViews: the one table every language asks.
+///
+/// | kind | host can read | needs a mirror | default layout | one address for both sides |
+/// | --- | --- | --- | --- | --- |
+/// | Host | yes | no (one space) | Right | yes |
+/// | HostPinned | yes | no (one space) | Right | yes |
+/// | Cuda | no | yes (HostSpace) | Left | no |
+/// | CudaUvm | yes | no (same allocation, flags tracked) | Left | yes |
+/// | TestDevice | yes (it is host memory) | yes (HostSpace) | Left (it stands in for a GPU) | no |
+///
+/// ```
+/// use dualview::{Layout, SpaceKind};
+/// let p = SpaceKind::TestDevice.policy();
+/// assert!(p.needs_mirror && p.host_accessible);
+/// assert_eq!(p.default_layout, Layout::Left);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SpacePolicy {
+    /// Host code may dereference this memory.
+    pub host_accessible: bool,
+    /// A DualView over this space keeps a separate host mirror (Kokkos `HostMirror` is another space).
+    pub needs_mirror: bool,
+    /// One allocation visible at one address from host and device (managed memory).
+    pub unified: bool,
+    /// The layout a DualView gets when none is named (Kokkos: the execution space's).
+    pub default_layout: Layout,
+    /// The execution space's device side: true for spaces whose work runs on a (real or test) device.
+    pub is_device: bool,
+}
+
+impl SpaceKind {
+    /// The policy of this kind (see [`SpacePolicy`]).
+    pub const fn policy(self) -> SpacePolicy {
+        let (host_accessible, needs_mirror, unified, default_layout, is_device) = match self {
+            SpaceKind::Host | SpaceKind::HostPinned => (true, false, false, Layout::Right, false),
+            SpaceKind::Cuda => (false, true, false, Layout::Left, true),
+            SpaceKind::CudaUvm => (true, false, true, Layout::Left, true),
+            SpaceKind::TestDevice => (true, true, false, Layout::Left, true),
+        };
+        SpacePolicy { host_accessible, needs_mirror, unified, default_layout, is_device }
     }
 }
 
@@ -189,18 +222,56 @@ impl Space {
     /// ```
     /// # use dualview::Space;
     /// assert!(Space::host_pinned().is_host_accessible());
+    /// assert!(!Space::cuda(0).is_host_accessible());
     /// ```
     pub const fn is_host_accessible(&self) -> bool {
-        !matches!(self.kind, SpaceKind::Cuda)
+        self.kind.policy().host_accessible
     }
 
-    /// Whether this is managed memory, visible from host and device at one address.
-    pub(crate) const fn is_managed(&self) -> bool {
-        matches!(self.kind, SpaceKind::CudaUvm)
+    /// Whether this is managed (unified) memory, visible from host and device at one address.
+    ///
+    /// ```
+    /// # use dualview::Space;
+    /// assert!(Space::cuda_uvm(0).is_unified() && !Space::cuda(0).is_unified());
+    /// ```
+    pub const fn is_unified(&self) -> bool {
+        self.kind.policy().unified
     }
 
-    /// The host space that mirrors this one by default (pinned stays pinned).
-    pub(crate) fn default_mirror(&self) -> Space {
+    /// The layout a DualView over this space gets when none is named.
+    ///
+    /// ```
+    /// # use dualview::{Layout, Space};
+    /// assert_eq!(Space::cuda(0).default_layout(), Layout::Left);
+    /// assert_eq!(Space::HOST.default_layout(), Layout::Right);
+    /// ```
+    pub const fn default_layout(&self) -> Layout {
+        self.kind.policy().default_layout
+    }
+
+    /// Check that this space can be used here (a CUDA space needs a driver
+    /// and the device): `NoDevice` otherwise.
+    ///
+    /// ```
+    /// # use dualview::{Space, ErrorKind};
+    /// assert!(Space::HOST.probe().is_ok());
+    /// let r = Space::cuda(0).probe();
+    /// assert!(r.is_ok() || r.unwrap_err().kind() == ErrorKind::NoDevice);
+    /// ```
+    pub fn probe(&self) -> Result<()> {
+        self.backend().map(drop)
+    }
+
+    /// The host space of a DualView whose device side is this space: pinned
+    /// memory stays pinned (one space), everything else is mirrored in (or,
+    /// for managed memory, shares one allocation with) `HostSpace`.
+    ///
+    /// ```
+    /// # use dualview::Space;
+    /// assert_eq!(Space::cuda(0).host_side(), Space::HOST);
+    /// assert_eq!(Space::host_pinned().host_side(), Space::host_pinned());
+    /// ```
+    pub const fn host_side(&self) -> Space {
         match self.kind {
             SpaceKind::HostPinned => *self,
             _ => Space::HOST,
@@ -221,11 +292,8 @@ impl Space {
 impl fmt::Display for Space {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.kind {
-            SpaceKind::Host => f.write_str("HostSpace"),
-            SpaceKind::HostPinned => f.write_str("CudaHostPinnedSpace"),
-            SpaceKind::Cuda => write!(f, "CudaSpace({})", self.ordinal),
-            SpaceKind::CudaUvm => write!(f, "CudaUVMSpace({})", self.ordinal),
-            SpaceKind::TestDevice => write!(f, "TestDeviceSpace({})", self.ordinal),
+            SpaceKind::Host | SpaceKind::HostPinned => f.write_str(self.kind.name()),
+            k => write!(f, "{}({})", k.name(), self.ordinal),
         }
     }
 }
@@ -331,78 +399,6 @@ pub(crate) trait Backend: Send + Sync {
     }
 }
 
-/// A block of memory in one space, freed on drop when owned.
-///
-/// Shared through `Arc` by views, DualViews and access guards.
-pub(crate) struct Allocation {
-    space: Space,
-    ptr: NonNull<u8>,
-    bytes: usize,
-    owned: bool,
-}
-
-// SAFETY: an Allocation is an address range plus bookkeeping; whoever reads or
-// writes the memory synchronises (DualView locks and borrow flags).
-unsafe impl Send for Allocation {}
-// SAFETY: as above; `&Allocation` exposes no interior mutability.
-unsafe impl Sync for Allocation {}
-
-impl Allocation {
-    /// Allocate `bytes` in `space`, zeroed when `zeroed`.
-    pub(crate) fn new(space: Space, bytes: usize, zeroed: bool) -> Result<Arc<Allocation>> {
-        if bytes > isize::MAX as usize {
-            bail!(Overflow, "an allocation of {bytes} bytes exceeds isize::MAX");
-        }
-        let ptr = space.backend()?.allocate(space.ordinal, bytes, zeroed)?;
-        Ok(Arc::new(Allocation { space, ptr, bytes, owned: true }))
-    }
-
-    /// Memory owned by the caller: never freed here.
-    ///
-    /// # Safety
-    /// `ptr` addresses `bytes` bytes of `space` that outlive every user of the result.
-    pub(crate) unsafe fn wrap(space: Space, ptr: NonNull<u8>, bytes: usize) -> Arc<Allocation> {
-        Arc::new(Allocation { space, ptr, bytes, owned: false })
-    }
-
-    /// The base address.
-    pub(crate) fn ptr(&self) -> *mut u8 {
-        self.ptr.as_ptr()
-    }
-
-    /// The space.
-    pub(crate) fn space(&self) -> Space {
-        self.space
-    }
-
-    /// False for memory wrapped with `dv_wrap`.
-    pub(crate) fn is_owned(&self) -> bool {
-        self.owned
-    }
-}
-
-impl Drop for Allocation {
-    fn drop(&mut self) {
-        if self.owned {
-            if let Ok(b) = self.space.backend() {
-                // SAFETY: ptr/bytes came from `allocate` on this backend in `new`,
-                // and the last Arc is gone, so nobody uses the memory.
-                unsafe { b.deallocate(self.space.ordinal, self.ptr, self.bytes) };
-            }
-        }
-    }
-}
-
-impl fmt::Debug for Allocation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Allocation")
-            .field("space", &self.space)
-            .field("bytes", &self.bytes)
-            .field("owned", &self.owned)
-            .finish()
-    }
-}
-
 /// Fill `dst` in `space` with one element's bytes.
 ///
 /// # Safety
@@ -429,7 +425,7 @@ pub(crate) unsafe fn copy(
     stream: Stream,
 ) -> Result<()> {
     // The non-host party drives the copy; host to host is plain memory.
-    let driver = if !dst_space.is_host_accessible() || dst_space.is_managed() {
+    let driver = if !dst_space.is_host_accessible() || dst_space.is_unified() {
         dst_space
     } else {
         src_space

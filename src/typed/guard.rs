@@ -6,7 +6,8 @@
 
 use crate::dual_view::RawDualView;
 use crate::element::Element;
-use crate::error::{bail, Result, Side};
+use crate::error::{bail, Result};
+use crate::side::Side;
 use crate::extents::DynRank;
 use crate::layout::for_each_run;
 use crate::view::View;

@@ -8,12 +8,14 @@ pub use guard::{ViewMut, ViewRef};
 
 use crate::dual_view::{Access, Desc, RawDualView};
 use crate::element::Element;
-use crate::error::{bail, Result, Side};
+use crate::error::{bail, Result};
+use crate::side::Side;
 use crate::extents::{DynRank, Extents};
 use crate::layout::{Layout, Mapping, Slice};
-use crate::space::{Space, SpaceKind, Stream};
+use crate::space::{Space, Stream};
 use crate::stats::Stats;
-use crate::view::{Elem, View};
+use crate::element::ElemSpec;
+use crate::view::View;
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -78,7 +80,7 @@ pub struct Builder<T: Element, E: Extents> {
 }
 
 impl<T: Element, E: Extents> Builder<T, E> {
-    /// The layout (default: Left for CUDA device spaces, Right otherwise, as Kokkos).
+    /// The layout (default: the device space's, [`Space::default_layout`]: Left for CUDA and the test device, Right for the host, as Kokkos).
     ///
     /// ```
     /// # use dualview::{DualView, Dims, Space};
@@ -159,21 +161,18 @@ impl<T: Element, E: Extents> Builder<T, E> {
     pub fn build(self) -> Result<DualView<T, E>> {
         self.extents.check()?;
         let ext = self.extents.to_dyn();
-        let layout = self.layout.unwrap_or(match self.device.kind() {
-            SpaceKind::Cuda | SpaceKind::CudaUvm => Layout::Left,
-            _ => Layout::Right,
-        });
+        let layout = self.layout.unwrap_or(self.device.default_layout());
         let mapping = match (&self.strides, layout) {
             (Some(s), _) => Mapping::with_strides(ext, s)?,
             (None, Layout::Stride) => bail!(InvalidArgument, "LayoutStride needs explicit strides"),
             (None, l) => Mapping::new(l, ext)?,
         };
-        let elem = Elem::new(std::mem::size_of::<T>(), std::mem::align_of::<T>())?;
+        let elem = ElemSpec::of::<T>();
         let desc = Desc {
             elem,
             mapping,
             device: self.device,
-            host: self.host.unwrap_or(self.device.default_mirror()),
+            host: self.host.unwrap_or(self.device.host_side()),
             init: self.init,
         };
         Ok(DualView { raw: RawDualView::new(&self.label, &desc)?, _t: PhantomData })
@@ -225,7 +224,7 @@ impl<T: Element, E: Extents> DualView<T, E> {
     /// assert_eq!(DualView::<f32, Dims<2>>::from_raw(raw).unwrap_err().kind(), ErrorKind::RankMismatch);
     /// ```
     pub fn from_raw(raw: RawDualView) -> Result<Self> {
-        let (have, want) = (raw.elem(), Elem::of::<T>());
+        let (have, want) = (raw.elem(), ElemSpec::of::<T>());
         if have.size() != want.size() || have.align() < want.align() {
             bail!(
                 Incompatible,
@@ -333,7 +332,7 @@ impl<T: Element, E: Extents> DualView<T, E> {
     /// # use dualview::{DualView, Dims, Space};
     /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
     ///     .device(Space::test_device(0)).build().unwrap();
-    /// assert_eq!(a.mapping().kokkos_strides(), vec![2, 1, 6]);
+    /// assert_eq!(a.mapping().kokkos_strides(), vec![1, 3, 6]); // LayoutLeft: the test device stands in for a GPU
     /// ```
     pub fn mapping(&self) -> Mapping {
         self.raw.mapping()
@@ -357,7 +356,7 @@ impl<T: Element, E: Extents> DualView<T, E> {
     /// # use dualview::{DualView, Dims, Space};
     /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
     ///     .device(Space::test_device(0)).build().unwrap();
-    /// assert_eq!(a.stride(0).unwrap(), 2);
+    /// assert_eq!((a.stride(0).unwrap(), a.stride(1).unwrap()), (1, 3));
     /// ```
     pub fn stride(&self, axis: usize) -> Result<usize> {
         self.mapping().stride(axis)
@@ -493,17 +492,18 @@ impl<T: Element, E: Extents> DualView<T, E> {
         self.raw.need_sync(Side::Device)
     }
 
-    /// Forget pending changes of both sides, without copying.
+    /// Forget pending changes of both sides, without copying. Refused through
+    /// a const handle ([`DualView::as_const`]) and a stale subview.
     ///
     /// ```
     /// # use dualview::{DualView, Dims, Space};
     /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
     ///     .device(Space::test_device(0)).build().unwrap();
     /// a.modify_device().unwrap();
-    /// a.clear_sync_state();
+    /// a.clear_sync_state().unwrap();
     /// a.modify_host().unwrap();
     /// ```
-    pub fn clear_sync_state(&self) {
+    pub fn clear_sync_state(&self) -> Result<()> {
         self.raw.clear_sync_state()
     }
 

@@ -5,6 +5,7 @@ use crate::error::{bail, Result};
 use crate::extents::Extents;
 use crate::layout::{Layout, Mapping};
 use crate::space::{self, Region, Space, Stream};
+use crate::tools;
 
 impl View {
     /// Copy `src` into this view: Kokkos `deep_copy(dst, src)`. The extents
@@ -12,27 +13,36 @@ impl View {
     /// Overlapping views of one allocation go through a staging buffer.
     ///
     /// ```
-    /// # use dualview::{DynRank, Elem, Layout, Mapping, Space, View};
+    /// # use dualview::{DynRank, ElemSpec, Layout, Mapping, Space, View};
     /// let e = DynRank::new(&[2, 2]).unwrap();
-    /// let a = View::new("a", Elem::of::<u8>(), Mapping::new(Layout::Left, e).unwrap(), Space::HOST, true).unwrap();
-    /// let b = View::new("b", Elem::of::<u8>(), Mapping::new(Layout::Right, e).unwrap(), Space::test_device(0), true).unwrap();
-    /// a.fill(&[9]).unwrap();
-    /// b.copy_from(&a).unwrap();
+    /// let a = View::new("a", ElemSpec::of::<u8>(), Mapping::new(Layout::Left, e).unwrap(), Space::HOST, true).unwrap();
+    /// let b = View::new("b", ElemSpec::of::<u8>(), Mapping::new(Layout::Right, e).unwrap(), Space::test_device(0), true).unwrap();
+    /// // SAFETY: nobody else uses `a` or `b`.
+    /// unsafe { a.fill(&[9]).unwrap(); b.copy_from(&a).unwrap() };
     /// ```
-    pub fn copy_from(&self, src: &View) -> Result<()> {
-        self.copy_from_on(src, Stream::null())
+    ///
+    /// # Safety
+    /// No one reads or writes `self`'s elements, nor writes `src`'s, meanwhile
+    /// (see [`View::fill`]).
+    pub unsafe fn copy_from(&self, src: &View) -> Result<()> {
+        // SAFETY: forwarded contract.
+        unsafe { self.copy_from_on(src, Stream::null()) }
     }
 
     /// [`View::copy_from`] ordered on `stream`.
     ///
     /// ```
-    /// # use dualview::{DynRank, Elem, Layout, Mapping, Space, View};
+    /// # use dualview::{DynRank, ElemSpec, Layout, Mapping, Space, View};
     /// let m = Mapping::new(Layout::Right, DynRank::new(&[2, 3]).unwrap()).unwrap();
-    /// let v = View::new("v", Elem::of::<u32>(), m, Space::HOST, true).unwrap();
-    /// let w = View::new("w", Elem::of::<u32>(), *v.mapping(), Space::test_device(0), true).unwrap();
-    /// w.copy_from_on(&v, dualview::Stream::null()).unwrap();
+    /// let v = View::new("v", ElemSpec::of::<u32>(), m, Space::HOST, true).unwrap();
+    /// let w = View::new("w", ElemSpec::of::<u32>(), *v.mapping(), Space::test_device(0), true).unwrap();
+    /// // SAFETY: nobody else uses `v` or `w`.
+    /// unsafe { w.copy_from_on(&v, dualview::Stream::null()) }.unwrap();
     /// ```
-    pub fn copy_from_on(&self, src: &View, stream: Stream) -> Result<()> {
+    ///
+    /// # Safety
+    /// As [`View::copy_from`], until the stream has executed the copy.
+    pub unsafe fn copy_from_on(&self, src: &View, stream: Stream) -> Result<()> {
         if !self.extents().same_as(src.extents()) {
             bail!(
                 Incompatible,
@@ -54,14 +64,28 @@ impl View {
         if self.size() == 0 {
             return Ok(());
         }
-        if std::sync::Arc::ptr_eq(self.allocation(), src.allocation()) {
-            if self.offset == src.offset && self.mapping == src.mapping {
-                return Ok(());
-            }
-            return self.copy_staged(src);
+        if std::sync::Arc::ptr_eq(self.allocation(), src.allocation())
+            && self.offset == src.offset
+            && self.mapping == src.mapping
+        {
+            return Ok(());
         }
-        // SAFETY: both regions are the views' mappings inside distinct live allocations.
-        unsafe { space::copy(self.space, &self.region(), src.space, &src.region(), stream) }
+        let traced = tools::wants_deep_copy();
+        if traced {
+            let bytes = self.size() * self.elem.size();
+            tools::begin_deep_copy((self.space, self.label(), self.data()), (src.space, src.label(), src.data()), bytes);
+        }
+        let r = if std::sync::Arc::ptr_eq(self.allocation(), src.allocation()) {
+            self.copy_staged(src)
+        } else {
+            // SAFETY: both regions are the views' mappings inside distinct live
+            // allocations; exclusivity is the caller's contract.
+            unsafe { space::copy(self.space, &self.region(), src.space, &src.region(), stream) }
+        };
+        if traced {
+            tools::end_deep_copy();
+        }
+        r
     }
 
     /// Copy through a packed host buffer (the two views share memory). Always

@@ -3,100 +3,21 @@
 
 mod copy;
 
+use crate::element::ElemSpec;
 use crate::error::{bail, Result};
 use crate::extents::DynRank;
 use crate::layout::{Layout, Mapping, Slice};
-use crate::space::{self, Allocation, Region, Space, Stream, ALIGNMENT};
+use crate::space::{self, Allocation, Region, Space, Stream};
 use std::fmt;
 use std::ptr::NonNull;
 use std::sync::Arc;
 
-/// Size and alignment of one element, in bytes.
-///
-/// ```
-/// use dualview::Elem;
-/// let e = Elem::of::<f64>();
-/// assert_eq!((e.size(), e.align()), (8, 8));
-/// assert!(Elem::new(3, 2).is_err()); // size not a multiple of the alignment
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Elem {
-    size: usize,
-    align: usize,
-}
-
-impl Elem {
-    /// An element of `size` bytes aligned to `align` (a power of two, at most 64).
-    ///
-    /// ```
-    /// # use dualview::{Elem, ErrorKind};
-    /// assert_eq!(Elem::new(16, 16).unwrap().size(), 16);
-    /// assert_eq!(Elem::new(0, 1).unwrap_err().kind(), ErrorKind::InvalidArgument);
-    /// assert_eq!(Elem::new(128, 128).unwrap_err().kind(), ErrorKind::InvalidArgument);
-    /// ```
-    pub fn new(size: usize, align: usize) -> Result<Elem> {
-        if size == 0 {
-            bail!(InvalidArgument, "element size 0: zero-sized elements are not supported");
-        }
-        if !align.is_power_of_two() || align > ALIGNMENT {
-            bail!(InvalidArgument, "element alignment {align} is not a power of two up to {ALIGNMENT}");
-        }
-        if size % align != 0 {
-            bail!(InvalidArgument, "element size {size} is not a multiple of its alignment {align}");
-        }
-        Ok(Elem { size, align })
-    }
-
-    /// The element of a Rust type.
-    ///
-    /// ```
-    /// # use dualview::Elem;
-    /// assert_eq!(Elem::of::<[u8; 3]>().size(), 3);
-    /// ```
-    pub const fn of<T>() -> Elem {
-        Elem { size: std::mem::size_of::<T>(), align: std::mem::align_of::<T>() }
-    }
-
-    /// Size in bytes.
-    ///
-    /// ```
-    /// # use dualview::Elem;
-    /// assert_eq!(Elem::of::<u16>().size(), 2);
-    /// ```
-    pub const fn size(&self) -> usize {
-        self.size
-    }
-
-    /// Alignment in bytes.
-    ///
-    /// ```
-    /// # use dualview::Elem;
-    /// assert_eq!(Elem::of::<u64>().align(), 8);
-    /// ```
-    pub const fn align(&self) -> usize {
-        self.align
-    }
-
-    /// Bytes needed for `mapping`'s span, checked.
-    pub(crate) fn bytes(&self, mapping: &Mapping) -> Result<usize> {
-        match mapping.span().checked_mul(self.size) {
-            Some(b) if b <= isize::MAX as usize => Ok(b),
-            _ => bail!(
-                Overflow,
-                "{} elements of {} bytes overflow isize",
-                mapping.span(),
-                self.size
-            ),
-        }
-    }
-}
-
 /// A single-space array. Clones share the allocation (like a Kokkos View copy).
 ///
 /// ```
-/// use dualview::{DynRank, Elem, Layout, Mapping, Space, View};
+/// use dualview::{DynRank, ElemSpec, Layout, Mapping, Space, View};
 /// let m = Mapping::new(Layout::Right, DynRank::new(&[2, 3]).unwrap()).unwrap();
-/// let v = View::new("v", Elem::of::<u32>(), m, Space::HOST, true).unwrap();
+/// let v = View::new("v", ElemSpec::of::<u32>(), m, Space::HOST, true).unwrap();
 /// assert_eq!((v.label(), v.size(), v.span()), ("v", 6, 6));
 /// assert_eq!(v.data() as usize % 64, 0);
 /// let w = v.clone();
@@ -106,7 +27,7 @@ impl Elem {
 #[derive(Clone)]
 pub struct View {
     label: Arc<str>,
-    elem: Elem,
+    elem: ElemSpec,
     mapping: Mapping,
     space: Space,
     alloc: Arc<Allocation>,
@@ -118,15 +39,16 @@ impl View {
     /// Allocate a view in `space`, zero-filled when `init`.
     ///
     /// ```
-    /// # use dualview::{DynRank, Elem, Layout, Mapping, Space, View, ErrorKind};
+    /// # use dualview::{DynRank, ElemSpec, Layout, Mapping, Space, View, ErrorKind};
     /// let m = Mapping::new(Layout::Left, DynRank::new(&[4]).unwrap()).unwrap();
-    /// let err = View::new("g", Elem::of::<f32>(), m, Space::cuda(0), true).unwrap_err();
+    /// let err = View::new("g", ElemSpec::of::<f32>(), m, Space::cuda(0), true).unwrap_err();
     /// assert_eq!(err.kind(), ErrorKind::NoDevice);
     /// ```
-    pub fn new(label: &str, elem: Elem, mapping: Mapping, space: Space, init: bool) -> Result<View> {
+    pub fn new(label: &str, elem: ElemSpec, mapping: Mapping, space: Space, init: bool) -> Result<View> {
         let bytes = elem.bytes(&mapping)?;
-        let alloc = Allocation::new(space, bytes, init)?;
-        Ok(View { label: label.into(), elem, mapping, space, alloc, offset: 0 })
+        let label: Arc<str> = label.into();
+        let alloc = Allocation::new(space, bytes, init, &label)?;
+        Ok(View { label, elem, mapping, space, alloc, offset: 0 })
     }
 
     /// A view over memory the caller owns; it is never freed here.
@@ -137,36 +59,38 @@ impl View {
     /// the result or any clone of it lives.
     ///
     /// ```
-    /// # use dualview::{DynRank, Elem, Layout, Mapping, Space, View};
+    /// # use dualview::{DynRank, ElemSpec, Layout, Mapping, Space, View};
     /// let mut buf = [0u32; 4];
     /// let p = std::ptr::NonNull::new(buf.as_mut_ptr() as *mut u8).unwrap();
     /// let m = Mapping::new(Layout::Right, DynRank::new(&[4]).unwrap()).unwrap();
     /// // SAFETY: buf holds 4 u32 and outlives the view.
-    /// let v = unsafe { View::wrap("buf", Elem::of::<u32>(), m, Space::HOST, p) }.unwrap();
-    /// v.fill(&5u32.to_ne_bytes()).unwrap();
+    /// let v = unsafe { View::wrap("buf", ElemSpec::of::<u32>(), m, Space::HOST, p) }.unwrap();
+    /// // SAFETY: nobody else accesses `buf` meanwhile.
+    /// unsafe { v.fill(&5u32.to_ne_bytes()) }.unwrap();
     /// drop(v);
     /// assert_eq!(buf, [5; 4]);
     /// ```
-    pub unsafe fn wrap(label: &str, elem: Elem, mapping: Mapping, space: Space, ptr: NonNull<u8>) -> Result<View> {
+    pub unsafe fn wrap(label: &str, elem: ElemSpec, mapping: Mapping, space: Space, ptr: NonNull<u8>) -> Result<View> {
         let bytes = elem.bytes(&mapping)?;
         if ptr.as_ptr() as usize % elem.align() != 0 {
             bail!(InvalidArgument, "pointer {ptr:p} is not aligned to {} bytes", elem.align());
         }
+        let label: Arc<str> = label.into();
         // SAFETY: forwarded contract.
-        let alloc = unsafe { Allocation::wrap(space, ptr, bytes) };
-        Ok(View { label: label.into(), elem, mapping, space, alloc, offset: 0 })
+        let alloc = unsafe { Allocation::wrap(space, ptr, bytes, &label) };
+        Ok(View { label, elem, mapping, space, alloc, offset: 0 })
     }
 
-    pub(crate) fn from_parts(label: Arc<str>, elem: Elem, mapping: Mapping, alloc: Arc<Allocation>, offset: usize) -> View {
+    pub(crate) fn from_parts(label: Arc<str>, elem: ElemSpec, mapping: Mapping, alloc: Arc<Allocation>, offset: usize) -> View {
         View { label, elem, mapping, space: alloc.space(), alloc, offset }
     }
 
     /// The label.
     ///
     /// ```
-    /// # use dualview::{DynRank, Elem, Layout, Mapping, Space, View};
+    /// # use dualview::{DynRank, ElemSpec, Layout, Mapping, Space, View};
     /// let m = Mapping::new(Layout::Right, DynRank::new(&[2, 3]).unwrap()).unwrap();
-    /// let v = View::new("v", Elem::of::<u32>(), m, Space::HOST, true).unwrap();
+    /// let v = View::new("v", ElemSpec::of::<u32>(), m, Space::HOST, true).unwrap();
     /// assert_eq!(v.label(), "v");
     /// ```
     pub fn label(&self) -> &str {
@@ -176,21 +100,21 @@ impl View {
     /// The element description.
     ///
     /// ```
-    /// # use dualview::{DynRank, Elem, Layout, Mapping, Space, View};
+    /// # use dualview::{DynRank, ElemSpec, Layout, Mapping, Space, View};
     /// let m = Mapping::new(Layout::Right, DynRank::new(&[2, 3]).unwrap()).unwrap();
-    /// let v = View::new("v", Elem::of::<u32>(), m, Space::HOST, true).unwrap();
+    /// let v = View::new("v", ElemSpec::of::<u32>(), m, Space::HOST, true).unwrap();
     /// assert_eq!(v.elem().size(), 4);
     /// ```
-    pub fn elem(&self) -> Elem {
+    pub fn elem(&self) -> ElemSpec {
         self.elem
     }
 
     /// The layout mapping.
     ///
     /// ```
-    /// # use dualview::{DynRank, Elem, Layout, Mapping, Space, View};
+    /// # use dualview::{DynRank, ElemSpec, Layout, Mapping, Space, View};
     /// let m = Mapping::new(Layout::Right, DynRank::new(&[2, 3]).unwrap()).unwrap();
-    /// let v = View::new("v", Elem::of::<u32>(), m, Space::HOST, true).unwrap();
+    /// let v = View::new("v", ElemSpec::of::<u32>(), m, Space::HOST, true).unwrap();
     /// assert_eq!(v.mapping().span(), 6);
     /// ```
     pub fn mapping(&self) -> &Mapping {
@@ -200,9 +124,9 @@ impl View {
     /// The extents.
     ///
     /// ```
-    /// # use dualview::{DynRank, Elem, Layout, Mapping, Space, View};
+    /// # use dualview::{DynRank, ElemSpec, Layout, Mapping, Space, View};
     /// let m = Mapping::new(Layout::Right, DynRank::new(&[2, 3]).unwrap()).unwrap();
-    /// let v = View::new("v", Elem::of::<u32>(), m, Space::HOST, true).unwrap();
+    /// let v = View::new("v", ElemSpec::of::<u32>(), m, Space::HOST, true).unwrap();
     /// assert_eq!(v.extents().as_slice(), &[2, 3]);
     /// ```
     pub fn extents(&self) -> &DynRank {
@@ -212,9 +136,9 @@ impl View {
     /// The layout.
     ///
     /// ```
-    /// # use dualview::{DynRank, Elem, Layout, Mapping, Space, View};
+    /// # use dualview::{DynRank, ElemSpec, Layout, Mapping, Space, View};
     /// let m = Mapping::new(Layout::Right, DynRank::new(&[2, 3]).unwrap()).unwrap();
-    /// let v = View::new("v", Elem::of::<u32>(), m, Space::HOST, true).unwrap();
+    /// let v = View::new("v", ElemSpec::of::<u32>(), m, Space::HOST, true).unwrap();
     /// assert_eq!(v.layout(), Layout::Right);
     /// ```
     pub fn layout(&self) -> Layout {
@@ -224,9 +148,9 @@ impl View {
     /// The memory space.
     ///
     /// ```
-    /// # use dualview::{DynRank, Elem, Layout, Mapping, Space, View};
+    /// # use dualview::{DynRank, ElemSpec, Layout, Mapping, Space, View};
     /// let m = Mapping::new(Layout::Right, DynRank::new(&[2, 3]).unwrap()).unwrap();
-    /// let v = View::new("v", Elem::of::<u32>(), m, Space::HOST, true).unwrap();
+    /// let v = View::new("v", ElemSpec::of::<u32>(), m, Space::HOST, true).unwrap();
     /// assert_eq!(v.space(), Space::HOST);
     /// ```
     pub fn space(&self) -> Space {
@@ -236,23 +160,23 @@ impl View {
     /// Address of the element at index 0 (in the view's space).
     ///
     /// ```
-    /// # use dualview::{DynRank, Elem, Layout, Mapping, Space, View};
+    /// # use dualview::{DynRank, ElemSpec, Layout, Mapping, Space, View};
     /// let m = Mapping::new(Layout::Right, DynRank::new(&[2, 3]).unwrap()).unwrap();
-    /// let v = View::new("v", Elem::of::<u32>(), m, Space::HOST, true).unwrap();
+    /// let v = View::new("v", ElemSpec::of::<u32>(), m, Space::HOST, true).unwrap();
     /// assert!(!v.data().is_null());
     /// ```
     pub fn data(&self) -> *mut u8 {
         // Stays inside the allocation: offset < span of the parent mapping,
         // or 0 for empty views.
-        self.alloc.ptr().wrapping_add(self.offset * self.elem.size)
+        self.alloc.ptr().wrapping_add(self.offset * self.elem.size())
     }
 
     /// The number of elements.
     ///
     /// ```
-    /// # use dualview::{DynRank, Elem, Layout, Mapping, Space, View};
+    /// # use dualview::{DynRank, ElemSpec, Layout, Mapping, Space, View};
     /// let m = Mapping::new(Layout::Right, DynRank::new(&[2, 3]).unwrap()).unwrap();
-    /// let v = View::new("v", Elem::of::<u32>(), m, Space::HOST, true).unwrap();
+    /// let v = View::new("v", ElemSpec::of::<u32>(), m, Space::HOST, true).unwrap();
     /// assert_eq!(v.size(), 6);
     /// ```
     pub fn size(&self) -> usize {
@@ -262,9 +186,9 @@ impl View {
     /// The required span in elements.
     ///
     /// ```
-    /// # use dualview::{DynRank, Elem, Layout, Mapping, Space, View};
+    /// # use dualview::{DynRank, ElemSpec, Layout, Mapping, Space, View};
     /// let m = Mapping::new(Layout::Right, DynRank::new(&[2, 3]).unwrap()).unwrap();
-    /// let v = View::new("v", Elem::of::<u32>(), m, Space::HOST, true).unwrap();
+    /// let v = View::new("v", ElemSpec::of::<u32>(), m, Space::HOST, true).unwrap();
     /// assert_eq!(v.span(), 6);
     /// ```
     pub fn span(&self) -> usize {
@@ -274,9 +198,9 @@ impl View {
     /// Whether the span holds no gaps.
     ///
     /// ```
-    /// # use dualview::{DynRank, Elem, Layout, Mapping, Space, View};
+    /// # use dualview::{DynRank, ElemSpec, Layout, Mapping, Space, View};
     /// let m = Mapping::new(Layout::Right, DynRank::new(&[2, 3]).unwrap()).unwrap();
-    /// let v = View::new("v", Elem::of::<u32>(), m, Space::HOST, true).unwrap();
+    /// let v = View::new("v", ElemSpec::of::<u32>(), m, Space::HOST, true).unwrap();
     /// assert!(v.span_is_contiguous());
     /// ```
     pub fn span_is_contiguous(&self) -> bool {
@@ -286,24 +210,24 @@ impl View {
     /// How many views, DualViews and guards share the allocation.
     ///
     /// ```
-    /// # use dualview::{DynRank, Elem, Layout, Mapping, Space, View};
+    /// # use dualview::{DynRank, ElemSpec, Layout, Mapping, Space, View};
     /// let m = Mapping::new(Layout::Right, DynRank::new(&[2, 3]).unwrap()).unwrap();
-    /// let v = View::new("v", Elem::of::<u32>(), m, Space::HOST, true).unwrap();
+    /// let v = View::new("v", ElemSpec::of::<u32>(), m, Space::HOST, true).unwrap();
     /// assert_eq!(v.use_count(), 1);
     /// ```
     pub fn use_count(&self) -> usize {
         Arc::strong_count(&self.alloc)
     }
 
-    /// False for views over caller-owned memory.
+    /// Whether dualview owns the memory (false for views over caller memory, Kokkos "unmanaged").
     ///
     /// ```
-    /// # use dualview::{DynRank, Elem, Layout, Mapping, Space, View};
+    /// # use dualview::{DynRank, ElemSpec, Layout, Mapping, Space, View};
     /// let m = Mapping::new(Layout::Right, DynRank::new(&[2, 3]).unwrap()).unwrap();
-    /// let v = View::new("v", Elem::of::<u32>(), m, Space::HOST, true).unwrap();
-    /// assert!(v.is_managed());
+    /// let v = View::new("v", ElemSpec::of::<u32>(), m, Space::HOST, true).unwrap();
+    /// assert!(v.is_owned());
     /// ```
-    pub fn is_managed(&self) -> bool {
+    pub fn is_owned(&self) -> bool {
         self.alloc.is_owned()
     }
 
@@ -315,9 +239,9 @@ impl View {
     /// A subview sharing this view's allocation.
     ///
     /// ```
-    /// # use dualview::{DynRank, Elem, Layout, Mapping, Slice, Space, View};
+    /// # use dualview::{DynRank, ElemSpec, Layout, Mapping, Slice, Space, View};
     /// let m = Mapping::new(Layout::Right, DynRank::new(&[4, 4]).unwrap()).unwrap();
-    /// let v = View::new("v", Elem::of::<u8>(), m, Space::HOST, true).unwrap();
+    /// let v = View::new("v", ElemSpec::of::<u8>(), m, Space::HOST, true).unwrap();
     /// let row = v.subview(&[Slice::Index(2), Slice::All]).unwrap();
     /// assert_eq!(row.extents().as_slice(), &[4]);
     /// assert_eq!(row.data() as usize - v.data() as usize, 8);
@@ -330,7 +254,7 @@ impl View {
     pub(crate) fn region(&self) -> Region {
         Region {
             ptr: self.data(),
-            elem_size: self.elem.size,
+            elem_size: self.elem.size(),
             extents: *self.mapping.extents(),
             strides: *self.mapping.strides(),
         }
@@ -339,36 +263,48 @@ impl View {
     /// Set every element to `value` (one element's bytes): Kokkos `deep_copy(view, scalar)`.
     ///
     /// ```
-    /// # use dualview::{DynRank, Elem, Layout, Mapping, Space, View};
+    /// # use dualview::{DynRank, ElemSpec, Layout, Mapping, Space, View};
     /// let m = Mapping::new(Layout::Right, DynRank::new(&[3]).unwrap()).unwrap();
-    /// let v = View::new("v", Elem::of::<u16>(), m, Space::HOST, true).unwrap();
-    /// v.fill(&7u16.to_ne_bytes()).unwrap();
+    /// let v = View::new("v", ElemSpec::of::<u16>(), m, Space::HOST, true).unwrap();
+    /// // SAFETY: no other user of the view's memory.
+    /// unsafe { v.fill(&7u16.to_ne_bytes()) }.unwrap();
     /// // SAFETY: 3 initialised u16 in host memory, no other user.
     /// let s = unsafe { std::slice::from_raw_parts(v.data() as *const u16, 3) };
     /// assert_eq!(s, &[7, 7, 7]);
     /// ```
-    pub fn fill(&self, value: &[u8]) -> Result<()> {
-        self.fill_on(value, Stream::null())
+    ///
+    /// # Safety
+    /// No one reads or writes this view's elements meanwhile: a `View` is a
+    /// shared handle, so a slice taken elsewhere (a DualView access guard,
+    /// another clone) would see the data change under it.
+    pub unsafe fn fill(&self, value: &[u8]) -> Result<()> {
+        // SAFETY: forwarded contract.
+        unsafe { self.fill_on(value, Stream::null()) }
     }
 
     /// [`View::fill`] ordered on `stream`.
     ///
     /// ```
-    /// # use dualview::{DynRank, Elem, Layout, Mapping, Space, View};
+    /// # use dualview::{DynRank, ElemSpec, Layout, Mapping, Space, View};
     /// let m = Mapping::new(Layout::Right, DynRank::new(&[2, 3]).unwrap()).unwrap();
-    /// let v = View::new("v", Elem::of::<u32>(), m, Space::HOST, true).unwrap();
-    /// v.fill_on(&[1, 0, 0, 0], dualview::Stream::null()).unwrap();
+    /// let v = View::new("v", ElemSpec::of::<u32>(), m, Space::HOST, true).unwrap();
+    /// // SAFETY: no other user.
+    /// unsafe { v.fill_on(&[1, 0, 0, 0], dualview::Stream::null()) }.unwrap();
     /// ```
-    pub fn fill_on(&self, value: &[u8], stream: Stream) -> Result<()> {
-        if value.len() != self.elem.size {
+    ///
+    /// # Safety
+    /// As [`View::fill`], until the stream has executed the fill.
+    pub unsafe fn fill_on(&self, value: &[u8], stream: Stream) -> Result<()> {
+        if value.len() != self.elem.size() {
             bail!(
                 InvalidArgument,
                 "fill value has {} bytes, the element has {}",
                 value.len(),
-                self.elem.size
+                self.elem.size()
             );
         }
-        // SAFETY: the region is this view's mapping inside its live allocation.
+        // SAFETY: the region is this view's mapping inside its live
+        // allocation; exclusivity is the caller's contract.
         unsafe { space::fill(self.space, &self.region(), value, stream) }
     }
 }

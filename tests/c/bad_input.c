@@ -131,10 +131,10 @@ static void null_pointers(dv_dualview_t *a) {
     EXPECT_STATUS(dv_host_view(a, NULL), NUL);
     EXPECT_STATUS(dv_device_view(NULL, &vi), NUL);
     EXPECT_STATUS(dv_device_view(a, NULL), NUL);
-    EXPECT_STATUS(dv_fill_host(NULL, &x), NUL);
-    EXPECT_STATUS(dv_fill_host(a, NULL), NUL);
-    EXPECT_STATUS(dv_fill_device(NULL, &x), NUL);
-    EXPECT_STATUS(dv_fill_device(a, NULL), NUL);
+    EXPECT_STATUS(dv_fill_and_modify_host(NULL, &x), NUL);
+    EXPECT_STATUS(dv_fill_and_modify_host(a, NULL), NUL);
+    EXPECT_STATUS(dv_fill_and_modify_device(NULL, &x), NUL);
+    EXPECT_STATUS(dv_fill_and_modify_device(a, NULL), NUL);
     EXPECT_STATUS(dv_rank(NULL, &u32), NUL);
     EXPECT_STATUS(dv_rank(a, NULL), NUL);
     EXPECT_STATUS(dv_extent(NULL, 0, &u64), NUL);
@@ -286,13 +286,13 @@ static void flags_and_const(dv_dualview_t *a) {
     EXPECT_STATUS(dv_modify_device(a), DV_ERROR_CONCURRENT_MODIFICATION);
     EXPECT(strstr(dv_last_error(), "\"A\"") != NULL && strstr(dv_last_error(), "device") != NULL);
     double x = 5.0;
-    EXPECT_STATUS(dv_fill_device(a, &x), DV_ERROR_CONCURRENT_MODIFICATION);
+    EXPECT_STATUS(dv_fill_and_modify_device(a, &x), DV_ERROR_CONCURRENT_MODIFICATION);
     UNCHANGED(a, s);
 
     dv_dualview_t *c = NULL;
     OK(dv_clone_const(a, &c));
     EXPECT_STATUS(dv_sync_device(c), DV_ERROR_CONST_SYNC);
-    EXPECT_STATUS(dv_fill_host(c, &x), DV_ERROR_INVALID_ARGUMENT);
+    EXPECT_STATUS(dv_fill_and_modify_host(c, &x), DV_ERROR_INVALID_ARGUMENT);
     void *p = NULL;
     EXPECT_STATUS(dv_host_access(c, DV_ACCESS_READ_WRITE, &p), DV_ERROR_INVALID_ARGUMENT);
     UNCHANGED(a, s);
@@ -368,7 +368,7 @@ int main(void) {
     dv_dualview_t *a = NULL;
     OK(dv_create("A", &d, &a));
     double v = 1.5;
-    OK(dv_fill_host(a, &v));
+    OK(dv_fill_and_modify_host(a, &v));
     OK(dv_sync_device(a));
 
     null_pointers(a);

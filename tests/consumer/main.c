@@ -14,7 +14,7 @@ int main(void) {
     d.extents.extent[0] = 100;
     dv_dualview_t *a = NULL;
     int32_t v = 42, *h = NULL;
-    if (dv_create("consumer", &d, &a) != DV_OK || dv_fill_device(a, &v) != DV_OK ||
+    if (dv_create("consumer", &d, &a) != DV_OK || dv_fill_and_modify_device(a, &v) != DV_OK ||
         dv_host_access(a, DV_ACCESS_READ, (void **)&h) != DV_OK) {
         fprintf(stderr, "consumer: %s\n", dv_last_error());
         return 1;

@@ -1,0 +1,73 @@
+//! Access with a mode (sync-if-stale and mark-on-write in one call), and the
+//! borrows the Rust guards hold.
+
+use super::flags::newer;
+use super::RawDualView;
+use crate::dual_view::Access;
+use crate::error::{err, Error, Result};
+use crate::side::Side;
+use crate::view::View;
+
+impl RawDualView {
+    /// Sync `side` if stale and mark it modified for any write mode, in one
+    /// call; returns the view to use (see [`Access`]).
+    ///
+    /// ```
+    /// use dualview::{Access, Side};
+    /// let a = dualview::doc::raw::<u8>(&[2], dualview::Space::test_device(0));
+    /// a.access(Side::Device, Access::ReadWrite).unwrap();
+    /// assert!(a.need_sync(Side::Host));
+    /// a.access(Side::Host, Access::Read).unwrap();
+    /// assert!(!a.need_sync(Side::Host) && !a.need_sync(Side::Device));
+    /// ```
+    pub fn access(&self, side: Side, mode: Access) -> Result<View> {
+        match mode {
+            Access::Read => self.sync(side)?,
+            Access::ReadWrite => {
+                self.check_writable("read-write access", Some(side))?;
+                self.sync(side)?;
+                self.modify(side)?;
+            }
+            Access::Write if self.sub.is_some() => {
+                self.check_writable("write access", Some(side))?;
+                self.sync(side)?;
+                self.modify(side)?;
+            }
+            Access::Write => {
+                self.check_writable("write access", Some(side))?;
+                self.shared.flags.store(newer(side));
+            }
+        }
+        self.view(side)
+    }
+
+    /// Refuse early (changing nothing) when `side` cannot be borrowed as asked.
+    pub(crate) fn check_borrowable(&self, side: Side, exclusive: bool) -> Result<()> {
+        let b = self.shared.borrow(side);
+        if (exclusive && !b.is_free()) || !b.is_readable() {
+            return Err(self.busy(side, exclusive));
+        }
+        Ok(())
+    }
+
+    #[cold]
+    pub(super) fn busy(&self, side: Side, exclusive: bool) -> Error {
+        let how = if exclusive { "written" } else { "read" };
+        self.err_on(err!(Busy, "the {side} data cannot be {how} now: an access guard or another call holds it"), Some(side))
+    }
+
+    /// Take a guard's borrow of `side` (released with [`RawDualView::release_borrow`]).
+    pub(crate) fn try_borrow(&self, side: Side, exclusive: bool) -> Result<()> {
+        let b = self.shared.borrow(side);
+        let ok = if exclusive { b.try_exclusive() } else { b.try_shared() };
+        if !ok {
+            return Err(self.busy(side, exclusive));
+        }
+        Ok(())
+    }
+
+    /// Release a borrow taken with [`RawDualView::try_borrow`].
+    pub(crate) fn release_borrow(&self, side: Side, exclusive: bool) {
+        self.shared.borrow(side).release(exclusive);
+    }
+}

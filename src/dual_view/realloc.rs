@@ -1,0 +1,163 @@
+//! Reallocation: resize (keeping contents), realloc (dropping them), and
+//! resize into a new family (the C++ wrapper's value semantics).
+
+use super::flags::{is_partial, CLEAN, PARTIAL};
+use super::{Desc, RawDualView, State};
+use crate::error::{err, Error, Result};
+use crate::extents::{DynRank, Extents};
+use crate::layout::{Mapping, Slice};
+use crate::side::Side;
+use crate::space::{self, Allocation};
+use crate::view::View;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+impl RawDualView {
+    /// Kokkos `resize`: new extents of the same rank, keeping the overlapping
+    /// index range on *both* sides, each copied in its own space; new elements
+    /// are zero. Flags unchanged. On failure nothing changes.
+    ///
+    /// ```
+    /// use dualview::DynRank;
+    /// let a = dualview::doc::raw::<f32>(&[4, 2], dualview::Space::test_device(0));
+    /// a.resize(&DynRank::new(&[8, 2]).unwrap()).unwrap();
+    /// assert_eq!(a.extents().as_slice(), &[8, 2]);
+    /// ```
+    pub fn resize(&self, extents: &DynRank) -> Result<()> {
+        self.reallocate(extents, true, true)
+    }
+
+    /// Kokkos `realloc`: new extents of the same rank, contents dropped, both
+    /// sides zero-filled when `init` (even at the same size, without a new
+    /// allocation), flags clean. On failure nothing changes.
+    ///
+    /// ```
+    /// use dualview::{DynRank, Side};
+    /// let a = dualview::doc::raw::<f32>(&[4, 2], dualview::Space::test_device(0));
+    /// a.modify(Side::Host).unwrap();
+    /// a.realloc(&DynRank::new(&[1, 1]).unwrap(), true).unwrap();
+    /// assert!(!a.need_sync(Side::Device));
+    /// ```
+    pub fn realloc(&self, extents: &DynRank, init: bool) -> Result<()> {
+        self.reallocate(extents, false, init)
+    }
+
+    fn reallocate(&self, extents: &DynRank, keep: bool, init: bool) -> Result<()> {
+        let what = if keep { "resize" } else { "realloc" };
+        let sh = &*self.shared;
+        let fail = |e: Error| self.err_on(e, None);
+        self.check_writable(what, None)?;
+        if self.sub.is_some() {
+            return Err(fail(err!(InvalidArgument, "{what} of a subview: resize the parent DualView instead")));
+        }
+        let mut st = sh.write();
+        if !st.device.is_owned() {
+            return Err(fail(err!(Unmanaged, "{what}: the memory is owned by the caller (dv_wrap)")));
+        }
+        let old = st.mapping;
+        if extents.rank() != old.rank() {
+            return Err(fail(err!(RankMismatch, "{what} from rank {} to rank {}: the rank cannot change", old.rank(), extents.rank())));
+        }
+        extents.check().map_err(fail)?;
+        let _host = self.hold(Side::Host, Side::Host)?;
+        let _device = if sh.aliased { None } else { Some(self.hold(Side::Device, Side::Device)?) };
+        if old.extents() == extents {
+            if !keep {
+                if init {
+                    let zero = vec![0u8; sh.elem.size()];
+                    for side in Side::BOTH.into_iter().take(if sh.aliased { 1 } else { 2 }) {
+                        // SAFETY: lock held exclusively, both sides' borrows held.
+                        unsafe { self.view_in(&st, side)?.fill(&zero) }.map_err(fail)?;
+                    }
+                }
+                sh.flags.store(CLEAN);
+            }
+            return Ok(());
+        }
+        let mapping = old.with_extents(*extents).map_err(fail)?;
+        let bytes = sh.elem.bytes(&mapping).map_err(fail)?;
+        let device = Allocation::new(sh.device_space, bytes, init, &sh.label).map_err(fail)?;
+        let host = if sh.aliased { device.clone() } else { Allocation::new(sh.host_space, bytes, init, &sh.host_label).map_err(fail)? };
+        if keep {
+            self.copy_overlap(&st, &mapping, &host, &device).map_err(fail)?;
+        }
+        st.mapping = mapping;
+        st.host = host;
+        st.device = device;
+        st.generation += 1;
+        sh.generation.store(st.generation, Ordering::Release);
+        if !keep {
+            sh.flags.store(CLEAN);
+        } else {
+            // Recorded regions name old indices: count the change as the whole array.
+            let f = sh.flags.load();
+            if is_partial(f) && sh.flags.replace(f, f & !PARTIAL) {
+                st.dirty.clear();
+            }
+        }
+        Ok(())
+    }
+
+    /// Copy the index range that `st` and `mapping` share, side by side, from
+    /// the current allocations into `host` / `device` (laid out by `mapping`).
+    fn copy_overlap(&self, st: &State, mapping: &Mapping, host: &Arc<Allocation>, device: &Arc<Allocation>) -> Result<()> {
+        let sh = &*self.shared;
+        let overlap: Vec<Slice> = st
+            .mapping
+            .extents()
+            .as_slice()
+            .iter()
+            .zip(mapping.extents().as_slice())
+            .map(|(&a, &b)| Slice::Range(0, a.min(b)))
+            .collect();
+        let sides: &[(Side, &Arc<Allocation>)] =
+            if sh.aliased { &[(Side::Device, device)] } else { &[(Side::Host, host), (Side::Device, device)] };
+        space::fence(sh.device_space)?;
+        for &(side, new_alloc) in sides {
+            let from = self.shared_view(st, side, st.mapping, 0).subview(&overlap)?;
+            let to = View::from_parts(sh.alloc_label(side).clone(), sh.elem, *mapping, new_alloc.clone(), 0).subview(&overlap)?;
+            // SAFETY: `to` is a fresh allocation nobody else has; `from` is
+            // read under the family lock with the borrows held by the caller.
+            unsafe { to.copy_from(&from)? }; // synchronous: complete on return
+        }
+        Ok(())
+    }
+
+    /// Kokkos-style resize into a *new* DualView: same label, element, layout
+    /// and spaces, the overlapping index range of both sides copied, the flags
+    /// copied. This handle and its family are untouched, so views taken from
+    /// it stay valid (what the C++ wrapper's value semantics need).
+    ///
+    /// ```
+    /// use dualview::{DynRank, Side};
+    /// let a = dualview::doc::raw::<u8>(&[2], dualview::Space::test_device(0));
+    /// a.fill(Side::Host, &[7]).unwrap();
+    /// let b = a.resized(&DynRank::new(&[4]).unwrap()).unwrap();
+    /// assert!(!a.same_family(&b) && b.need_sync(Side::Device));
+    /// assert_eq!(a.extents().as_slice(), &[2]);
+    /// ```
+    pub fn resized(&self, extents: &DynRank) -> Result<RawDualView> {
+        let sh = &*self.shared;
+        let fail = |e: Error| self.err_on(e, None);
+        if self.sub.is_some() {
+            return Err(fail(err!(InvalidArgument, "resize of a subview: resize the parent DualView instead")));
+        }
+        let st = sh.read();
+        if extents.rank() != st.mapping.rank() {
+            return Err(fail(err!(RankMismatch, "resize from rank {} to rank {}: the rank cannot change", st.mapping.rank(), extents.rank())));
+        }
+        let _held = (
+            super::borrow::Held::take(sh.borrow(Side::Host), false).ok_or_else(|| self.busy(Side::Host, false))?,
+            super::borrow::Held::take(sh.borrow(Side::Device), false).ok_or_else(|| self.busy(Side::Device, false))?,
+        );
+        let mapping = st.mapping.with_extents(*extents).map_err(fail)?;
+        let desc = Desc { elem: sh.elem, mapping, device: sh.device_space, host: sh.host_space, init: true };
+        let new = RawDualView::new(&sh.label, &desc)?;
+        {
+            let nst = new.shared.read();
+            self.copy_overlap(&st, &mapping, &nst.host, &nst.device).map_err(fail)?;
+        }
+        new.shared.flags.store(sh.flags.load() & !PARTIAL);
+        Ok(new)
+    }
+}

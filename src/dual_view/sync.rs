@@ -1,0 +1,238 @@
+//! Flags and sync: modify, need_sync, sync, clear_sync_state.
+
+use super::borrow::Held;
+use super::flags::{self, is_partial, newer, CLEAN};
+use super::regions::{record, IndexBox};
+use super::{RawDualView, State};
+use crate::error::{err, Error, Result};
+use crate::side::Side;
+use crate::space::{self, Stream};
+use std::time::Instant;
+
+impl RawDualView {
+    /// Mark `side` modified. Errors with `ConcurrentModification` (flags
+    /// unchanged) when the other side holds unsynced changes. Free on one
+    /// space. Through a subview only its region is recorded as changed.
+    ///
+    /// ```
+    /// use dualview::Side;
+    /// let a = dualview::doc::raw::<f32>(&[4, 2], dualview::Space::test_device(0));
+    /// a.modify(Side::Host).unwrap();
+    /// assert!(a.modify(Side::Device).is_err());
+    /// ```
+    #[inline]
+    pub fn modify(&self, side: Side) -> Result<()> {
+        if self.modify_is_noop(side) {
+            return Ok(());
+        }
+        self.modify_slow(side)
+    }
+
+    /// Whether `modify(side)` would succeed without changing anything (one load).
+    #[inline(always)]
+    pub(crate) fn modify_is_noop(&self, side: Side) -> bool {
+        self.sub.is_none() && self.shared.flags.is_modified_already(side)
+    }
+
+    #[inline(never)]
+    fn modify_slow(&self, side: Side) -> Result<()> {
+        if self.sub.is_none() {
+            return self.shared.flags.modify(side, true).map(drop).map_err(|()| self.concurrent(side));
+        }
+        let mut st = self.shared.write();
+        self.placement(&st)?;
+        self.mark_locked(&mut st, side)
+    }
+
+    /// Record a change of `side` over this handle's region, under the lock.
+    pub(super) fn mark_locked(&self, st: &mut State, side: Side) -> Result<()> {
+        let fl = &self.shared.flags;
+        let Some(sub) = &self.sub else {
+            return fl.modify(side, true).map(drop).map_err(|()| self.concurrent(side));
+        };
+        loop {
+            let cur = fl.load();
+            let next = flags::modify_next(cur, side, false).ok_or_else(|| self.concurrent(side))?;
+            if next != cur {
+                // Clean -> this side newer in this region only.
+                if fl.replace(cur, next) {
+                    st.dirty.clear();
+                    record(&mut st.dirty, sub.bounds);
+                    return Ok(());
+                }
+                continue;
+            }
+            if !is_partial(cur) || record(&mut st.dirty, sub.bounds) {
+                return Ok(());
+            }
+            // Too many regions: the change counts as the whole array.
+            if fl.replace(cur, newer(side)) {
+                return Ok(());
+            }
+        }
+    }
+
+    #[cold]
+    pub(super) fn concurrent(&self, side: Side) -> Error {
+        self.err_on(
+            err!(
+                ConcurrentModification,
+                "modify_{side}: concurrent modification of host and device views: the {} side holds changes \
+                 not yet synced to the {side}; call sync_{side}() (keep them) or clear_sync_state() (drop them) first",
+                side.other()
+            ),
+            Some(side),
+        )
+    }
+
+    /// Whether `side` is stale (the other side is newer). Always false on one
+    /// space. Family-wide, so it does not check whether a subview is stale:
+    /// [`RawDualView::try_need_sync`] does.
+    ///
+    /// ```
+    /// use dualview::Side;
+    /// let a = dualview::doc::raw::<f32>(&[4, 2], dualview::Space::test_device(0));
+    /// a.modify(Side::Device).unwrap();
+    /// assert!(a.need_sync(Side::Host) && !a.need_sync(Side::Device));
+    /// ```
+    #[inline]
+    pub fn need_sync(&self, side: Side) -> bool {
+        self.shared.flags.is_stale(side)
+    }
+
+    /// [`RawDualView::need_sync`], or `Stale` for a subview of a resized parent.
+    ///
+    /// ```
+    /// use dualview::{DynRank, ErrorKind, Side, Slice};
+    /// let a = dualview::doc::raw::<f32>(&[4], dualview::Space::test_device(0));
+    /// let s = a.subview(&[Slice::Range(0, 2)]).unwrap();
+    /// a.resize(&DynRank::new(&[8]).unwrap()).unwrap();
+    /// assert_eq!(s.try_need_sync(Side::Host).unwrap_err().kind(), ErrorKind::Stale);
+    /// ```
+    pub fn try_need_sync(&self, side: Side) -> Result<bool> {
+        self.check_fresh()?;
+        Ok(self.need_sync(side))
+    }
+
+    /// Forget both sides' changes without copying. Refused through a const
+    /// handle (it would drop another handle's changes) and a stale subview.
+    ///
+    /// ```
+    /// use dualview::Side;
+    /// let a = dualview::doc::raw::<f32>(&[4, 2], dualview::Space::test_device(0));
+    /// a.modify(Side::Host).unwrap();
+    /// a.clear_sync_state().unwrap();
+    /// assert!(!a.need_sync(Side::Device));
+    /// ```
+    pub fn clear_sync_state(&self) -> Result<()> {
+        self.check_writable("clear_sync_state", None)?;
+        self.check_fresh()?;
+        self.shared.flags.store(CLEAN);
+        Ok(())
+    }
+
+    /// Bring `side` up to date: when the other side is newer, copy what it
+    /// changed (the regions its subviews modified, or the whole array), then
+    /// both clean. Waits for outstanding device work first, like Kokkos' fence.
+    ///
+    /// ```
+    /// use dualview::Side;
+    /// let a = dualview::doc::raw::<f32>(&[4, 2], dualview::Space::test_device(0));
+    /// a.fill(Side::Host, &2.0f32.to_ne_bytes()).unwrap();
+    /// a.sync(Side::Device).unwrap();
+    /// assert_eq!(a.stats().to_device.bytes, 32);
+    /// ```
+    #[inline]
+    pub fn sync(&self, side: Side) -> Result<()> {
+        if !self.need_sync(side) && self.sub.is_none() {
+            return Ok(());
+        }
+        self.sync_slow(side, None)
+    }
+
+    /// [`RawDualView::sync`] ordered on `stream`: the flags are reset at once and
+    /// the copy is queued on the stream (Kokkos `sync(exec)`).
+    ///
+    /// ```
+    /// use dualview::{Side, Stream};
+    /// let a = dualview::doc::raw::<f32>(&[4, 2], dualview::Space::test_device(0));
+    /// a.modify(Side::Host).unwrap();
+    /// a.sync_on(Side::Device, Stream::null()).unwrap();
+    /// assert!(!a.need_sync(Side::Device));
+    /// ```
+    pub fn sync_on(&self, side: Side, stream: Stream) -> Result<()> {
+        if !self.need_sync(side) && self.sub.is_none() {
+            return Ok(());
+        }
+        self.sync_slow(side, Some(stream))
+    }
+
+    #[cold]
+    fn sync_slow(&self, target: Side, stream: Option<Stream>) -> Result<()> {
+        let sh = &*self.shared;
+        self.check_fresh()?;
+        if !self.need_sync(target) {
+            return Ok(());
+        }
+        if self.const_data {
+            return Err(self.err_on(
+                err!(ConstSync, "sync_{target}: calling sync on a DualView with a const data type would write the stale {target} side"),
+                Some(target),
+            ));
+        }
+        let mut st = sh.write();
+        self.placement(&st)?;
+        let state = sh.flags.load();
+        if !flags::is_stale(state, target) {
+            return Ok(()); // another handle synced meanwhile
+        }
+        let t0 = Instant::now();
+        let moved = self.copy_changes(&st, state, target, stream).map_err(|e| self.err_on(e, Some(target)))?;
+        // On the default stream the copy (or prefetch) is complete here: it synchronises itself.
+        sh.stats.record(&sh.label, target, moved, t0.elapsed());
+        // A side marked again during the copy keeps its mark: its change may postdate the copy.
+        if sh.flags.replace(state, CLEAN) {
+            st.dirty.clear();
+        }
+        Ok(())
+    }
+
+    /// Copy the changes of `state` into `target` (whole array, or the recorded
+    /// boxes); returns the bytes moved (0 for managed memory, which is prefetched).
+    fn copy_changes(&self, st: &State, state: u8, target: Side, stream: Option<Stream>) -> Result<usize> {
+        let sh = &*self.shared;
+        let boxes: Vec<IndexBox> = if is_partial(state) { st.dirty.clone() } else { vec![IndexBox::whole(st.mapping.extents())] };
+        let s = stream.unwrap_or(Stream::null());
+        if stream.is_none() {
+            space::fence(sh.device_space)?;
+        }
+        let _held = if sh.aliased { None } else { Some(self.hold(target, target.other())?) };
+        let mut moved = 0;
+        for b in boxes {
+            let dst = self.shared_view(st, target, st.mapping, 0).subview(&b.slices())?;
+            if sh.aliased {
+                // SAFETY: the region is a box of the family's live allocation.
+                unsafe { space::prefetch(sh.device_space, &dst.region(), target, s)? };
+            } else {
+                let src = self.shared_view(st, target.other(), st.mapping, 0).subview(&b.slices())?;
+                // SAFETY: the family lock is held exclusively and `_held` holds
+                // the borrows: nobody else writes either side meanwhile.
+                unsafe { dst.copy_from_on(&src, s)? };
+                moved += dst.size() * sh.elem.size();
+            }
+        }
+        Ok(moved)
+    }
+
+    /// Hold the exclusive borrow of `write` and a shared one of `read` (one
+    /// exclusive borrow when they are the same flag) for one operation.
+    pub(super) fn hold(&self, write: Side, read: Side) -> Result<(Held<'_>, Option<Held<'_>>)> {
+        let sh = &*self.shared;
+        let w = Held::take(sh.borrow(write), true).ok_or_else(|| self.busy(write, true))?;
+        if std::ptr::eq(sh.borrow(write), sh.borrow(read)) {
+            return Ok((w, None));
+        }
+        let r = Held::take(sh.borrow(read), false).ok_or_else(|| self.busy(read, false))?;
+        Ok((w, Some(r)))
+    }
+}

@@ -1,0 +1,117 @@
+//! Memory spaces and devices in the C ABI: the policy table, the driver
+//! probe, fences, element-type names and the library version.
+
+use super::boundary::{call, function};
+use super::status::dv_status_t;
+use super::types::*;
+use crate::element::Dtype;
+use crate::space::{Space, SpaceKind};
+use std::ffi::c_char;
+
+/// `*out` = what memory space `space` (`DV_SPACE_*`) means for DualViews:
+/// whether the host can read it, whether it needs a separate mirror, its
+/// default layout and the host side a DualView over it gets. The C++ space
+/// tags and the Fortran module follow this table; answers on any machine.
+///
+/// # Safety
+/// `out` is writable.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_space_info(space: u32, out: *mut dv_space_info_t) -> dv_status_t {
+    call(function!(), || {
+        let kind = SpaceKind::try_from(space).map_err(|e| about("space", e))?;
+        let o = super::types::out(out, "out")?;
+        let p = kind.policy();
+        put(
+            o,
+            dv_space_info_t {
+                host_accessible: p.host_accessible,
+                needs_mirror: p.needs_mirror,
+                unified: p.unified,
+                is_device: p.is_device,
+                default_layout: p.default_layout as u32,
+                host_side: Space::new(kind, 0).host_side().kind() as u32,
+            },
+        );
+        Ok(())
+    })
+}
+
+/// Wait for all outstanding work of device `ordinal` in `space` (`DV_SPACE_*`;
+/// host spaces return at once). Kokkos `fence()`: dualview's own syncs already
+/// fence; this is for the caller's kernels. Reported to Kokkos Tools as a fence
+/// named `name` (NULL: "dualview::fence").
+///
+/// # Safety
+/// `name` is NULL or NUL-terminated.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_fence(space: u32, ordinal: u32, name: *const c_char) -> dv_status_t {
+    call(function!(), || {
+        let space = space_from(space, ordinal, "space")?;
+        let name = if name.is_null() { String::from("dualview::fence") } else { label(name, "name")?.0 };
+        crate::tools::fenced(&name, ordinal, || crate::space::fence(space))
+    })
+}
+
+/// `*out` = whether a CUDA driver with at least one device is usable. Answers on any machine.
+///
+/// # Safety
+/// `out` is writable.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_cuda_available(out: *mut bool) -> dv_status_t {
+    call(function!(), || {
+        let o = super::types::out(out, "out")?;
+        put(o, crate::space::device_count() > 0);
+        Ok(())
+    })
+}
+
+/// `*out` = the number of CUDA devices (0 without a driver). Answers on any machine.
+///
+/// # Safety
+/// `out` is writable.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_device_count(out: *mut i32) -> dv_status_t {
+    call(function!(), || {
+        let o = super::types::out(out, "out")?;
+        put(o, crate::space::device_count().min(i32::MAX as usize) as i32);
+        Ok(())
+    })
+}
+
+/// A static name of element type `dtype` (`DV_DTYPE_*`), with its C and
+/// Fortran spellings, e.g. "float64 (double, real64)"; "unknown dtype" for
+/// other values. Never NULL; never free it.
+#[unsafe(no_mangle)]
+pub extern "C" fn dv_dtype_str(dtype: u32) -> *const c_char {
+    match Dtype::try_from(dtype) {
+        Ok(d) => DTYPE_NAMES[d as usize].as_ptr(),
+        Err(_) => c"unknown dtype".as_ptr(),
+    }
+}
+
+/// NUL-terminated copies of `Dtype::name()`, indexed by value.
+static DTYPE_NAMES: std::sync::LazyLock<Vec<std::ffi::CString>> = std::sync::LazyLock::new(|| {
+    let mut v: Vec<std::ffi::CString> = Vec::new();
+    for d in Dtype::ALL {
+        let i = *d as usize;
+        if v.len() <= i {
+            v.resize(i + 1, std::ffi::CString::default());
+        }
+        v[i] = std::ffi::CString::new(d.name()).unwrap_or_default();
+    }
+    v
+});
+
+/// The library version, "MAJOR.MINOR.PATCH". Never NULL; do not free.
+#[unsafe(no_mangle)]
+pub extern "C" fn dv_version() -> *const c_char {
+    const V: &std::ffi::CStr = match std::ffi::CStr::from_bytes_with_nul(concat!(env!("CARGO_PKG_VERSION"), "\0").as_bytes()) {
+        Ok(v) => v,
+        Err(_) => c"unknown",
+    };
+    V.as_ptr()
+}

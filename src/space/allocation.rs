@@ -1,0 +1,201 @@
+//! [`Allocation`]: one block of memory in one space, reference-counted by
+//! views, DualViews and guards, freed on drop when owned.
+//!
+//! Every owned allocation is also
+//! - announced to Kokkos Tools (`kokkosp_allocate_data` / `_deallocate_data`);
+//! - listed in a registry of live allocations (label, space, bytes), which
+//!   the exit report of `DV_LEAK_REPORT=1` prints and tests read;
+//! - subject to the test-only failure injection ([`inject_allocation_failure`]).
+
+use super::Space;
+use crate::error::{bail, Result};
+use std::collections::HashMap;
+use std::fmt;
+use std::ptr::NonNull;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, Once};
+
+/// A block of memory in one space.
+pub(crate) struct Allocation {
+    space: Space,
+    ptr: NonNull<u8>,
+    bytes: usize,
+    owned: bool,
+    label: Arc<str>,
+    /// Key in the registry of live allocations (0 for wrapped memory).
+    id: u64,
+}
+
+// SAFETY: an Allocation is an address range plus bookkeeping; whoever reads or
+// writes the memory synchronises (DualView locks and borrow flags; `View`'s
+// writing methods are `unsafe` and state that contract).
+unsafe impl Send for Allocation {}
+// SAFETY: as above; `&Allocation` exposes no interior mutability.
+unsafe impl Sync for Allocation {}
+
+/// A live owned allocation, as listed by [`live_allocations`].
+///
+/// ```
+/// let all = dualview::space::live_allocations();
+/// assert!(all.iter().all(|a| a.bytes > 0 || a.bytes == 0));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LiveAllocation {
+    /// The view's label (`"A"`, or `"A_mirror"` for a host mirror).
+    pub label: String,
+    /// Where it lives.
+    pub space: Space,
+    /// Its size in bytes.
+    pub bytes: usize,
+}
+
+/// Live owned allocations by id: label, space, bytes (for the leak report).
+type Registry = HashMap<u64, (Arc<str>, Space, usize)>;
+static LIVE: Mutex<Option<Registry>> = Mutex::new(None);
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+/// Every owned allocation alive now, largest first.
+///
+/// ```
+/// use dualview::{DualView, Dims};
+/// let a = DualView::<f64, Dims<1>>::new("leak_probe", Dims::new([1000]).unwrap()).unwrap();
+/// assert!(dualview::space::live_allocations().iter().any(|x| x.label == "leak_probe" && x.bytes == 8000));
+/// drop(a);
+/// assert!(!dualview::space::live_allocations().iter().any(|x| x.label == "leak_probe"));
+/// ```
+pub fn live_allocations() -> Vec<LiveAllocation> {
+    let live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
+    let mut v: Vec<LiveAllocation> = live
+        .iter()
+        .flat_map(|m| m.values())
+        .map(|(l, s, b)| LiveAllocation { label: l.to_string(), space: *s, bytes: *b })
+        .collect();
+    v.sort_by(|a, b| b.bytes.cmp(&a.bytes).then_with(|| a.label.cmp(&b.label)));
+    v
+}
+
+/// Allocations from now on until the failing one (0: injection off).
+static FAIL_AFTER: AtomicU64 = AtomicU64::new(0);
+
+/// Test hook: make the `n`-th allocation point from now (1 = the next one)
+/// fail with `OutOfMemory`, as if the space were full; 0 turns it off. The
+/// points are data allocations (host and device), handle-table slots and
+/// host-mirror registration. Process-wide: tests that use it run alone.
+///
+/// ```
+/// use dualview::{DualView, Dims, ErrorKind};
+/// dualview::space::inject_allocation_failure(1);
+/// let e = DualView::<u8, Dims<1>>::new("x", Dims::new([4]).unwrap()).unwrap_err();
+/// assert_eq!(e.kind(), ErrorKind::OutOfMemory);
+/// assert!(DualView::<u8, Dims<1>>::new("x", Dims::new([4]).unwrap()).is_ok());
+/// ```
+#[doc(hidden)]
+pub fn inject_allocation_failure(n: u64) {
+    FAIL_AFTER.store(n, Ordering::SeqCst);
+}
+
+/// Count one allocation point; `Err` when the injected failure is due.
+pub(crate) fn allocation_point(what: &str) -> Result<()> {
+    if FAIL_AFTER.load(Ordering::Relaxed) == 0 {
+        return Ok(());
+    }
+    let hit = FAIL_AFTER.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| (n > 0).then(|| n - 1));
+    if hit == Ok(1) {
+        bail!(OutOfMemory, "{what}: injected allocation failure (test hook)");
+    }
+    Ok(())
+}
+
+/// Print the allocations still alive when the process exits (`DV_LEAK_REPORT=1`
+/// or `DV_DEBUG_MEMORY=1`).
+fn arm_exit_report() {
+    static ARM: Once = Once::new();
+    ARM.call_once(|| {
+        let on = |k: &str| std::env::var(k).is_ok_and(|v| !v.is_empty() && v != "0");
+        if on("DV_LEAK_REPORT") || on("DV_DEBUG_MEMORY") {
+            extern "C" fn report() {
+                let live = live_allocations();
+                if live.is_empty() {
+                    eprintln!("dualview: leak report: every DualView and View was destroyed");
+                    return;
+                }
+                let total: usize = live.iter().map(|a| a.bytes).sum();
+                eprintln!("dualview: leak report: {} allocation(s), {total} bytes never freed:", live.len());
+                for a in live {
+                    eprintln!("dualview:   \"{}\" {} bytes in {}", a.label, a.bytes, a.space);
+                }
+            }
+            // SAFETY: `report` is a plain extern "C" function; it only reads the
+            // registry and writes to stderr.
+            unsafe { libc::atexit(report) };
+        }
+    });
+}
+
+impl Allocation {
+    /// Allocate `bytes` in `space`, zeroed when `zeroed`, labelled for tools and reports.
+    pub(crate) fn new(space: Space, bytes: usize, zeroed: bool, label: &Arc<str>) -> Result<Arc<Allocation>> {
+        if bytes > isize::MAX as usize {
+            bail!(Overflow, "an allocation of {bytes} bytes exceeds isize::MAX");
+        }
+        let backend = space.backend()?;
+        allocation_point("allocation")?;
+        let ptr = backend.allocate(space.ordinal(), bytes, zeroed)?;
+        arm_exit_report();
+        let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
+        LIVE.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert_with(HashMap::new).insert(id, (label.clone(), space, bytes));
+        crate::tools::allocate(space, label, ptr.as_ptr(), bytes);
+        Ok(Arc::new(Allocation { space, ptr, bytes, owned: true, label: label.clone(), id }))
+    }
+
+    /// Memory owned by the caller: never freed here, announced to nobody.
+    ///
+    /// # Safety
+    /// `ptr` addresses `bytes` bytes of `space` that outlive every user of the result.
+    pub(crate) unsafe fn wrap(space: Space, ptr: NonNull<u8>, bytes: usize, label: &Arc<str>) -> Arc<Allocation> {
+        Arc::new(Allocation { space, ptr, bytes, owned: false, label: label.clone(), id: 0 })
+    }
+
+    /// The base address.
+    pub(crate) fn ptr(&self) -> *mut u8 {
+        self.ptr.as_ptr()
+    }
+
+    /// The space.
+    pub(crate) fn space(&self) -> Space {
+        self.space
+    }
+
+    /// False for memory wrapped with `dv_wrap`.
+    pub(crate) fn is_owned(&self) -> bool {
+        self.owned
+    }
+}
+
+impl Drop for Allocation {
+    fn drop(&mut self) {
+        if !self.owned {
+            return;
+        }
+        if let Some(m) = LIVE.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
+            m.remove(&self.id);
+        }
+        crate::tools::deallocate(self.space, &self.label, self.ptr.as_ptr(), self.bytes);
+        if let Ok(b) = self.space.backend() {
+            // SAFETY: ptr/bytes came from `allocate` on this backend in `new`,
+            // and the last Arc is gone, so nobody uses the memory.
+            unsafe { b.deallocate(self.space.ordinal(), self.ptr, self.bytes) };
+        }
+    }
+}
+
+impl fmt::Debug for Allocation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Allocation")
+            .field("label", &self.label)
+            .field("space", &self.space)
+            .field("bytes", &self.bytes)
+            .field("owned", &self.owned)
+            .finish()
+    }
+}

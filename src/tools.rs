@@ -1,0 +1,372 @@
+//! Kokkos Tools: the profiling interface of Kokkos, so that existing tool
+//! libraries (memory events, region timers, Nsight connectors) work on a
+//! dualview program unchanged.
+//!
+//! | what | how |
+//! | --- | --- |
+//! | loading | the first library named in `KOKKOS_TOOLS_LIBS` (or the older `KOKKOS_PROFILE_LIBRARY`; `;`-separated, the first is loaded, as Kokkos does) is opened at the first event, its `kokkosp_*` entry points looked up, and `kokkosp_init_library` called |
+//! | events | allocation and deallocation of every owned allocation; begin/end deep copy around every copy (each copying sync, deep copy, view copy, resize); regions, sections, events and fences through [`push_region`] and friends |
+//! | setters | [`set_callback`] replaces one event's callback (Kokkos `Tools::Experimental::set_*_callback`) |
+//! | finalize | [`finalize`] (C++ `Kokkos::finalize`), or at process exit |
+//!
+//! With no library and no callback set, an event costs two atomic loads.
+
+use crate::abi::*;
+use crate::space::{Space, SpaceKind};
+use std::ffi::{c_char, c_void, CString};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Once;
+
+/// Kokkos' interface version passed to `kokkosp_init_library`.
+const INTERFACE_VERSION: u64 = 20211015;
+const EVENTS: usize = 16;
+
+/// The callback of each event (`DV_TOOLS_*`), as a function address (0: none).
+static CALLBACKS: [AtomicUsize; EVENTS] = [const { AtomicUsize::new(0) }; EVENTS];
+static LOADED: Once = Once::new();
+static FINALIZED: AtomicBool = AtomicBool::new(false);
+
+/// The entry point of each event in a tool library.
+const ENTRY_POINTS: [(u32, &std::ffi::CStr); EVENTS] = [
+    (DV_TOOLS_INIT, c"kokkosp_init_library"),
+    (DV_TOOLS_FINALIZE, c"kokkosp_finalize_library"),
+    (DV_TOOLS_ALLOCATE_DATA, c"kokkosp_allocate_data"),
+    (DV_TOOLS_DEALLOCATE_DATA, c"kokkosp_deallocate_data"),
+    (DV_TOOLS_BEGIN_DEEP_COPY, c"kokkosp_begin_deep_copy"),
+    (DV_TOOLS_END_DEEP_COPY, c"kokkosp_end_deep_copy"),
+    (DV_TOOLS_PUSH_REGION, c"kokkosp_push_profile_region"),
+    (DV_TOOLS_POP_REGION, c"kokkosp_pop_profile_region"),
+    (DV_TOOLS_CREATE_SECTION, c"kokkosp_create_profile_section"),
+    (DV_TOOLS_START_SECTION, c"kokkosp_start_profile_section"),
+    (DV_TOOLS_STOP_SECTION, c"kokkosp_stop_profile_section"),
+    (DV_TOOLS_DESTROY_SECTION, c"kokkosp_destroy_profile_section"),
+    (DV_TOOLS_PROFILE_EVENT, c"kokkosp_profile_event"),
+    (DV_TOOLS_BEGIN_FENCE, c"kokkosp_begin_fence"),
+    (DV_TOOLS_END_FENCE, c"kokkosp_end_fence"),
+    (DV_TOOLS_DECLARE_METADATA, c"kokkosp_declare_metadata"),
+];
+
+/// Kokkos `SpaceHandle`: the memory space's name, passed by value.
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct SpaceHandle {
+    name: [c_char; 64],
+}
+
+/// Kokkos `KokkosPDeviceInfo`.
+#[repr(C)]
+struct DeviceInfo {
+    device_id: usize,
+}
+
+type InitFn = unsafe extern "C" fn(i32, u64, u32, *mut DeviceInfo);
+type VoidFn = unsafe extern "C" fn();
+type DataFn = unsafe extern "C" fn(SpaceHandle, *const c_char, *const c_void, u64);
+type BeginCopyFn = unsafe extern "C" fn(SpaceHandle, *const c_char, *const c_void, SpaceHandle, *const c_char, *const c_void, u64);
+type NameFn = unsafe extern "C" fn(*const c_char);
+type CreateSectionFn = unsafe extern "C" fn(*const c_char, *mut u32);
+type SectionFn = unsafe extern "C" fn(u32);
+type BeginFenceFn = unsafe extern "C" fn(*const c_char, u32, *mut u64);
+type EndFenceFn = unsafe extern "C" fn(u64);
+type MetadataFn = unsafe extern "C" fn(*const c_char, *const c_char);
+
+/// The callback of `event`, once the tool library had its chance to load.
+fn callback(event: u32) -> usize {
+    LOADED.call_once(load);
+    CALLBACKS[event as usize].load(Ordering::Acquire)
+}
+
+/// Reinterpret a stored callback address as its event's function type.
+///
+/// # Safety
+/// `addr` is non-zero and was stored for an event whose signature is `F`
+/// (the contract of [`set_callback`] and of tool libraries).
+unsafe fn as_fn<F: Copy>(addr: usize) -> F {
+    debug_assert_eq!(std::mem::size_of::<F>(), std::mem::size_of::<usize>());
+    // SAFETY: F is a function pointer type of pointer size (caller contract).
+    unsafe { std::mem::transmute_copy(&addr) }
+}
+
+fn load() {
+    let var = std::env::var("KOKKOS_TOOLS_LIBS").or_else(|_| std::env::var("KOKKOS_PROFILE_LIBRARY"));
+    let Some(lib) = var.ok().and_then(|v| v.split(';').map(str::trim).find(|s| !s.is_empty()).map(str::to_owned)) else {
+        return;
+    };
+    let Ok(path) = CString::new(lib.clone()) else {
+        eprintln!("dualview: KOKKOS_TOOLS_LIBS holds a NUL byte; no tool loaded");
+        return;
+    };
+    // SAFETY: dlopen of a library the user named for this purpose.
+    let handle = unsafe { libc::dlopen(path.as_ptr(), libc::RTLD_NOW | libc::RTLD_GLOBAL) };
+    if handle.is_null() {
+        // SAFETY: dlerror returns a NUL-terminated message or NULL.
+        let why = unsafe { libc::dlerror() };
+        let why = if why.is_null() {
+            String::from("unknown error")
+        } else {
+            // SAFETY: as above.
+            unsafe { std::ffi::CStr::from_ptr(why) }.to_string_lossy().into_owned()
+        };
+        eprintln!("dualview: could not load the Kokkos Tools library {lib}: {why}");
+        return;
+    }
+    for (event, name) in ENTRY_POINTS {
+        // SAFETY: looking a symbol up in a library we opened.
+        let f = unsafe { libc::dlsym(handle, name.as_ptr()) };
+        if !f.is_null() {
+            CALLBACKS[event as usize].store(f as usize, Ordering::Release);
+        }
+    }
+    let init = CALLBACKS[DV_TOOLS_INIT as usize].load(Ordering::Acquire);
+    if init != 0 {
+        let mut info = DeviceInfo { device_id: 0 };
+        // SAFETY: the library's kokkosp_init_library, with Kokkos' arguments.
+        unsafe { as_fn::<InitFn>(init)(0, INTERFACE_VERSION, 1, &mut info) };
+    }
+    extern "C" fn at_exit() {
+        finalize();
+    }
+    // SAFETY: registering a plain extern "C" function.
+    unsafe { libc::atexit(at_exit) };
+}
+
+/// Replace the callback of `event` (`DV_TOOLS_*`); `None` removes it.
+/// Kokkos `Tools::Experimental::set_*_callback`.
+///
+/// # Safety
+/// `f` has the C signature of Kokkos' callback for that event and stays
+/// callable while it is set.
+///
+/// ```
+/// use dualview::{abi::DV_TOOLS_PUSH_REGION, tools};
+/// extern "C" fn on_push(_name: *const std::ffi::c_char) {}
+/// // SAFETY: the push-region callback takes one `const char*`.
+/// unsafe { tools::set_callback(DV_TOOLS_PUSH_REGION, Some(std::mem::transmute(on_push as extern "C" fn(_)))).unwrap() };
+/// tools::push_region("phase 1");
+/// tools::pop_region();
+/// unsafe { tools::set_callback(DV_TOOLS_PUSH_REGION, None).unwrap() };
+/// ```
+pub unsafe fn set_callback(event: u32, f: Option<unsafe extern "C" fn()>) -> crate::Result<()> {
+    if event as usize >= EVENTS {
+        crate::error::bail!(InvalidArgument, "unknown Kokkos Tools event {event} (0 to {})", EVENTS - 1);
+    }
+    LOADED.call_once(load);
+    CALLBACKS[event as usize].store(f.map_or(0, |f| f as usize), Ordering::Release);
+    Ok(())
+}
+
+/// Whether a tool library was loaded or any callback is set.
+///
+/// ```
+/// let _active: bool = dualview::tools::active();
+/// ```
+pub fn active() -> bool {
+    LOADED.call_once(load);
+    CALLBACKS.iter().any(|c| c.load(Ordering::Relaxed) != 0)
+}
+
+/// Call `kokkosp_finalize_library` once and stop delivering events.
+///
+/// ```
+/// // Without a tool library this does nothing.
+/// dualview::tools::finalize();
+/// ```
+pub fn finalize() {
+    if FINALIZED.swap(true, Ordering::AcqRel) {
+        return;
+    }
+    let f = callback(DV_TOOLS_FINALIZE);
+    for c in &CALLBACKS {
+        c.store(0, Ordering::Release);
+    }
+    if f != 0 {
+        // SAFETY: stored for the finalize event.
+        unsafe { as_fn::<VoidFn>(f)() };
+    }
+}
+
+fn handle(space: Space) -> SpaceHandle {
+    let name: &str = match space.kind() {
+        SpaceKind::Host => "Host",
+        SpaceKind::HostPinned => "CudaHostPinned",
+        SpaceKind::Cuda => "Cuda",
+        SpaceKind::CudaUvm => "CudaUVM",
+        SpaceKind::TestDevice => "TestDevice",
+    };
+    let mut h = SpaceHandle { name: [0; 64] };
+    for (d, &b) in h.name.iter_mut().zip(name.as_bytes()) {
+        *d = b as c_char;
+    }
+    h
+}
+
+fn c_text(s: &str) -> CString {
+    CString::new(s.replace('\0', " ")).unwrap_or_default()
+}
+
+fn data_event(event: u32, space: Space, label: &str, ptr: *const u8, bytes: usize) {
+    let f = callback(event);
+    if f != 0 {
+        let l = c_text(label);
+        // SAFETY: stored for an allocate/deallocate event.
+        unsafe { as_fn::<DataFn>(f)(handle(space), l.as_ptr(), ptr as *const c_void, bytes as u64) };
+    }
+}
+
+/// An owned allocation was made.
+pub(crate) fn allocate(space: Space, label: &str, ptr: *const u8, bytes: usize) {
+    data_event(DV_TOOLS_ALLOCATE_DATA, space, label, ptr, bytes);
+}
+
+/// An owned allocation is about to be freed.
+pub(crate) fn deallocate(space: Space, label: &str, ptr: *const u8, bytes: usize) {
+    data_event(DV_TOOLS_DEALLOCATE_DATA, space, label, ptr, bytes);
+}
+
+/// Whether deep-copy events are wanted (so callers can skip building them).
+pub(crate) fn wants_deep_copy() -> bool {
+    callback(DV_TOOLS_BEGIN_DEEP_COPY) != 0 || callback(DV_TOOLS_END_DEEP_COPY) != 0
+}
+
+/// A copy of `bytes` from `src` to `dst` begins.
+pub(crate) fn begin_deep_copy(dst: (Space, &str, *const u8), src: (Space, &str, *const u8), bytes: usize) {
+    let f = callback(DV_TOOLS_BEGIN_DEEP_COPY);
+    if f != 0 {
+        let (dl, sl) = (c_text(dst.1), c_text(src.1));
+        // SAFETY: stored for the begin-deep-copy event.
+        unsafe {
+            as_fn::<BeginCopyFn>(f)(
+                handle(dst.0),
+                dl.as_ptr(),
+                dst.2 as *const c_void,
+                handle(src.0),
+                sl.as_ptr(),
+                src.2 as *const c_void,
+                bytes as u64,
+            )
+        };
+    }
+}
+
+/// The copy begun by [`begin_deep_copy`] ended.
+pub(crate) fn end_deep_copy() {
+    let f = callback(DV_TOOLS_END_DEEP_COPY);
+    if f != 0 {
+        // SAFETY: stored for the end-deep-copy event.
+        unsafe { as_fn::<VoidFn>(f)() };
+    }
+}
+
+fn name_event(event: u32, name: &str) {
+    let f = callback(event);
+    if f != 0 {
+        let n = c_text(name);
+        // SAFETY: stored for an event taking one name.
+        unsafe { as_fn::<NameFn>(f)(n.as_ptr()) };
+    }
+}
+
+/// Open a profiling region (Kokkos `Profiling::pushRegion`).
+///
+/// ```
+/// dualview::tools::push_region("assemble");
+/// dualview::tools::pop_region();
+/// ```
+pub fn push_region(name: &str) {
+    name_event(DV_TOOLS_PUSH_REGION, name);
+}
+
+/// Close the innermost region (Kokkos `Profiling::popRegion`).
+///
+/// ```
+/// dualview::tools::pop_region(); // nothing happens without a tool
+/// ```
+pub fn pop_region() {
+    let f = callback(DV_TOOLS_POP_REGION);
+    if f != 0 {
+        // SAFETY: stored for the pop-region event.
+        unsafe { as_fn::<VoidFn>(f)() };
+    }
+}
+
+/// Mark an instant (Kokkos `Profiling::markEvent`).
+///
+/// ```
+/// dualview::tools::mark_event("checkpoint");
+/// ```
+pub fn mark_event(name: &str) {
+    name_event(DV_TOOLS_PROFILE_EVENT, name);
+}
+
+/// Create a profiling section and return its id (Kokkos `Profiling::createProfileSection`); 0 without a tool.
+///
+/// ```
+/// let id = dualview::tools::create_section("solve");
+/// dualview::tools::start_section(id);
+/// dualview::tools::stop_section(id);
+/// dualview::tools::destroy_section(id);
+/// ```
+pub fn create_section(name: &str) -> u32 {
+    let f = callback(DV_TOOLS_CREATE_SECTION);
+    let mut id = 0u32;
+    if f != 0 {
+        let n = c_text(name);
+        // SAFETY: stored for the create-section event.
+        unsafe { as_fn::<CreateSectionFn>(f)(n.as_ptr(), &mut id) };
+    }
+    id
+}
+
+fn section_event(event: u32, id: u32) {
+    let f = callback(event);
+    if f != 0 {
+        // SAFETY: stored for a section event.
+        unsafe { as_fn::<SectionFn>(f)(id) };
+    }
+}
+
+/// Start section `id`.
+pub fn start_section(id: u32) {
+    section_event(DV_TOOLS_START_SECTION, id);
+}
+
+/// Stop section `id`.
+pub fn stop_section(id: u32) {
+    section_event(DV_TOOLS_STOP_SECTION, id);
+}
+
+/// Destroy section `id`.
+pub fn destroy_section(id: u32) {
+    section_event(DV_TOOLS_DESTROY_SECTION, id);
+}
+
+/// Declare a key/value pair of metadata (Kokkos `Tools::declareMetadata`).
+///
+/// ```
+/// dualview::tools::declare_metadata("solver", "jacobi");
+/// ```
+pub fn declare_metadata(key: &str, value: &str) {
+    let f = callback(DV_TOOLS_DECLARE_METADATA);
+    if f != 0 {
+        let (k, v) = (c_text(key), c_text(value));
+        // SAFETY: stored for the metadata event.
+        unsafe { as_fn::<MetadataFn>(f)(k.as_ptr(), v.as_ptr()) };
+    }
+}
+
+/// Run `body` between begin-fence and end-fence events named `name` on device `device`.
+pub(crate) fn fenced<T>(name: &str, device: u32, body: impl FnOnce() -> T) -> T {
+    let (b, e) = (callback(DV_TOOLS_BEGIN_FENCE), callback(DV_TOOLS_END_FENCE));
+    let mut id = 0u64;
+    if b != 0 {
+        let n = c_text(name);
+        // SAFETY: stored for the begin-fence event.
+        unsafe { as_fn::<BeginFenceFn>(b)(n.as_ptr(), device, &mut id) };
+    }
+    let out = body();
+    if e != 0 {
+        // SAFETY: stored for the end-fence event.
+        unsafe { as_fn::<EndFenceFn>(e)(id) };
+    }
+    out
+}
