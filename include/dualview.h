@@ -365,6 +365,16 @@
 #define DV_TOOLS_DECLARE_METADATA 15
 
 /**
+ * Kokkos Tools event: `kokkosp_dual_view_sync`.
+ */
+#define DV_TOOLS_DUAL_VIEW_SYNC 16
+
+/**
+ * Kokkos Tools event: `kokkosp_dual_view_modify`.
+ */
+#define DV_TOOLS_DUAL_VIEW_MODIFY 17
+
+/**
  * The result of every fallible C call. `DV_OK` is 0; each error has its own
  * code; the message of the last error on the calling thread is `dv_last_error()`.
  */

@@ -257,3 +257,7 @@ pub const DV_TOOLS_BEGIN_FENCE: u32 = 13;
 pub const DV_TOOLS_END_FENCE: u32 = 14;
 /// Kokkos Tools event: `kokkosp_declare_metadata`.
 pub const DV_TOOLS_DECLARE_METADATA: u32 = 15;
+/// Kokkos Tools event: `kokkosp_dual_view_sync`.
+pub const DV_TOOLS_DUAL_VIEW_SYNC: u32 = 16;
+/// Kokkos Tools event: `kokkosp_dual_view_modify`.
+pub const DV_TOOLS_DUAL_VIEW_MODIFY: u32 = 17;

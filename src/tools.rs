@@ -5,7 +5,7 @@
 //! | what | how |
 //! | --- | --- |
 //! | loading | the first library named in `KOKKOS_TOOLS_LIBS` (or the older `KOKKOS_PROFILE_LIBRARY`; `;`-separated, the first is loaded, as Kokkos does) is opened at the first event, its `kokkosp_*` entry points looked up, and `kokkosp_init_library` called |
-//! | events | allocation and deallocation of every owned allocation; begin/end deep copy around every copy (each copying sync, deep copy, view copy, resize); regions, sections, events and fences through [`push_region`] and friends |
+//! | events | allocation and deallocation of every owned allocation; begin/end deep copy around every copy (each copying sync, deep copy, view copy, resize); DualView sync (each sync that copies) and modify (each that changes the flags); regions, sections, events and fences through [`push_region`] and friends |
 //! | setters | [`set_callback`] replaces one event's callback (Kokkos `Tools::Experimental::set_*_callback`) |
 //! | finalize | [`finalize`] (C++ `Kokkos::finalize`), or at process exit |
 //!
@@ -19,7 +19,7 @@ use std::sync::Once;
 
 /// Kokkos' interface version passed to `kokkosp_init_library`.
 const INTERFACE_VERSION: u64 = 20211015;
-const EVENTS: usize = 16;
+const EVENTS: usize = 18;
 
 /// The callback of each event (`DV_TOOLS_*`), as a function address (0: none).
 static CALLBACKS: [AtomicUsize; EVENTS] = [const { AtomicUsize::new(0) }; EVENTS];
@@ -44,6 +44,8 @@ const ENTRY_POINTS: [(u32, &std::ffi::CStr); EVENTS] = [
     (DV_TOOLS_BEGIN_FENCE, c"kokkosp_begin_fence"),
     (DV_TOOLS_END_FENCE, c"kokkosp_end_fence"),
     (DV_TOOLS_DECLARE_METADATA, c"kokkosp_declare_metadata"),
+    (DV_TOOLS_DUAL_VIEW_SYNC, c"kokkosp_dual_view_sync"),
+    (DV_TOOLS_DUAL_VIEW_MODIFY, c"kokkosp_dual_view_modify"),
 ];
 
 /// Kokkos `SpaceHandle`: the memory space's name, passed by value.
@@ -69,6 +71,7 @@ type SectionFn = unsafe extern "C" fn(u32);
 type BeginFenceFn = unsafe extern "C" fn(*const c_char, u32, *mut u64);
 type EndFenceFn = unsafe extern "C" fn(u64);
 type MetadataFn = unsafe extern "C" fn(*const c_char, *const c_char);
+type DualViewFn = unsafe extern "C" fn(*const c_char, *const c_void, bool);
 
 /// The callback of `event`, once the tool library had its chance to load.
 fn callback(event: u32) -> usize {
@@ -351,6 +354,22 @@ pub fn declare_metadata(key: &str, value: &str) {
         let (k, v) = (c_text(key), c_text(value));
         // SAFETY: stored for the metadata event.
         unsafe { as_fn::<MetadataFn>(f)(k.as_ptr(), v.as_ptr()) };
+    }
+}
+
+/// Whether `event` has a callback (so callers can skip preparing its arguments).
+pub(crate) fn wants(event: u32) -> bool {
+    callback(event) != 0
+}
+
+/// A DualView sync or modify (`DV_TOOLS_DUAL_VIEW_SYNC` / `_MODIFY`) of the
+/// view labelled `label` at `ptr`, on the device side when `is_device`.
+pub(crate) fn dual_view_event(event: u32, label: &str, ptr: *const u8, is_device: bool) {
+    let f = callback(event);
+    if f != 0 {
+        let l = c_text(label);
+        // SAFETY: stored for a DualView sync or modify event.
+        unsafe { as_fn::<DualViewFn>(f)(l.as_ptr(), ptr as *const c_void, is_device) };
     }
 }
 

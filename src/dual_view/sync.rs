@@ -4,6 +4,7 @@ use super::borrow::Held;
 use super::flags::{self, is_partial, newer, CLEAN};
 use super::regions::{record, IndexBox};
 use super::{RawDualView, State};
+use crate::abi::{DV_TOOLS_DUAL_VIEW_MODIFY, DV_TOOLS_DUAL_VIEW_SYNC};
 use crate::error::{err, Error, Result};
 use crate::side::Side;
 use crate::space::{self, Stream};
@@ -37,11 +38,23 @@ impl RawDualView {
     #[inline(never)]
     fn modify_slow(&self, side: Side) -> Result<()> {
         if self.sub.is_none() {
-            return self.shared.flags.modify(side, true).map(drop).map_err(|()| self.concurrent(side));
+            self.shared.flags.modify(side, true).map_err(|()| self.concurrent(side))?;
+        } else {
+            let mut st = self.shared.write();
+            self.placement(&st)?;
+            self.mark_locked(&mut st, side)?;
         }
-        let mut st = self.shared.write();
-        self.placement(&st)?;
-        self.mark_locked(&mut st, side)
+        self.report(DV_TOOLS_DUAL_VIEW_MODIFY, side);
+        Ok(())
+    }
+
+    /// Tell Kokkos Tools about a DualView sync or modify of `side`.
+    pub(super) fn report(&self, event: u32, side: Side) {
+        if crate::tools::wants(event) {
+            if let Ok(v) = self.view(side) {
+                crate::tools::dual_view_event(event, v.label(), v.data(), side == Side::Device);
+            }
+        }
     }
 
     /// Record a change of `side` over this handle's region, under the lock.
@@ -194,6 +207,8 @@ impl RawDualView {
         if sh.flags.replace(state, CLEAN) {
             st.dirty.clear();
         }
+        drop(st);
+        self.report(DV_TOOLS_DUAL_VIEW_SYNC, target);
         Ok(())
     }
 

@@ -1,0 +1,668 @@
+/*
+ * dualview/dual_view.hpp: dv::DualView, Kokkos' DualView over one C handle.
+ *
+ * Value semantics follow Kokkos: copies share data and flags; resize and
+ * realloc to new extents give the object a new allocation, and copies or
+ * views taken before keep the old one (valid, never dangling). A same-size
+ * realloc keeps the allocation, as Kokkos does.
+ *
+ * need_sync_*, and modify_* / sync_* when they have nothing to do, read the
+ * shared flag byte inline (dv_sync_state_word): one load, no call.
+ */
+#ifndef DUALVIEW_DUAL_VIEW_HPP
+#define DUALVIEW_DUAL_VIEW_HPP
+
+#include <algorithm>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "view.hpp"
+
+namespace dv {
+
+template <class DataType, class Arg1 = void, class Arg2 = void, class Arg3 = void>
+class DualView;
+
+namespace detail {
+
+/// View<D, non-void Ps...>: the DualView's t_dev without Kokkos' void placeholders.
+template <class D, class Done, class... Ps>
+struct view_without_void;
+template <class D, class... Done>
+struct view_without_void<D, View<D, Done...>> {
+  using type = View<D, Done...>;
+};
+template <class D, class... Done, class P, class... Ps>
+struct view_without_void<D, View<D, Done...>, P, Ps...> {
+  using type = typename std::conditional_t<std::is_void_v<P>, view_without_void<D, View<D, Done...>, Ps...>,
+                                           view_without_void<D, View<D, Done..., P>, Ps...>>::type;
+};
+
+inline uint8_t load_flags(const uint8_t* w) {
+#if defined(__GNUC__) || defined(__clang__)
+  return __atomic_load_n(w, __ATOMIC_ACQUIRE);
+#else
+  return *static_cast<const volatile uint8_t*>(w);
+#endif
+}
+
+/// Tag for DualView's constructor that adopts a C handle.
+struct adopt_t {};
+
+/// A subview handle of `src` (one dv_range_t per argument).
+inline dv_range_t range_of(ALL_t) { return {DV_ALL, 0, 0, 0}; }
+template <class T, class U>
+dv_range_t range_of(const std::pair<T, U>& p) {
+  return {DV_RANGE, 0, static_cast<uint64_t>(p.first), static_cast<uint64_t>(p.second)};
+}
+template <class T, class U>
+dv_range_t range_of(const pair<T, U>& p) {
+  return {DV_RANGE, 0, static_cast<uint64_t>(p.first), static_cast<uint64_t>(p.second)};
+}
+template <class I, class = std::enable_if_t<std::is_integral_v<I>>>
+dv_range_t range_of(I i) {
+  return {DV_INDEX, 0, static_cast<uint64_t>(i), 0};
+}
+
+template <class... Args>
+dv_dualview_t* subview_handle(dv_dualview_t* src, const Args&... args) {
+  if (!src) raise(DV_ERROR_INVALID_ARGUMENT, "dv::subview of an unallocated view");
+  const dv_range_t r[] = {range_of(args)..., dv_range_t{}};
+  dv_dualview_t* out = nullptr;
+  check(dv_subview(src, r, sizeof...(Args), &out));
+  return out;
+}
+
+/// Data type of a subview: one star per kept axis.
+template <class V, std::size_t N>
+struct stars {
+  using type = typename stars<V*, N - 1>::type;
+};
+template <class V>
+struct stars<V, 0> {
+  using type = V;
+};
+template <class A>
+inline constexpr std::size_t keeps_axis = std::is_integral_v<A> ? 0 : 1;
+
+template <class Traits>
+void right_strides(const dv_extents_t& e, std::size_t* s) {
+  std::size_t acc = 1;
+  for (std::size_t r = e.rank; r-- > 0;) {
+    s[r] = acc;
+    acc *= e.extent[r] ? std::size_t{e.extent[r]} : std::size_t{1};
+  }
+}
+
+}  // namespace detail
+
+/// Kokkos DualView: a device view and its host mirror with shared modified flags.
+template <class DataType, class Arg1, class Arg2, class Arg3>
+class DualView : public ViewTraits<DataType, Arg1, Arg2, Arg3> {
+  template <class, class, class, class>
+  friend class DualView;
+
+ public:
+  using traits = ViewTraits<DataType, Arg1, Arg2, Arg3>;
+  using typename traits::array_layout;
+  using typename traits::const_data_type;
+  using typename traits::data_type;
+  using typename traits::device_type;
+  using typename traits::execution_space;
+  using typename traits::memory_space;
+  using typename traits::non_const_data_type;
+  using typename traits::non_const_value_type;
+  using typename traits::value_type;
+  using host_mirror_space = typename traits::host_mirror_space;
+
+  using t_dev = typename detail::view_without_void<DataType, View<DataType>, Arg1, Arg2, Arg3>::type;
+  using t_host = typename t_dev::HostMirror;
+  using t_dev_const = View<const_data_type, array_layout, device_type>;
+  using t_host_const = typename t_dev_const::HostMirror;
+  using t_dev_const_randomread = View<const_data_type, array_layout, device_type, MemoryTraits<RandomAccess>>;
+  using t_host_const_randomread = typename t_dev_const_randomread::HostMirror;
+  using t_dev_um = View<data_type, array_layout, device_type, MemoryUnmanaged>;
+  using t_host_um = View<typename t_host::data_type, typename t_host::array_layout, typename t_host::device_type, MemoryUnmanaged>;
+  using t_dev_const_um = View<const_data_type, array_layout, device_type, MemoryUnmanaged>;
+  using t_host_const_um = View<typename t_host::const_data_type, typename t_host::array_layout, typename t_host::device_type, MemoryUnmanaged>;
+  /// Kokkos quirk kept: built from t_host's types despite its name.
+  using t_dev_const_randomread_um = View<typename t_host::const_data_type, typename t_host::array_layout, typename t_host::device_type,
+                                         MemoryTraits<Unmanaged | RandomAccess>>;
+  using t_host_const_randomread_um = typename t_dev_const_randomread_um::HostMirror;
+  using HostMirror = DualView;
+  static constexpr unsigned rank = traits::rank;
+  static constexpr bool impl_dualview_is_single_device = std::is_same_v<typename t_dev::device_type, typename t_host::device_type>;
+
+  /// The device view and the host mirror (public, as LAMMPS uses them).
+  t_dev d_view;
+  t_host h_view;
+
+  /// Not allocated; every flag call is a no-op, need_sync is false.
+  DualView() = default;
+
+  /// Allocate both sides (one allocation when they share a space), zero-filled.
+  explicit DualView(const std::string& label, std::size_t n0 = detail::ctor_default, std::size_t n1 = detail::ctor_default,
+                    std::size_t n2 = detail::ctor_default, std::size_t n3 = detail::ctor_default,
+                    std::size_t n4 = detail::ctor_default, std::size_t n5 = detail::ctor_default,
+                    std::size_t n6 = detail::ctor_default, std::size_t n7 = detail::ctor_default)
+      : DualView(view_alloc(label), n0, n1, n2, n3, n4, n5, n6, n7) {}
+
+  /// Allocate with view_alloc(label, WithoutInitializing, SequentialHostInit, PinnedHostMirror, ...).
+  explicit DualView(const ViewAllocProp& prop, std::size_t n0 = detail::ctor_default, std::size_t n1 = detail::ctor_default,
+                    std::size_t n2 = detail::ctor_default, std::size_t n3 = detail::ctor_default,
+                    std::size_t n4 = detail::ctor_default, std::size_t n5 = detail::ctor_default,
+                    std::size_t n6 = detail::ctor_default, std::size_t n7 = detail::ctor_default) {
+    const std::size_t n[8] = {n0, n1, n2, n3, n4, n5, n6, n7};
+    create(prop, detail::extents_from_args<typename traits::analysis>(n));
+  }
+
+  /// Allocate from an extents object (dv::extents, dv::dims, dv::dyn_extents).
+  template <class E, class = std::enable_if_t<detail::is_extents<E>::value>>
+  DualView(const std::string& label, const E& e) {
+    dv_extents_t c = e.to_c();
+    std::size_t n[8];
+    for (std::size_t r = 0; r < 8; ++r) {
+      n[r] = detail::ctor_default;
+      if (r < c.rank) n[r] = c.extent[r];
+    }
+    if (c.rank != rank)
+      detail::raise(DV_ERROR_RANK_MISMATCH, "dv::DualView: extents of rank " + std::to_string(c.rank) + " for a rank-" + std::to_string(rank) + " type");
+    create(view_alloc(label), detail::extents_from_args<typename traits::analysis>(n));
+  }
+
+  /// Shallow, converting copy: shares data and flags. To const data: a sync
+  /// through the copy that would copy throws, as Kokkos. To another layout
+  /// or static extents: checked.
+  template <class DT, class A1, class A2, class A3,
+            class = std::enable_if_t<!std::is_same_v<DualView<DT, A1, A2, A3>, DualView> &&
+                                     std::is_same_v<typename DualView<DT, A1, A2, A3>::non_const_value_type, non_const_value_type>>>
+  DualView(const DualView<DT, A1, A2, A3>& src)  // NOLINT: implicit, as Kokkos
+  {
+    static_assert(DualView<DT, A1, A2, A3>::rank == rank, "dv::DualView: converting between different ranks");
+    static_assert(std::is_const_v<value_type> || !std::is_const_v<typename DualView<DT, A1, A2, A3>::value_type>,
+                  "dv::DualView: cannot drop const");
+    if (!src.track_.get()) return;
+    if (std::is_const_v<value_type> && !std::is_const_v<typename DualView<DT, A1, A2, A3>::value_type>) {
+      dv_dualview_t* h = nullptr;
+      detail::check(dv_clone_const(src.track_.get()->handle, &h));
+      attach(detail::adopt(h, src.track_.get()));
+    } else {
+      attach(src.track_);
+    }
+    keep_dev_ = src.keep_dev_;
+    keep_host_ = src.keep_host_;
+  }
+
+  /// Subview constructor: both views subviewed, flags shared with src.
+  template <class DT, class A1, class A2, class A3, class Arg0, class... Args>
+  DualView(const DualView<DT, A1, A2, A3>& src, const Arg0& arg0, Args... args) {
+    attach(detail::adopt(detail::subview_handle(src.impl_handle(), arg0, args...), src.track_.get()));
+  }
+
+  /// From two existing views, assumed in sync: a DualView over their memory
+  /// (the views keep it alive) with new flags. When both sides are one space
+  /// the two views must be the same (Kokkos aborts otherwise; dualview throws,
+  /// or aborts with DUALVIEW_ABORT_ON_ERROR).
+  DualView(const t_dev& d, const t_host& h) {
+    if (impl_dualview_is_single_device && static_cast<const void*>(d.data()) != static_cast<const void*>(h.data()))
+      detail::raise(DV_ERROR_INVALID_ARGUMENT, "DualView storing one View constructed from two different Views");
+    for (unsigned r = 0; r < rank; ++r)
+      if (d.extent(r) != h.extent(r) || (d.extent(r) > 1 && d.stride(r) != h.stride(r)))
+        detail::raise(DV_ERROR_INCOMPATIBLE, "DualView constructed with incompatible views");
+    if (!d.impl_handle() || !h.impl_handle()) detail::raise(DV_ERROR_INVALID_ARGUMENT, "dv::DualView: a view is not allocated");
+    dv_extents_t e{};
+    e.rank = rank;
+    std::size_t s[DV_MAX_RANK] = {};
+    for (unsigned r = 0; r < 8; ++r) e.extent[r] = r < rank ? d.extent(r) : 1;
+    for (unsigned r = 0; r < rank; ++r) s[r] = d.stride(r);
+    dv_desc_t desc = detail::desc_for<traits>(e, s, impl_dualview_is_single_device && memory_space::code != DV_SPACE_HOST ? DV_FLAG_SINGLE_SPACE : 0u);
+    desc.layout = DV_LAYOUT_STRIDE;
+    if (std::is_same_v<typename t_host::memory_space, CudaHostPinnedSpace> && !impl_dualview_is_single_device) desc.flags |= DV_FLAG_PINNED_HOST;
+    dv_dualview_t* out = nullptr;
+    void* hp = const_cast<non_const_value_type*>(h.data());
+    void* dp = const_cast<non_const_value_type*>(d.data());
+    detail::check(dv_wrap(d.label().c_str(), &desc, hp, impl_dualview_is_single_device ? nullptr : dp, &out));
+    attach(detail::adopt(out));
+    detail::retain(d.impl_record());
+    keep_dev_ = detail::tracker(d.impl_record());
+    detail::retain(h.impl_record());
+    keep_host_ = detail::tracker(h.impl_record());
+  }
+
+  /// Adopt a C handle (ownership passes to the DualView).
+  DualView(detail::adopt_t, dv_dualview_t* adopted, detail::record* parent = nullptr) { attach(detail::adopt(adopted, parent)); }
+
+  // ---- side matching (reference section 2.5) ---------------------------------
+
+  /// 1 = device, 0 = host, -1 = ambiguous (both sides match: the call does nothing).
+  template <class D>
+  static constexpr int get_device_side() {
+    using dev_mem = typename t_dev::memory_space;
+    using host_mem = typename t_host::memory_space;
+    using dev_exec = typename t_dev::execution_space;
+    using host_exec = typename t_host::execution_space;
+    if constexpr (detail::is_memory_space<D>::value) {
+      constexpr bool d = std::is_same_v<D, dev_mem>, h = std::is_same_v<D, host_mem>;
+      static_assert(d || h, "Template parameter to .sync() must exactly match one of the DualView's device types or one of the execution or memory spaces");
+      return d && h ? -1 : (d ? 1 : 0);
+    } else if constexpr (detail::is_execution_space<D>::value) {
+      constexpr bool d = std::is_same_v<D, dev_exec>, h = std::is_same_v<D, host_exec>;
+      static_assert(d || h, "Template parameter to .sync() must exactly match one of the DualView's device types or one of the execution or memory spaces");
+      return d && h ? -1 : (d ? 1 : 0);
+    } else {
+      using M = typename D::memory_space;
+      using E = typename D::execution_space;
+      constexpr bool md = std::is_same_v<M, dev_mem>, mh = std::is_same_v<M, host_mem>;
+      constexpr bool ed = std::is_same_v<E, dev_exec>, eh = std::is_same_v<E, host_exec>;
+      static_assert(md || mh || ed || eh, "Template parameter to .sync() must exactly match one of the DualView's device types or one of the execution or memory spaces");
+      constexpr int mem = md && mh ? -1 : (md ? 1 : (mh ? 0 : -1));
+      return ed && eh ? -1 : (ed ? 1 : (eh ? 0 : mem));
+    }
+  }
+
+  /// Mark the side of `Space` modified. On a single-device DualView every
+  /// Space is accepted and nothing happens (as Kokkos).
+  template <class Space>
+  void modify() {
+    if constexpr (!impl_dualview_is_single_device) {
+      constexpr int side = get_device_side<Space>();
+      if constexpr (side == 1) modify_device();
+      else if constexpr (side == 0) modify_host();
+    }
+  }
+  /// Bring the side of `Space` up to date (nothing on a single-device DualView).
+  template <class Space>
+  void sync() {
+    if constexpr (!impl_dualview_is_single_device) {
+      constexpr int side = get_device_side<Space>();
+      if constexpr (side == 1) sync_device();
+      else if constexpr (side == 0) sync_host();
+    }
+  }
+  template <class Space, class Exec>
+  void sync(const Exec&) {
+    sync<Space>();
+  }
+  template <class Space>
+  bool need_sync() const {
+    if constexpr (impl_dualview_is_single_device) {
+      return false;
+    } else {
+      constexpr int side = get_device_side<Space>();
+      if constexpr (side == 1) return need_sync_device();
+      else if constexpr (side == 0) return need_sync_host();
+      else return false;
+    }
+  }
+
+  /// view<Space>(): d_view for the device's memory space, execution space or
+  /// device type (checked first), otherwise h_view.
+  template <class Space>
+  DV_INLINE_FUNCTION auto view() const {
+    if constexpr (detail::is_memory_space<Space>::value) {
+      if constexpr (std::is_same_v<Space, typename t_dev::memory_space>) return d_view;
+      else {
+        static_assert(std::is_same_v<Space, typename t_host::memory_space>,
+                      "The template argument is a memory space but doesn't match either of DualView's memory spaces!");
+        return h_view;
+      }
+    } else if constexpr (detail::is_execution_space<Space>::value) {
+      if constexpr (std::is_same_v<Space, typename t_dev::execution_space>) return d_view;
+      else {
+        static_assert(std::is_same_v<Space, typename t_host::execution_space>,
+                      "The template argument is an execution space but doesn't match either of DualView's execution spaces!");
+        return h_view;
+      }
+    } else {
+      using Dev = typename Space::device_type;
+      if constexpr (std::is_same_v<Dev, typename t_dev::device_type>) return d_view;
+      else {
+        static_assert(std::is_same_v<Dev, typename t_host::device_type>,
+                      "The template argument is a device but doesn't match either of DualView's devices!");
+        return h_view;
+      }
+    }
+  }
+  DV_INLINE_FUNCTION const t_host& view_host() const { return h_view; }
+  DV_INLINE_FUNCTION const t_dev& view_device() const { return d_view; }
+
+  // ---- flags (inline fast paths; the C ABI otherwise) ---------------------------
+
+  void modify_host() {
+    if (fast_ && noop_modify(DV_SYNC_HOST_NEWER)) return;
+    call(dv_modify_host);
+  }
+  void modify_device() {
+    if (fast_ && noop_modify(DV_SYNC_DEVICE_NEWER)) return;
+    call(dv_modify_device);
+  }
+  void sync_host() {
+    if (fast_ && !stale(DV_SYNC_DEVICE_NEWER)) return;
+    call(dv_sync_host);
+  }
+  void sync_device() {
+    if (fast_ && !stale(DV_SYNC_HOST_NEWER)) return;
+    call(dv_sync_device);
+  }
+  /// Queue the copy on a CUDA stream (cudaStream_t / CUstream); flags reset at once.
+  void sync_host_async(void* stream) {
+    if (auto* h = impl_handle()) detail::check(dv_sync_host_async(h, stream));
+  }
+  void sync_device_async(void* stream) {
+    if (auto* h = impl_handle()) detail::check(dv_sync_device_async(h, stream));
+  }
+  template <class Exec>
+  void sync_host(const Exec&) {
+    sync_host();
+  }
+  template <class Exec>
+  void sync_device(const Exec&) {
+    sync_device();
+  }
+  bool need_sync_host() const {
+    if (fast_) return stale(DV_SYNC_DEVICE_NEWER);
+    return query(dv_need_sync_host);
+  }
+  bool need_sync_device() const {
+    if (fast_) return stale(DV_SYNC_HOST_NEWER);
+    return query(dv_need_sync_device);
+  }
+  void clear_sync_state() { call(dv_clear_sync_state); }
+
+  // ---- access with a mode (beyond Kokkos: no silent stale data) -----------------
+
+  /// Sync the host side if stale and mark it modified for a write mode, in one
+  /// call; returns h_view. `dv::write` drops the device's pending change.
+  t_host host_access(access mode) {
+    void* p = nullptr;
+    if (auto* h = impl_handle()) detail::check(dv_host_access(h, static_cast<uint32_t>(mode), &p));
+    return h_view;
+  }
+  /// Sync the device side if stale and mark it modified for a write mode; returns d_view.
+  t_dev device_access(access mode) {
+    void* p = nullptr;
+    if (auto* h = impl_handle()) detail::check(dv_device_access(h, static_cast<uint32_t>(mode), &p));
+    return d_view;
+  }
+
+  // ---- reallocation ---------------------------------------------------------------
+
+  void realloc(std::size_t n0 = detail::ctor_default, std::size_t n1 = detail::ctor_default, std::size_t n2 = detail::ctor_default,
+               std::size_t n3 = detail::ctor_default, std::size_t n4 = detail::ctor_default, std::size_t n5 = detail::ctor_default,
+               std::size_t n6 = detail::ctor_default, std::size_t n7 = detail::ctor_default) {
+    realloc(view_alloc(), n0, n1, n2, n3, n4, n5, n6, n7);
+  }
+  void realloc(WithoutInitializing_t w, std::size_t n0 = detail::ctor_default, std::size_t n1 = detail::ctor_default,
+               std::size_t n2 = detail::ctor_default, std::size_t n3 = detail::ctor_default,
+               std::size_t n4 = detail::ctor_default, std::size_t n5 = detail::ctor_default,
+               std::size_t n6 = detail::ctor_default, std::size_t n7 = detail::ctor_default) {
+    realloc(view_alloc(w), n0, n1, n2, n3, n4, n5, n6, n7);
+  }
+  /// Kokkos realloc: contents dropped. Same extents: the allocation is kept
+  /// (zeroed unless WithoutInitializing), so copies see it too; flags clean.
+  /// New extents: a new allocation for this object; copies keep the old.
+  void realloc(const ViewAllocProp& prop, std::size_t n0 = detail::ctor_default, std::size_t n1 = detail::ctor_default,
+               std::size_t n2 = detail::ctor_default, std::size_t n3 = detail::ctor_default,
+               std::size_t n4 = detail::ctor_default, std::size_t n5 = detail::ctor_default,
+               std::size_t n6 = detail::ctor_default, std::size_t n7 = detail::ctor_default) {
+    const std::size_t n[8] = {n0, n1, n2, n3, n4, n5, n6, n7};
+    dv_extents_t e = detail::extents_from_args<typename traits::analysis>(n);
+    ViewAllocProp p = prop;
+    if (!p.has_label) p.label = d_view.label();
+    if (!track_.get() || !same_extents(e)) {
+      create(p, e);
+      return;
+    }
+    constexpr bool constructs = detail::needs_construction_v<non_const_value_type>;
+    detail::record* r = track_.get();
+    if (r->destroy) r->destroy(r->constructed, r->constructed_n);
+    r->destroy = nullptr;
+    detail::check(p.initialize && !constructs ? dv_realloc(r->handle, &e) : dv_realloc_without_initializing(r->handle, &e));
+    if constexpr (constructs) {
+      if (p.initialize || p.sequential_host_init) construct_host();
+    }
+  }
+
+  /// Kokkos resize, keeping the contents of *both* sides (Kokkos keeps only
+  /// the newer one) and the flags. Same extents: nothing happens.
+  void resize(std::size_t n0 = detail::ctor_default, std::size_t n1 = detail::ctor_default, std::size_t n2 = detail::ctor_default,
+              std::size_t n3 = detail::ctor_default, std::size_t n4 = detail::ctor_default, std::size_t n5 = detail::ctor_default,
+              std::size_t n6 = detail::ctor_default, std::size_t n7 = detail::ctor_default) {
+    resize(view_alloc(), n0, n1, n2, n3, n4, n5, n6, n7);
+  }
+  void resize(WithoutInitializing_t w, std::size_t n0 = detail::ctor_default, std::size_t n1 = detail::ctor_default,
+              std::size_t n2 = detail::ctor_default, std::size_t n3 = detail::ctor_default,
+              std::size_t n4 = detail::ctor_default, std::size_t n5 = detail::ctor_default,
+              std::size_t n6 = detail::ctor_default, std::size_t n7 = detail::ctor_default) {
+    resize(view_alloc(w), n0, n1, n2, n3, n4, n5, n6, n7);
+  }
+  void resize(const ViewAllocProp& prop, std::size_t n0 = detail::ctor_default, std::size_t n1 = detail::ctor_default,
+              std::size_t n2 = detail::ctor_default, std::size_t n3 = detail::ctor_default,
+              std::size_t n4 = detail::ctor_default, std::size_t n5 = detail::ctor_default,
+              std::size_t n6 = detail::ctor_default, std::size_t n7 = detail::ctor_default) {
+    const std::size_t n[8] = {n0, n1, n2, n3, n4, n5, n6, n7};
+    dv_extents_t e = detail::extents_from_args<typename traits::analysis>(n);
+    if (!track_.get()) {
+      create(prop, e);
+      return;
+    }
+    if (same_extents(e)) return;
+    if constexpr (!detail::bitwise_v<non_const_value_type>) {
+      DualView old = *this;
+      ViewAllocProp p = prop;
+      p.label = d_view.label();
+      p.initialize = true;
+      create(p, e);
+      std::size_t n_old[DV_MAX_RANK + 1] = {}, n_new[DV_MAX_RANK + 1] = {};
+      for (unsigned r = 0; r < rank; ++r) {
+        n_old[r] = old.extent(r);
+        n_new[r] = extent(r);
+      }
+      copy_overlap_host(old.h_view, h_view, n_old, n_new);
+      refresh_device();
+    } else {
+      dv_dualview_t* h = nullptr;
+      detail::check(dv_resized(impl_handle(), &e, &h));
+      attach(detail::adopt(h));
+    }
+  }
+
+  // ---- shape ---------------------------------------------------------------------
+
+  DV_INLINE_FUNCTION std::size_t span() const { return d_view.span(); }
+  DV_INLINE_FUNCTION bool span_is_contiguous() const { return d_view.span_is_contiguous(); }
+  template <class iType>
+  void stride(iType* s) const {
+    d_view.stride(s);
+  }
+  template <class iType>
+  DV_INLINE_FUNCTION std::size_t extent(const iType& r) const {
+    return d_view.extent(r);
+  }
+  template <class iType>
+  DV_INLINE_FUNCTION int extent_int(const iType& r) const {
+    return d_view.extent_int(r);
+  }
+  DV_INLINE_FUNCTION bool is_allocated() const { return d_view.is_allocated() && h_view.is_allocated(); }
+
+  /// The C handle (nullptr when default-constructed).
+  dv_dualview_t* impl_handle() const { return track_.get() ? track_.get()->handle : nullptr; }
+  /// Transfer statistics of this DualView.
+  dv_stats_t stats() const {
+    dv_stats_t s{};
+    if (auto* h = impl_handle()) detail::check(dv_stats(h, &s));
+    return s;
+  }
+
+ private:
+  bool noop_modify(uint8_t newer) const {
+    const uint8_t w = detail::load_flags(word_);
+    return w == newer || w == DV_SYNC_ONE_SPACE;
+  }
+  bool stale(uint8_t other_newer) const {
+    return (detail::load_flags(word_) & static_cast<uint8_t>(~DV_SYNC_PARTIAL)) == other_newer;
+  }
+
+  bool same_extents(const dv_extents_t& e) const {
+    for (unsigned r = 0; r < rank; ++r)
+      if (d_view.extent(r) != e.extent[r]) return false;
+    return true;
+  }
+
+  void create(const ViewAllocProp& prop, const dv_extents_t& e) {
+    constexpr bool constructs = detail::needs_construction_v<non_const_value_type>;
+    std::size_t s[DV_MAX_RANK] = {};
+    const bool strided = std::is_same_v<array_layout, LayoutStride>;
+    if (strided) detail::right_strides<traits>(e, s);
+    dv_desc_t d = detail::desc_for<traits>(e, strided ? s : nullptr, detail::alloc_flags(prop, constructs));
+    dv_dualview_t* h = nullptr;
+    detail::check(dv_create(prop.label.c_str(), &d, &h));
+    attach(detail::adopt(h));
+    keep_dev_ = keep_host_ = detail::tracker();
+    if constexpr (constructs) {
+      if (prop.initialize || prop.sequential_host_init) construct_host();
+    }
+  }
+
+  /// Construct the elements in the host mirror, then give the device side their image.
+  void construct_host() {
+    detail::construct_n<non_const_value_type>(track_.get(), const_cast<non_const_value_type*>(h_view.data()), h_view.span());
+    refresh_device();
+  }
+
+  void refresh_device() {
+    if (!impl_dualview_is_single_device && h_view.data() != static_cast<const void*>(d_view.data()))
+      detail::check(dv_view_copy(impl_handle(), DV_SIDE_DEVICE, impl_handle(), DV_SIDE_HOST));
+  }
+
+  template <class V>
+  static void copy_overlap_host(const V& from, const V& to, const std::size_t* n_old, const std::size_t* n_new) {
+    std::size_t idx[DV_MAX_RANK] = {};
+    std::size_t m[DV_MAX_RANK] = {};
+    std::size_t total = 1;
+    for (unsigned r = 0; r < rank; ++r) {
+      m[r] = std::min(n_old[r], n_new[r]);
+      total *= m[r];
+    }
+    auto* src = const_cast<non_const_value_type*>(from.data());
+    auto* dst = const_cast<non_const_value_type*>(to.data());
+    for (std::size_t k = 0; k < total; ++k) {
+      std::size_t os = 0, od = 0;
+      for (unsigned r = 0; r < rank; ++r) {
+        os += idx[r] * from.stride(r);
+        od += idx[r] * to.stride(r);
+      }
+      dst[od] = src[os];
+      for (unsigned r = 0; r < rank; ++r) {
+        if (++idx[r] < m[r]) break;
+        idx[r] = 0;
+      }
+    }
+  }
+
+  void attach(const detail::tracker& t) {
+    track_ = t;
+    d_view = t_dev(t, DV_SIDE_DEVICE);
+    h_view = t_host(t, DV_SIDE_HOST);
+    word_ = t.get()->sync_word;
+    fast_ = t.get()->inline_flags();
+  }
+  void call(dv_status_t (*f)(const dv_dualview_t*)) {
+    if (auto* h = impl_handle()) detail::check(f(h));
+  }
+  bool query(dv_status_t (*f)(const dv_dualview_t*, bool*)) const {
+    bool b = false;
+    if (auto* h = impl_handle()) detail::check(f(h, &b));
+    return b;
+  }
+
+  detail::tracker track_;
+  const uint8_t* word_ = nullptr;
+  bool fast_ = false;
+  /// The records of views a DualView was built from, kept alive with it.
+  detail::tracker keep_dev_, keep_host_;
+};
+
+// ============================================================================
+// Subviews
+// ============================================================================
+
+/// subview(dual_view, ALL / pair / index ...): shares memory and flags.
+template <class DT, class A1, class A2, class A3, class... Args>
+auto subview(const DualView<DT, A1, A2, A3>& src, const Args&... args) {
+  using T = ViewTraits<DT, A1, A2, A3>;
+  static_assert(sizeof...(Args) == T::rank, "dv::subview: one argument per axis");
+  constexpr std::size_t kept = (detail::keeps_axis<Args> + ... + 0);
+  using D = typename detail::stars<typename T::value_type, kept>::type;
+  using R = DualView<D, LayoutStride, typename T::device_type>;
+  return R(detail::adopt_t{}, detail::subview_handle(src.impl_handle(), args...), src.d_view.impl_record());
+}
+
+/// subview(view, ...): the same axes of one view.
+template <class DT, class... P, class... Args>
+auto subview(const View<DT, P...>& src, const Args&... args) {
+  using V = View<DT, P...>;
+  static_assert(sizeof...(Args) == V::rank, "dv::subview: one argument per axis");
+  constexpr std::size_t kept = (detail::keeps_axis<Args> + ... + 0);
+  using D = typename detail::stars<typename V::value_type, kept>::type;
+  using R = View<D, LayoutStride, typename V::device_type, typename V::memory_traits>;
+  return R::impl_adopt(detail::subview_handle(src.impl_handle(), args...), src.impl_side(), src.impl_record());
+}
+
+// ============================================================================
+// Free functions
+// ============================================================================
+
+/// Kokkos deep_copy(DualView, DualView): the newer side of src into dst, dst marked.
+template <class DT, class DA1, class DA2, class DA3, class ST, class SA1, class SA2, class SA3>
+void deep_copy(DualView<DT, DA1, DA2, DA3>& dst, const DualView<ST, SA1, SA2, SA3>& src) {
+  if (!dst.impl_handle() && !src.impl_handle()) return;
+  if (!dst.impl_handle() || !src.impl_handle())
+    detail::raise(DV_ERROR_INVALID_ARGUMENT, "dv::deep_copy: one of the DualViews is not allocated");
+  detail::check(dv_deep_copy(dst.impl_handle(), src.impl_handle()));
+}
+template <class E, class DT, class DA1, class DA2, class DA3, class ST, class SA1, class SA2, class SA3,
+          class = std::enable_if_t<detail::is_execution_space<E>::value>>
+void deep_copy(const E&, DualView<DT, DA1, DA2, DA3>& dst, const DualView<ST, SA1, SA2, SA3>& src) {
+  deep_copy(dst, src);
+}
+
+template <class DT, class A1, class A2, class A3, class... N, class = std::enable_if_t<(std::is_integral_v<N> && ...)>>
+void resize(DualView<DT, A1, A2, A3>& dv, N... n) {
+  dv.resize(static_cast<std::size_t>(n)...);
+}
+template <class DT, class A1, class A2, class A3, class... N>
+void resize(WithoutInitializing_t w, DualView<DT, A1, A2, A3>& dv, N... n) {
+  dv.resize(w, static_cast<std::size_t>(n)...);
+}
+template <class DT, class A1, class A2, class A3, class... N>
+void resize(const ViewAllocProp& p, DualView<DT, A1, A2, A3>& dv, N... n) {
+  dv.resize(p, static_cast<std::size_t>(n)...);
+}
+template <class DT, class A1, class A2, class A3, class... N, class = std::enable_if_t<(std::is_integral_v<N> && ...)>>
+void realloc(DualView<DT, A1, A2, A3>& dv, N... n) {
+  dv.realloc(static_cast<std::size_t>(n)...);
+}
+template <class DT, class A1, class A2, class A3, class... N>
+void realloc(WithoutInitializing_t w, DualView<DT, A1, A2, A3>& dv, N... n) {
+  dv.realloc(w, static_cast<std::size_t>(n)...);
+}
+template <class DT, class A1, class A2, class A3, class... N>
+void realloc(const ViewAllocProp& p, DualView<DT, A1, A2, A3>& dv, N... n) {
+  dv.realloc(p, static_cast<std::size_t>(n)...);
+}
+
+/// is_dual_view<T>
+template <class T>
+struct is_dual_view : std::false_type {};
+template <class DT, class A1, class A2, class A3>
+struct is_dual_view<DualView<DT, A1, A2, A3>> : std::true_type {};
+template <class DT, class A1, class A2, class A3>
+struct is_dual_view<const DualView<DT, A1, A2, A3>> : std::true_type {};
+template <class T>
+inline constexpr bool is_dual_view_v = is_dual_view<T>::value;
+
+}  // namespace dv
+
+#endif  // DUALVIEW_DUAL_VIEW_HPP

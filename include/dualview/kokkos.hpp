@@ -1,0 +1,326 @@
+/*
+ * dualview/kokkos.hpp: the Kokkos names mapped onto dualview, so that code
+ * written against Kokkos::View / Kokkos::DualView compiles unchanged. The
+ * headers under Kokkos' own names (Kokkos_Core.hpp, Kokkos_DualView.hpp, ...)
+ * live in include/dualview/kokkos/ and include this file; reach them through
+ * the CMake target DualView::kokkos or `pkg-config dualview-kokkos`.
+ *
+ * Not provided: parallel_for / parallel_reduce / policies / atomics and the
+ * rest of Kokkos core (docs/CPP.md says how to mix in your own kernels).
+ */
+#ifndef DUALVIEW_KOKKOS_HPP
+#define DUALVIEW_KOKKOS_HPP
+
+#include <chrono>
+#include <string>
+#include <type_traits>
+
+#include "../dualview.hpp"
+
+#ifndef KOKKOS_INLINE_FUNCTION
+#define KOKKOS_INLINE_FUNCTION DV_INLINE_FUNCTION
+#endif
+#ifndef KOKKOS_FORCEINLINE_FUNCTION
+#define KOKKOS_FORCEINLINE_FUNCTION DV_INLINE_FUNCTION
+#endif
+#ifndef KOKKOS_FUNCTION
+#define KOKKOS_FUNCTION DV_FUNCTION
+#endif
+#ifndef KOKKOS_DEFAULTED_FUNCTION
+#define KOKKOS_DEFAULTED_FUNCTION
+#endif
+#ifndef KOKKOS_LAMBDA
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#define KOKKOS_LAMBDA [=] __host__ __device__
+#define KOKKOS_CLASS_LAMBDA [ =, *this ] __host__ __device__
+#else
+#define KOKKOS_LAMBDA [=]
+#define KOKKOS_CLASS_LAMBDA [ =, *this ]
+#endif
+#endif
+#if defined(__CUDACC__) && !defined(KOKKOS_ENABLE_CUDA)
+#define KOKKOS_ENABLE_CUDA
+#endif
+#ifndef KOKKOS_ENABLE_SERIAL
+#define KOKKOS_ENABLE_SERIAL
+#endif
+/// Kokkos::SharedSpace exists (CudaUVMSpace under nvcc, HostSpace otherwise).
+#ifndef KOKKOS_HAS_SHARED_SPACE
+#define KOKKOS_HAS_SHARED_SPACE
+#endif
+/// Kokkos' default build keeps deprecated code 4: DualView<D, A1, A2, A3>.
+#if !defined(KOKKOS_ENABLE_DEPRECATED_CODE_4) && !defined(DUALVIEW_KOKKOS_NO_DEPRECATED_CODE_4)
+#define KOKKOS_ENABLE_DEPRECATED_CODE_4
+#endif
+/// The Kokkos API level these names follow (4.6); DUALVIEW_KOKKOS_COMPAT tells the two apart.
+#ifndef KOKKOS_VERSION
+#define KOKKOS_VERSION 40600
+#define KOKKOS_VERSION_MAJOR 4
+#define KOKKOS_VERSION_MINOR 6
+#define KOKKOS_VERSION_PATCH 0
+#endif
+#define DUALVIEW_KOKKOS_COMPAT 1
+
+namespace Kokkos {
+
+using dv::DualView;
+using dv::View;
+using dv::ViewTraits;
+
+using dv::LayoutLeft;
+using dv::LayoutRight;
+using dv::LayoutStride;
+
+using dv::Cuda;
+using dv::CudaHostPinnedSpace;
+using dv::CudaSpace;
+using dv::CudaUVMSpace;
+using dv::DefaultExecutionSpace;
+using dv::DefaultHostExecutionSpace;
+using dv::Device;
+using dv::HostSpace;
+using dv::Serial;
+using dv::SharedSpace;
+using dv::SpaceAccessibility;
+/// The test device (two real allocations in host memory, for runs without a GPU).
+using dv::TestDevice;
+using dv::TestDeviceSpace;
+
+using dv::Atomic;
+using dv::MemoryManaged;
+using dv::MemoryRandomAccess;
+using dv::MemoryTraits;
+using dv::MemoryUnmanaged;
+using dv::RandomAccess;
+using dv::Restrict;
+using dv::Unmanaged;
+
+using dv::ALL;
+using dv::ALL_t;
+using dv::AllowPadding;
+using dv::create_mirror;
+using dv::create_mirror_view;
+using dv::create_mirror_view_and_copy;
+using dv::deep_copy;
+using dv::fence;
+using dv::is_dual_view;
+using dv::is_dual_view_v;
+using dv::is_view;
+using dv::is_view_v;
+using dv::make_pair;
+using dv::pair;
+using dv::realloc;
+using dv::resize;
+using dv::SequentialHostInit;
+using dv::subview;
+using dv::view_alloc;
+using dv::WithoutInitializing;
+
+/// Kokkos::Subview<V, Args...>: the type subview(V, Args...) returns.
+template <class V, class... Args>
+using Subview = decltype(dv::subview(std::declval<const V&>(), std::declval<const Args&>()...));
+
+namespace Impl {
+template <class...>
+using void_t = void;
+using dv::ALL_t;
+}  // namespace Impl
+
+/// dualview needs no run-time set-up; these keep Kokkos programs unchanged.
+/// finalize() ends the Kokkos Tools session (kokkosp_finalize_library).
+struct InitializationSettings {
+  template <class T>
+  InitializationSettings& set_num_threads(T) {
+    return *this;
+  }
+  template <class T>
+  InitializationSettings& set_device_id(T) {
+    return *this;
+  }
+};
+namespace detail_init {
+inline bool& state() {
+  static bool initialized = false;
+  return initialized;
+}
+}  // namespace detail_init
+inline void initialize() {
+  detail_init::state() = true;
+  (void)dv::tools::profile_library_loaded();
+}
+inline void initialize(int&, char**) { initialize(); }
+inline void initialize(const InitializationSettings&) { initialize(); }
+inline void finalize() {
+  dv::tools::finalize();
+  detail_init::state() = false;
+}
+inline bool is_initialized() { return detail_init::state(); }
+inline bool is_finalized() { return !detail_init::state(); }
+
+/// RAII form of initialize/finalize.
+class ScopeGuard {
+ public:
+  ScopeGuard() { initialize(); }
+  ScopeGuard(int& argc, char** argv) { initialize(argc, argv); }
+  explicit ScopeGuard(const InitializationSettings& s) { initialize(s); }
+  ScopeGuard(const ScopeGuard&) = delete;
+  ScopeGuard& operator=(const ScopeGuard&) = delete;
+  ~ScopeGuard() { finalize(); }
+};
+
+/// Kokkos::Timer: wall-clock seconds since construction or reset().
+class Timer {
+ public:
+  Timer() : start_(std::chrono::steady_clock::now()) {}
+  void reset() { start_ = std::chrono::steady_clock::now(); }
+  double seconds() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
+
+ private:
+  std::chrono::steady_clock::time_point start_;
+};
+
+namespace Tools {
+using dv::tools::SpaceHandle;
+inline void pushRegion(const std::string& name) { dv::tools::push_region(name); }
+inline void popRegion() { dv::tools::pop_region(); }
+inline void markEvent(const std::string& name) { dv::tools::mark_event(name); }
+inline void createProfileSection(const std::string& name, uint32_t* id) { *id = dv::tools::create_section(name); }
+inline void startSection(const uint32_t id) { dv::tools::start_section(id); }
+inline void stopSection(const uint32_t id) { dv::tools::stop_section(id); }
+inline void destroyProfileSection(const uint32_t id) { dv::tools::destroy_section(id); }
+inline void declareMetadata(const std::string& key, const std::string& value) { dv::tools::declare_metadata(key, value); }
+inline bool profileLibraryLoaded() { return dv::tools::profile_library_loaded(); }
+using initFunction = dv::tools::initFunction;
+using finalizeFunction = dv::tools::finalizeFunction;
+using parseArgsFunction = dv::tools::parseArgsFunction;
+using printHelpFunction = dv::tools::printHelpFunction;
+using beginFunction = dv::tools::beginFunction;
+using endFunction = dv::tools::endFunction;
+using pushFunction = dv::tools::pushFunction;
+using popFunction = dv::tools::popFunction;
+using allocateDataFunction = dv::tools::allocateDataFunction;
+using deallocateDataFunction = dv::tools::deallocateDataFunction;
+using createProfileSectionFunction = dv::tools::createProfileSectionFunction;
+using startProfileSectionFunction = dv::tools::startProfileSectionFunction;
+using stopProfileSectionFunction = dv::tools::stopProfileSectionFunction;
+using destroyProfileSectionFunction = dv::tools::destroyProfileSectionFunction;
+using profileEventFunction = dv::tools::profileEventFunction;
+using beginDeepCopyFunction = dv::tools::beginDeepCopyFunction;
+using endDeepCopyFunction = dv::tools::endDeepCopyFunction;
+using beginFenceFunction = dv::tools::beginFenceFunction;
+using endFenceFunction = dv::tools::endFenceFunction;
+using dualViewSyncFunction = dv::tools::dualViewSyncFunction;
+using dualViewModifyFunction = dv::tools::dualViewModifyFunction;
+using declareMetadataFunction = dv::tools::declareMetadataFunction;
+using markKernelStaticInfoFunction = dv::tools::markKernelStaticInfoFunction;
+using KernelStaticInfo = dv::tools::KernelStaticInfo;
+
+namespace Experimental {
+using dv::tools::EventSet;
+using dv::tools::get_callbacks;
+using dv::tools::OptimizationGoal;
+using dv::tools::pause_tools;
+using dv::tools::resume_tools;
+using dv::tools::set_allocate_data_callback;
+using dv::tools::set_begin_context_callback;
+using dv::tools::set_begin_deep_copy_callback;
+using dv::tools::set_begin_fence_callback;
+using dv::tools::set_begin_parallel_for_callback;
+using dv::tools::set_begin_parallel_reduce_callback;
+using dv::tools::set_begin_parallel_scan_callback;
+using dv::tools::set_callbacks;
+using dv::tools::set_create_profile_section_callback;
+using dv::tools::set_deallocate_data_callback;
+using dv::tools::set_declare_input_type_callback;
+using dv::tools::set_declare_metadata_callback;
+using dv::tools::set_declare_optimization_goal_callback;
+using dv::tools::set_declare_output_type_callback;
+using dv::tools::set_destroy_profile_section_callback;
+using dv::tools::set_dual_view_modify_callback;
+using dv::tools::set_dual_view_sync_callback;
+using dv::tools::set_end_context_callback;
+using dv::tools::set_end_deep_copy_callback;
+using dv::tools::set_end_fence_callback;
+using dv::tools::set_end_parallel_for_callback;
+using dv::tools::set_end_parallel_reduce_callback;
+using dv::tools::set_end_parallel_scan_callback;
+using dv::tools::set_finalize_callback;
+using dv::tools::set_init_callback;
+using dv::tools::set_mark_kernel_static_info_callback;
+using dv::tools::set_parse_args_callback;
+using dv::tools::set_pop_region_callback;
+using dv::tools::set_print_help_callback;
+using dv::tools::set_profile_event_callback;
+using dv::tools::set_provide_tool_programming_interface_callback;
+using dv::tools::set_push_region_callback;
+using dv::tools::set_request_output_values_callback;
+using dv::tools::set_request_tool_settings_callback;
+using dv::tools::set_start_profile_section_callback;
+using dv::tools::set_stop_profile_section_callback;
+using dv::tools::ToolProgrammingInterface;
+using dv::tools::ToolSettings;
+using dv::tools::VariableInfo;
+using dv::tools::VariableValue;
+using toolInvokedFenceFunction = dv::tools::toolInvokedFenceFunction;
+using provideToolProgrammingInterfaceFunction = dv::tools::provideToolProgrammingInterfaceFunction;
+using requestToolSettingsFunction = dv::tools::requestToolSettingsFunction;
+using outputTypeDeclarationFunction = dv::tools::outputTypeDeclarationFunction;
+using inputTypeDeclarationFunction = dv::tools::inputTypeDeclarationFunction;
+using requestValueFunction = dv::tools::requestValueFunction;
+using contextBeginFunction = dv::tools::contextBeginFunction;
+using contextEndFunction = dv::tools::contextEndFunction;
+using optimizationGoalDeclarationFunction = dv::tools::optimizationGoalDeclarationFunction;
+}  // namespace Experimental
+}  // namespace Tools
+
+namespace Profiling {
+using dv::tools::KokkosPDeviceInfo;
+using dv::tools::SpaceHandle;
+using Tools::allocateDataFunction;
+using Tools::beginDeepCopyFunction;
+using Tools::beginFunction;
+using Tools::createProfileSectionFunction;
+using Tools::createProfileSection;
+using Tools::deallocateDataFunction;
+using Tools::destroyProfileSection;
+using Tools::destroyProfileSectionFunction;
+using Tools::endDeepCopyFunction;
+using Tools::endFunction;
+using Tools::finalizeFunction;
+using Tools::initFunction;
+using Tools::markEvent;
+using Tools::parseArgsFunction;
+using Tools::popFunction;
+using Tools::popRegion;
+using Tools::printHelpFunction;
+using Tools::profileEventFunction;
+using Tools::profileLibraryLoaded;
+using Tools::pushFunction;
+using Tools::pushRegion;
+using Tools::startProfileSectionFunction;
+using Tools::startSection;
+using Tools::stopProfileSectionFunction;
+using Tools::stopSection;
+/// A region open for the lifetime of the object.
+using ScopedRegion = dv::tools::ScopedRegion;
+/// A named section, started and stopped explicitly.
+class ProfilingSection {
+ public:
+  explicit ProfilingSection(const std::string& name) : id_(dv::tools::create_section(name)) {}
+  ProfilingSection(const ProfilingSection&) = delete;
+  ProfilingSection& operator=(const ProfilingSection&) = delete;
+  ~ProfilingSection() { (void)dv_tools_section(id_, 2); }
+  void start() { dv::tools::start_section(id_); }
+  void stop() { dv::tools::stop_section(id_); }
+
+ private:
+  uint32_t id_;
+};
+namespace Experimental {
+using namespace Tools::Experimental;
+}
+}  // namespace Profiling
+
+}  // namespace Kokkos
+
+#endif  // DUALVIEW_KOKKOS_HPP

@@ -1,0 +1,185 @@
+/*
+ * dualview/space.hpp: memory and execution space tags with Kokkos' names.
+ *
+ * What a space means (whether the host may read it, whether a DualView
+ * mirrors it, its default layout) is the core's policy table (dv_space_info,
+ * src/space/mod.rs); the tags restate it at compile time and the googletest
+ * `Spaces.TagsFollowTheCorePolicy` fails if the two ever disagree.
+ */
+#ifndef DUALVIEW_SPACE_HPP
+#define DUALVIEW_SPACE_HPP
+
+#include <string>
+#include <type_traits>
+
+#include "config.hpp"
+#include "error.hpp"
+#include "layout.hpp"
+
+namespace dv {
+
+template <class ExecutionSpace, class MemorySpace>
+struct Device {
+  using execution_space = ExecutionSpace;
+  using memory_space = MemorySpace;
+  using device_type = Device;
+};
+
+struct HostSpace;
+struct CudaSpace;
+struct CudaUVMSpace;
+struct CudaHostPinnedSpace;
+struct TestDeviceSpace;
+
+/// Wait for device work in `space` (a no-op for host spaces); reported to Kokkos Tools as `name`.
+inline void fence_space(uint32_t space, const std::string& name) {
+  detail::check(dv_fence(space, 0, name.empty() ? "dualview::fence" : name.c_str()));
+}
+
+namespace detail {
+
+/// What every execution space says: itself, its memory space, its default layout, its name.
+template <class Self, class Memory, class Layout>
+struct execution_space_tag {
+  using execution_space = Self;
+  using memory_space = Memory;
+  using array_layout = Layout;
+  using device_type = Device<Self, Memory>;
+  using size_type = std::size_t;
+  static constexpr bool is_execution_space = true;
+  /// Wait for this space's outstanding work (kernels launched by the caller included).
+  void fence(const std::string& name = "") const { fence_space(Memory::code, name); }
+  /// Parallelism of the space; dualview runs no kernels of its own.
+  static constexpr int concurrency() { return 1; }
+  friend constexpr bool operator==(const Self&, const Self&) { return true; }
+  friend constexpr bool operator!=(const Self&, const Self&) { return false; }
+};
+
+/// What every memory space says: its C code, the core policy flags, its execution space.
+template <class Self, uint32_t Code, bool HostAccessible, bool NeedsMirror, class Execution>
+struct memory_space_tag {
+  static constexpr uint32_t code = Code;
+  static constexpr bool is_memory_space = true;
+  /// Host code may dereference this memory.
+  static constexpr bool host_accessible = HostAccessible;
+  /// A DualView over this space keeps a separate HostSpace mirror.
+  static constexpr bool needs_mirror = NeedsMirror;
+  using memory_space = Self;
+  using execution_space = Execution;
+  using device_type = Device<Execution, Self>;
+  using size_type = std::size_t;
+};
+
+}  // namespace detail
+
+struct Serial;
+struct Cuda;
+struct TestDevice;
+
+/// Serial host execution (the host side of every DualView); default layout LayoutRight.
+struct Serial : detail::execution_space_tag<Serial, HostSpace, LayoutRight> {
+  static const char* name() { return "Serial"; }
+};
+/// CUDA execution; its default layout is LayoutLeft, as in Kokkos.
+struct Cuda : detail::execution_space_tag<Cuda, CudaSpace, LayoutLeft> {
+  static const char* name() { return "Cuda"; }
+};
+/// The test device: host code standing in for a GPU, so that two-space
+/// semantics (real copies between distinct allocations) run without one.
+/// Its default layout is LayoutLeft, as on a GPU. Never a default.
+struct TestDevice : detail::execution_space_tag<TestDevice, TestDeviceSpace, LayoutLeft> {
+  static const char* name() { return "TestDevice"; }
+};
+
+/// Host memory.
+struct HostSpace : detail::memory_space_tag<HostSpace, DV_SPACE_HOST, true, false, Serial> {
+  static const char* name() { return "Host"; }
+};
+/// CUDA device memory.
+struct CudaSpace : detail::memory_space_tag<CudaSpace, DV_SPACE_CUDA, false, true, Cuda> {
+  static const char* name() { return "Cuda"; }
+};
+/// CUDA managed memory: one allocation both sides use at one address.
+struct CudaUVMSpace : detail::memory_space_tag<CudaUVMSpace, DV_SPACE_CUDA_UVM, true, false, Cuda> {
+  static const char* name() { return "CudaUVM"; }
+};
+/// Page-locked host memory.
+struct CudaHostPinnedSpace : detail::memory_space_tag<CudaHostPinnedSpace, DV_SPACE_HOST_PINNED, true, false, Serial> {
+  static const char* name() { return "CudaHostPinned"; }
+};
+/// Host memory with its own allocation, playing a device: the host may read
+/// it, yet a DualView mirrors it in HostSpace like CudaSpace.
+struct TestDeviceSpace : detail::memory_space_tag<TestDeviceSpace, DV_SPACE_TEST_DEVICE, true, true, TestDevice> {
+  static const char* name() { return "TestDevice"; }
+};
+
+#if defined(__CUDACC__)
+using DefaultExecutionSpace = Cuda;
+/// Memory both host and device use at one address (Kokkos SharedSpace).
+using SharedSpace = CudaUVMSpace;
+#else
+using DefaultExecutionSpace = Serial;
+using SharedSpace = HostSpace;
+#endif
+using DefaultHostExecutionSpace = Serial;
+
+namespace detail {
+template <class T, class = void>
+struct is_memory_space : std::false_type {};
+template <class T>
+struct is_memory_space<T, std::enable_if_t<T::is_memory_space>> : std::true_type {};
+template <class T, class = void>
+struct is_execution_space : std::false_type {};
+template <class T>
+struct is_execution_space<T, std::enable_if_t<T::is_execution_space>> : std::true_type {};
+template <class T>
+struct is_device : std::false_type {};
+template <class E, class M>
+struct is_device<Device<E, M>> : std::true_type {};
+template <class T>
+struct is_space : std::bool_constant<is_memory_space<T>::value || is_execution_space<T>::value || is_device<T>::value> {};
+
+/// The memory space of any space-like argument.
+template <class S>
+using memory_of = typename S::memory_space;
+}  // namespace detail
+
+/// Kokkos SpaceAccessibility: `accessible` answers Kokkos' question, "does
+/// code of `Access` use `Memory` directly, without a mirror?" For host
+/// access that is `!needs_mirror` (so the test device, though host memory,
+/// counts as a device, as it is meant to); a device reaches its own memory,
+/// managed and pinned memory.
+template <class Access, class Memory>
+struct SpaceAccessibility {
+  using access_memory = detail::memory_of<Access>;
+  using memory = detail::memory_of<Memory>;
+  static constexpr bool host_access = std::is_same_v<access_memory, HostSpace> || std::is_same_v<access_memory, CudaHostPinnedSpace>;
+  static constexpr bool accessible =
+      std::is_same_v<access_memory, memory> ||
+      (host_access ? !memory::needs_mirror
+                   : (std::is_same_v<access_memory, CudaSpace> &&
+                      (std::is_same_v<memory, CudaUVMSpace> || std::is_same_v<memory, CudaHostPinnedSpace>)));
+  static constexpr bool assignable = std::is_same_v<access_memory, memory>;
+  static constexpr bool deepcopy = true;
+};
+
+/// Wait for all work of the default execution space.
+inline void fence(const std::string& name = "") { DefaultExecutionSpace().fence(name); }
+
+/// Whether a CUDA driver with at least one device is usable here.
+inline bool cuda_available() {
+  bool b = false;
+  detail::check(dv_cuda_available(&b));
+  return b;
+}
+
+/// The number of CUDA devices (0 without a driver).
+inline int device_count() {
+  int n = 0;
+  detail::check(dv_device_count(&n));
+  return n;
+}
+
+}  // namespace dv
+
+#endif  // DUALVIEW_SPACE_HPP

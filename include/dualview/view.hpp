@@ -1,0 +1,762 @@
+/*
+ * dualview/view.hpp: dv::View, Kokkos' View interface over one memory space.
+ *
+ * A View is a pointer, a layout mapping (only the dynamic extents, plus
+ * strides for LayoutStride) and a host-side reference to a record that owns
+ * a C handle. A View allocated on its own is a single-space handle: one
+ * allocation (DV_FLAG_SINGLE_SPACE). A DualView's d_view / h_view share the
+ * DualView's record. Copies on the device copy the pointer only.
+ *
+ * Element types that need construction (Kokkos constructs every element)
+ * are built and destroyed on the host, in host-accessible memory; asking to
+ * construct them in device-only memory is refused with a dv::error that
+ * says so (a DualView builds them in its host mirror instead).
+ */
+#ifndef DUALVIEW_VIEW_HPP
+#define DUALVIEW_VIEW_HPP
+
+#include <atomic>
+#include <new>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "error.hpp"
+#include "extents.hpp"
+#include "layout.hpp"
+#include "space.hpp"
+#include "traits.hpp"
+
+namespace dv {
+
+template <class DataType, class... Props>
+class View;
+template <class DataType, class Arg1, class Arg2, class Arg3>
+class DualView;
+
+/// An access mode for DualView::host_access / device_access (the C DV_ACCESS_* values).
+enum class access : uint32_t { read = DV_ACCESS_READ, write = DV_ACCESS_WRITE, read_write = DV_ACCESS_READ_WRITE };
+inline constexpr access read = access::read;
+inline constexpr access write = access::write;
+inline constexpr access read_write = access::read_write;
+
+namespace detail {
+
+/// One C handle, shared (reference counted on the host) by every View and
+/// DualView copy made from it.
+struct record {
+  std::atomic<long> count{1};
+  dv_dualview_t* handle = nullptr;
+  /// The family's sync-state byte (DV_SYNC_*), read inline by the fast paths.
+  const uint8_t* sync_word = nullptr;
+  /// dv_info_t.bits of the handle.
+  uint32_t bits = 0;
+  /// The record a subview was made from, kept alive (element destruction order).
+  record* parent = nullptr;
+  /// Host-side destruction of constructed elements.
+  void (*destroy)(void* data, std::size_t n) = nullptr;
+  void* constructed = nullptr;
+  std::size_t constructed_n = 0;
+
+  ~record();
+  /// Fast paths may read the flags inline: a whole DualView, not a subview.
+  bool inline_flags() const { return (bits & DV_INFO_SUBVIEW) == 0; }
+};
+
+inline void retain(record* r) {
+  if (r) r->count.fetch_add(1, std::memory_order_relaxed);
+}
+inline void release(record* r) {
+  if (r && r->count.fetch_sub(1, std::memory_order_acq_rel) == 1) delete r;
+}
+inline record::~record() {
+  if (destroy) destroy(constructed, constructed_n);
+  if (handle) {
+    dv_status_t s = dv_destroy(handle);  // cannot fail for a live handle; destructors do not throw
+    (void)s;
+  }
+  release(parent);
+}
+
+/// Host-side reference counting; copies on the device only copy the pointer.
+class tracker {
+ public:
+  tracker() = default;
+  explicit tracker(record* r) : rec_(r) {}
+  DV_INLINE_FUNCTION tracker(const tracker& o) : rec_(o.rec_) { retain_here(); }
+  DV_INLINE_FUNCTION tracker(tracker&& o) noexcept : rec_(o.rec_) { o.rec_ = nullptr; }
+  DV_INLINE_FUNCTION tracker& operator=(const tracker& o) {
+    if (this != &o) {
+      o.retain_here();
+      release_here();
+      rec_ = o.rec_;
+    }
+    return *this;
+  }
+  DV_INLINE_FUNCTION tracker& operator=(tracker&& o) noexcept {
+    if (this != &o) {
+      release_here();
+      rec_ = o.rec_;
+      o.rec_ = nullptr;
+    }
+    return *this;
+  }
+  DV_INLINE_FUNCTION ~tracker() { release_here(); }
+  DV_INLINE_FUNCTION record* get() const noexcept { return rec_; }
+  long use_count() const noexcept { return rec_ ? rec_->count.load() : 0; }
+
+ private:
+  DV_INLINE_FUNCTION void retain_here() const {
+#if !DV_DEVICE_CODE
+    retain(rec_);
+#endif
+  }
+  DV_INLINE_FUNCTION void release_here() {
+#if !DV_DEVICE_CODE
+    release(rec_);
+    rec_ = nullptr;
+#endif
+  }
+  record* rec_ = nullptr;
+};
+
+/// A record for a new handle (`parent`: the record it is a subview of).
+inline tracker adopt(dv_dualview_t* h, record* parent = nullptr) {
+  auto* r = new record;
+  r->handle = h;
+  dv_info_t info{};
+  dv_status_t s = dv_info(h, &info);
+  if (s == DV_OK) s = dv_sync_state_word(h, &r->sync_word);
+  if (s != DV_OK) {
+    std::string m = dv_last_error();
+    delete r;
+    raise(s, m);
+  }
+  r->bits = info.bits;
+  r->parent = parent;
+  retain(parent);
+  return tracker(r);
+}
+
+/// Extents from constructor arguments n0..n7 (the unused ones are the sentinel).
+inline constexpr std::size_t ctor_default = static_cast<std::size_t>(-1);
+
+template <class Analysis>
+dv_extents_t extents_from_args(const std::size_t (&n)[8]) {
+  constexpr std::size_t R = Analysis::rank, RD = Analysis::rank_dynamic;
+  std::size_t given = 0;
+  while (given < 8 && n[given] != ctor_default) ++given;
+  if (given != R && given != RD)
+    raise(DV_ERROR_RANK_MISMATCH, "dv: expected " + std::to_string(RD) + " run-time extents (or all " + std::to_string(R) +
+                                      "), got " + std::to_string(given));
+  dv_extents_t e{};
+  e.rank = static_cast<uint32_t>(R);
+  for (std::size_t r = 0; r < 8; ++r) e.extent[r] = 1;
+  for (std::size_t r = 0; r < R; ++r) {
+    std::size_t s = Analysis::static_extent(r);
+    std::size_t v = (r < RD || given == R) ? n[r] : s;
+    if (s != dynamic_extent && v != s)
+      raise(DV_ERROR_STATIC_MISMATCH, "dv: extent " + std::to_string(v) + " of axis " + std::to_string(r) +
+                                          " does not match the static extent " + std::to_string(s));
+    e.extent[r] = v;
+  }
+  return e;
+}
+
+/// Extents (and strides, for LayoutStride) from a Kokkos layout object.
+template <class Analysis, class L>
+dv_extents_t extents_from_layout(const L& l) {
+  std::size_t n[8];
+  for (std::size_t r = 0; r < 8; ++r) n[r] = r < Analysis::rank ? l.dimension[r] : ctor_default;
+  return extents_from_args<Analysis>(n);
+}
+
+/// A creation description for a View or DualView of `Traits`.
+template <class Traits>
+dv_desc_t desc_for(const dv_extents_t& e, const std::size_t* strides, uint32_t flags) {
+  dv_desc_t d{};
+  using V = typename Traits::non_const_value_type;
+  d.dtype = dtype_of<V>();
+  if (d.dtype == DV_DTYPE_BYTES) {
+    d.elem_size = static_cast<uint32_t>(sizeof(V));
+    d.elem_align = static_cast<uint32_t>(alignof(V));
+  }
+  d.layout = Traits::array_layout::code;
+  d.space = Traits::memory_space::code;
+  d.flags = flags;
+  d.extents = e;
+  if (strides)
+    for (std::size_t r = 0; r < e.rank; ++r) d.strides[r] = strides[r];
+  return d;
+}
+
+inline uint32_t alloc_flags(const ViewAllocProp& p, bool constructs) {
+  return ((p.initialize && !constructs) ? 0u : DV_FLAG_WITHOUT_INITIALIZING) | (p.pinned_host ? DV_FLAG_PINNED_HOST : 0u) |
+         (p.pageable_host ? DV_FLAG_PAGEABLE_HOST : 0u);
+}
+
+/// Destroy `n` elements of `T` at `data` (host memory).
+template <class T>
+void destroy_n(void* data, std::size_t n) {
+  T* p = static_cast<T*>(data);
+  for (std::size_t i = 0; i < n; ++i) p[i].~T();
+}
+
+/// Construct the `n` elements at `data` (host memory) one by one, and
+/// arrange for their destruction with the record.
+template <class T>
+void construct_n(record* r, void* data, std::size_t n) {
+  if constexpr (!std::is_default_constructible_v<T>) {
+    raise(DV_ERROR_INVALID_ARGUMENT, "dv: the element type has no default constructor: allocate with view_alloc(WithoutInitializing)");
+  } else {
+    T* p = static_cast<T*>(data);
+    std::size_t i = 0;
+    try {
+      for (; i < n; ++i) new (p + i) T();
+    } catch (...) {
+      destroy_n<T>(data, i);
+      throw;
+    }
+    if constexpr (!std::is_trivially_destructible_v<T>) {
+      r->destroy = &destroy_n<T>;
+      r->constructed = data;
+      r->constructed_n = n;
+    }
+  }
+}
+
+inline std::string label_of(dv_dualview_t* h, uint32_t side) {
+  std::size_t n = 0;
+  check(dv_view_label(h, side, nullptr, 0, &n));
+  std::string s(n + 1, '\0');
+  check(dv_view_label(h, side, &s[0], s.size(), &n));
+  s.resize(n);
+  return s;
+}
+
+/// A rank usable both as a value (`View::rank == 2`) and a call (`View::rank()`), as Kokkos 4.
+template <unsigned N>
+struct rank_constant {
+  static constexpr unsigned value = N;
+  constexpr operator unsigned() const noexcept { return N; }  // NOLINT
+  constexpr unsigned operator()() const noexcept { return N; }
+};
+
+}  // namespace detail
+
+/// A single-space array with Kokkos' View interface. Copies share the data.
+template <class DataType, class... Props>
+class View : public ViewTraits<DataType, Props...> {
+  template <class, class...>
+  friend class View;
+  template <class, class, class, class>
+  friend class DualView;
+
+ public:
+  using traits = ViewTraits<DataType, Props...>;
+  using typename traits::array_layout;
+  using typename traits::const_data_type;
+  using typename traits::const_value_type;
+  using typename traits::data_type;
+  using typename traits::device_type;
+  using typename traits::execution_space;
+  using typename traits::extents_type;
+  using typename traits::memory_space;
+  using typename traits::memory_traits;
+  using typename traits::non_const_data_type;
+  using typename traits::non_const_value_type;
+  using typename traits::value_type;
+  using reference_type = value_type&;
+  using pointer_type = value_type*;
+  using element_type = value_type;
+  using mapping_type = detail::mapping<array_layout, extents_type>;
+  /// The host mirror type: same layout, host-reachable memory, non-const data, no memory traits.
+  using HostMirror = View<non_const_data_type, array_layout, Device<DefaultHostExecutionSpace, typename traits::host_mirror_space>>;
+  using host_mirror_type = HostMirror;
+  using type = View<data_type, array_layout, device_type, memory_traits>;
+  using const_type = View<const_data_type, array_layout, device_type, memory_traits>;
+  using non_const_type = View<non_const_data_type, array_layout, device_type, memory_traits>;
+  using uniform_type = type;
+  static constexpr detail::rank_constant<traits::rank> rank{};
+  static constexpr detail::rank_constant<traits::rank_dynamic> rank_dynamic{};
+
+  DV_INLINE_FUNCTION View() {}
+
+  /// Allocate: label and extents (the run-time ones, or all), zero-filled.
+  explicit View(const std::string& label, std::size_t n0 = detail::ctor_default, std::size_t n1 = detail::ctor_default,
+                std::size_t n2 = detail::ctor_default, std::size_t n3 = detail::ctor_default,
+                std::size_t n4 = detail::ctor_default, std::size_t n5 = detail::ctor_default,
+                std::size_t n6 = detail::ctor_default, std::size_t n7 = detail::ctor_default)
+      : View(view_alloc(label), n0, n1, n2, n3, n4, n5, n6, n7) {}
+  explicit View(const char* label, std::size_t n0 = detail::ctor_default, std::size_t n1 = detail::ctor_default,
+                std::size_t n2 = detail::ctor_default, std::size_t n3 = detail::ctor_default,
+                std::size_t n4 = detail::ctor_default, std::size_t n5 = detail::ctor_default,
+                std::size_t n6 = detail::ctor_default, std::size_t n7 = detail::ctor_default)
+      : View(view_alloc(std::string(label)), n0, n1, n2, n3, n4, n5, n6, n7) {}
+
+  /// Allocate with view_alloc(label, WithoutInitializing, SequentialHostInit, ...).
+  explicit View(const ViewAllocProp& prop, std::size_t n0 = detail::ctor_default, std::size_t n1 = detail::ctor_default,
+                std::size_t n2 = detail::ctor_default, std::size_t n3 = detail::ctor_default,
+                std::size_t n4 = detail::ctor_default, std::size_t n5 = detail::ctor_default,
+                std::size_t n6 = detail::ctor_default, std::size_t n7 = detail::ctor_default) {
+    const std::size_t n[8] = {n0, n1, n2, n3, n4, n5, n6, n7};
+    allocate(prop, detail::extents_from_args<typename traits::analysis>(n), nullptr);
+  }
+
+  /// Allocate from a layout object: `View(label, LayoutLeft(n0, n1))`, `LayoutStride(n0, s0, ...)`.
+  template <class L, class = std::enable_if_t<detail::is_layout<L>::value>>
+  View(const std::string& label, const L& layout) : View(view_alloc(label), layout) {}
+  template <class L, class = std::enable_if_t<detail::is_layout<L>::value>>
+  View(const ViewAllocProp& prop, const L& layout) {
+    static_assert(std::is_same_v<L, array_layout>, "dv::View: the layout argument must be the View's array_layout");
+    if constexpr (std::is_same_v<L, LayoutStride>) {
+      allocate(prop, detail::extents_from_layout<typename traits::analysis>(layout), layout.stride);
+    } else {
+      allocate(prop, detail::extents_from_layout<typename traits::analysis>(layout), nullptr);
+    }
+  }
+
+  /// An unmanaged View over `ptr` (memory the caller owns, in this View's
+  /// memory space): Kokkos `View<T*, MemoryTraits<Unmanaged>>(ptr, n)`.
+  template <class P, class = std::enable_if_t<std::is_convertible_v<P, pointer_type> && !std::is_same_v<std::decay_t<P>, std::string> &&
+                                              !std::is_same_v<std::decay_t<P>, const char*> && !std::is_same_v<std::decay_t<P>, char*>>>
+  View(P ptr, std::size_t n0 = detail::ctor_default, std::size_t n1 = detail::ctor_default, std::size_t n2 = detail::ctor_default,
+       std::size_t n3 = detail::ctor_default, std::size_t n4 = detail::ctor_default, std::size_t n5 = detail::ctor_default,
+       std::size_t n6 = detail::ctor_default, std::size_t n7 = detail::ctor_default) {
+    static_assert(!std::is_same_v<array_layout, LayoutStride>, "dv::View: an unmanaged LayoutStride View needs a LayoutStride argument");
+    const std::size_t n[8] = {n0, n1, n2, n3, n4, n5, n6, n7};
+    wrap(static_cast<pointer_type>(ptr), detail::extents_from_args<typename traits::analysis>(n), nullptr);
+  }
+  /// An unmanaged View over `ptr` with a layout object.
+  template <class L, class = std::enable_if_t<detail::is_layout<L>::value>>
+  View(pointer_type ptr, const L& layout) {
+    static_assert(std::is_same_v<L, array_layout>, "dv::View: the layout argument must be the View's array_layout");
+    const std::size_t* s = nullptr;
+    if constexpr (std::is_same_v<L, LayoutStride>) s = layout.stride;
+    wrap(ptr, detail::extents_from_layout<typename traits::analysis>(layout), s);
+  }
+
+  /// Converting copy: to const data, between static and dynamic extents, to
+  /// another layout with the same addressing (checked), to unmanaged traits.
+  template <class DT, class... P,
+            class = std::enable_if_t<!std::is_same_v<View<DT, P...>, View> &&
+                                     std::is_same_v<typename View<DT, P...>::non_const_value_type, non_const_value_type> &&
+                                     (std::is_const_v<value_type> || !std::is_const_v<typename View<DT, P...>::value_type>)>>
+  View(const View<DT, P...>& o)  // NOLINT: implicit, as Kokkos
+      : data_(o.data_), track_(o.track_), side_(o.side_) {
+    using O = View<DT, P...>;
+    static_assert(O::rank == rank, "dv::View: converting between different ranks");
+    static_assert(std::is_same_v<typename O::memory_space, memory_space>, "dv::View: converting between memory spaces");
+    std::size_t s[DV_MAX_RANK + 1] = {};
+    std::size_t e[DV_MAX_RANK + 1] = {};
+    for (std::size_t r = 0; r < rank; ++r) {
+      s[r] = o.map_.stride(r);
+      e[r] = o.map_.extent(r);
+    }
+    set_mapping(e, s);
+  }
+
+  // ---- element access (host and device) ------------------------------------
+
+  template <class... I>
+  DV_INLINE_FUNCTION reference_type operator()(I... i) const {
+    static_assert(sizeof...(I) == rank, "dv::View::operator(): the number of indices must equal the rank");
+    return data_[map_(i...)];
+  }
+  /// Rank-1 access by [].
+  template <class I>
+  DV_INLINE_FUNCTION reference_type operator[](I i) const {
+    static_assert(rank == 1, "dv::View::operator[]: rank-1 views only");
+    return data_[map_(i)];
+  }
+  /// Kokkos access(): operator() that tolerates extra trailing zero indices.
+  template <class... I>
+  DV_INLINE_FUNCTION reference_type access(I... i) const {
+    static_assert(sizeof...(I) >= rank, "dv::View::access: too few indices");
+    return data_[map_(i...)];
+  }
+
+  DV_INLINE_FUNCTION pointer_type data() const { return data_; }
+  template <class iType>
+  DV_INLINE_FUNCTION constexpr std::size_t extent(const iType& r) const {
+    return static_cast<std::size_t>(r) < rank ? map_.extent(static_cast<std::size_t>(r)) : 1;
+  }
+  template <class iType>
+  DV_INLINE_FUNCTION constexpr int extent_int(const iType& r) const {
+    return static_cast<int>(extent(r));
+  }
+  DV_INLINE_FUNCTION static constexpr std::size_t static_extent(unsigned r) { return extents_type::static_extent(r); }
+  template <class iType>
+  DV_INLINE_FUNCTION std::size_t stride(const iType& r) const {
+    return static_cast<std::size_t>(r) < rank ? map_.stride(static_cast<std::size_t>(r)) : 0;
+  }
+  /// Kokkos stride(s): the rank strides, then the span.
+  template <class iType>
+  DV_INLINE_FUNCTION void stride(iType* s) const {
+    for (unsigned r = 0; r < rank; ++r) s[r] = static_cast<iType>(map_.stride(r));
+    s[rank] = static_cast<iType>(span());
+  }
+  DV_INLINE_FUNCTION std::size_t stride_0() const { return stride(0); }
+  DV_INLINE_FUNCTION std::size_t stride_1() const { return stride(1); }
+  DV_INLINE_FUNCTION std::size_t stride_2() const { return stride(2); }
+  DV_INLINE_FUNCTION std::size_t stride_3() const { return stride(3); }
+  DV_INLINE_FUNCTION std::size_t span() const { return map_.required_span_size(); }
+  DV_INLINE_FUNCTION std::size_t size() const { return map_.size(); }
+  DV_INLINE_FUNCTION bool span_is_contiguous() const { return span() == size(); }
+  DV_INLINE_FUNCTION bool is_allocated() const { return data_ != nullptr; }
+  /// The extents object (only its dynamic sizes are stored).
+  DV_INLINE_FUNCTION const extents_type& extents() const { return map_.extents(); }
+  DV_INLINE_FUNCTION const mapping_type& impl_map() const { return map_; }
+  /// Kokkos layout(): the layout object with the extents (and strides).
+  array_layout layout() const {
+    array_layout l;
+    for (unsigned r = 0; r < rank; ++r) l.dimension[r] = extent(r);
+    if constexpr (std::is_same_v<array_layout, LayoutStride>)
+      for (unsigned r = 0; r < rank; ++r) l.stride[r] = stride(r);
+    return l;
+  }
+  /// The label ("A", or "A_mirror" for the host side of a two-space DualView).
+  std::string label() const { return track_.get() ? detail::label_of(track_.get()->handle, side_) : std::string(); }
+  long use_count() const { return track_.use_count(); }
+
+  /// The C handle behind this view (nullptr when default-constructed).
+  dv_dualview_t* impl_handle() const { return track_.get() ? track_.get()->handle : nullptr; }
+  /// Which side of that handle this view is (DV_SIDE_HOST or DV_SIDE_DEVICE).
+  uint32_t impl_side() const { return side_; }
+  /// The record (host-side owner) behind this view.
+  detail::record* impl_record() const { return track_.get(); }
+  /// A view of `side` of C handle `h`, which the view adopts (`parent`: the
+  /// record `h` was made from, kept alive with it).
+  static View impl_adopt(dv_dualview_t* h, uint32_t side, detail::record* parent = nullptr) {
+    return View(detail::adopt(h, parent), side);
+  }
+
+  /// Kokkos View equality: same data, extents and strides.
+  template <class DT, class... P>
+  friend bool operator==(const View& a, const View<DT, P...>& b) {
+    if (static_cast<const void*>(a.data()) != static_cast<const void*>(b.data()) || a.rank != View<DT, P...>::rank) return false;
+    for (unsigned r = 0; r < a.rank; ++r)
+      if (a.extent(r) != b.extent(r) || (a.extent(r) > 1 && a.stride(r) != b.stride(r))) return false;
+    return true;
+  }
+  template <class DT, class... P>
+  friend bool operator!=(const View& a, const View<DT, P...>& b) {
+    return !(a == b);
+  }
+
+ private:
+  /// The view of one side of a handle.
+  View(detail::tracker t, uint32_t side) : track_(std::move(t)), side_(static_cast<uint8_t>(side)) { refresh(); }
+
+  /// Read pointer, extents and strides of this side from the C handle.
+  void refresh() {
+    dv_view_info_t info;
+    dv_dualview_t* h = track_.get()->handle;
+    detail::check(side_ == DV_SIDE_HOST ? dv_host_view(h, &info) : dv_device_view(h, &info));
+    if (info.rank != rank)
+      detail::raise(DV_ERROR_RANK_MISMATCH, "dv::View: the DualView has rank " + std::to_string(info.rank) + ", the type " + std::to_string(rank));
+    data_ = static_cast<pointer_type>(info.data);
+    std::size_t e[DV_MAX_RANK + 1] = {}, s[DV_MAX_RANK + 1] = {};
+    for (std::size_t r = 0; r < rank; ++r) {
+      e[r] = info.extent[r];
+      s[r] = info.stride[r];
+    }
+    set_mapping(e, s);
+  }
+
+  /// Adopt extents `e` and strides `s`, checking the static extents and that
+  /// the strides address elements as this View's layout does.
+  void set_mapping(const std::size_t* e, const std::size_t* s) {
+    for (unsigned r = 0; r < rank; ++r) {
+      std::size_t st = traits::analysis::static_extent(r);
+      if (st != dynamic_extent && st != e[r])
+        detail::raise(DV_ERROR_STATIC_MISMATCH, "dv::View: extent " + std::to_string(e[r]) + " of axis " + std::to_string(r) +
+                                                    " does not match the static extent " + std::to_string(st));
+    }
+    auto ext = extents_type::from_values_unchecked(e);
+    if constexpr (std::is_same_v<array_layout, LayoutStride>) {
+      map_ = mapping_type(ext, s);
+    } else {
+      map_ = mapping_type(ext);
+      if (!detail::addresses_like(map_, s))
+        detail::raise(DV_ERROR_INCOMPATIBLE, "View assignment must have compatible layouts: the strides do not fit " +
+                                                 std::string(std::is_same_v<array_layout, LayoutLeft> ? "LayoutLeft" : "LayoutRight"));
+    }
+  }
+
+  void allocate(const ViewAllocProp& prop, const dv_extents_t& e, const std::size_t* strides) {
+    constexpr bool constructs = detail::needs_construction_v<non_const_value_type>;
+    const bool construct = constructs && (prop.initialize || prop.sequential_host_init);
+    if (construct && !memory_space::host_accessible)
+      detail::raise(DV_ERROR_INVALID_ARGUMENT,
+                    "dv::View: this element type needs its constructor run, which dualview does on the host, and " +
+                        std::string(memory_space::name()) +
+                        " memory cannot be reached from the host: use a DualView (elements are built in the host mirror), a "
+                        "host-accessible space, or view_alloc(WithoutInitializing)");
+    dv_desc_t d = detail::desc_for<traits>(e, strides, detail::alloc_flags(prop, constructs) | DV_FLAG_SINGLE_SPACE);
+    d.flags &= ~static_cast<uint32_t>(DV_FLAG_PINNED_HOST | DV_FLAG_PAGEABLE_HOST);
+    dv_dualview_t* h = nullptr;
+    detail::check(dv_create(prop.label.c_str(), &d, &h));
+    *this = View(detail::adopt(h), DV_SIDE_DEVICE);
+    if constexpr (constructs && memory_space::host_accessible) {
+      if (construct) detail::construct_n<non_const_value_type>(track_.get(), const_cast<non_const_value_type*>(data_), span());
+    }
+  }
+
+  void wrap(pointer_type ptr, const dv_extents_t& e, const std::size_t* strides) {
+    std::size_t ext[DV_MAX_RANK + 1] = {}, s[DV_MAX_RANK + 1] = {};
+    for (std::size_t r = 0; r < rank; ++r) ext[r] = e.extent[r];
+    if (!ptr) {
+      // Kokkos allows View(nullptr, n): an empty, unallocated view of those extents.
+      auto st = dv::strides(extents_type::from_values_unchecked(ext), std::is_same_v<array_layout, LayoutLeft>);
+      for (std::size_t r = 0; r < rank; ++r) s[r] = strides ? strides[r] : st[r];
+      set_mapping(ext, s);
+      return;
+    }
+    dv_desc_t d = detail::desc_for<traits>(e, strides, DV_FLAG_SINGLE_SPACE);
+    dv_dualview_t* h = nullptr;
+    detail::check(dv_wrap("", &d, const_cast<non_const_value_type*>(ptr), nullptr, &h));
+    *this = View(detail::adopt(h), DV_SIDE_DEVICE);
+  }
+
+  pointer_type data_ = nullptr;
+  mapping_type map_{};
+  detail::tracker track_;
+  uint8_t side_ = DV_SIDE_DEVICE;
+};
+
+/// Kokkos::is_view
+template <class T>
+struct is_view : std::false_type {};
+template <class DT, class... P>
+struct is_view<View<DT, P...>> : std::true_type {};
+template <class DT, class... P>
+struct is_view<const View<DT, P...>> : std::true_type {};
+template <class T>
+inline constexpr bool is_view_v = is_view<T>::value;
+
+// ============================================================================
+// deep_copy between Views and scalars (no flags; synchronous)
+// ============================================================================
+
+namespace detail {
+/// A rank-0 unmanaged host View over one scalar, for deep_copy(scalar&, View).
+template <class T>
+View<T, HostSpace, MemoryUnmanaged> scalar_view(T& x) {
+  return View<T, HostSpace, MemoryUnmanaged>(&x);
+}
+}  // namespace detail
+
+/// deep_copy(view, scalar): every element of the view; no flags.
+template <class DT, class... P>
+void deep_copy(const View<DT, P...>& v, const typename View<DT, P...>::const_value_type& value) {
+  using V = View<DT, P...>;
+  using T = typename V::non_const_value_type;
+  if (v.size() == 0) return;
+  if (!v.impl_handle()) detail::raise(DV_ERROR_INVALID_ARGUMENT, "dv::deep_copy: the view is not allocated");
+  if constexpr (std::is_trivially_copyable_v<T>) {
+    detail::check(dv_view_fill(v.impl_handle(), v.impl_side(), &value));
+  } else {
+    static_assert(V::memory_space::host_accessible, "dv::deep_copy(view, value): a non-trivially-copyable element type is assigned on the host");
+    for (std::size_t k = 0; k < v.span(); ++k) const_cast<T*>(v.data())[k] = value;
+  }
+}
+/// deep_copy(exec, view, scalar): as deep_copy(view, scalar), complete on return.
+template <class E, class DT, class... P, class = std::enable_if_t<detail::is_execution_space<E>::value>>
+void deep_copy(const E&, const View<DT, P...>& v, const typename View<DT, P...>::const_value_type& value) {
+  deep_copy(v, value);
+}
+
+/// deep_copy(view, view): across spaces and layouts (extents must match); no flags.
+template <class DT, class... P, class ST, class... SP>
+void deep_copy(const View<DT, P...>& dst, const View<ST, SP...>& src) {
+  static_assert(!std::is_const_v<typename View<DT, P...>::value_type>, "dv::deep_copy: the destination has const data");
+  if (dst.size() == 0 && src.size() == 0) return;
+  if (!dst.impl_handle() || !src.impl_handle())
+    detail::raise(DV_ERROR_INVALID_ARGUMENT, "dv::deep_copy: one of the views is not allocated");
+  detail::check(dv_view_copy(dst.impl_handle(), dst.impl_side(), src.impl_handle(), src.impl_side()));
+}
+template <class E, class DT, class... P, class ST, class... SP, class = std::enable_if_t<detail::is_execution_space<E>::value>>
+void deep_copy(const E&, const View<DT, P...>& dst, const View<ST, SP...>& src) {
+  deep_copy(dst, src);
+}
+
+/// deep_copy(scalar&, view): the element of a rank-0 view.
+template <class T, class DT, class... P, class = std::enable_if_t<!is_view_v<T> && View<DT, P...>::rank == 0>>
+void deep_copy(T& dst, const View<DT, P...>& src) {
+  using V = typename View<DT, P...>::non_const_value_type;
+  static_assert(std::is_same_v<std::remove_cv_t<T>, V>, "dv::deep_copy(scalar&, view): the scalar must have the view's value type");
+  if (!src.impl_handle()) detail::raise(DV_ERROR_INVALID_ARGUMENT, "dv::deep_copy: the view is not allocated");
+  auto d = detail::scalar_view(dst);
+  deep_copy(d, src);
+}
+/// deep_copy(exec, scalar&, view).
+template <class E, class T, class DT, class... P,
+          class = std::enable_if_t<detail::is_execution_space<E>::value && !is_view_v<T> && View<DT, P...>::rank == 0>>
+void deep_copy(const E&, T& dst, const View<DT, P...>& src) {
+  deep_copy(dst, src);
+}
+
+// ============================================================================
+// Mirrors
+// ============================================================================
+
+namespace detail {
+template <class V, class Mirror>
+Mirror new_mirror(const V& v, const ViewAllocProp& p) {
+  ViewAllocProp q = p;
+  if (!q.has_label) q.label = v.label() + "_mirror";
+  typename Mirror::array_layout l;
+  for (unsigned r = 0; r < V::rank; ++r) l.dimension[r] = v.extent(r);
+  if constexpr (std::is_same_v<typename Mirror::array_layout, LayoutStride>) {
+    std::size_t acc = 1;
+    for (unsigned r = V::rank; r-- > 0;) {
+      l.stride[r] = acc;
+      acc *= v.extent(r) ? v.extent(r) : 1;
+    }
+  }
+  return Mirror(q, l);
+}
+template <class V, class Space>
+using mirror_in = View<typename V::non_const_data_type, typename V::array_layout,
+                       Device<typename Space::execution_space, typename Space::memory_space>>;
+}  // namespace detail
+
+/// create_mirror(view): always a new host view of the same shape (not copied).
+template <class DT, class... P>
+typename View<DT, P...>::HostMirror create_mirror(const View<DT, P...>& v) {
+  return detail::new_mirror<View<DT, P...>, typename View<DT, P...>::HostMirror>(v, view_alloc());
+}
+template <class DT, class... P>
+typename View<DT, P...>::HostMirror create_mirror(WithoutInitializing_t w, const View<DT, P...>& v) {
+  return detail::new_mirror<View<DT, P...>, typename View<DT, P...>::HostMirror>(v, view_alloc(w));
+}
+/// create_mirror(space, view): a new view in `space`.
+template <class S, class DT, class... P, class = std::enable_if_t<detail::is_space<S>::value>>
+auto create_mirror(const S&, const View<DT, P...>& v) {
+  return detail::new_mirror<View<DT, P...>, detail::mirror_in<View<DT, P...>, S>>(v, view_alloc());
+}
+template <class S, class DT, class... P, class = std::enable_if_t<detail::is_space<S>::value>>
+auto create_mirror(WithoutInitializing_t w, const S&, const View<DT, P...>& v) {
+  return detail::new_mirror<View<DT, P...>, detail::mirror_in<View<DT, P...>, S>>(v, view_alloc(w));
+}
+template <class DT, class... P>
+typename View<DT, P...>::HostMirror create_mirror(const ViewAllocProp& p, const View<DT, P...>& v) {
+  return detail::new_mirror<View<DT, P...>, typename View<DT, P...>::HostMirror>(v, p);
+}
+
+/// create_mirror_view(view): the view itself when its memory needs no mirror, else a new host view.
+template <class DT, class... P>
+typename View<DT, P...>::HostMirror create_mirror_view(const View<DT, P...>& v) {
+  using M = typename View<DT, P...>::HostMirror;
+  if constexpr (std::is_same_v<typename M::memory_space, typename View<DT, P...>::memory_space>) {
+    return M(v);
+  } else {
+    return create_mirror(v);
+  }
+}
+template <class DT, class... P>
+typename View<DT, P...>::HostMirror create_mirror_view(WithoutInitializing_t w, const View<DT, P...>& v) {
+  using M = typename View<DT, P...>::HostMirror;
+  if constexpr (std::is_same_v<typename M::memory_space, typename View<DT, P...>::memory_space>) {
+    return M(v);
+  } else {
+    return create_mirror(w, v);
+  }
+}
+template <class DT, class... P>
+typename View<DT, P...>::HostMirror create_mirror_view(const ViewAllocProp& p, const View<DT, P...>& v) {
+  using M = typename View<DT, P...>::HostMirror;
+  if constexpr (std::is_same_v<typename M::memory_space, typename View<DT, P...>::memory_space>) {
+    return M(v);
+  } else {
+    return create_mirror(p, v);
+  }
+}
+/// create_mirror_view(space, view): the view itself when it already lives in `space`'s memory.
+template <class S, class DT, class... P, class = std::enable_if_t<detail::is_space<S>::value>>
+auto create_mirror_view(const S& s, const View<DT, P...>& v) {
+  using M = detail::mirror_in<View<DT, P...>, S>;
+  if constexpr (std::is_same_v<typename M::memory_space, typename View<DT, P...>::memory_space>) {
+    return M(v);
+  } else {
+    return create_mirror(s, v);
+  }
+}
+template <class S, class DT, class... P, class = std::enable_if_t<detail::is_space<S>::value>>
+auto create_mirror_view(WithoutInitializing_t w, const S& s, const View<DT, P...>& v) {
+  using M = detail::mirror_in<View<DT, P...>, S>;
+  if constexpr (std::is_same_v<typename M::memory_space, typename View<DT, P...>::memory_space>) {
+    return M(v);
+  } else {
+    return create_mirror(w, s, v);
+  }
+}
+
+/// create_mirror_view_and_copy(space, view): a view in `space` holding the
+/// contents (the view itself when it already lives there).
+template <class S, class DT, class... P, class = std::enable_if_t<detail::is_space<S>::value>>
+auto create_mirror_view_and_copy(const S& s, const View<DT, P...>& v) {
+  using M = detail::mirror_in<View<DT, P...>, S>;
+  if constexpr (std::is_same_v<typename M::memory_space, typename View<DT, P...>::memory_space>) {
+    return M(v);
+  } else {
+    auto m = create_mirror(WithoutInitializing, s, v);
+    deep_copy(m, v);
+    return m;
+  }
+}
+
+// ============================================================================
+// Resize and realloc of Views (Kokkos free functions)
+// ============================================================================
+
+namespace detail {
+template <class V>
+V reshaped(const V& v, const ViewAllocProp& p, const std::size_t (&n)[8], bool keep) {
+  ViewAllocProp q = p;
+  if (!q.has_label) q.label = v.label();
+  V out(q, n[0], n[1], n[2], n[3], n[4], n[5], n[6], n[7]);
+  if (keep && v.impl_handle() && out.size() > 0 && v.size() > 0) {
+    dv_range_t r[DV_MAX_RANK];
+    for (unsigned k = 0; k < V::rank; ++k) r[k] = {DV_RANGE, 0, 0, std::min<uint64_t>(v.extent(k), out.extent(k))};
+    dv_dualview_t *a = nullptr, *b = nullptr;
+    check(dv_subview(out.impl_handle(), r, V::rank, &a));
+    dv_status_t s = dv_subview(v.impl_handle(), r, V::rank, &b);
+    if (s == DV_OK) s = dv_view_copy(a, out.impl_side(), b, v.impl_side());
+    std::string m = s == DV_OK ? std::string() : dv_last_error();
+    (void)dv_destroy(a);
+    (void)dv_destroy(b);
+    if (s != DV_OK) raise(s, m);
+  }
+  return out;
+}
+}  // namespace detail
+
+/// Kokkos resize(view, n...): a new allocation keeping the overlapping contents.
+template <class DT, class... P, class... N, class = std::enable_if_t<(std::is_integral_v<N> && ...)>>
+void resize(View<DT, P...>& v, N... n) {
+  const std::size_t e[8] = {static_cast<std::size_t>(n)..., detail::ctor_default};
+  std::size_t full[8];
+  for (std::size_t k = 0; k < 8; ++k) full[k] = k < sizeof...(N) ? e[k] : detail::ctor_default;
+  v = detail::reshaped(v, view_alloc(), full, true);
+}
+template <class DT, class... P, class... N, class = std::enable_if_t<(std::is_integral_v<N> && ...)>>
+void resize(WithoutInitializing_t w, View<DT, P...>& v, N... n) {
+  std::size_t full[8];
+  const std::size_t e[8] = {static_cast<std::size_t>(n)..., detail::ctor_default};
+  for (std::size_t k = 0; k < 8; ++k) full[k] = k < sizeof...(N) ? e[k] : detail::ctor_default;
+  v = detail::reshaped(v, view_alloc(w), full, true);
+}
+/// Kokkos realloc(view, n...): a new allocation, contents dropped.
+template <class DT, class... P, class... N, class = std::enable_if_t<(std::is_integral_v<N> && ...)>>
+void realloc(View<DT, P...>& v, N... n) {
+  std::size_t full[8];
+  const std::size_t e[8] = {static_cast<std::size_t>(n)..., detail::ctor_default};
+  for (std::size_t k = 0; k < 8; ++k) full[k] = k < sizeof...(N) ? e[k] : detail::ctor_default;
+  v = detail::reshaped(v, view_alloc(), full, false);
+}
+
+}  // namespace dv
+
+#endif  // DUALVIEW_VIEW_HPP
