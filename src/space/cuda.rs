@@ -75,6 +75,9 @@ fn driver() -> Result<&'static Driver> {
     static DRIVER: OnceLock<std::result::Result<Driver, Error>> = OnceLock::new();
     DRIVER
         .get_or_init(|| {
+            if cfg!(miri) {
+                bail!(NoDevice, "no CUDA driver under Miri (it cannot load libraries)");
+            }
             // SAFETY: only probes for the library; loads nothing else.
             if !unsafe { sys::is_culib_present() } {
                 bail!(NoDevice, "no CUDA driver (libcuda.so) on this machine");

@@ -1,0 +1,384 @@
+// The Kokkos API surface that Kokkos' own DualView tests and Kokkos-style
+// codes need, each behaviour pinned by its own case (written for dualview;
+// Kokkos' tests themselves run through tests/kokkos_unit/).
+#include <Kokkos_Core.hpp>
+#include <Kokkos_DualView.hpp>
+
+#include <string>
+#include <vector>
+
+#include "common.hpp"
+
+using DevDV = Kokkos::DualView<double**, Kokkos::LayoutLeft, TestDev>;
+
+// ---- defects ------------------------------------------------------------------
+
+TEST(KokkosApi, DefaultConstructedViewsAreEmpty) {
+  Kokkos::View<double**> v;
+  EXPECT_EQ(v.extent(0), 0u);
+  EXPECT_EQ(v.extent(1), 0u);
+  EXPECT_EQ(v.size(), 0u);
+  EXPECT_EQ(v.data(), nullptr);
+  EXPECT_FALSE(v.is_allocated());
+  Kokkos::View<double* [3]> s;
+  EXPECT_EQ(s.extent(0), 0u);
+  EXPECT_EQ(s.extent(1), 3u);  // a static extent is part of the type
+  EXPECT_EQ(s.size(), 0u);
+  DevDV d;
+  EXPECT_EQ(d.extent(0), 0u);
+  EXPECT_EQ(d.view_host().size(), 0u);
+  EXPECT_EQ(d.view_device().size(), 0u);
+  // A loop over extent(0) of an unallocated view does nothing (Kokkos' deep_copy test relies on it).
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < d.view_host().extent(0); ++i) ++n;
+  EXPECT_EQ(n, 0u);
+}
+
+TEST(KokkosApi, SameSizeReallocKeepsTheAllocation) {
+  DevDV a("A", 4, 3);
+  DevDV copy = a;
+  Kokkos::deep_copy(a.view_host(), 2.0);
+  a.modify_host();
+  const double* h = a.view_host().data();
+  const double* d = a.view_device().data();
+  Kokkos::realloc(a, 4, 3);
+  EXPECT_EQ(a.view_host().data(), h);
+  EXPECT_EQ(a.view_device().data(), d);
+  EXPECT_EQ(a.h_view(1, 1), 0.0);     // zeroed again
+  EXPECT_EQ(copy.h_view(1, 1), 0.0);  // copies share it, as in Kokkos
+  EXPECT_FALSE(a.need_sync_device());
+  Kokkos::realloc(Kokkos::WithoutInitializing, a, 4, 3);
+  EXPECT_EQ(a.view_host().data(), h);
+  Kokkos::realloc(a, 5, 3);  // new extents: a new allocation for this object
+  EXPECT_NE(a.view_host().data(), h);
+  EXPECT_EQ(copy.extent(0), 4u);
+}
+
+// ---- missing API ----------------------------------------------------------------
+
+TEST(KokkosApi, DeepCopyScalarFromRankZeroView) {
+  Kokkos::View<int, Kokkos::TestDeviceSpace> e("errors");
+  Kokkos::deep_copy(e, 7);
+  int x = 0;
+  Kokkos::deep_copy(x, e);
+  EXPECT_EQ(x, 7);
+  int y = 0;
+  Kokkos::deep_copy(Kokkos::DefaultExecutionSpace{}, y, e);
+  EXPECT_EQ(y, 7);
+  Kokkos::deep_copy(Kokkos::TestDevice{}, e, 9);
+  Kokkos::deep_copy(x, e);
+  EXPECT_EQ(x, 9);
+}
+
+TEST(KokkosApi, ExecutionSpaceNames) {
+  EXPECT_STREQ(Kokkos::Serial::name(), "Serial");
+  EXPECT_STREQ(Kokkos::Cuda::name(), "Cuda");
+  EXPECT_STREQ(Kokkos::TestDevice::name(), "TestDevice");
+  EXPECT_STREQ(Kokkos::DefaultHostExecutionSpace::name(), "Serial");
+  EXPECT_STREQ(Kokkos::HostSpace::name(), "Host");
+}
+
+TEST(KokkosApi, FreeResizeAndReallocWithAllocationProperties) {
+  DevDV a("A", 4, 3);
+  Kokkos::deep_copy(a.view_host(), 1.5);
+  a.modify_host();
+  Kokkos::resize(Kokkos::view_alloc(Kokkos::TestDevice{}, Kokkos::WithoutInitializing), a, 6, 3);
+  EXPECT_EQ(a.extent(0), 6u);
+  EXPECT_EQ(a.h_view(3, 2), 1.5);  // contents kept
+  EXPECT_TRUE(a.need_sync_device());
+  Kokkos::realloc(Kokkos::view_alloc(Kokkos::TestDevice{}), a, 2, 2);
+  EXPECT_EQ(a.extent(0), 2u);
+  EXPECT_EQ(a.h_view(1, 1), 0.0);
+  EXPECT_FALSE(a.need_sync_device());
+  a.resize(Kokkos::view_alloc(Kokkos::WithoutInitializing), 3, 2);
+  EXPECT_EQ(a.extent(0), 3u);
+}
+
+TEST(KokkosApi, ViewEquality) {
+  Kokkos::View<double*> a("a", 4), b("b", 4);
+  Kokkos::View<const double*> c = a;
+  EXPECT_TRUE(a == c);
+  EXPECT_FALSE(a != c);
+  EXPECT_TRUE(a != b);
+  DevDV d("D", 3, 2);
+  Kokkos::DualView<const double**, Kokkos::LayoutLeft, TestDev> cd = d;
+  EXPECT_EQ(d.view_host(), cd.view_host());
+  EXPECT_EQ(d.view_device(), cd.view_device());
+}
+
+/// Counts live objects, so that construction and destruction are checked.
+struct Counted {
+  static int live;
+  std::vector<int> payload;
+  Counted() : payload(3, 7) { ++live; }
+  Counted(const Counted& o) : payload(o.payload) { ++live; }
+  Counted& operator=(const Counted&) = default;
+  ~Counted() { --live; }
+};
+int Counted::live = 0;
+
+TEST(KokkosApi, NonTrivialElementsAreConstructedAndDestroyed) {
+  {
+    Kokkos::DualView<Counted*, TestDev> a(Kokkos::view_alloc("objs", Kokkos::SequentialHostInit), 5);
+    EXPECT_EQ(Counted::live, 5);
+    EXPECT_EQ(a.h_view(4).payload.size(), 3u);
+    a.h_view(0).payload.push_back(1);
+    a.resize(Kokkos::view_alloc(Kokkos::SequentialHostInit), 8);  // element-wise: the old ones copied, then destroyed
+    EXPECT_EQ(Counted::live, 8);
+    EXPECT_EQ(a.h_view(0).payload.size(), 4u);
+    a.realloc(Kokkos::view_alloc(Kokkos::SequentialHostInit), 8);  // same size: destroyed and built again in place
+    EXPECT_EQ(Counted::live, 8);
+    EXPECT_EQ(a.h_view(0).payload.size(), 3u);
+    Kokkos::View<Counted*> v("hostobjs", 2);
+    EXPECT_EQ(Counted::live, 10);
+  }
+  EXPECT_EQ(Counted::live, 0);
+}
+
+TEST(KokkosApi, DualViewOfViewsKeepsItsElementsAlive) {
+  using V = Kokkos::View<double*, TestDev>;
+  V inner("inner", 4);
+  {
+    Kokkos::DualView<V*, TestDev> dvv(Kokkos::view_alloc("vv", Kokkos::SequentialHostInit), 3u);
+    dvv.h_view(0) = inner;
+    EXPECT_EQ(inner.use_count(), 2);
+    dvv.modify_host();
+    dvv.sync_device();  // the device side holds an image, not an owner
+    EXPECT_EQ(inner.use_count(), 2);
+    EXPECT_EQ(dvv.d_view(0).data(), inner.data());
+  }
+  EXPECT_EQ(inner.use_count(), 1);  // the DualView destroyed its elements
+}
+
+TEST(KokkosApi, ConstructingInDeviceOnlyMemoryIsRefusedWithAReason) {
+  if (cuda_present()) GTEST_SKIP() << "needs a machine without a driver to reach the check before the driver";
+  try {
+    Kokkos::View<std::string*, Kokkos::CudaSpace> v("s", 2);
+    FAIL() << "no error";
+  } catch (const dv::error& e) {
+    EXPECT_NE(std::string(e.what()).find("constructor run"), std::string::npos) << e.what();
+  }
+}
+
+template <class DataType, class A1 = void, class A2 = void, class A3 = void>
+void four_params(Kokkos::DualView<DataType, A1, A2, A3>) {}
+template <class DataType, class... P>
+void pack(Kokkos::DualView<DataType, P...>) {}
+static_assert(std::is_void_v<decltype(four_params(std::declval<Kokkos::DualView<int*>>()))> &&
+              std::is_void_v<decltype(pack(std::declval<Kokkos::DualView<int*>>()))>);
+static_assert(std::is_same_v<Kokkos::DualView<int*>, Kokkos::DualView<int*, void, void, void>>);
+static_assert(Kokkos::is_view_v<Kokkos::View<int*>> && !Kokkos::is_view_v<Kokkos::DualView<int*>> && !Kokkos::is_view_v<int*>);
+static_assert(Kokkos::is_dual_view_v<Kokkos::DualView<int*>> && !Kokkos::is_dual_view_v<Kokkos::View<int*>>);
+
+TEST(KokkosApi, TwoDifferentViewsForOneSpaceAreAnError) {
+  Kokkos::View<int*> v1("v1", 10), v2("v2", 10);
+  Kokkos::DualView<int*> ok(v1, v1);
+  EXPECT_EQ(ok.view_host().data(), v1.data());
+  try {
+    Kokkos::DualView<int*> bad(v1, v2);
+    FAIL() << "no error";
+  } catch (const dv::error& e) {
+    EXPECT_NE(std::string(e.what()).find("DualView storing one View constructed from two different Views"), std::string::npos);
+  }
+}
+
+TEST(KokkosApi, AllCalledAndMixedIntegerPairs) {
+  DevDV a("A", 6, 4);
+  auto col = Kokkos::subview(a, Kokkos::ALL(), 2);
+  EXPECT_EQ(col.extent(0), 6u);
+  auto rows = Kokkos::subview(a.d_view, std::make_pair(0, a.extent(0)), Kokkos::ALL);
+  EXPECT_EQ(rows.extent(0), 6u);
+  auto mid = Kokkos::subview(a.h_view, Kokkos::make_pair(1u, std::size_t(3)), 0);
+  EXPECT_EQ(mid.extent(0), 2u);
+  mid(1) = 5.0;
+  EXPECT_EQ(a.h_view(2, 0), 5.0);
+}
+
+TEST(KokkosApi, SubviewAssignsToTheParentsLayoutWhenTheStridesFit) {
+  DevDV a("A", 10, 3);
+  DevDV b = Kokkos::subview(a, std::pair<unsigned, unsigned>(6, 9), std::pair<unsigned, unsigned>(0, 1));
+  EXPECT_EQ(b.extent(0), 3u);
+  EXPECT_EQ(b.d_view.data(), a.d_view.data() + 6);
+  EXPECT_THROW((Kokkos::View<double**, Kokkos::LayoutLeft, TestDev>(Kokkos::subview(a.d_view, std::make_pair(1, 3), Kokkos::ALL))),
+               dv::error);
+}
+
+TEST(KokkosApi, Mirrors) {
+  Kokkos::View<double*, Kokkos::TestDeviceSpace> d("d", 5);
+  Kokkos::deep_copy(d, 3.0);
+  auto m = Kokkos::create_mirror_view(d);  // the test device is mirrored in HostSpace
+  static_assert(std::is_same_v<decltype(m)::memory_space, Kokkos::HostSpace>);
+  EXPECT_NE(static_cast<const void*>(m.data()), static_cast<const void*>(d.data()));
+  EXPECT_EQ(m.label(), "d_mirror");
+  Kokkos::deep_copy(m, d);
+  EXPECT_EQ(m(4), 3.0);
+  auto c = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, d);
+  EXPECT_EQ(c(2), 3.0);
+  auto same = Kokkos::create_mirror_view(Kokkos::TestDeviceSpace{}, d);  // already there: the view itself
+  EXPECT_EQ(same.data(), d.data());
+  auto fresh = Kokkos::create_mirror(Kokkos::WithoutInitializing, Kokkos::TestDeviceSpace{}, d);
+  EXPECT_NE(fresh.data(), d.data());
+  Kokkos::View<double*> h("h", 3);
+  auto hm = Kokkos::create_mirror_view(h);  // host memory mirrors itself
+  EXPECT_EQ(hm.data(), h.data());
+  auto hc = Kokkos::create_mirror(h);  // create_mirror always allocates
+  EXPECT_NE(hc.data(), h.data());
+}
+
+TEST(KokkosApi, UnmanagedViewOverCallerMemory) {
+  std::vector<double> buf(12, 1.0);
+  Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> u(buf.data(), 3, 4);
+  EXPECT_EQ(u.data(), buf.data());
+  EXPECT_FALSE(u.is_managed);
+  u(2, 3) = 9.0;
+  EXPECT_EQ(buf[11], 9.0);
+  Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::TestDeviceSpace> d("d", 3, 4);
+  Kokkos::deep_copy(d, u);  // unmanaged views copy like any other
+  EXPECT_EQ(d(2, 3), 9.0);
+  DevDV::t_host_um um(buf.data(), 3, 4);
+  EXPECT_EQ(um.extent(1), 4u);
+}
+
+TEST(KokkosApi, LayoutStrideStaysLayoutStride) {
+  Kokkos::View<double**, Kokkos::LayoutStride> s("s", Kokkos::LayoutStride(3, 1, 4, 5));
+  EXPECT_EQ(s.stride(0), 1u);
+  EXPECT_EQ(s.stride(1), 5u);
+  EXPECT_EQ(s.span(), 1u + 2u * 1u + 3u * 5u);
+  s(2, 3) = 4.0;
+  EXPECT_EQ(s.data()[2 + 3 * 5], 4.0);
+  auto l = s.layout();
+  EXPECT_EQ(l.stride[1], 5u);
+}
+
+// ---- parity with the C ABI --------------------------------------------------------
+
+TEST(CppParity, AccessWithAMode) {
+  DevDV a("A", 3, 2);
+  auto d = a.device_access(dv::write);  // nothing to copy, device marked
+  d(2, 1) = 4.0;
+  EXPECT_TRUE(a.need_sync_host());
+  auto h = a.host_access(dv::read);  // synced first
+  EXPECT_EQ(h(2, 1), 4.0);
+  EXPECT_FALSE(a.need_sync_host());
+  auto hw = a.host_access(dv::read_write);
+  hw(0, 0) = 1.0;
+  EXPECT_TRUE(a.need_sync_device());
+  auto dw = a.device_access(dv::read_write);  // the host's change is copied first
+  EXPECT_EQ(dw(0, 0), 1.0);
+  EXPECT_TRUE(a.need_sync_host());
+  a.modify_device();
+  EXPECT_THROW(a.modify_host(), dv::concurrent_modification);
+}
+
+TEST(CppParity, CudaAvailableAnswersEverywhere) {
+  EXPECT_EQ(dv::cuda_available(), cuda_present());
+  EXPECT_GE(dv::device_count(), 0);
+}
+
+TEST(CppParity, StaleSubviewsOfAHandleResizedInPlace) {
+  DevDV a("A", 4, 2);
+  auto col = Kokkos::subview(a, Kokkos::ALL(), 1);
+  // C++ resize follows Kokkos value semantics (a new allocation; col keeps the
+  // old one). A resize in place through the C ABI makes col stale:
+  dv_extents_t e{2, 0, {8, 2, 1, 1, 1, 1, 1, 1}};
+  ASSERT_EQ(dv_resize(a.impl_handle(), &e), DV_OK);
+  EXPECT_THROW(col.modify_host(), dv::stale_subview);
+  EXPECT_THROW(col.sync_device(), dv::stale_subview);
+  EXPECT_THROW((void)col.need_sync_host(), dv::stale_subview);
+}
+
+TEST(CppParity, ExtentsComputeWithoutTheLibrary) {
+  constexpr dv::extents<dv::dynamic_extent, 3> e(5);
+  static_assert(e.extent(0) == 5 && e.size() == 15 && e.rank_dynamic() == 1);
+  constexpr auto left = dv::strides(e, true);
+  static_assert(left[0] == 1 && left[1] == 5);
+  constexpr auto right = dv::strides(dv::dims<3>(4, 2, 3), false);
+  static_assert(right[0] == 6 && right[1] == 3 && right[2] == 1);
+  static_assert(dv::is_vector(dv::dims<2>(1, 4)) && dv::is_matrix(dv::dims<2>(3, 4)) && dv::is_tensor(dv::dims<3>(2, 2, 2)));
+  static_assert(dv::is_scalar(dv::extents<1, 1>{}) && !dv::is_scalar(dv::extents<>{}));
+  static_assert(dv::extents<2, 3>{} == dv::dims<2>(2, 3));
+  EXPECT_EQ(dv::squeeze(dv::dims<4>(1, 5, 1, 2)), dv::dims<2>(5, 2));
+  EXPECT_EQ(dv::squeeze_octave(dv::dims<3>(1, 1, 4)), dv::dims<2>(4, 1));  // the Octave rule, as dv_extents_squeeze
+  EXPECT_EQ(dv::squeeze_octave(dv::dims<3>(1, 3, 1)), dv::dims<2>(1, 3));
+  // Only the dynamic sizes are stored: static extents cost nothing.
+  static_assert(sizeof(dv::extents<3, 4>) == 1 && sizeof(dv::dims<2>) == 2 * sizeof(std::size_t));
+}
+
+TEST(CppParity, LabelsComeFromTheCore) {
+  DevDV a("temperature", 2, 2);
+  EXPECT_EQ(a.d_view.label(), "temperature");
+  EXPECT_EQ(a.h_view.label(), "temperature_mirror");
+  Kokkos::DualView<double*> h("host_only", 3);
+  EXPECT_EQ(h.h_view.label(), "host_only");
+}
+
+// ---- the space tags follow the core's policy table ---------------------------------
+
+template <class M>
+void expect_policy() {
+  dv_space_info_t info{};
+  ASSERT_EQ(dv_space_info(M::code, &info), DV_OK);
+  EXPECT_EQ(info.host_accessible, M::host_accessible) << M::name();
+  EXPECT_EQ(info.needs_mirror, M::needs_mirror) << M::name();
+  EXPECT_EQ(info.default_layout, M::execution_space::array_layout::code) << M::name();
+  EXPECT_EQ(info.host_side, M::code == DV_SPACE_HOST_PINNED ? DV_SPACE_HOST_PINNED : DV_SPACE_HOST) << M::name();
+  using Mirror = typename Kokkos::ViewTraits<double*, M>::host_mirror_space;
+  EXPECT_EQ(Mirror::code, M::needs_mirror ? DV_SPACE_HOST : M::code) << M::name();
+}
+
+TEST(Spaces, TagsFollowTheCorePolicy) {
+  expect_policy<Kokkos::HostSpace>();
+  expect_policy<Kokkos::CudaSpace>();
+  expect_policy<Kokkos::CudaUVMSpace>();
+  expect_policy<Kokkos::CudaHostPinnedSpace>();
+  expect_policy<Kokkos::TestDeviceSpace>();
+}
+
+// ---- Kokkos Tools through the C++ setters -----------------------------------------------
+
+namespace {
+std::vector<std::string> events;
+void on_alloc(const Kokkos::Tools::SpaceHandle h, const char* label, const void*, const uint64_t size) {
+  events.push_back(std::string("alloc ") + h.name + " " + label + " " + std::to_string(size));
+}
+void on_dealloc(const Kokkos::Tools::SpaceHandle h, const char* label, const void*, const uint64_t) {
+  events.push_back(std::string("free ") + h.name + " " + label);
+}
+void on_copy(Kokkos::Tools::SpaceHandle dh, const char* dl, const void*, Kokkos::Tools::SpaceHandle sh, const char* sl, const void*,
+             uint64_t n) {
+  events.push_back(std::string("copy ") + sh.name + ":" + sl + " -> " + dh.name + ":" + dl + " " + std::to_string(n));
+}
+void on_push(const char* name) { events.push_back(std::string("push ") + name); }
+void on_modify(const char* label, const void* const, bool on_device) {
+  events.push_back(std::string("modify ") + label + (on_device ? " device" : " host"));
+}
+}  // namespace
+
+TEST(Tools, CallbacksSeeAllocationsCopiesRegionsAndModifies) {
+  using namespace Kokkos::Tools::Experimental;
+  events.clear();
+  set_allocate_data_callback(on_alloc);
+  set_deallocate_data_callback(on_dealloc);
+  set_begin_deep_copy_callback(on_copy);
+  set_push_region_callback(on_push);
+  set_dual_view_modify_callback(on_modify);
+  {
+    Kokkos::DualView<double*, TestDev> a("tracked", 16);
+    Kokkos::Profiling::pushRegion("phase");
+    a.modify_host();
+    a.sync_device();
+    Kokkos::Profiling::popRegion();
+  }
+  set_callbacks(EventSet{});
+  std::vector<std::string> want = {
+      "alloc TestDevice tracked 128",
+      "alloc Host tracked_mirror 128",
+      "push phase",
+      "modify tracked_mirror host",
+      "copy Host:tracked_mirror -> TestDevice:tracked 128",
+  };
+  ASSERT_GE(events.size(), want.size() + 2);
+  for (std::size_t k = 0; k < want.size(); ++k) EXPECT_EQ(events[k], want[k]);
+  EXPECT_EQ(events[events.size() - 2].rfind("free ", 0), 0u);
+  EXPECT_EQ(get_callbacks().allocate_data, nullptr);
+}
