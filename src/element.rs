@@ -29,6 +29,17 @@ use crate::space::ALIGNMENT;
 /// // SAFETY: three f64: no padding, every bit pattern valid.
 /// unsafe impl Element for Vec3 {}
 /// ```
+///
+/// Zero-sized and over-aligned types are refused when the code is compiled:
+///
+/// ```compile_fail
+/// use dualview::{Dims, DualView, Element};
+/// #[derive(Clone, Copy)]
+/// struct Nothing;
+/// // SAFETY: (a ZST has no bytes at all)
+/// unsafe impl Element for Nothing {}
+/// let a = DualView::<Nothing, Dims<1>>::new("z", Dims::new([4]).unwrap());
+/// ```
 pub unsafe trait Element: Copy + Send + Sync + 'static {
     /// Refuses zero-sized and over-aligned types at compile time.
     #[doc(hidden)]

@@ -276,7 +276,16 @@ impl View {
     /// # Safety
     /// No one reads or writes this view's elements meanwhile: a `View` is a
     /// shared handle, so a slice taken elsewhere (a DualView access guard,
-    /// another clone) would see the data change under it.
+    /// another clone) would see the data change under it. Safe code fills
+    /// through a DualView (`fill_host`, `RawDualView::view_fill`), which holds
+    /// the borrows; a guard's view cannot be filled without `unsafe`:
+    ///
+    /// ```compile_fail,E0133
+    /// # use dualview::{DualView, Dims};
+    /// let a = DualView::<f64, Dims<1>>::new("a", Dims::new([4]).unwrap()).unwrap();
+    /// let h = a.host().unwrap();
+    /// h.view().fill(&[0u8; 8]).unwrap(); // `fill` is unsafe: the slice of `h` would change under it
+    /// ```
     pub unsafe fn fill(&self, value: &[u8]) -> Result<()> {
         // SAFETY: forwarded contract.
         unsafe { self.fill_on(value, Stream::null()) }

@@ -363,6 +363,98 @@ static void no_device(void) {
     EXPECT(out == NULL);
 }
 
+/* Reliability items 1, 2, 4, 9, 10, 11: each a data-loss or misleading-answer path found by probes. */
+static void reliability_regressions(void) {
+    double x = 2.0, y = 9.0;
+    dv_desc_t d = desc2(4, 3);
+    dv_dualview_t *p = NULL, *row = NULL, *c = NULL, *w = NULL;
+    OK(dv_create("P", &d, &p));
+    dv_range_t r[2] = {{DV_INDEX, 0, 1, 0}, {DV_ALL, 0, 0, 0}};
+    OK(dv_subview(p, r, 2, &row));
+    dv_extents_t bigger = {2, 0, {8, 3, 1, 1, 1, 1, 1, 1}};
+    OK(dv_resize(p, &bigger));
+    OK(dv_modify_host(p)); /* a pending host change of the family */
+
+    /* item 1: a stale subview answers STALE to every flag call and clears nothing */
+    bool flag = false;
+    EXPECT_STATUS(dv_clear_sync_state(row), DV_ERROR_STALE);
+    EXPECT_STATUS(dv_need_sync_device(row, &flag), DV_ERROR_STALE);
+    EXPECT_STATUS(dv_need_sync_host(row, &flag), DV_ERROR_STALE);
+    EXPECT_STATUS(dv_sync_host(row), DV_ERROR_STALE); /* nothing to copy, still stale */
+    EXPECT_STATUS(dv_modify_host(row), DV_ERROR_STALE);
+    OK(dv_need_sync_device(p, &flag));
+    EXPECT(flag); /* the pending change survived */
+    OK(dv_sync_device(p));
+
+    /* item 2: a const handle refuses what writes data or drops changes */
+    OK(dv_clone_const(p, &c));
+    snapshot_t s = snap(p);
+    EXPECT_STATUS(dv_view_fill(c, DV_SIDE_HOST, &y), DV_ERROR_INVALID_ARGUMENT);
+    EXPECT_STATUS(dv_view_copy(c, DV_SIDE_HOST, p, DV_SIDE_DEVICE), DV_ERROR_INVALID_ARGUMENT);
+    EXPECT_STATUS(dv_deep_copy(c, p), DV_ERROR_INVALID_ARGUMENT);
+    EXPECT_STATUS(dv_realloc(c, &bigger), DV_ERROR_INVALID_ARGUMENT); /* same size */
+    EXPECT_STATUS(dv_resize(c, &bigger), DV_ERROR_INVALID_ARGUMENT);
+    EXPECT_STATUS(dv_clear_sync_state(c), DV_ERROR_INVALID_ARGUMENT);
+    UNCHANGED(p, s);
+    dv_info_t info;
+    OK(dv_info(c, &info));
+    EXPECT((info.bits & DV_INFO_CONST) != 0);
+    OK(dv_modify_host(c)); /* what remains: modify records, writes nothing */
+    OK(dv_clear_sync_state(p));
+
+    /* item 4: a two-space wrap of overlapping ranges is refused */
+    double buf[16];
+    memset(buf, 0, sizeof buf);
+    dv_desc_t wd = desc2(8, 1);
+    EXPECT_STATUS(dv_wrap("overlap", &wd, buf, buf + 4, &w), DV_ERROR_INVALID_ARGUMENT);
+    EXPECT(strstr(dv_last_error(), "overlap") != NULL);
+    EXPECT(w == NULL);
+
+    /* item 10: labels are kept byte for byte, of any length */
+    char label[400];
+    memset(label, 'x', sizeof label - 1);
+    label[sizeof label - 1] = '\0';
+    label[3] = (char)0xE9; /* Latin-1: not UTF-8 */
+    dv_dualview_t *l = NULL;
+    OK(dv_create(label, &d, &l));
+    char back[512];
+    size_t n = 0;
+    OK(dv_label(l, back, sizeof back, &n));
+    EXPECT(n == strlen(label) && memcmp(back, label, n + 1) == 0);
+    OK(dv_view_label(l, DV_SIDE_HOST, back, sizeof back, &n));
+    EXPECT(n == strlen(label) + 7 && strcmp(back + strlen(label), "_mirror") == 0);
+    OK(dv_destroy(l));
+
+    /* item 11: messages that do not mislead */
+    EXPECT_STATUS(dv_modify_host(NULL), DV_ERROR_NULL_ARGUMENT);
+    EXPECT(strstr(dv_last_error(), "never created") != NULL);
+    uint64_t ext = 0;
+    EXPECT_STATUS(dv_extent(p, (uint32_t)-1, &ext), DV_ERROR_OUT_OF_RANGE);
+    EXPECT(strstr(dv_last_error(), "-1") != NULL);
+    dv_extents_t neg = {2, 0, {(uint64_t)-5, 3, 1, 1, 1, 1, 1, 1}};
+    EXPECT_STATUS(dv_resize(p, &neg), DV_ERROR_INVALID_ARGUMENT);
+    EXPECT(strstr(dv_last_error(), "-5") != NULL && strstr(dv_last_error(), "negative") != NULL);
+    EXPECT(strcmp(dv_dtype_str(DV_DTYPE_FLOAT64), "float64 (double, real64)") == 0);
+
+    (void)x;
+    OK(dv_destroy(c));
+    OK(dv_destroy(row));
+    OK(dv_destroy(p));
+}
+
+/* item 9: a wrap of CUDA memory on a machine without a driver fails at once. */
+static void wrap_without_driver(void) {
+    bool cuda = true;
+    OK(dv_cuda_available(&cuda));
+    if (cuda) return;
+    double host[4] = {0, 0, 0, 0};
+    dv_desc_t d = desc2(2, 2);
+    d.space = DV_SPACE_CUDA;
+    dv_dualview_t *w = NULL;
+    EXPECT_STATUS(dv_wrap("gpu", &d, host, (void *)(uintptr_t)0x7000, &w), DV_ERROR_NO_DEVICE);
+    EXPECT(w == NULL);
+}
+
 int main(void) {
     dv_desc_t d = desc2(3, 4);
     dv_dualview_t *a = NULL;
@@ -377,6 +469,8 @@ int main(void) {
     flags_and_const(a);
     handles(a);
     no_device();
+    reliability_regressions();
+    wrap_without_driver();
 
     OK(dv_destroy(a));
     size_t live = 99;
