@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Run the dualview demo on a fresh machine: installs what it needs, builds, runs.
+# Run the dualview demo on a fresh Debian machine: installs what it needs
+# (Rust >= 1.88 through rustup, gcc as the linker), builds, runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/deps.sh
+apt_install gcc libc6-dev
 need_rust
-apt_install gcc
 cargo run --release --quiet --example demo

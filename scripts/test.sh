@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Run every test of dualview on a fresh machine: installs what it needs first.
+# Run every test of dualview on a fresh Debian machine: installs what it needs
+# first (scripts/lib/deps.sh: apt-get as root, Rust >= 1.88 through rustup,
+# nvcc from NVIDIA's pip wheels).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/deps.sh
 need_rust
-apt_install cmake gcc g++ clang gfortran pkgconf valgrind libgtest-dev libopenmpi-dev openmpi-bin
+apt_install cmake make gcc g++ clang gfortran pkgconf binutils valgrind python3 python3-venv \
+    libgtest-dev libopenmpi-dev openmpi-bin
 export CARGO_TERM_COLOR=never
 echo "== Rust: unit, integration, property, header and benchmark-smoke tests"
 cargo test --all-targets
@@ -22,7 +25,13 @@ echo "== CUDA: nvcc from the Python wheels, to compile the .cu tests without a G
 NVCC="$(need_nvcc || true)"
 export NVCC
 [ -n "$NVCC" ] && echo "nvcc: $NVCC" || echo "SKIPPED installing nvcc: pip could not install the CUDA wheels"
-echo "== C, C++ and CUDA: examples, bad input under valgrind, header as C99 and C++, googletest,"
-echo "   Kokkos example (g++, clang++; C++17, C++20), .cu compile, installed package (CMake, static, pkg-config)"
+echo "== C, C++, Fortran and CUDA (cmake --workflow --preset default: configure, build, test, install"
+echo "   into build/install): examples, bad input under valgrind, C and C++ header checks (g++, clang++),"
+echo "   googletest, Kokkos example, .cu compile, every complete program of README.md and docs/*.md"
+echo "   (scripts/check-docs.py), installed package from C-, C++- and Fortran-only projects"
+echo "   (CMake shared and static, pkg-config)"
 cmake --workflow --preset default --fresh
+
+# ---- reliability checks: another engineer adds `bash scripts/reliability.sh` here ----
+
 echo "all dualview tests passed"
