@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <vector>
 
 namespace {
 
@@ -91,6 +92,34 @@ int kokkos_names() {
   p.modify_host();
   p.sync_device();
   bad += p.extent(1) == 3 ? 0 : 1;
+
+  // Subviews with pairs and ALL, strided and unmanaged views, access modes, mirrors.
+  auto rows = Kokkos::subview(p, Kokkos::make_pair(0, 2), Kokkos::ALL);
+  bad += rows.extent(0) == 2 ? 0 : 1;
+  Kokkos::View<double**, Kokkos::LayoutStride> st("st", Kokkos::LayoutStride(3, 1, 4, 5));
+  st(2, 3) = 4.0;
+  bad += st.stride(1) == 5 ? 0 : 1;
+  std::vector<double> buf(12, 1.0);
+  Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> um(buf.data(), 3, 4);
+  Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::TestDeviceSpace> dev("dev", 3, 4);
+  Kokkos::deep_copy(dev, um);
+  auto back = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dev);
+  bad += back(2, 3) == 1.0 ? 0 : 1;
+  using DevDV = Kokkos::DualView<double**, Kokkos::LayoutLeft, Kokkos::TestDevice>;
+  DevDV q("q", 3, 2);
+  auto w = q.device_access(dv::write);
+  w(2, 1) = 4.0;
+  auto r = q.host_access(dv::read);
+  bad += r(2, 1) == 4.0 ? 0 : 1;
+  DevDV::t_host_um hum(buf.data(), 3, 4);
+  bad += hum.extent(1) == 4 ? 0 : 1;
+  Kokkos::realloc(q, 5, 5);
+  bad += q.extent_int(0) == 5 ? 0 : 1;
+  {
+    Kokkos::Profiling::ScopedRegion region("hygiene");
+    Kokkos::Timer timer;
+    bad += timer.seconds() >= 0.0 ? 0 : 1;
+  }
   return bad;
 }
 
