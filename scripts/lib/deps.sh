@@ -1,9 +1,9 @@
 # Shared by scripts/demo.sh and scripts/test.sh: install what is missing.
 # Debian packages come from apt-get (as root, which CI and the project
-# machines are; otherwise through sudo). Rust comes from rustup, because the
-# crate needs Rust >= 1.88 (cudarc pulls libloading 0.9) and Debian's rustc is
-# older (bookworm 1.63, trixie 1.85): Debian's `rustup` package where there is
-# one, otherwise the official installer from https://sh.rustup.rs.
+# machines are; otherwise through sudo). Rust comes from rustup (the official
+# installer, https://sh.rustup.rs, when rustup is missing), because the crate
+# needs Rust >= 1.88 (cudarc pulls libloading 0.9) and Debian's rustc is older
+# (bookworm 1.63, trixie 1.85).
 
 DUALVIEW_MIN_RUST="1.88.0"
 
@@ -38,16 +38,12 @@ need_rust() {
     [ -d "$HOME/.cargo/bin" ] && export PATH="$HOME/.cargo/bin:$PATH"
     rust_is_new_enough && return 0
     if ! command -v rustup >/dev/null 2>&1; then
-        # rustc/cargo/gcc: the linker rustc calls; curl: rustup's downloads.
+        # gcc: the linker rustc calls; curl and certificates: rustup's downloads.
         apt_install gcc libc6-dev ca-certificates curl
-        if apt-cache show rustup >/dev/null 2>&1; then
-            apt_install rustup
-        else
-            echo "installing: rustup (https://sh.rustup.rs; Debian's rustc is older than $DUALVIEW_MIN_RUST)"
-            curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs |
-                sh -s -- -y --profile minimal --default-toolchain none --no-modify-path >/dev/null
-            export PATH="$HOME/.cargo/bin:$PATH"
-        fi
+        echo "installing: rustup (https://sh.rustup.rs; Debian's rustc is older than $DUALVIEW_MIN_RUST)"
+        curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs |
+            sh -s -- -y --profile minimal --default-toolchain none --no-modify-path >/dev/null
+        export PATH="$HOME/.cargo/bin:$PATH"
     fi
     echo "installing: Rust stable (rustup, profile minimal, with clippy)"
     rustup toolchain install stable --profile minimal --component clippy >/dev/null
