@@ -382,3 +382,25 @@ TEST(Tools, CallbacksSeeAllocationsCopiesRegionsAndModifies) {
   EXPECT_EQ(events[events.size() - 2].rfind("free ", 0), 0u);
   EXPECT_EQ(get_callbacks().allocate_data, nullptr);
 }
+
+TEST(CppGrowth, ResizeGrowsInPlaceWhenNobodyElseSeesTheAllocation) {
+  using DV = Kokkos::DualView<double**, Kokkos::LayoutRight, TestDev>;
+  const std::size_t n = std::size_t(1) << 19;  // 32 MiB of doubles per side
+  DV a("grow", n, 8);
+  a.h_view(n - 1, 7) = 4.0;
+  a.modify_host();
+  const double* h = a.h_view.data();
+  const double* d = a.d_view.data();
+  Kokkos::resize(a, 2 * n, 8);  // the slowest axis: no copy, same addresses
+  EXPECT_EQ(a.h_view.data(), h);
+  EXPECT_EQ(a.d_view.data(), d);
+  EXPECT_EQ(a.h_view(n - 1, 7), 4.0);
+  EXPECT_EQ(a.h_view(2 * n - 1, 7), 0.0);
+  EXPECT_TRUE(a.need_sync_device());
+  DV copy = a;  // now someone else sees it: Kokkos value semantics, a new allocation
+  Kokkos::resize(a, 2 * n + 1, 8);
+  EXPECT_NE(a.h_view.data(), h);
+  EXPECT_EQ(copy.h_view.data(), h);
+  EXPECT_EQ(copy.extent(0), 2 * n);
+  EXPECT_EQ(a.h_view(n - 1, 7), 4.0);
+}

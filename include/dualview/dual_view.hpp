@@ -410,6 +410,12 @@ class DualView : public ViewTraits<DataType, Arg1, Arg2, Arg3> {
     dv_extents_t e = detail::extents_from_args<typename traits::analysis>(n);
     ViewAllocProp p = prop;
     if (!p.has_label) p.label = d_view.label();
+    if (track_.get() && !same_extents(e) && alone() && detail::bitwise_v<non_const_value_type>) {
+      // Nobody else sees this allocation: reallocating it in place is the same to everyone.
+      detail::check(p.initialize ? dv_realloc(impl_handle(), &e) : dv_realloc_without_initializing(impl_handle(), &e));
+      attach(track_);
+      return;
+    }
     if (!track_.get() || !same_extents(e)) {
       create(p, e);
       return;
@@ -461,6 +467,12 @@ class DualView : public ViewTraits<DataType, Arg1, Arg2, Arg3> {
       }
       copy_overlap_host(old.h_view, h_view, n_old, n_new);
       refresh_device();
+    } else if (alone()) {
+      // Nobody else sees this allocation, so resizing it in place is what
+      // Kokkos value semantics allow: growing the slowest axis keeps the data
+      // where it is (docs/GPU.md).
+      detail::check(dv_resize(impl_handle(), &e));
+      attach(track_);
     } else {
       dv_dualview_t* h = nullptr;
       detail::check(dv_resized(impl_handle(), &e, &h));
@@ -496,6 +508,15 @@ class DualView : public ViewTraits<DataType, Arg1, Arg2, Arg3> {
   }
 
  private:
+  /// Whether this object is the only user of its allocation: its record is
+  /// held by itself and its two views only, and its C handle is the only one.
+  bool alone() const {
+    detail::record* r = track_.get();
+    if (!r || r->count.load(std::memory_order_acquire) != 3 || (r->bits & DV_INFO_OWNED) == 0) return false;
+    dv_info_t info{};
+    return dv_info(r->handle, &info) == DV_OK && info.use_count == 1;
+  }
+
   bool noop_modify(uint8_t newer) const {
     const uint8_t w = detail::load_flags(word_);
     return w == newer || w == DV_SYNC_ONE_SPACE;

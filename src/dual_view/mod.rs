@@ -95,6 +95,11 @@ pub struct Desc {
     pub host: Space,
     /// Zero-fill new memory (false: Kokkos `WithoutInitializing`).
     pub init: bool,
+    /// Register a CUDA DualView's pageable host mirror with the driver at its
+    /// first copying sync, so that copies run at pinned speed (default true;
+    /// `DV_FLAG_PAGEABLE_HOST`, or `DV_PAGEABLE_MIRROR=1` in the environment,
+    /// keep it pageable). `h_view` stays ordinary host memory either way.
+    pub pin_mirror: bool,
 }
 
 impl Desc {
@@ -107,7 +112,7 @@ impl Desc {
     /// assert_eq!((d.host, d.init), (Space::HOST, true));
     /// ```
     pub fn new(elem: ElemSpec, mapping: Mapping, device: Space) -> Desc {
-        Desc { elem, mapping, device, host: device.host_side(), init: true }
+        Desc { elem, mapping, device, host: device.host_side(), init: true, pin_mirror: true }
     }
 }
 
@@ -123,6 +128,8 @@ struct Shared {
     single: bool,
     /// One allocation for both sides (single space, or managed memory).
     aliased: bool,
+    /// Register the pageable host mirror with the CUDA driver (see [`Desc::pin_mirror`]).
+    pin_mirror: bool,
     flags: Flags,
     /// Mirror of `State::generation`, for cheap stale-subview checks.
     generation: AtomicU64,
@@ -316,6 +323,12 @@ impl RawDualView {
             device_space: desc.device,
             single,
             aliased,
+            pin_mirror: desc.pin_mirror
+                && !aliased
+                && desc.device.kind() == crate::SpaceKind::Cuda
+                && desc.host.kind() == crate::SpaceKind::Host
+                && host.is_owned()
+                && !std::env::var("DV_PAGEABLE_MIRROR").is_ok_and(|v| !v.is_empty() && v != "0"),
             flags: Flags::new(single),
             generation: AtomicU64::new(0),
             borrows: Default::default(),
@@ -524,6 +537,19 @@ impl RawDualView {
     /// ```
     pub fn sync_state_ptr(&self) -> *const u8 {
         self.shared.flags.as_ptr()
+    }
+
+    /// Whether the host mirror is registered with the CUDA driver (page-locked,
+    /// copied at pinned speed). False until its first copying sync, and always
+    /// for mirrors kept pageable ([`Desc::pin_mirror`]) or under 256 KiB.
+    ///
+    /// ```
+    /// let a = dualview::doc::raw::<f64>(&[4], dualview::Space::test_device(0));
+    /// assert!(!a.is_mirror_pinned()); // only CUDA mirrors are registered
+    /// ```
+    pub fn is_mirror_pinned(&self) -> bool {
+        let st = self.shared.read();
+        st.host.space().kind() == crate::SpaceKind::HostPinned || (self.shared.pin_mirror && st.host.is_pinned())
     }
 
     /// The `dv_info_t.bits` of this handle (`DV_INFO_*`).

@@ -5,9 +5,9 @@ use super::flags::{is_partial, CLEAN, PARTIAL};
 use super::{Desc, RawDualView, State};
 use crate::error::{err, Error, Result};
 use crate::extents::{DynRank, Extents};
-use crate::layout::{Mapping, Slice};
+use crate::layout::{Layout, Mapping, Slice};
 use crate::side::Side;
-use crate::space::{self, Allocation};
+use crate::space::{self, Allocation, Region, Stream};
 use crate::view::View;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -76,6 +76,10 @@ impl RawDualView {
         }
         let mapping = old.with_extents(*extents).map_err(fail)?;
         let bytes = sh.elem.bytes(&mapping).map_err(fail)?;
+        if keep && grows_as_prefix(&old, &mapping) {
+            let old_bytes = sh.elem.bytes(&old).map_err(fail)?;
+            return self.grow(&mut st, mapping, old_bytes, bytes).map_err(fail);
+        }
         let device = Allocation::new(sh.device_space, bytes, init, &sh.label).map_err(fail)?;
         let host = if sh.aliased { device.clone() } else { Allocation::new(sh.host_space, bytes, init, &sh.host_label).map_err(fail)? };
         if keep {
@@ -94,6 +98,47 @@ impl RawDualView {
             if is_partial(f) && sh.flags.replace(f, f & !PARTIAL) {
                 st.dirty.clear();
             }
+        }
+        Ok(())
+    }
+
+    /// Resize where the old contents are a prefix of the new layout (growing
+    /// the slowest axis): each side grows in place when its space can (no
+    /// copy: host and test-device blocks keep their address), otherwise gets a
+    /// new allocation and one copy of the old bytes in its own space. All that
+    /// can fail happens before anything changes.
+    fn grow(&self, st: &mut State, mapping: Mapping, old_bytes: usize, new_bytes: usize) -> Result<()> {
+        let sh = &*self.shared;
+        let dev_in_place = st.device.prepare_grow(new_bytes)?;
+        let host_in_place = sh.aliased || st.host.prepare_grow(new_bytes)?;
+        let new_dev = if dev_in_place { None } else { Some(Allocation::new(sh.device_space, new_bytes, true, &sh.label)?) };
+        let new_host = if host_in_place { None } else { Some(Allocation::new(sh.host_space, new_bytes, true, &sh.host_label)?) };
+        space::fence(sh.device_space)?;
+        for (new, old) in [(&new_dev, &st.device), (&new_host, &st.host)] {
+            if let Some(n) = new {
+                copy_prefix(n, old, old_bytes)?;
+            }
+        }
+        if dev_in_place && !st.device.grow_in_place(new_bytes)? {
+            return Err(err!(Internal, "resize: the device block could not grow in place after all"));
+        }
+        if !sh.aliased && host_in_place && !st.host.grow_in_place(new_bytes)? {
+            return Err(err!(Internal, "resize: the host block could not grow in place after all"));
+        }
+        if let Some(d) = new_dev {
+            st.device = d;
+        }
+        if sh.aliased {
+            st.host = st.device.clone();
+        } else if let Some(h) = new_host {
+            st.host = h;
+        }
+        st.mapping = mapping;
+        st.generation += 1;
+        sh.generation.store(st.generation, Ordering::Release);
+        let f = sh.flags.load();
+        if is_partial(f) && sh.flags.replace(f, f & !PARTIAL) {
+            st.dirty.clear();
         }
         Ok(())
     }
@@ -151,7 +196,7 @@ impl RawDualView {
             super::borrow::Held::take(sh.borrow(Side::Device), false).ok_or_else(|| self.busy(Side::Device, false))?,
         );
         let mapping = st.mapping.with_extents(*extents).map_err(fail)?;
-        let desc = Desc { elem: sh.elem, mapping, device: sh.device_space, host: sh.host_space, init: true };
+        let desc = Desc { elem: sh.elem, mapping, device: sh.device_space, host: sh.host_space, init: true, pin_mirror: sh.pin_mirror };
         let new = RawDualView::new(&sh.label, &desc)?;
         {
             let nst = new.shared.read();
@@ -160,4 +205,33 @@ impl RawDualView {
         new.shared.flags.store(sh.flags.load() & !PARTIAL);
         Ok(new)
     }
+}
+
+/// Whether the old contents stay a prefix of memory under `new`: the slowest
+/// axis grows (the first of LayoutRight, the last of LayoutLeft), the others stay.
+fn grows_as_prefix(old: &Mapping, new: &Mapping) -> bool {
+    let (a, b) = (old.extents().as_slice(), new.extents().as_slice());
+    let r = a.len();
+    if r == 0 || a.len() != b.len() || old.layout() != new.layout() || b.iter().product::<usize>() < a.iter().product::<usize>() {
+        return false;
+    }
+    match old.layout() {
+        Layout::Right => a[1..] == b[1..] && b[0] >= a[0],
+        Layout::Left => a[..r - 1] == b[..r - 1] && b[r - 1] >= a[r - 1],
+        Layout::Stride => false,
+    }
+}
+
+/// Copy the first `bytes` bytes of `src` into `dst` (each in its own space).
+fn copy_prefix(dst: &Allocation, src: &Allocation, bytes: usize) -> Result<()> {
+    if bytes == 0 {
+        return Ok(());
+    }
+    let ext = DynRank::new(&[bytes])?;
+    let strides = Layout::Right.strides(&ext)?;
+    let d = Region { ptr: dst.ptr(), elem_size: 1, extents: ext, strides };
+    let s = Region { ptr: src.ptr(), elem_size: 1, extents: ext, strides };
+    // SAFETY: two distinct live allocations of at least `bytes` bytes; the
+    // caller holds the family lock and both sides' borrows; complete on return.
+    unsafe { space::copy(dst.space(), &d, src.space(), &s, Stream::null()) }
 }

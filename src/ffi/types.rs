@@ -318,6 +318,7 @@ pub(crate) fn desc_from(d: &dv_desc_t) -> Result<Desc> {
         desc.host = device;
     }
     desc.init = d.flags & DV_FLAG_WITHOUT_INITIALIZING == 0;
+    desc.pin_mirror = d.flags & DV_FLAG_PAGEABLE_HOST == 0;
     Ok(desc)
 }
 

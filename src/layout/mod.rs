@@ -13,7 +13,7 @@
 mod runs;
 mod slice;
 
-pub(crate) use runs::{for_each_outer, for_each_run, for_each_run2, plan};
+pub(crate) use runs::{for_each_outer, for_each_run, plan};
 pub use slice::Slice;
 
 use crate::abi::{abi_enum, DV_LAYOUT_LEFT, DV_LAYOUT_RIGHT, DV_LAYOUT_STRIDE};

@@ -5,26 +5,44 @@
 //! - announced to Kokkos Tools (`kokkosp_allocate_data` / `_deallocate_data`);
 //! - listed in a registry of live allocations (label, space, bytes), which
 //!   the exit report of `DV_LEAK_REPORT=1` prints and tests read;
-//! - subject to the test-only failure injection ([`inject_allocation_failure`]).
+//! - subject to the test-only failure injection ([`inject_allocation_failure`]);
+//! - for the host mirror of a CUDA DualView, registered with the driver
+//!   (page-locked, so copies run at full speed) chunk by chunk at its first
+//!   copying sync, and unregistered before it is freed ([`Allocation::pin`]).
 
 use super::Space;
 use crate::error::{bail, Result};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::ptr::NonNull;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Once};
 
 /// A block of memory in one space.
 pub(crate) struct Allocation {
     space: Space,
     ptr: NonNull<u8>,
-    bytes: usize,
+    /// The size; changes only by [`Allocation::grow_in_place`].
+    bytes: AtomicUsize,
     owned: bool,
     label: Arc<str>,
     /// Key in the registry of live allocations (0 for wrapped memory).
     id: u64,
+    /// What of this host block is registered with the CUDA driver.
+    pinned: Mutex<Pinned>,
 }
+
+/// The registration state of a host block: the registered prefix, its chunks.
+#[derive(Default)]
+struct Pinned {
+    upto: usize,
+    chunks: Vec<usize>,
+    refused: bool,
+}
+
+/// Registration works in chunks of this size, so that the first copy of a
+/// large mirror overlaps the registration of the next chunk.
+const PIN_CHUNK: usize = 64 << 20;
 
 // SAFETY: an Allocation is an address range plus bookkeeping; whoever reads or
 // writes the memory synchronises (DualView locks and borrow flags; `View`'s
@@ -146,7 +164,15 @@ impl Allocation {
         let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
         LIVE.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert_with(BTreeMap::new).insert(id, (label.clone(), space, bytes));
         crate::tools::allocate(space, label, ptr.as_ptr(), bytes);
-        Ok(Arc::new(Allocation { space, ptr, bytes, owned: true, label: label.clone(), id }))
+        Ok(Arc::new(Allocation {
+            space,
+            ptr,
+            bytes: AtomicUsize::new(bytes),
+            owned: true,
+            label: label.clone(),
+            id,
+            pinned: Mutex::default(),
+        }))
     }
 
     /// Memory owned by the caller: never freed here, announced to nobody.
@@ -154,12 +180,107 @@ impl Allocation {
     /// # Safety
     /// `ptr` addresses `bytes` bytes of `space` that outlive every user of the result.
     pub(crate) unsafe fn wrap(space: Space, ptr: NonNull<u8>, bytes: usize, label: &Arc<str>) -> Arc<Allocation> {
-        Arc::new(Allocation { space, ptr, bytes, owned: false, label: label.clone(), id: 0 })
+        Arc::new(Allocation {
+            space,
+            ptr,
+            bytes: AtomicUsize::new(bytes),
+            owned: false,
+            label: label.clone(),
+            id: 0,
+            pinned: Mutex::default(),
+        })
     }
 
     /// The base address.
     pub(crate) fn ptr(&self) -> *mut u8 {
         self.ptr.as_ptr()
+    }
+
+    /// The size in bytes.
+    pub(crate) fn bytes(&self) -> usize {
+        self.bytes.load(Ordering::Acquire)
+    }
+
+    /// Whether this block can grow to `new` bytes in place. An allocation
+    /// point: a failure injected here answers `OutOfMemory`.
+    pub(crate) fn prepare_grow(&self, new: usize) -> Result<bool> {
+        let old = self.bytes();
+        if new < old || !self.owned {
+            return Ok(false);
+        }
+        allocation_point("grow in place")?;
+        Ok(new == old || self.space.backend()?.can_grow_in_place(self.space.ordinal(), self.ptr, old, new))
+    }
+
+    /// Grow to `new` bytes keeping the address and contents (the new bytes
+    /// zero), when the space can: `Ok(false)` otherwise (nothing changed).
+    /// The caller holds the DualView's lock and both sides' borrows.
+    pub(crate) fn grow_in_place(&self, new: usize) -> Result<bool> {
+        let old = self.bytes();
+        if new < old || !self.owned {
+            return Ok(false);
+        }
+        if new == old {
+            return Ok(true);
+        }
+        // SAFETY: our own live block of `old` bytes from this backend; the
+        // caller excludes every other user of the bytes past `old`.
+        let grown = unsafe { self.space.backend()?.grow_in_place(self.space.ordinal(), self.ptr, old, new)? };
+        if grown {
+            crate::tools::deallocate(self.space, &self.label, self.ptr.as_ptr(), old);
+            self.bytes.store(new, Ordering::Release);
+            if let Some((_, _, b)) = LIVE.lock().unwrap_or_else(|e| e.into_inner()).as_mut().and_then(|m| m.get_mut(&self.id)) {
+                *b = new;
+            }
+            crate::tools::allocate(self.space, &self.label, self.ptr.as_ptr(), new);
+        }
+        Ok(grown)
+    }
+
+    /// Register the first `upto` bytes of this (pageable host) block with the
+    /// CUDA driver, chunk by chunk, calling `each(offset, len)` for the part
+    /// already registered and then after each newly registered chunk, so that
+    /// a copy of one chunk overlaps the registration of the next. `Ok(false)`
+    /// when the driver refuses (then nothing is tried again and copies stay
+    /// pageable); `each` was called for the registered part only.
+    pub(crate) fn pin(&self, upto: usize, mut each: impl FnMut(usize, usize) -> Result<()>) -> Result<bool> {
+        let mut p = self.pinned.lock().unwrap_or_else(|e| e.into_inner());
+        let upto = upto.min(self.bytes());
+        if p.upto > 0 {
+            each(0, p.upto.min(upto))?;
+        }
+        while p.upto < upto {
+            if p.refused {
+                return Ok(false);
+            }
+            let off = p.upto;
+            let len = PIN_CHUNK.min(upto - off);
+            // SAFETY: inside our live block.
+            let at = unsafe { self.ptr.as_ptr().add(off) };
+            let registered = allocation_point("mirror registration").and_then(|()| super::cuda::register_host(at, len));
+            if let Err(e) = registered {
+                if crate::stats::trace_enabled() {
+                    eprintln!("dualview: \"{}\": the mirror stays pageable: {}", self.label, e.message());
+                }
+                p.refused = true;
+                return Ok(false);
+            }
+            p.chunks.push(at as usize);
+            p.upto = off + len;
+            each(off, len)?;
+        }
+        Ok(true)
+    }
+
+    /// Whether the whole block is registered.
+    pub(crate) fn is_pinned(&self) -> bool {
+        let p = self.pinned.lock().unwrap_or_else(|e| e.into_inner());
+        p.upto >= self.bytes() && self.bytes() > 0
+    }
+
+    /// Whether registration was tried and refused.
+    pub(crate) fn pin_refused(&self) -> bool {
+        self.pinned.lock().unwrap_or_else(|e| e.into_inner()).refused
     }
 
     /// The space.
@@ -181,11 +302,15 @@ impl Drop for Allocation {
         if let Some(m) = LIVE.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
             m.remove(&self.id);
         }
-        crate::tools::deallocate(self.space, &self.label, self.ptr.as_ptr(), self.bytes);
+        let bytes = self.bytes();
+        for &chunk in &self.pinned.get_mut().unwrap_or_else(|e| e.into_inner()).chunks {
+            super::cuda::unregister_host(chunk as *mut u8);
+        }
+        crate::tools::deallocate(self.space, &self.label, self.ptr.as_ptr(), bytes);
         if let Ok(b) = self.space.backend() {
-            // SAFETY: ptr/bytes came from `allocate` on this backend in `new`,
-            // and the last Arc is gone, so nobody uses the memory.
-            unsafe { b.deallocate(self.space.ordinal(), self.ptr, self.bytes) };
+            // SAFETY: ptr/bytes came from `allocate` (or a grow) on this
+            // backend, and the last Arc is gone, so nobody uses the memory.
+            unsafe { b.deallocate(self.space.ordinal(), self.ptr, bytes) };
         }
     }
 }
@@ -195,7 +320,7 @@ impl fmt::Debug for Allocation {
         f.debug_struct("Allocation")
             .field("label", &self.label)
             .field("space", &self.space)
-            .field("bytes", &self.bytes)
+            .field("bytes", &self.bytes())
             .field("owned", &self.owned)
             .finish()
     }

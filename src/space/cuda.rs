@@ -291,6 +291,68 @@ impl Backend for CudaBackend {
     }
 
     unsafe fn copy(&self, dst: (Space, &Region), src: (Space, &Region), stream: Stream) -> Result<()> {
+        if !on_device(dst.0) && !on_device(src.0) {
+            // SAFETY: both host memory (pageable or pinned); forwarded contract.
+            unsafe { host::copy(dst.1, src.1) };
+            return Ok(());
+        }
+        let ordinal = if on_device(dst.0) { dst.0.ordinal() } else { src.0.ordinal() };
+        let _bound = bind(ordinal)?;
+        // SAFETY (both): forwarded contract.
+        if stream.is_null() && unsafe { self.tiny(ordinal, dst, src)? } {
+            return Ok(());
+        }
+        unsafe { self.issue(dst, src, stream)? };
+        if stream.is_null() {
+            // The default stream means complete on return: wait for that stream only.
+            // SAFETY: a plain driver call on the bound context.
+            check(unsafe { sys::cuStreamSynchronize(std::ptr::null_mut()) }, "cuStreamSynchronize")?;
+        }
+        Ok(())
+    }
+
+    fn fence(&self, ordinal: u32) -> Result<()> {
+        let ordinal = if self.0 == SpaceKind::HostPinned { 0 } else { ordinal };
+        let _bound = bind(ordinal)?;
+        // SAFETY: a plain driver call on a bound context.
+        check(unsafe { sys::cuCtxSynchronize() }, "cuCtxSynchronize")
+    }
+
+    unsafe fn prefetch(&self, ordinal: u32, region: &Region, to: Side, stream: Stream) -> Result<()> {
+        if self.0 != SpaceKind::CudaUvm {
+            return Ok(());
+        }
+        let span = crate::layout::Mapping::with_strides(region.extents, region.strides.as_slice())
+            .map(|m| m.span())
+            .unwrap_or(0);
+        if span == 0 {
+            return Ok(());
+        }
+        let _bound = bind(ordinal)?;
+        let target = match to {
+            Side::Device => ordinal as sys::CUdevice,
+            Side::Host => -1, // CU_DEVICE_CPU
+        };
+        // SAFETY: the range lies inside a live managed allocation.
+        unsafe {
+            check(
+                sys::cuMemPrefetchAsync(region.ptr as usize as _, span * region.elem_size, target, stream_of(stream)),
+                "cuMemPrefetchAsync",
+            )?;
+            if stream.is_null() {
+                check(sys::cuStreamSynchronize(std::ptr::null_mut()), "cuStreamSynchronize")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl CudaBackend {
+    /// Issue the copies of `Backend::copy` (async on `stream`).
+    ///
+    /// # Safety
+    /// As `Backend::copy`.
+    unsafe fn issue(&self, dst: (Space, &Region), src: (Space, &Region), stream: Stream) -> Result<()> {
         let (ds, dr) = dst;
         let (ss, sr) = src;
         if !on_device(ds) && !on_device(ss) {
@@ -365,43 +427,48 @@ impl Backend for CudaBackend {
         result
     }
 
-    fn fence(&self, ordinal: u32) -> Result<()> {
-        let ordinal = if self.0 == SpaceKind::HostPinned { 0 } else { ordinal };
-        let _bound = bind(ordinal)?;
-        // SAFETY: a plain driver call on a bound context.
-        check(unsafe { sys::cuCtxSynchronize() }, "cuCtxSynchronize")
-    }
 
-    unsafe fn prefetch(&self, ordinal: u32, region: &Region, to: Side, stream: Stream) -> Result<()> {
-        if self.0 != SpaceKind::CudaUvm {
-            return Ok(());
+    /// A small contiguous copy between pageable host memory and device memory,
+    /// through a page-locked staging buffer: one copy at pinned latency and
+    /// one stream synchronisation. `Ok(false)` when the copy is not such a one.
+    ///
+    /// # Safety
+    /// As `Backend::copy`; the context of device `ordinal` is bound.
+    unsafe fn tiny(&self, ordinal: u32, dst: (Space, &Region), src: (Space, &Region)) -> Result<bool> {
+        let (ds, dr) = dst;
+        let (ss, sr) = src;
+        let to_device = ds.kind() == SpaceKind::Cuda && ss.kind() == SpaceKind::Host;
+        let to_host = ss.kind() == SpaceKind::Cuda && ds.kind() == SpaceKind::Host;
+        if !to_device && !to_host {
+            return Ok(false);
         }
-        let span = crate::layout::Mapping::with_strides(region.extents, region.strides.as_slice())
-            .map(|m| m.span())
-            .unwrap_or(0);
-        if span == 0 {
-            return Ok(());
-        }
-        let _bound = bind(ordinal)?;
-        let target = match to {
-            Side::Device => ordinal as sys::CUdevice,
-            Side::Host => -1, // CU_DEVICE_CPU
+        let Some((run, outer)) = plan(dr.extents.as_slice(), dr.strides.as_slice(), sr.strides.as_slice()) else {
+            return Ok(true); // nothing to copy
         };
-        // SAFETY: the range lies inside a live managed allocation.
+        let bytes = run * dr.elem_size;
+        if !outer.is_empty() || bytes > STAGE_BYTES {
+            return Ok(false);
+        }
+        let stage = staging(ordinal)?;
+        let buf = stage.lock().unwrap_or_else(|e| e.into_inner());
+        let p = buf.0 as *mut u8;
+        let null = std::ptr::null_mut();
+        // SAFETY: `p` is our pinned buffer of STAGE_BYTES >= bytes, held by the
+        // lock; the regions are contiguous runs of `bytes` in live allocations.
         unsafe {
-            check(
-                sys::cuMemPrefetchAsync(region.ptr as usize as _, span * region.elem_size, target, stream_of(stream)),
-                "cuMemPrefetchAsync",
-            )?;
-            if stream.is_null() {
-                check(sys::cuStreamSynchronize(std::ptr::null_mut()), "cuStreamSynchronize")?;
+            if to_device {
+                std::ptr::copy_nonoverlapping(sr.ptr, p, bytes);
+                check(sys::cuMemcpyHtoDAsync_v2(dr.ptr as usize as _, p as *const c_void, bytes, null), "cuMemcpyHtoDAsync")?;
+                check(sys::cuStreamSynchronize(null), "cuStreamSynchronize")?;
+            } else {
+                check(sys::cuMemcpyDtoHAsync_v2(p as *mut c_void, sr.ptr as usize as _, bytes, null), "cuMemcpyDtoHAsync")?;
+                check(sys::cuStreamSynchronize(null), "cuStreamSynchronize")?;
+                std::ptr::copy_nonoverlapping(p, dr.ptr, bytes);
             }
         }
-        Ok(())
+        Ok(true)
     }
-}
 
-impl CudaBackend {
     /// Copy through a packed host buffer (strided copies between two devices).
     ///
     /// # Safety
@@ -426,6 +493,78 @@ impl CudaBackend {
             check(sys::cuStreamSynchronize(stream_of(stream)), "cuStreamSynchronize")
         }
     }
+}
+
+/// Copies up to this many bytes between pageable host memory and a device go
+/// through a pinned staging buffer (the tiny path).
+const STAGE_BYTES: usize = 64 << 10;
+
+/// A page-locked staging buffer (its address), one per device.
+struct Staging(usize);
+
+/// The staging buffer of device `ordinal`, allocated at first use, kept for
+/// the life of the process.
+fn staging(ordinal: u32) -> Result<&'static std::sync::Mutex<Staging>> {
+    static BUFFERS: OnceLock<Vec<OnceLock<std::sync::Mutex<Staging>>>> = OnceLock::new();
+    let all = BUFFERS.get_or_init(|| (0..device_count()).map(|_| OnceLock::new()).collect());
+    let Some(slot) = all.get(ordinal as usize) else {
+        bail!(NoDevice, "CUDA device {ordinal} does not exist");
+    };
+    if let Some(b) = slot.get() {
+        return Ok(b);
+    }
+    let mut p: *mut c_void = std::ptr::null_mut();
+    // SAFETY: a plain allocation call with a valid out-pointer on a bound context.
+    check(unsafe { sys::cuMemHostAlloc(&mut p, STAGE_BYTES, sys::CU_MEMHOSTALLOC_PORTABLE) }, "cuMemHostAlloc")?;
+    let mine = std::sync::Mutex::new(Staging(p as usize));
+    if let Err(lost) = slot.set(mine) {
+        // Another thread won the race: free ours.
+        let q = lost.into_inner().unwrap_or_else(|e| e.into_inner()).0;
+        // SAFETY: the buffer allocated just above, used by nobody.
+        unsafe { sys::cuMemFreeHost(q as *mut c_void) };
+    }
+    Ok(slot.get().expect("set above"))
+}
+
+/// Page-lock `len` bytes of pageable host memory at `ptr` for full-speed
+/// copies, in every context (the mirror registration of docs/GPU.md).
+pub(crate) fn register_host(ptr: *mut u8, len: usize) -> Result<()> {
+    let _bound = bind(0)?;
+    // SAFETY: the caller owns the range; registration only pins its pages.
+    check(unsafe { sys::cuMemHostRegister_v2(ptr as *mut c_void, len, sys::CU_MEMHOSTREGISTER_PORTABLE) }, "cuMemHostRegister")
+}
+
+/// Undo [`register_host`] of the range starting at `ptr`.
+pub(crate) fn unregister_host(ptr: *mut u8) {
+    if let Ok(_bound) = bind(0) {
+        // SAFETY: a range registered by `register_host`; errors leave it to the driver.
+        let _ = unsafe { sys::cuMemHostUnregister(ptr as *mut c_void) };
+    }
+}
+
+/// Queue a copy of `len` contiguous bytes between device memory at `dev` of
+/// device `ordinal` and (registered) host memory at `host`, on the default stream.
+///
+/// # Safety
+/// Both ranges lie in live allocations; nobody writes them until [`synchronize`].
+pub(crate) unsafe fn copy_async(ordinal: u32, to_device: bool, dev: *mut u8, host: *mut u8, len: usize) -> Result<()> {
+    let _bound = bind(ordinal)?;
+    let null = std::ptr::null_mut();
+    // SAFETY: forwarded contract.
+    unsafe {
+        if to_device {
+            check(sys::cuMemcpyHtoDAsync_v2(dev as usize as _, host as *const c_void, len, null), "cuMemcpyHtoDAsync")
+        } else {
+            check(sys::cuMemcpyDtoHAsync_v2(host as *mut c_void, dev as usize as _, len, null), "cuMemcpyDtoHAsync")
+        }
+    }
+}
+
+/// Wait for the default stream of device `ordinal`.
+pub(crate) fn synchronize(ordinal: u32) -> Result<()> {
+    let _bound = bind(ordinal)?;
+    // SAFETY: a plain driver call on the bound context.
+    check(unsafe { sys::cuStreamSynchronize(std::ptr::null_mut()) }, "cuStreamSynchronize")
 }
 
 fn with_bytes(e: Error, space: Space, bytes: usize) -> Error {

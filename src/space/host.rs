@@ -2,7 +2,7 @@
 
 use super::{Backend, Region, Space, Stream, ALIGNMENT};
 use crate::error::{bail, Result};
-use crate::layout::{for_each_run, for_each_run2};
+use crate::layout::{for_each_outer, for_each_run, plan};
 use std::alloc::{alloc, alloc_zeroed, dealloc, Layout};
 use std::ptr::{self, NonNull};
 
@@ -81,6 +81,18 @@ fn under_checker() -> bool {
 /// Freed medium blocks: (page-rounded size, address).
 static CACHE: std::sync::Mutex<Vec<(usize, usize)>> = std::sync::Mutex::new(Vec::new());
 
+/// Large blocks reserve more address space than they use, so that growing
+/// them keeps their address and contents (no copy): base -> reserved bytes.
+/// The unused part is inaccessible and costs no memory.
+static RESERVED: std::sync::Mutex<std::collections::BTreeMap<usize, usize>> =
+    std::sync::Mutex::new(std::collections::BTreeMap::new());
+
+/// Address space reserved for a large block of `bytes`: room to double, at least.
+fn reservation(bytes: usize) -> usize {
+    const HUGE: usize = 2 << 20;
+    bytes.saturating_mul(2).max(bytes.saturating_add(LARGE)).div_ceil(HUGE) * HUGE
+}
+
 fn rounded(bytes: usize) -> usize {
     bytes.div_ceil(PAGE) * PAGE
 }
@@ -99,6 +111,7 @@ pub(crate) fn allocate(bytes: usize, zeroed: bool) -> Result<NonNull<u8>> {
     #[cfg(unix)]
     match mode() {
         Mode::Guard => return map(rounded(bytes)),
+        Mode::Fast if bytes >= LARGE => return reserve(bytes),
         Mode::Fast if bytes >= MEDIUM => {
             let size = rounded(bytes);
             if bytes < LARGE {
@@ -155,6 +168,79 @@ fn map(bytes: usize) -> Result<NonNull<u8>> {
     Ok(NonNull::new(p as *mut u8).expect("mmap never returns null on success"))
 }
 
+/// A large block: `reservation(bytes)` of address space, the first `bytes`
+/// (page-rounded) usable. Fresh pages: zero.
+#[cfg(unix)]
+fn reserve(bytes: usize) -> Result<NonNull<u8>> {
+    let size = rounded(bytes);
+    let total = reservation(bytes);
+    // SAFETY: an anonymous inaccessible reservation touches no existing memory.
+    let p = unsafe {
+        libc::mmap(std::ptr::null_mut(), total, libc::PROT_NONE, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE, -1, 0)
+    };
+    if p == libc::MAP_FAILED {
+        return map(size); // no address space to spare: an exact mapping
+    }
+    // SAFETY: the first `size` bytes of our own reservation.
+    if unsafe { libc::mprotect(p, size, libc::PROT_READ | libc::PROT_WRITE) } != 0 {
+        let e = std::io::Error::last_os_error();
+        // SAFETY: the reservation made above.
+        unsafe { libc::munmap(p, total) };
+        bail!(OutOfMemory, "host allocation of {bytes} bytes failed: {e}");
+    }
+    #[cfg(target_os = "linux")]
+    // SAFETY: advice on our own reservation; failure only means no huge pages.
+    unsafe {
+        libc::madvise(p, total, libc::MADV_HUGEPAGE);
+    }
+    RESERVED.lock().unwrap_or_else(|e| e.into_inner()).insert(p as usize, total);
+    Ok(NonNull::new(p as *mut u8).expect("mmap never returns null on success"))
+}
+
+/// Whether [`grow_in_place`] would succeed.
+pub(crate) fn can_grow_in_place(ptr: NonNull<u8>, old: usize, new: usize) -> bool {
+    if !cfg!(unix) || new < old || mode() != Mode::Fast || old < LARGE {
+        return false;
+    }
+    RESERVED.lock().unwrap_or_else(|e| e.into_inner()).get(&(ptr.as_ptr() as usize)).is_some_and(|&total| rounded(new) <= total)
+}
+
+/// Grow a block from [`allocate`] in place to `new` bytes, keeping its
+/// address and contents (the new bytes are zero). False when it cannot:
+/// only large blocks of the fast mode grow in place, within their reservation.
+///
+/// # Safety
+/// `ptr` and `old` come from [`allocate`] (or an earlier grow); `new >= old`.
+pub(crate) unsafe fn grow_in_place(ptr: NonNull<u8>, old: usize, new: usize) -> bool {
+    #[cfg(unix)]
+    {
+        if new < old || mode() != Mode::Fast || old < LARGE {
+            return false;
+        }
+        let reserved = RESERVED.lock().unwrap_or_else(|e| e.into_inner()).get(&(ptr.as_ptr() as usize)).copied();
+        let Some(total) = reserved else { return false };
+        let (from, to) = (rounded(old), rounded(new));
+        if to > total {
+            return false;
+        }
+        if to > from {
+            // SAFETY: pages of our own reservation past the usable part; they
+            // were never accessible, so they are zero when first touched.
+            if unsafe { libc::mprotect(ptr.as_ptr().add(from) as *mut libc::c_void, to - from, libc::PROT_READ | libc::PROT_WRITE) }
+                != 0
+            {
+                return false;
+            }
+        }
+        true
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (ptr, old, new);
+        false
+    }
+}
+
 /// Free memory from [`allocate`].
 ///
 /// # Safety
@@ -178,6 +264,11 @@ pub(crate) unsafe fn deallocate(ptr: NonNull<u8>, bytes: usize) {
         }
         Mode::Fast if bytes >= MEDIUM => {
             let size = rounded(bytes);
+            if let Some(total) = RESERVED.lock().unwrap_or_else(|e| e.into_inner()).remove(&(ptr.as_ptr() as usize)) {
+                // SAFETY: the whole reservation made by `reserve`.
+                unsafe { libc::munmap(ptr.as_ptr() as *mut libc::c_void, total) };
+                return;
+            }
             if bytes < LARGE {
                 let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
                 let held: usize = cache.iter().map(|&(s, _)| s).sum();
@@ -225,16 +316,98 @@ pub(crate) unsafe fn fill(dst: &Region, value: &[u8]) {
     });
 }
 
-/// Copy between two host regions of equal extents.
+/// Copies of at least this many bytes are split across threads.
+const PARALLEL_COPY: usize = 32 << 20;
+
+/// Threads for a large host copy: `DV_COPY_THREADS`, else the cores, at most 8.
+fn copy_threads() -> usize {
+    static N: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *N.get_or_init(|| {
+        std::env::var("DV_COPY_THREADS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get().min(8)))
+            .max(1)
+    })
+}
+
+/// Two raw pointers handed to the threads of one copy.
+#[derive(Clone, Copy)]
+struct Ptrs(*mut u8, *const u8);
+// SAFETY: each thread of `copy` writes a disjoint part of the destination
+// and reads the (unchanging) source; the scope joins them before returning.
+unsafe impl Send for Ptrs {}
+
+impl Ptrs {
+    /// Both pointers advanced by `d` and `s` bytes.
+    ///
+    /// # Safety
+    /// The results stay inside the regions the pointers address.
+    unsafe fn offset(self, d: usize, s: usize) -> Ptrs {
+        // SAFETY: forwarded contract.
+        unsafe { Ptrs(self.0.add(d), self.1.add(s)) }
+    }
+
+    /// Copy `n` bytes from the source pointer to the destination pointer.
+    ///
+    /// # Safety
+    /// As `ptr::copy_nonoverlapping` for the two pointers.
+    unsafe fn copy(self, n: usize) {
+        // SAFETY: forwarded contract.
+        unsafe { ptr::copy_nonoverlapping(self.1, self.0, n) }
+    }
+}
+
+/// Copy between two host regions of equal extents. Large copies are split
+/// across threads (fresh pages are faulted in in parallel too).
 ///
 /// # Safety
 /// Both regions lie inside live host memory and do not overlap.
 pub(crate) unsafe fn copy(dst: &Region, src: &Region) {
     let es = dst.elem_size;
     debug_assert_eq!(es, src.elem_size);
-    for_each_run2(dst.extents.as_slice(), dst.strides.as_slice(), src.strides.as_slice(), |d, s, n| {
-        // SAFETY: every run lies inside its region; the regions do not overlap.
-        unsafe { ptr::copy_nonoverlapping(src.ptr.add(s * es), dst.ptr.add(d * es), n * es) };
+    let Some((run, outer)) = plan(dst.extents.as_slice(), dst.strides.as_slice(), src.strides.as_slice()) else {
+        return;
+    };
+    let bytes = run * es * outer.iter().map(|o| o.0).product::<usize>();
+    let threads = if bytes >= PARALLEL_COPY && !cfg!(miri) { copy_threads() } else { 1 };
+    let p = Ptrs(dst.ptr, src.ptr);
+    // SAFETY (both closures): every run lies inside its region; the regions do not overlap.
+    let copy_runs = move |p: Ptrs, outer: &[(usize, usize, usize)]| {
+        for_each_outer(outer, |d, s| unsafe { p.offset(d * es, s * es).copy(run * es) });
+    };
+    if threads == 1 {
+        copy_runs(p, &outer);
+        return;
+    }
+    std::thread::scope(|scope| match outer.split_last() {
+        None => {
+            // One contiguous run: split its bytes.
+            let total = run * es;
+            let chunk = total.div_ceil(threads).div_ceil(4096) * 4096;
+            for start in (0..total).step_by(chunk) {
+                let n = chunk.min(total - start);
+                // SAFETY: disjoint byte ranges of the run.
+                let q = unsafe { p.offset(start, start) };
+                // SAFETY: a disjoint byte range of both live regions.
+                scope.spawn(move || unsafe { q.copy(n) });
+            }
+        }
+        Some((&(extent, sd, ss), inner)) => {
+            // Split the outermost axis.
+            let per = extent.div_ceil(threads);
+            for first in (0..extent).step_by(per) {
+                let last = (first + per).min(extent);
+                let inner = inner.to_vec();
+                scope.spawn(move || {
+                    for k in first..last {
+                        // SAFETY: index k of the outermost axis, inside both regions.
+                        let q = unsafe { p.offset(k * sd * es, k * ss * es) };
+                        copy_runs(q, &inner);
+                    }
+                });
+            }
+        }
     });
 }
 
@@ -262,11 +435,58 @@ impl Backend for HostBackend {
     fn fence(&self, _ordinal: u32) -> Result<()> {
         Ok(())
     }
+    unsafe fn grow_in_place(&self, _ordinal: u32, ptr: NonNull<u8>, old: usize, new: usize) -> Result<bool> {
+        // SAFETY: forwarded contract.
+        Ok(unsafe { grow_in_place(ptr, old, new) })
+    }
+    fn can_grow_in_place(&self, _ordinal: u32, ptr: NonNull<u8>, old: usize, new: usize) -> bool {
+        can_grow_in_place(ptr, old, new)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn large_blocks_grow_in_place_keeping_contents() {
+        if mode() != Mode::Fast {
+            return;
+        }
+        let n = LARGE + 100;
+        let p = allocate(n, true).unwrap();
+        // SAFETY: n fresh bytes; then the grown block of 2n, then freed.
+        unsafe {
+            ptr::write_bytes(p.as_ptr(), 7, n);
+            assert!(grow_in_place(p, n, 2 * n));
+            let all = std::slice::from_raw_parts(p.as_ptr(), 2 * n);
+            assert!(all[..n].iter().all(|&b| b == 7) && all[n..].iter().all(|&b| b == 0));
+            assert!(!grow_in_place(p, 2 * n, 100 * n), "beyond the reservation");
+            deallocate(p, 2 * n);
+        }
+    }
+
+    #[test]
+    fn large_copies_split_across_threads_copy_everything() {
+        use crate::extents::DynRank;
+        use crate::layout::Strides;
+        let (rows, cols) = (2048usize, 4100usize); // 8-byte elements: 64 MiB, strided source
+        let mut src = vec![0u64; rows * (cols + 3)];
+        for (k, x) in src.iter_mut().enumerate() {
+            *x = k as u64;
+        }
+        let mut dst = vec![0u64; rows * cols];
+        let ext = DynRank::new(&[rows, cols]).unwrap();
+        let s = Region { ptr: src.as_mut_ptr() as *mut u8, elem_size: 8, extents: ext, strides: Strides::from_slice(&[cols + 3, 1]) };
+        let d = Region { ptr: dst.as_mut_ptr() as *mut u8, elem_size: 8, extents: ext, strides: Strides::from_slice(&[cols, 1]) };
+        // SAFETY: two distinct live vectors holding the regions.
+        unsafe { copy(&d, &s) };
+        for i in [0, 1, rows / 2, rows - 1] {
+            for j in [0, 17, cols - 1] {
+                assert_eq!(dst[i * cols + j], (i * (cols + 3) + j) as u64);
+            }
+        }
+    }
 
     #[test]
     fn recycled_medium_blocks_come_back_zeroed() {

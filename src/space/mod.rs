@@ -14,7 +14,7 @@
 //! `Allocation` and the free functions here.
 
 mod allocation;
-mod cuda;
+pub(crate) mod cuda;
 pub(crate) mod host;
 
 
@@ -381,7 +381,8 @@ pub(crate) trait Backend: Send + Sync {
     unsafe fn fill(&self, ordinal: u32, dst: &Region, value: &[u8], stream: Stream) -> Result<()>;
 
     /// Copy `src` into `dst` (same extents and element size), where this
-    /// backend owns at least one of the two spaces.
+    /// backend owns at least one of the two spaces. On the default (null)
+    /// stream the copy is complete when this returns.
     ///
     /// # Safety
     /// Both regions lie inside live allocations of their spaces and do not overlap.
@@ -396,6 +397,21 @@ pub(crate) trait Backend: Send + Sync {
     /// `region` lies inside a live allocation of this space.
     unsafe fn prefetch(&self, _ordinal: u32, _region: &Region, _to: Side, _stream: Stream) -> Result<()> {
         Ok(())
+    }
+
+    /// Grow a block from [`Backend::allocate`] to `new` bytes keeping its
+    /// address and contents, the new bytes zero; `Ok(false)` when this
+    /// backend cannot (the caller allocates anew and copies).
+    ///
+    /// # Safety
+    /// `ptr` and `old` describe a live block of this backend and ordinal; `new >= old`.
+    unsafe fn grow_in_place(&self, _ordinal: u32, _ptr: NonNull<u8>, _old: usize, _new: usize) -> Result<bool> {
+        Ok(false)
+    }
+
+    /// Whether [`Backend::grow_in_place`] would succeed (nothing changes).
+    fn can_grow_in_place(&self, _ordinal: u32, _ptr: NonNull<u8>, _old: usize, _new: usize) -> bool {
+        false
     }
 }
 
@@ -430,13 +446,9 @@ pub(crate) unsafe fn copy(
     } else {
         src_space
     };
-    // SAFETY: forwarded contract.
-    unsafe { driver.backend()?.copy((dst_space, dst), (src_space, src), stream)? };
-    // The default stream means synchronous: the copy is complete on return.
-    if stream.is_null() {
-        fence(driver)?;
-    }
-    Ok(())
+    // SAFETY: forwarded contract. On the default stream the backend completes
+    // the copy before returning (no device-wide fence needed).
+    unsafe { driver.backend()?.copy((dst_space, dst), (src_space, src), stream) }
 }
 
 /// Prefetch managed memory of `space` towards side `to`.

@@ -119,6 +119,25 @@ impl Backend for TestBackend {
     fn fence(&self, _ordinal: u32) -> Result<()> {
         Ok(())
     }
+    unsafe fn grow_in_place(&self, ordinal: u32, ptr: NonNull<u8>, old: usize, new: usize) -> Result<bool> {
+        let d = device(ordinal)?;
+        let cap = d.capacity.load(Ordering::SeqCst);
+        let extra = new - old;
+        if d.used.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |u| u.checked_add(extra).filter(|&n| n <= cap)).is_err() {
+            bail!(OutOfMemory, "{}: growing by {extra} bytes exceeds the capacity of {cap} bytes", Space::test_device(ordinal));
+        }
+        // SAFETY: forwarded contract; test-device memory is host memory.
+        let grown = unsafe { host::grow_in_place(ptr, old, new) };
+        if !grown {
+            d.used.fetch_sub(extra, Ordering::SeqCst);
+        }
+        Ok(grown)
+    }
+    fn can_grow_in_place(&self, ordinal: u32, ptr: NonNull<u8>, old: usize, new: usize) -> bool {
+        let Ok(d) = device(ordinal) else { return false };
+        let room = d.used.load(Ordering::SeqCst).checked_add(new.saturating_sub(old)).is_some_and(|n| n <= d.capacity.load(Ordering::SeqCst));
+        room && host::can_grow_in_place(ptr, old, new)
+    }
 }
 
 #[cfg(test)]

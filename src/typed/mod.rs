@@ -76,6 +76,7 @@ pub struct Builder<T: Element, E: Extents> {
     device: Space,
     host: Option<Space>,
     init: bool,
+    pin_mirror: bool,
     _t: PhantomData<fn() -> T>,
 }
 
@@ -133,6 +134,19 @@ impl<T: Element, E: Extents> Builder<T, E> {
         self
     }
 
+    /// Keep a CUDA DualView's host mirror pageable: never registered with the
+    /// driver (by default it is, at its first copying sync, for pinned-speed copies).
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<1>>::builder("P", Dims::new([4]).unwrap()).device(Space::test_device(0)).pageable_host().build().unwrap();
+    /// assert!(!a.raw().is_mirror_pinned());
+    /// ```
+    pub fn pageable_host(mut self) -> Self {
+        self.pin_mirror = false;
+        self
+    }
+
     /// Skip zero-filling (Kokkos `WithoutInitializing`).
     ///
     /// # Safety
@@ -174,6 +188,7 @@ impl<T: Element, E: Extents> Builder<T, E> {
             device: self.device,
             host: self.host.unwrap_or(self.device.host_side()),
             init: self.init,
+            pin_mirror: self.pin_mirror,
         };
         Ok(DualView { raw: RawDualView::new(&self.label, &desc)?, _t: PhantomData })
     }
@@ -209,6 +224,7 @@ impl<T: Element, E: Extents> DualView<T, E> {
             device: Space::HOST,
             host: None,
             init: true,
+            pin_mirror: true,
             _t: PhantomData,
         }
     }
