@@ -125,6 +125,9 @@ module dualview
   integer(c_int32_t), parameter, public :: DV_INFO_OWNED = 16
   !> `dv_info_t.bits`: a subview made before its parent was resized or reallocated.
   integer(c_int32_t), parameter, public :: DV_INFO_STALE = 32
+  !> `dv_info_t.bits`: the host mirror is page-locked now (a pinned space, or a CUDA mirror
+  !> registered at its first copying sync), so copies run at pinned speed.
+  integer(c_int32_t), parameter, public :: DV_INFO_MIRROR_PINNED = 64
   !> Kokkos Tools event (`dv_tools_set_callback`): `kokkosp_init_library`.
   integer(c_int32_t), parameter, public :: DV_TOOLS_INIT = 0
   !> Kokkos Tools event: `kokkosp_finalize_library`.
