@@ -346,8 +346,8 @@ TEST(DualView, OnTheGpuStridedSubviewsAndPinnedMirror) {
   block.sync_device();
   dv::deep_copy(a.h_view, -1.0);
   a.clear_sync_state();
-  a.modify_device();
-  block.sync_host();  // only the block comes back
+  block.modify_device();  // records the block only
+  block.sync_host();      // so only the block comes back
   EXPECT_EQ(a.h_view(5, 2), 502.0);
   EXPECT_EQ(a.h_view(24, 8), 2408.0);
   EXPECT_EQ(a.h_view(4, 2), -1.0);

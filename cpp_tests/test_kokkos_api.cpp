@@ -404,3 +404,42 @@ TEST(CppGrowth, ResizeGrowsInPlaceWhenNobodyElseSeesTheAllocation) {
   EXPECT_EQ(copy.extent(0), 2 * n);
   EXPECT_EQ(a.h_view(n - 1, 7), 4.0);
 }
+
+// The inline flag writes (docs/DECISIONS.md) behave exactly as the ABI calls:
+// the same states through C and C++, errors still raised, const and one-space kept.
+TEST(CppParity, InlineFlagWritesMatchTheAbi) {
+  Kokkos::DualView<double*, Kokkos::LayoutLeft, TestDev> a("inline", 10);
+  const uint8_t* w = nullptr;
+  ASSERT_EQ(dv_sync_state_word(a.impl_handle(), &w), DV_OK);
+  auto state = [&] { return static_cast<int>(__atomic_load_n(w, __ATOMIC_ACQUIRE)); };
+  a.modify_host();
+  EXPECT_EQ(state(), DV_SYNC_HOST_NEWER);
+  EXPECT_THROW(a.modify_device(), std::runtime_error);  // the other side is newer: the ABI refuses
+  EXPECT_EQ(state(), DV_SYNC_HOST_NEWER);
+  a.clear_sync_state();
+  EXPECT_EQ(state(), DV_SYNC_CLEAN);
+  a.modify_device();
+  EXPECT_TRUE(a.need_sync_host());
+  a.sync_host();
+  EXPECT_EQ(state(), DV_SYNC_CLEAN);
+  // A subview's change is a region; a whole modify afterwards covers the array.
+  auto sub = Kokkos::subview(a, std::make_pair(2, 5));
+  sub.modify_host();
+  EXPECT_EQ(state(), DV_SYNC_HOST_NEWER | DV_SYNC_PARTIAL);
+  a.modify_host();
+  EXPECT_EQ(state(), DV_SYNC_HOST_NEWER);
+  a.clear_sync_state();
+  // Const data: clear refuses, as through the ABI.
+  Kokkos::DualView<const double*, Kokkos::LayoutLeft, TestDev> c = a;
+  a.modify_host();
+  EXPECT_THROW(c.clear_sync_state(), std::runtime_error);
+  EXPECT_EQ(state(), DV_SYNC_HOST_NEWER);
+  // One space: nothing to record, whatever is called.
+  Kokkos::DualView<double*, Kokkos::LayoutLeft, Kokkos::HostSpace> h("one", 4);
+  h.modify_host();
+  h.clear_sync_state();
+  h.modify_device();
+  const uint8_t* one = nullptr;
+  ASSERT_EQ(dv_sync_state_word(h.impl_handle(), &one), DV_OK);
+  EXPECT_EQ(*one, DV_SYNC_ONE_SPACE);
+}

@@ -41,7 +41,10 @@
 #define DV_VERSION_MINOR 1
 #define DV_VERSION_PATCH 0
 
-#if defined(__GNUC__) || defined(__clang__)
+#if defined(__cplusplus) && __cplusplus >= 201703L
+/* C++17: a (void) cast silences it under every compiler, nvcc's included. */
+#define DV_NODISCARD [[nodiscard]]
+#elif defined(__GNUC__) || defined(__clang__)
 #define DV_NODISCARD __attribute__((warn_unused_result))
 #else
 #define DV_NODISCARD
@@ -283,6 +286,12 @@
  * `dv_info_t.bits`: a subview made before its parent was resized or reallocated.
  */
 #define DV_INFO_STALE 32
+
+/**
+ * `dv_info_t.bits`: the host mirror is page-locked now (a pinned space, or a
+ * CUDA mirror registered at its first copying sync), so copies run at pinned speed.
+ */
+#define DV_INFO_MIRROR_PINNED 64
 
 /**
  * Kokkos Tools event (`dv_tools_set_callback`): `kokkosp_init_library`.
@@ -906,8 +915,11 @@ DV_NODISCARD enum dv_status_t dv_clear_sync_state(const struct dv_dualview_t *dv
 /**
  * `*out` = the address of the DualView's sync-state byte (`DV_SYNC_*`),
  * valid while any handle of the DualView lives. Read it with an atomic
- * acquire load; never write it. The C++ wrapper reads it inline so that
- * `need_sync_*` and no-op `modify_*` / `sync_*` cost one load.
+ * acquire load. The C++ wrapper reads it inline so that `need_sync_*` and
+ * no-op `modify_*` / `sync_*` cost one load. Writes are the wrapper's alone,
+ * under the rules of docs/DECISIONS.md ("inline flag writes"): atomic
+ * compare-exchange of a whole-array modify or a clear, on a handle that is
+ * neither a subview nor const, while no DualView tool hook is set.
  *
  * # Safety
  * `dv` is a handle or NULL; `out` is writable.
@@ -1406,6 +1418,18 @@ const char *dv_status_str(int32_t status);
  * As above.
  */
 DV_NODISCARD enum dv_status_t dv_tools_set_callback(uint32_t event, void (*f)(void));
+
+/**
+ * `*out` = the address of a byte that is 1 while a DualView sync or modify
+ * callback is set (`DV_TOOLS_DUAL_VIEW_SYNC` / `_MODIFY`), else 0; valid for
+ * the life of the process. Read it with an atomic acquire load; never write
+ * it. The C++ wrapper checks it before writing a sync-state byte inline
+ * (docs/DECISIONS.md, "inline flag writes").
+ *
+ * # Safety
+ * `out` is writable.
+ */
+DV_NODISCARD enum dv_status_t dv_tools_dual_view_hooks_word(const uint8_t **out);
 
 /**
  * Load the tool library named in `KOKKOS_TOOLS_LIBS` now (it is otherwise

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Everything GPU, on a machine with an NVIDIA GPU and the CUDA toolkit (no Rust
 # needed there). Expects what scripts/gpu-prepare.sh put in .gpu/:
-#   .gpu/lib/libdualview.so*   .gpu/bin/<rust gpu tests, gpu_bandwidth, dv_gtest>
+#   .gpu/lib/libdualview.so*   .gpu/bin/<rust gpu tests, dv_gtest>
+# (the benchmark is scripts/gpu-bench.sh)
 # Builds the .cu tests with CMake's CUDA language, runs every GPU test, runs
-# them again under compute-sanitizer (memcheck and racecheck), prints a summary.
+# them again under compute-sanitizer (memcheck and racecheck; SANITIZE=0 skips
+# that pass), prints a summary.
 set -u
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -45,14 +47,23 @@ for np in 1 2 4; do
   [ -x "$GPU/jacobi_cuda" ] && run "mpi_jacobi_np$np" sh -c "mpirun -np $np --oversubscribe --allow-run-as-root '$GPU/jacobi_cuda' | tee /dev/stderr | grep -q 'bitwise equal to the single-rank run: yes'"
 done
 [ -f "$GPU/log.mpi_jacobi_np4" ] && grep -h "jacobi:" "$GPU"/log.mpi_jacobi_np* | sort -u
-run gpu_bandwidth "$GPU/bin/gpu_bandwidth"
-cat "$GPU/log.gpu_bandwidth"
+# Kokkos' own DualView unit tests, unchanged, with TEST_EXECSPACE = Kokkos::Cuda.
+if [ -d "$GPU/kokkos" ] && command -v nvcc >/dev/null; then
+  run kokkos_unit_cuda env DV_LIB_DIR="$GPU/lib" GTEST_ROOT="$GPU/gtest" CUDA_ARCH=native \
+      tests/kokkos_unit/run.sh cuda "$GPU/kokkos" "$GPU/kokkos-build"
+  grep -E "^\[  (PASSED|FAILED|SKIPPED) " "$GPU/log.kokkos_unit_cuda" || true
+else
+  record kokkos_unit_cuda "SKIPPED (no Kokkos sources in .gpu/kokkos: run gpu-prepare.sh with KOKKOS_SRC and GTEST_ROOT)"
+fi
 grep -h "SKIPPED" "$GPU"/log.* | sort -u
 
 # 3. Again under compute-sanitizer.
-if command -v compute-sanitizer >/dev/null; then
+if [ "${SANITIZE:-1}" = 0 ]; then
+  record sanitizer "SKIPPED (SANITIZE=0)"
+elif command -v compute-sanitizer >/dev/null; then
   for tool in memcheck racecheck; do
     [ -x "$GPU/cu-build/kernel_dualview" ] && run "sanitizer_${tool}_cu" compute-sanitizer --tool $tool --error-exitcode 3 "$GPU/cu-build/kernel_dualview"
+    [ -x "$GPU/kokkos-build/kokkos_dualview_tests" ] && run "sanitizer_${tool}_kokkos_unit" compute-sanitizer --tool $tool --error-exitcode 3 "$GPU/kokkos-build/kokkos_dualview_tests" --gtest_filter=-*DeathTest*
     run "sanitizer_${tool}_gtest" compute-sanitizer --tool $tool --error-exitcode 3 "$GPU/bin/dv_gtest" --gtest_filter='*Gpu*:*Cuda*'
     # The out-of-memory test makes the driver fail on purpose; the sanitizer would count that.
     run "sanitizer_${tool}_rust" compute-sanitizer --tool $tool --error-exitcode 3 "$GPU/bin/gpu" --test-threads 1 \

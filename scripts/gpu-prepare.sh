@@ -16,14 +16,21 @@ for l in sys.stdin:
     if m.get("reason")=="compiler-artifact" and m.get("executable"): print(m["executable"])' | tail -1)
   cp "$exe" ".gpu/bin/$t"
 done
-exe=$(cargo bench --no-run --bench gpu_bandwidth --message-format=json 2>/dev/null |
-      python3 -c 'import json,sys
-for l in sys.stdin:
-    m=json.loads(l)
-    if m.get("reason")=="compiler-artifact" and m.get("executable"): print(m["executable"])' | tail -1)
-cp "$exe" .gpu/bin/gpu_bandwidth
 # The googletest suite, built by the CMake workflow.
-cmake --preset default >/dev/null && cmake --build build/default --target dv_gtest -j 2 >/dev/null
-cp build/default/cpp_tests/dv_gtest .gpu/bin/
+# (its own build folder, so that a workflow run in build/default is left alone)
+cmake -S . -B build/gpu-prepare -DCMAKE_BUILD_TYPE=Release -DDUALVIEW_BUILD_TESTS=ON >/dev/null
+cmake --build build/gpu-prepare --target dv_gtest -j 2 >/dev/null
+cp build/gpu-prepare/cpp_tests/dv_gtest .gpu/bin/
+# Kokkos' own DualView tests (tests/kokkos_unit/run.sh cuda), when a Kokkos
+# source tree and a googletest prefix are named: only the files the harness reads.
+if [ -n "${KOKKOS_SRC:-}" ] && [ -n "${GTEST_ROOT:-}" ]; then
+  mkdir -p .gpu/kokkos/containers .gpu/kokkos/core/unit_test/tools .gpu/gtest/include .gpu/gtest/lib
+  cp -rL "$KOKKOS_SRC/containers/unit_tests" .gpu/kokkos/containers/
+  cp -rL "$KOKKOS_SRC/core/unit_test/tools/include" .gpu/kokkos/core/unit_test/tools/
+  cp -rL "$GTEST_ROOT/include/gtest" .gpu/gtest/include/
+  cp -L "$GTEST_ROOT/lib/libgtest.a" .gpu/gtest/lib/
+else
+  echo "no KOKKOS_SRC / GTEST_ROOT: gpu-check.sh will skip Kokkos' own tests on the GPU"
+fi
 strip --strip-debug .gpu/bin/* .gpu/lib/*
 du -sh .gpu

@@ -119,6 +119,9 @@ pub const DV_INFO_SUBVIEW: u32 = 8;
 pub const DV_INFO_OWNED: u32 = 16;
 /// `dv_info_t.bits`: a subview made before its parent was resized or reallocated.
 pub const DV_INFO_STALE: u32 = 32;
+/// `dv_info_t.bits`: the host mirror is page-locked now (a pinned space, or a
+/// CUDA mirror registered at its first copying sync), so copies run at pinned speed.
+pub const DV_INFO_MIRROR_PINNED: u32 = 64;
 
 /// The result of every fallible C call. `DV_OK` is 0; each error has its own
 /// code; the message of the last error on the calling thread is `dv_last_error()`.

@@ -120,6 +120,7 @@ fn load() {
             CALLBACKS[event as usize].store(f as usize, Ordering::Release);
         }
     }
+    refresh_hooks();
     let init = CALLBACKS[DV_TOOLS_INIT as usize].load(Ordering::Acquire);
     if init != 0 {
         let mut info = DeviceInfo { device_id: 0 };
@@ -155,7 +156,29 @@ pub unsafe fn set_callback(event: u32, f: Option<unsafe extern "C" fn()>) -> cra
     }
     LOADED.call_once(load);
     CALLBACKS[event as usize].store(f.map_or(0, |f| f as usize), Ordering::Release);
+    refresh_hooks();
     Ok(())
+}
+
+/// 1 while a DualView sync or modify callback is set, else 0.
+static DUAL_VIEW_HOOKS: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+fn refresh_hooks() {
+    let on = callback_raw(DV_TOOLS_DUAL_VIEW_SYNC) != 0 || callback_raw(DV_TOOLS_DUAL_VIEW_MODIFY) != 0;
+    DUAL_VIEW_HOOKS.store(on as u8, Ordering::Release);
+}
+
+fn callback_raw(event: u32) -> usize {
+    CALLBACKS[event as usize].load(Ordering::Acquire)
+}
+
+/// The address of a byte that is 1 while a DualView sync or modify callback
+/// is set (the tool library of `KOKKOS_TOOLS_LIBS` is loaded first). The C++
+/// header's inline flag writes check it: with a hook set they call the ABI,
+/// which reports the event.
+pub(crate) fn dual_view_hooks_word() -> *const u8 {
+    LOADED.call_once(load);
+    DUAL_VIEW_HOOKS.as_ptr()
 }
 
 /// Whether a tool library was loaded or any callback is set.

@@ -159,8 +159,16 @@ fn async_sync_on_a_callers_stream() {
     pinned.host = Space::host_pinned();
     let p = RawDualView::new("p", &pinned).unwrap();
     let mut stream: sys::CUstream = std::ptr::null_mut();
-    // SAFETY: the CUDA spaces above made device 0's primary context current on this thread.
-    unsafe { assert_eq!(sys::cuStreamCreate(&mut stream, 1), sys::CUresult::CUDA_SUCCESS) };
+    let (mut dev, mut ctx): (sys::CUdevice, sys::CUcontext) = (0, std::ptr::null_mut());
+    // SAFETY: the driver is initialised (the DualViews above); dualview leaves
+    // the caller's (here: no) context current, so the test makes device 0's
+    // primary context current itself, as a CUDA runtime program would.
+    unsafe {
+        assert_eq!(sys::cuDeviceGet(&mut dev, 0), sys::CUresult::CUDA_SUCCESS);
+        assert_eq!(sys::cuDevicePrimaryCtxRetain(&mut ctx, dev), sys::CUresult::CUDA_SUCCESS);
+        assert_eq!(sys::cuCtxSetCurrent(ctx), sys::CUresult::CUDA_SUCCESS);
+        assert_eq!(sys::cuStreamCreate(&mut stream, 1), sys::CUresult::CUDA_SUCCESS);
+    }
     for x in [&a, &p] {
         let h = x.view(Side::Host).unwrap();
         write(&h, pattern(9));
@@ -179,8 +187,11 @@ fn async_sync_on_a_callers_stream() {
         unsafe { assert_eq!(sys::cuStreamSynchronize(stream), sys::CUresult::CUDA_SUCCESS) };
         assert_eq!(read(&h), want);
     }
-    // SAFETY: destroy the stream we made.
-    unsafe { sys::cuStreamDestroy_v2(stream) };
+    // SAFETY: destroy the stream we made and release the context we retained.
+    unsafe {
+        sys::cuStreamDestroy_v2(stream);
+        sys::cuDevicePrimaryCtxRelease_v2(dev);
+    }
 }
 
 #[test]
@@ -320,4 +331,195 @@ fn statistics_count_device_transfers() {
     assert_eq!((s.to_device.count, s.to_device.bytes), (1, 2048));
     assert!(s.to_device.nanos > 0);
     let _ = DynRank::new(&[1]).unwrap().size();
+}
+
+/// A default CUDA DualView of `n` x `m` doubles (LayoutLeft).
+fn doubles(label: &str, n: usize, m: usize, pin_mirror: bool) -> RawDualView {
+    let map = Mapping::new(Layout::Left, DynRank::new(&[n, m]).unwrap()).unwrap();
+    let mut d = Desc::new(ElemSpec::of::<f64>(), map, Space::cuda(0));
+    d.pin_mirror = pin_mirror;
+    RawDualView::new(label, &d).unwrap()
+}
+
+// Run by scripts/gpu-check.sh with --test-threads 1: registered_host_bytes() is process-wide.
+#[test]
+fn the_default_mirror_is_registered_whole_in_the_background_and_released_with_it() {
+    if !gpu("the_default_mirror_is_registered_whole_in_the_background_and_released_with_it") {
+        return;
+    }
+    use dualview::space::{registered_host_bytes, settle};
+    settle();
+    let before = registered_host_bytes();
+    let a = doubles("reg", 1 << 15, 8, true); // 2 MiB
+    settle(); // the background registration is done
+    assert!(a.is_mirror_pinned(), "registered once allocated, before any sync");
+    assert_eq!(registered_host_bytes() - before, 2 << 20);
+    round_trip(&a, 1);
+    // Clones and subviews share the registration; syncs through them stay correct.
+    let c = a.clone();
+    assert!(c.is_mirror_pinned());
+    round_trip(&c, 2);
+    let s = a.subview(&[Slice::Range(100, 9000), Slice::Range(2, 5)]).unwrap();
+    assert!(s.is_mirror_pinned());
+    round_trip(&s, 3);
+    assert_eq!(registered_host_bytes() - before, 2 << 20, "no second registration");
+    // A raw driver copy of any part of the mirror works: one registration covers it all.
+    {
+        use cudarc::driver::sys;
+        let (h, d) = (a.view(Side::Host).unwrap(), a.view(Side::Device).unwrap());
+        let (mut dev, mut ctx): (sys::CUdevice, sys::CUcontext) = (0, std::ptr::null_mut());
+        // SAFETY: ranges inside the two live views; the test makes the primary context current.
+        unsafe {
+            assert_eq!(sys::cuDeviceGet(&mut dev, 0), sys::CUresult::CUDA_SUCCESS);
+            assert_eq!(sys::cuDevicePrimaryCtxRetain(&mut ctx, dev), sys::CUresult::CUDA_SUCCESS);
+            assert_eq!(sys::cuCtxSetCurrent(ctx), sys::CUresult::CUDA_SUCCESS);
+            let off = 12345 * 8;
+            let r = sys::cuMemcpyHtoDAsync_v2(d.data().add(off) as usize as _, h.data().add(off) as *const _, (1 << 20) + 8, std::ptr::null_mut());
+            assert_eq!(r, sys::CUresult::CUDA_SUCCESS);
+            assert_eq!(sys::cuStreamSynchronize(std::ptr::null_mut()), sys::CUresult::CUDA_SUCCESS);
+            assert_eq!(sys::cuCtxSetCurrent(std::ptr::null_mut()), sys::CUresult::CUDA_SUCCESS);
+            sys::cuDevicePrimaryCtxRelease_v2(dev);
+        }
+    }
+    // realloc: a new mirror, registered in turn; the old registration ends.
+    a.realloc(&DynRank::new(&[1 << 16, 8]).unwrap(), true).unwrap();
+    settle();
+    assert!(a.is_mirror_pinned());
+    assert_eq!(registered_host_bytes() - before, 4 << 20, "the old mirror was unregistered");
+    round_trip(&a, 4);
+    // resize along a fast axis: a new block, contents kept, the old registration ends.
+    let h = a.view(Side::Host).unwrap();
+    write(&h, pattern(5));
+    let want = read(&h);
+    drop(h); // a View keeps its allocation (and so its registration) alive
+    a.modify(Side::Host).unwrap();
+    a.resize(&DynRank::new(&[1 << 17, 8]).unwrap()).unwrap();
+    a.sync(Side::Device).unwrap();
+    settle();
+    assert!(a.is_mirror_pinned());
+    assert_eq!(registered_host_bytes() - before, 8 << 20);
+    let got = read(&a.view(Side::Device).unwrap());
+    // Row-major reads with 8 columns before and after: element (i, j) is at (i * 8 + j) * 8.
+    for i in [0usize, 77, (1 << 16) - 1] {
+        for j in 0..8 {
+            let at = (i * 8 + j) * 8;
+            assert_eq!(&got[at..at + 8], &want[at..at + 8], "({i},{j})");
+        }
+    }
+    drop((c, s));
+    drop(a);
+    settle();
+    assert_eq!(registered_host_bytes(), before, "every registration ends with its DualView");
+}
+
+#[test]
+fn the_opt_out_keeps_the_mirror_pageable() {
+    if !gpu("the_opt_out_keeps_the_mirror_pageable") {
+        return;
+    }
+    use dualview::space::{registered_host_bytes, settle};
+    settle();
+    let before = registered_host_bytes();
+    let a = doubles("pageable", 1 << 15, 8, false);
+    round_trip(&a, 6);
+    assert!(!a.is_mirror_pinned());
+    assert_eq!(registered_host_bytes(), before);
+    // The environment variable does the same for every DualView made after it is set.
+    // SAFETY: scripts/gpu-check.sh runs these tests on one thread, so nothing reads the environment meanwhile.
+    unsafe { std::env::set_var("DV_PAGEABLE_MIRROR", "1") };
+    let b = doubles("env", 1 << 15, 8, true);
+    // SAFETY: as above.
+    unsafe { std::env::remove_var("DV_PAGEABLE_MIRROR") };
+    round_trip(&b, 7);
+    settle();
+    assert!(!b.is_mirror_pinned());
+    assert_eq!(registered_host_bytes(), before);
+    // And through the C ABI: DV_FLAG_PAGEABLE_HOST.
+    // SAFETY: a plain repr(C) struct of integers; all zeros is a valid value (as `= {0}` in C).
+    let mut desc: dualview::ffi::dv_desc_t = unsafe { std::mem::zeroed() };
+    desc.dtype = dualview::abi::DV_DTYPE_FLOAT64;
+    desc.space = dualview::abi::DV_SPACE_CUDA;
+    desc.flags = dualview::abi::DV_FLAG_PAGEABLE_HOST;
+    let ext = [1u64 << 16];
+    // SAFETY: valid pointers to locals.
+    unsafe {
+        assert_eq!(dualview::ffi::dv_extents_make(ext.as_ptr(), 1, &mut desc.extents), dualview::abi::dv_status_t::DV_OK);
+        let mut h = std::ptr::null_mut();
+        assert_eq!(dualview::ffi::dv_create(c"c".as_ptr(), &desc, &mut h), dualview::abi::dv_status_t::DV_OK);
+        assert_eq!(dualview::ffi::dv_modify_host(h), dualview::abi::dv_status_t::DV_OK);
+        assert_eq!(dualview::ffi::dv_sync_device(h), dualview::abi::dv_status_t::DV_OK);
+        let mut info: dualview::ffi::dv_info_t = std::mem::zeroed();
+        assert_eq!(dualview::ffi::dv_info(h, &mut info), dualview::abi::dv_status_t::DV_OK);
+        assert_eq!(info.bits & dualview::abi::DV_INFO_MIRROR_PINNED, 0);
+        assert_eq!(dualview::ffi::dv_destroy(h), dualview::abi::dv_status_t::DV_OK);
+    }
+    assert_eq!(registered_host_bytes(), before);
+}
+
+#[test]
+fn growth_along_the_slowest_axis_is_in_place_and_keeps_both_sides() {
+    if !gpu("growth_along_the_slowest_axis_is_in_place_and_keeps_both_sides") {
+        return;
+    }
+    let n = 1 << 20; // n x 8 doubles = 64 MiB: a reserved host block
+    let a = doubles("grow", n, 8, true);
+    let h = a.view(Side::Host).unwrap();
+    write(&h, pattern(8));
+    a.modify(Side::Host).unwrap();
+    a.sync(Side::Device).unwrap(); // registers the mirror
+    let host_before = read(&h);
+    let d = a.view(Side::Device).unwrap();
+    write(&d, pattern(9)); // the device now differs from the host
+    let dev_before = read(&d);
+    a.modify(Side::Device).unwrap();
+    let host_ptr = h.data();
+    drop((h, d));
+    a.resize(&DynRank::new(&[n, 16]).unwrap()).unwrap();
+    assert_eq!(a.view(Side::Host).unwrap().data(), host_ptr, "the host mirror grew in place");
+    assert!(a.need_sync(Side::Host), "the device's changes are still pending");
+    // Row-major reads: element (i, j) is at (i * m + j) * 8.
+    let (hn, dn) = (read(&a.view(Side::Host).unwrap()), read(&a.view(Side::Device).unwrap()));
+    for i in [0usize, 1, n / 2, n - 1] {
+        for j in 0..16 {
+            let (new, old) = ((i * 16 + j) * 8, (i * 8 + j) * 8);
+            if j < 8 {
+                assert_eq!(&hn[new..new + 8], &host_before[old..old + 8], "host ({i},{j})");
+                assert_eq!(&dn[new..new + 8], &dev_before[old..old + 8], "device ({i},{j})");
+            } else {
+                assert_eq!(&hn[new..new + 8], &[0u8; 8], "host ({i},{j}) is new: zero");
+                assert_eq!(&dn[new..new + 8], &[0u8; 8], "device ({i},{j}) is new: zero");
+            }
+        }
+    }
+    a.sync(Side::Host).unwrap();
+    dualview::space::settle();
+    assert!(a.is_mirror_pinned(), "the grown block is registered again, whole");
+    assert_eq!(read(&a.view(Side::Host).unwrap()), dn);
+}
+
+#[test]
+fn dualview_calls_leave_the_callers_cuda_context_current() {
+    if !gpu("dualview_calls_leave_the_callers_cuda_context_current") {
+        return;
+    }
+    use cudarc::driver::sys;
+    let a = doubles("ctx", 1 << 12, 4, true);
+    let mut dev: sys::CUdevice = 0;
+    let mut mine: sys::CUcontext = std::ptr::null_mut();
+    // SAFETY: the driver is initialised (the DualView above); we create and destroy our own context.
+    unsafe {
+        assert_eq!(sys::cuDeviceGet(&mut dev, 0), sys::CUresult::CUDA_SUCCESS);
+        assert_eq!(sys::cuCtxCreate_v2(&mut mine, 0, dev), sys::CUresult::CUDA_SUCCESS);
+    }
+    round_trip(&a, 10);
+    a.resize(&DynRank::new(&[1 << 13, 4]).unwrap()).unwrap();
+    a.fill(Side::Device, &1.0f64.to_ne_bytes()).unwrap();
+    a.sync(Side::Host).unwrap();
+    let mut now: sys::CUcontext = std::ptr::null_mut();
+    // SAFETY: as above.
+    unsafe {
+        assert_eq!(sys::cuCtxGetCurrent(&mut now), sys::CUresult::CUDA_SUCCESS);
+        assert_eq!(now, mine, "dualview restored the caller's context");
+        assert_eq!(sys::cuCtxDestroy_v2(mine), sys::CUresult::CUDA_SUCCESS);
+    }
 }

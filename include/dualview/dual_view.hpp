@@ -47,6 +47,39 @@ inline uint8_t load_flags(const uint8_t* w) {
 #endif
 }
 
+#if defined(__GNUC__) || defined(__clang__)
+#define DUALVIEW_INLINE_FLAG_WRITES 1
+/// 1 while a DualView sync/modify tool hook is set (dv_tools_dual_view_hooks_word).
+inline const uint8_t* hooks_word() {
+  static const uint8_t* w = [] {
+    const uint8_t* p = nullptr;
+    static const uint8_t one = 1;  // no answer: always take the ABI
+    return dv_tools_dual_view_hooks_word(&p) == DV_OK && p ? p : &one;
+  }();
+  return w;
+}
+/// The inline flag writes of docs/DECISIONS.md ("inline flag writes"): a
+/// whole-array modify, as the ABI's compare-exchange would do it. False when
+/// the ABI must decide (the other side is newer, one space) or report (a hook).
+inline bool modify_inline(const uint8_t* word, uint8_t newer) {
+  if (__atomic_load_n(hooks_word(), __ATOMIC_ACQUIRE) != 0) return false;
+  auto* w = const_cast<uint8_t*>(word);
+  uint8_t cur = __atomic_load_n(w, __ATOMIC_ACQUIRE);
+  while (cur == DV_SYNC_CLEAN || cur == (newer | DV_SYNC_PARTIAL)) {
+    if (__atomic_compare_exchange_n(w, &cur, newer, true, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) return true;
+  }
+  return false;
+}
+/// clear_sync_state inline: any state but one-space becomes clean.
+inline bool clear_inline(const uint8_t* word) {
+  auto* w = const_cast<uint8_t*>(word);
+  uint8_t cur = __atomic_load_n(w, __ATOMIC_ACQUIRE);
+  if (cur == DV_SYNC_ONE_SPACE) return false;
+  if (cur != DV_SYNC_CLEAN) __atomic_store_n(w, static_cast<uint8_t>(DV_SYNC_CLEAN), __ATOMIC_RELEASE);
+  return true;
+}
+#endif
+
 /// Tag for DualView's constructor that adopts a C handle.
 struct adopt_t {};
 
@@ -331,10 +364,16 @@ class DualView : public ViewTraits<DataType, Arg1, Arg2, Arg3> {
 
   void modify_host() {
     if (fast_ && noop_modify(DV_SYNC_HOST_NEWER)) return;
+#ifdef DUALVIEW_INLINE_FLAG_WRITES
+    if (writable_ && detail::modify_inline(word_, DV_SYNC_HOST_NEWER)) return;
+#endif
     call(dv_modify_host);
   }
   void modify_device() {
     if (fast_ && noop_modify(DV_SYNC_DEVICE_NEWER)) return;
+#ifdef DUALVIEW_INLINE_FLAG_WRITES
+    if (writable_ && detail::modify_inline(word_, DV_SYNC_DEVICE_NEWER)) return;
+#endif
     call(dv_modify_device);
   }
   void sync_host() {
@@ -368,7 +407,12 @@ class DualView : public ViewTraits<DataType, Arg1, Arg2, Arg3> {
     if (fast_) return stale(DV_SYNC_HOST_NEWER);
     return query(dv_need_sync_device);
   }
-  void clear_sync_state() { call(dv_clear_sync_state); }
+  void clear_sync_state() {
+#ifdef DUALVIEW_INLINE_FLAG_WRITES
+    if (writable_ && detail::clear_inline(word_)) return;
+#endif
+    call(dv_clear_sync_state);
+  }
 
   // ---- access with a mode (beyond Kokkos: no silent stale data) -----------------
 
@@ -588,6 +632,7 @@ class DualView : public ViewTraits<DataType, Arg1, Arg2, Arg3> {
     h_view = t_host(t, DV_SIDE_HOST);
     word_ = t.get()->sync_word;
     fast_ = t.get()->inline_flags();
+    writable_ = fast_ && (t.get()->bits & DV_INFO_CONST) == 0;
   }
   void call(dv_status_t (*f)(const dv_dualview_t*)) {
     if (auto* h = impl_handle()) detail::check(f(h));
@@ -601,6 +646,8 @@ class DualView : public ViewTraits<DataType, Arg1, Arg2, Arg3> {
   detail::tracker track_;
   const uint8_t* word_ = nullptr;
   bool fast_ = false;
+  /// fast_, and the data is not const: modify and clear may write the byte inline.
+  bool writable_ = false;
   /// The records of views a DualView was built from, kept alive with it.
   detail::tracker keep_dev_, keep_host_;
 };

@@ -61,12 +61,12 @@ template <std::size_t N>
 struct dyn_storage {
   std::size_t v[N] = {};
   DV_INLINE_FUNCTION constexpr std::size_t get(std::size_t i) const { return v[i]; }
-  constexpr void set(std::size_t i, std::size_t x) { v[i] = x; }
+  DV_INLINE_FUNCTION constexpr void set(std::size_t i, std::size_t x) { v[i] = x; }
 };
 template <>
 struct dyn_storage<0> {
   DV_INLINE_FUNCTION constexpr std::size_t get(std::size_t) const { return 0; }
-  constexpr void set(std::size_t, std::size_t) {}
+  DV_INLINE_FUNCTION constexpr void set(std::size_t, std::size_t) {}
 };
 
 template <class T, class = void>

@@ -238,8 +238,8 @@ inline std::string label_of(dv_dualview_t* h, uint32_t side) {
 template <unsigned N>
 struct rank_constant {
   static constexpr unsigned value = N;
-  constexpr operator unsigned() const noexcept { return N; }  // NOLINT
-  constexpr unsigned operator()() const noexcept { return N; }
+  DV_INLINE_FUNCTION constexpr operator unsigned() const noexcept { return N; }  // NOLINT
+  DV_INLINE_FUNCTION constexpr unsigned operator()() const noexcept { return N; }
 };
 
 }  // namespace detail

@@ -179,6 +179,14 @@ pub struct RawDualView {
 }
 
 impl Shared {
+    /// A new host mirror: a CUDA DualView registers it with the driver in the
+    /// background, while the program fills it (docs/GPU.md).
+    fn adopt_mirror(&self, host: &Arc<Allocation>) {
+        if self.pin_mirror && host.bytes() >= crate::space::PIN_MIN {
+            host.pin_in_background();
+        }
+    }
+
     fn read(&self) -> RwLockReadGuard<'_, State> {
         // A panic never leaves State half-updated (fields are swapped last), so poisoning is ignored.
         self.state.read().unwrap_or_else(|e| e.into_inner())
@@ -335,6 +343,7 @@ impl RawDualView {
             stats: StatsCell::default(),
             state: RwLock::new(State { generation: 0, mapping: desc.mapping, host, device, dirty: Vec::new() }),
         };
+        shared.adopt_mirror(&shared.read().host);
         RawDualView { shared: Arc::new(shared), sub: None, const_data: false }
     }
 
@@ -562,6 +571,7 @@ impl RawDualView {
             (self.sub.is_some(), DV_INFO_SUBVIEW),
             (self.is_owned(), DV_INFO_OWNED),
             (self.is_stale(), DV_INFO_STALE),
+            (self.is_mirror_pinned(), DV_INFO_MIRROR_PINNED),
         ] {
             if on {
                 bits |= bit;

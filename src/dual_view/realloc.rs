@@ -87,6 +87,9 @@ impl RawDualView {
         }
         st.mapping = mapping;
         st.host = host;
+        if !sh.aliased {
+            sh.adopt_mirror(&st.host);
+        }
         st.device = device;
         st.generation += 1;
         sh.generation.store(st.generation, Ordering::Release);
@@ -132,6 +135,10 @@ impl RawDualView {
             st.host = st.device.clone();
         } else if let Some(h) = new_host {
             st.host = h;
+        }
+        if !sh.aliased {
+            // A grown block lost its registration (see Allocation::grow_in_place); a new one has none.
+            sh.adopt_mirror(&st.host);
         }
         st.mapping = mapping;
         st.generation += 1;

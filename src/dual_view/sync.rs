@@ -10,9 +10,6 @@ use crate::side::Side;
 use crate::space::{self, Stream};
 use std::time::Instant;
 
-/// Host mirrors from this size up are registered with the CUDA driver.
-const PIN_MIN: usize = 256 << 10;
-
 impl RawDualView {
     /// Mark `side` modified. Errors with `ConcurrentModification` (flags
     /// unchanged) when the other side holds unsynced changes. Free on one
@@ -225,13 +222,9 @@ impl RawDualView {
             space::fence(sh.device_space)?;
         }
         let _held = if sh.aliased { None } else { Some(self.hold(target, target.other())?) };
-        if sh.pin_mirror && st.host.bytes() >= PIN_MIN && !st.host.pin_refused() {
-            let whole = !is_partial(state) && st.mapping.span_is_contiguous() && stream.is_none();
-            if whole && self.copy_pinned(st, target)? {
-                return Ok(st.host.bytes());
-            }
-            // Register the whole mirror first (once); the copies below then run at pinned speed.
-            st.host.pin(st.host.bytes(), |_, _| Ok(()))?;
+        if sh.pin_mirror && st.host.bytes() >= space::PIN_MIN {
+            // Registered once (usually already, in the background): the copies below run at pinned speed.
+            st.host.pin();
         }
         let mut moved = 0;
         for b in boxes {
@@ -248,33 +241,6 @@ impl RawDualView {
             }
         }
         Ok(moved)
-    }
-
-    /// The whole array between device and host mirror, registering the mirror
-    /// with the driver chunk by chunk as it goes, so that the copy of each
-    /// chunk overlaps the registration of the next (the first sync); once all
-    /// of it is registered, one copy at pinned speed. False when the driver
-    /// refused the registration (the caller copies the pageable way).
-    fn copy_pinned(&self, st: &State, target: Side) -> Result<bool> {
-        let sh = &*self.shared;
-        let bytes = st.host.bytes();
-        let (h, d) = (st.host.ptr(), st.device.ptr());
-        let ordinal = sh.device_space.ordinal();
-        let to_device = target == Side::Device;
-        let traced = crate::tools::wants_deep_copy();
-        let (dst, src) = if to_device { ((sh.device_space, d), (sh.host_space, h)) } else { ((sh.host_space, h), (sh.device_space, d)) };
-        if traced {
-            crate::tools::begin_deep_copy((dst.0, sh.alloc_label(target), dst.1), (src.0, sh.alloc_label(target.other()), src.1), bytes);
-        }
-        // SAFETY: both ranges are the family's live allocations of `bytes`
-        // bytes; the lock and the borrows are held until the stream is synchronised below.
-        let all = st.host.pin(bytes, |off, len| unsafe { space::cuda::copy_async(ordinal, to_device, d.add(off), h.add(off), len) });
-        let done = space::cuda::synchronize(ordinal);
-        if traced {
-            crate::tools::end_deep_copy();
-        }
-        done?;
-        all
     }
 
     /// Hold the exclusive borrow of `write` and a shared one of `read` (one

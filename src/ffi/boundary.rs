@@ -19,13 +19,32 @@ fn set_last(function: &str, message: &str) {
     LAST.with(|l| *l.borrow_mut() = CString::new(text).unwrap_or_default());
 }
 
+/// The exported function's name, worked out only when a message needs it
+/// (a `&str`, or the closure that [`function!`] makes).
+pub(crate) trait FnName {
+    /// The name.
+    fn name(self) -> &'static str;
+}
+
+impl FnName for &'static str {
+    fn name(self) -> &'static str {
+        self
+    }
+}
+
+impl<F: FnOnce() -> &'static str> FnName for F {
+    fn name(self) -> &'static str {
+        self()
+    }
+}
+
 /// Run `body` for the exported function `function`, mapping errors and panics.
 #[inline]
-pub(crate) fn call(function: &str, body: impl FnOnce() -> Result<(), Error>) -> dv_status_t {
+pub(crate) fn call(function: impl FnName, body: impl FnOnce() -> Result<(), Error>) -> dv_status_t {
     match catch_unwind(AssertUnwindSafe(body)) {
         Ok(Ok(())) => dv_status_t::DV_OK,
-        Ok(Err(e)) => fail(function, &e),
-        Err(p) => panicked(function, p),
+        Ok(Err(e)) => fail(function.name(), &e),
+        Err(p) => panicked(function.name(), p),
     }
 }
 
@@ -61,19 +80,24 @@ pub(crate) fn null(arg: &str) -> Error {
     Error::new(ErrorKind::NullArgument, format!("argument `{arg}` is NULL"))
 }
 
-/// The name of the enclosing function, for error messages (`dv_create`).
+/// The name of the enclosing function, for error messages (`dv_create`):
+/// a closure, so that the hot paths never spend time on it.
 macro_rules! function {
     () => {{
         fn f() {}
-        let full = std::any::type_name_of_val(&f);
-        let full = &full[..full.len() - 3];
-        match full.rfind("::") {
-            Some(i) => &full[i + 2..],
-            None => full,
-        }
+        move || $crate::ffi::boundary::last_segment(std::any::type_name_of_val(&f))
     }};
 }
 pub(crate) use function;
+
+/// `a::b::name` of `a::b::name::f` (the helper of [`function!`]).
+pub(crate) fn last_segment(full: &'static str) -> &'static str {
+    let full = &full[..full.len() - 3];
+    match full.rfind("::") {
+        Some(i) => &full[i + 2..],
+        None => full,
+    }
+}
 
 /// The message of the last failed call on this thread ("" when none).
 ///

@@ -45,7 +45,7 @@ fn axis_error(axis: u32, rank: usize) -> crate::Error {
 // ---- the side-generic bodies of the host/device twins -------------------------
 
 #[inline(always)]
-fn modify(h: *const dv_dualview_t, side: Side, name: &str) -> dv_status_t {
+fn modify(h: *const dv_dualview_t, side: Side, name: &'static str) -> dv_status_t {
     // Fast path: loads only, nothing that can fail or panic.
     if handle::peek(h).is_some_and(|e| e.dv.modify_is_noop(side)) {
         return dv_status_t::DV_OK;
@@ -55,12 +55,12 @@ fn modify(h: *const dv_dualview_t, side: Side, name: &str) -> dv_status_t {
 
 #[cold]
 #[inline(never)]
-fn modify_slow(h: *const dv_dualview_t, side: Side, name: &str) -> dv_status_t {
+fn modify_slow(h: *const dv_dualview_t, side: Side, name: &'static str) -> dv_status_t {
     call(name, || dv(h, "dv")?.modify(side))
 }
 
 #[inline(always)]
-fn sync(h: *const dv_dualview_t, side: Side, name: &str) -> dv_status_t {
+fn sync(h: *const dv_dualview_t, side: Side, name: &'static str) -> dv_status_t {
     // Fast path: loads only. Subviews take the slow path (it checks staleness).
     if handle::peek(h).is_some_and(|e| !e.dv.is_subview() && !e.dv.need_sync(side)) {
         return dv_status_t::DV_OK;
@@ -70,15 +70,15 @@ fn sync(h: *const dv_dualview_t, side: Side, name: &str) -> dv_status_t {
 
 #[cold]
 #[inline(never)]
-fn sync_slow(h: *const dv_dualview_t, side: Side, name: &str) -> dv_status_t {
+fn sync_slow(h: *const dv_dualview_t, side: Side, name: &'static str) -> dv_status_t {
     call(name, || dv(h, "dv")?.sync(side))
 }
 
-fn sync_async(h: *const dv_dualview_t, side: Side, stream: *mut c_void, name: &str) -> dv_status_t {
+fn sync_async(h: *const dv_dualview_t, side: Side, stream: *mut c_void, name: &'static str) -> dv_status_t {
     call(name, || dv(h, "dv")?.sync_on(side, Stream::from_raw(stream as usize)))
 }
 
-fn need_sync(h: *const dv_dualview_t, side: Side, out: *mut bool, name: &str) -> dv_status_t {
+fn need_sync(h: *const dv_dualview_t, side: Side, out: *mut bool, name: &'static str) -> dv_status_t {
     call(name, || {
         let d = dv(h, "dv")?;
         let o = super::types::out(out, "out")?;
@@ -87,7 +87,7 @@ fn need_sync(h: *const dv_dualview_t, side: Side, out: *mut bool, name: &str) ->
     })
 }
 
-fn data_ptr(h: *const dv_dualview_t, side: Side, out: *mut *mut c_void, name: &str) -> dv_status_t {
+fn data_ptr(h: *const dv_dualview_t, side: Side, out: *mut *mut c_void, name: &'static str) -> dv_status_t {
     call(name, || {
         let d = dv(h, "dv")?;
         let o = super::types::out(out, "out")?;
@@ -96,7 +96,7 @@ fn data_ptr(h: *const dv_dualview_t, side: Side, out: *mut *mut c_void, name: &s
     })
 }
 
-fn access(h: *const dv_dualview_t, side: Side, mode: u32, out: *mut *mut c_void, name: &str) -> dv_status_t {
+fn access(h: *const dv_dualview_t, side: Side, mode: u32, out: *mut *mut c_void, name: &'static str) -> dv_status_t {
     call(name, || {
         let d = dv(h, "dv")?;
         let o = super::types::out(out, "out")?;
@@ -106,7 +106,7 @@ fn access(h: *const dv_dualview_t, side: Side, mode: u32, out: *mut *mut c_void,
     })
 }
 
-fn view(h: *const dv_dualview_t, side: Side, out: *mut dv_view_info_t, name: &str) -> dv_status_t {
+fn view(h: *const dv_dualview_t, side: Side, out: *mut dv_view_info_t, name: &'static str) -> dv_status_t {
     call(name, || {
         let d = dv(h, "dv")?;
         let o = super::types::out(out, "out")?;
@@ -115,7 +115,7 @@ fn view(h: *const dv_dualview_t, side: Side, out: *mut dv_view_info_t, name: &st
     })
 }
 
-fn fill_and_modify(h: *const dv_dualview_t, side: Side, value: *const c_void, name: &str) -> dv_status_t {
+fn fill_and_modify(h: *const dv_dualview_t, side: Side, value: *const c_void, name: &'static str) -> dv_status_t {
     call(name, || {
         let d = dv(h, "dv")?;
         d.fill(side, element(d, value)?)
@@ -382,8 +382,11 @@ pub unsafe extern "C" fn dv_clear_sync_state(dv: *const dv_dualview_t) -> dv_sta
 
 /// `*out` = the address of the DualView's sync-state byte (`DV_SYNC_*`),
 /// valid while any handle of the DualView lives. Read it with an atomic
-/// acquire load; never write it. The C++ wrapper reads it inline so that
-/// `need_sync_*` and no-op `modify_*` / `sync_*` cost one load.
+/// acquire load. The C++ wrapper reads it inline so that `need_sync_*` and
+/// no-op `modify_*` / `sync_*` cost one load. Writes are the wrapper's alone,
+/// under the rules of docs/DECISIONS.md ("inline flag writes"): atomic
+/// compare-exchange of a whole-array modify or a clear, on a handle that is
+/// neither a subview nor const, while no DualView tool hook is set.
 ///
 /// # Safety
 /// `dv` is a handle or NULL; `out` is writable.

@@ -116,7 +116,7 @@ pub unsafe extern "C" fn dv_extents_squeeze(e: *const dv_extents_t, mode: u32, o
     })
 }
 
-fn predicate(name: &str, e: *const dv_extents_t, out: *mut bool, f: fn(&DynRank) -> bool) -> dv_status_t {
+fn predicate(name: &'static str, e: *const dv_extents_t, out: *mut bool, f: fn(&DynRank) -> bool) -> dv_status_t {
     call(name, || {
         let e = ext(e, "e")?;
         let o = super::types::out(out, "out")?;

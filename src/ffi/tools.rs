@@ -26,6 +26,24 @@ pub unsafe extern "C" fn dv_tools_set_callback(event: u32, f: Option<unsafe exte
     call(function!(), || unsafe { crate::tools::set_callback(event, f) })
 }
 
+/// `*out` = the address of a byte that is 1 while a DualView sync or modify
+/// callback is set (`DV_TOOLS_DUAL_VIEW_SYNC` / `_MODIFY`), else 0; valid for
+/// the life of the process. Read it with an atomic acquire load; never write
+/// it. The C++ wrapper checks it before writing a sync-state byte inline
+/// (docs/DECISIONS.md, "inline flag writes").
+///
+/// # Safety
+/// `out` is writable.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_tools_dual_view_hooks_word(out: *mut *const u8) -> dv_status_t {
+    call(function!(), || {
+        let o = super::types::out(out, "out")?;
+        put(o, crate::tools::dual_view_hooks_word());
+        Ok(())
+    })
+}
+
 /// Load the tool library named in `KOKKOS_TOOLS_LIBS` now (it is otherwise
 /// loaded at the first event); `*active` = whether a tool or callback is set.
 ///

@@ -6,9 +6,10 @@
 //! - listed in a registry of live allocations (label, space, bytes), which
 //!   the exit report of `DV_LEAK_REPORT=1` prints and tests read;
 //! - subject to the test-only failure injection ([`inject_allocation_failure`]);
-//! - for the host mirror of a CUDA DualView, registered with the driver
-//!   (page-locked, so copies run at full speed) chunk by chunk at its first
-//!   copying sync, and unregistered before it is freed ([`Allocation::pin`]).
+//! - for the host mirror of a CUDA DualView, registered with the driver as one
+//!   range (page-locked, so copies run at full speed): in the background as
+//!   soon as it is allocated, or at the latest by its first copying sync; and
+//!   unregistered before it is freed or grown ([`Allocation::pin`]).
 
 use super::Space;
 use crate::error::{bail, Result};
@@ -17,6 +18,25 @@ use std::fmt;
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Once};
+
+/// Bytes of pageable mirrors registered with the CUDA driver now.
+static REGISTERED: AtomicUsize = AtomicUsize::new(0);
+
+/// Bytes of host mirrors that dualview has registered with the CUDA driver
+/// and not yet unregistered (0 without CUDA). Every registration ends when its
+/// block is freed, so this returns to 0 when the last DualView goes.
+///
+/// ```
+/// assert_eq!(dualview::space::registered_host_bytes(), 0); // no CUDA DualView here
+/// ```
+pub fn registered_host_bytes() -> usize {
+    REGISTERED.load(Ordering::Relaxed)
+}
+
+/// A block address handed to the background thread with the block's ownership.
+struct SendPtr(NonNull<u8>);
+// SAFETY: the block has no other owner left (its Allocation is being dropped).
+unsafe impl Send for SendPtr {}
 
 /// A block of memory in one space.
 pub(crate) struct Allocation {
@@ -28,21 +48,28 @@ pub(crate) struct Allocation {
     label: Arc<str>,
     /// Key in the registry of live allocations (0 for wrapped memory).
     id: u64,
-    /// What of this host block is registered with the CUDA driver.
+    /// Whether this host block is registered with the CUDA driver.
     pinned: Mutex<Pinned>,
 }
 
-/// The registration state of a host block: the registered prefix, its chunks.
+/// The registration state of a host block. One registration covers the
+/// whole block, so that any host range inside it (a raw `cudaMemcpy` of part
+/// of `h_view` included) lies in a single registration.
 #[derive(Default)]
 struct Pinned {
-    upto: usize,
-    chunks: Vec<usize>,
+    /// Bytes registered from the base (0: none; else the block's size).
+    registered: usize,
+    /// The driver refused once: copies stay pageable.
     refused: bool,
 }
 
-/// Registration works in chunks of this size, so that the first copy of a
-/// large mirror overlaps the registration of the next chunk.
-const PIN_CHUNK: usize = 64 << 20;
+/// Host mirrors from this size are registered (smaller copies go through a
+/// page-locked staging buffer instead).
+pub(crate) const PIN_MIN: usize = 256 << 10;
+
+/// Mirrors from this size have their pages faulted in by several threads
+/// before registration (see `host::populate`).
+const POPULATE_MIN: usize = 64 << 20;
 
 // SAFETY: an Allocation is an address range plus bookkeeping; whoever reads or
 // writes the memory synchronises (DualView locks and borrow flags; `View`'s
@@ -225,6 +252,7 @@ impl Allocation {
         }
         // SAFETY: our own live block of `old` bytes from this backend; the
         // caller excludes every other user of the bytes past `old`.
+        self.unpin();
         let grown = unsafe { self.space.backend()?.grow_in_place(self.space.ordinal(), self.ptr, old, new)? };
         if grown {
             crate::tools::deallocate(self.space, &self.label, self.ptr.as_ptr(), old);
@@ -237,50 +265,63 @@ impl Allocation {
         Ok(grown)
     }
 
-    /// Register the first `upto` bytes of this (pageable host) block with the
-    /// CUDA driver, chunk by chunk, calling `each(offset, len)` for the part
-    /// already registered and then after each newly registered chunk, so that
-    /// a copy of one chunk overlaps the registration of the next. `Ok(false)`
-    /// when the driver refuses (then nothing is tried again and copies stay
-    /// pageable); `each` was called for the registered part only.
-    pub(crate) fn pin(&self, upto: usize, mut each: impl FnMut(usize, usize) -> Result<()>) -> Result<bool> {
+    /// Register this (pageable host) block with the CUDA driver as one range,
+    /// unless it is already; waits while the background thread is doing it.
+    /// False when the driver refuses (then it is not tried again and copies
+    /// stay pageable).
+    pub(crate) fn pin(&self) -> bool {
         let mut p = self.pinned.lock().unwrap_or_else(|e| e.into_inner());
-        let upto = upto.min(self.bytes());
-        if p.upto > 0 {
-            each(0, p.upto.min(upto))?;
+        let bytes = self.bytes();
+        if p.registered == bytes {
+            return true;
         }
-        while p.upto < upto {
-            if p.refused {
-                return Ok(false);
+        if p.refused {
+            return false;
+        }
+        if bytes >= POPULATE_MIN {
+            super::host::populate(self.ptr.as_ptr(), bytes);
+        }
+        let registered = allocation_point("mirror registration").and_then(|()| super::cuda::register_host(self.ptr.as_ptr(), bytes));
+        match registered {
+            Ok(()) => {
+                p.registered = bytes;
+                REGISTERED.fetch_add(bytes, Ordering::Relaxed);
+                true
             }
-            let off = p.upto;
-            let len = PIN_CHUNK.min(upto - off);
-            // SAFETY: inside our live block.
-            let at = unsafe { self.ptr.as_ptr().add(off) };
-            let registered = allocation_point("mirror registration").and_then(|()| super::cuda::register_host(at, len));
-            if let Err(e) = registered {
+            Err(e) => {
                 if crate::stats::trace_enabled() {
                     eprintln!("dualview: \"{}\": the mirror stays pageable: {}", self.label, e.message());
                 }
                 p.refused = true;
-                return Ok(false);
+                false
             }
-            p.chunks.push(at as usize);
-            p.upto = off + len;
-            each(off, len)?;
         }
-        Ok(true)
+    }
+
+    /// Register this block on the background thread, so that the driver's
+    /// work overlaps the program filling the mirror (see [`Allocation::pin`]).
+    pub(crate) fn pin_in_background(self: &Arc<Self>) {
+        let me = Arc::clone(self);
+        super::background::submit(move || {
+            me.pin();
+        });
+    }
+
+    /// Drop the registration (before the block grows: a registration must
+    /// cover the whole block or nothing).
+    fn unpin(&self) {
+        let mut p = self.pinned.lock().unwrap_or_else(|e| e.into_inner());
+        if p.registered > 0 {
+            super::cuda::unregister_host(self.ptr.as_ptr());
+            REGISTERED.fetch_sub(p.registered, Ordering::Relaxed);
+            p.registered = 0;
+        }
     }
 
     /// Whether the whole block is registered.
     pub(crate) fn is_pinned(&self) -> bool {
         let p = self.pinned.lock().unwrap_or_else(|e| e.into_inner());
-        p.upto >= self.bytes() && self.bytes() > 0
-    }
-
-    /// Whether registration was tried and refused.
-    pub(crate) fn pin_refused(&self) -> bool {
-        self.pinned.lock().unwrap_or_else(|e| e.into_inner()).refused
+        p.registered > 0 && p.registered == self.bytes()
     }
 
     /// The space.
@@ -303,14 +344,26 @@ impl Drop for Allocation {
             m.remove(&self.id);
         }
         let bytes = self.bytes();
-        for &chunk in &self.pinned.get_mut().unwrap_or_else(|e| e.into_inner()).chunks {
-            super::cuda::unregister_host(chunk as *mut u8);
-        }
+        let registered = self.pinned.get_mut().unwrap_or_else(|e| e.into_inner()).registered;
         crate::tools::deallocate(self.space, &self.label, self.ptr.as_ptr(), bytes);
-        if let Ok(b) = self.space.backend() {
-            // SAFETY: ptr/bytes came from `allocate` (or a grow) on this
-            // backend, and the last Arc is gone, so nobody uses the memory.
-            unsafe { b.deallocate(self.space.ordinal(), self.ptr, bytes) };
+        let (space, ptr) = (self.space, SendPtr(self.ptr));
+        let release = move || {
+            let ptr = ptr;
+            if registered > 0 {
+                super::cuda::unregister_host(ptr.0.as_ptr());
+                REGISTERED.fetch_sub(registered, Ordering::Relaxed);
+            }
+            if let Ok(b) = space.backend() {
+                // SAFETY: ptr/bytes came from `allocate` (or a grow) on this
+                // backend, and the last Arc is gone, so nobody uses the memory.
+                unsafe { b.deallocate(space.ordinal(), ptr.0, bytes) };
+            }
+        };
+        if registered > 0 {
+            // Unregistering takes the driver milliseconds per GiB: off the caller's path.
+            super::background::submit(release);
+        } else {
+            release();
         }
     }
 }

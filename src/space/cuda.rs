@@ -427,14 +427,15 @@ impl CudaBackend {
         result
     }
 
-
-    /// A small contiguous copy between pageable host memory and device memory,
-    /// through a page-locked staging buffer: one copy at pinned latency and
-    /// one stream synchronisation. `Ok(false)` when the copy is not such a one.
+    /// A small contiguous copy between pageable host memory and device memory:
+    /// one synchronous driver copy, which for small pageable sources the driver
+    /// writes inline (measured faster than staging through pinned memory and
+    /// then synchronising; docs/BENCHMARKS.md). `Ok(false)` when the copy is
+    /// not such a one.
     ///
     /// # Safety
     /// As `Backend::copy`; the context of device `ordinal` is bound.
-    unsafe fn tiny(&self, ordinal: u32, dst: (Space, &Region), src: (Space, &Region)) -> Result<bool> {
+    unsafe fn tiny(&self, _ordinal: u32, dst: (Space, &Region), src: (Space, &Region)) -> Result<bool> {
         let (ds, dr) = dst;
         let (ss, sr) = src;
         let to_device = ds.kind() == SpaceKind::Cuda && ss.kind() == SpaceKind::Host;
@@ -446,24 +447,16 @@ impl CudaBackend {
             return Ok(true); // nothing to copy
         };
         let bytes = run * dr.elem_size;
-        if !outer.is_empty() || bytes > STAGE_BYTES {
+        if !outer.is_empty() || bytes > TINY_BYTES {
             return Ok(false);
         }
-        let stage = staging(ordinal)?;
-        let buf = stage.lock().unwrap_or_else(|e| e.into_inner());
-        let p = buf.0 as *mut u8;
-        let null = std::ptr::null_mut();
-        // SAFETY: `p` is our pinned buffer of STAGE_BYTES >= bytes, held by the
-        // lock; the regions are contiguous runs of `bytes` in live allocations.
+        // SAFETY: contiguous runs of `bytes` in live allocations; the calls
+        // return when the copy is complete.
         unsafe {
             if to_device {
-                std::ptr::copy_nonoverlapping(sr.ptr, p, bytes);
-                check(sys::cuMemcpyHtoDAsync_v2(dr.ptr as usize as _, p as *const c_void, bytes, null), "cuMemcpyHtoDAsync")?;
-                check(sys::cuStreamSynchronize(null), "cuStreamSynchronize")?;
+                check(sys::cuMemcpyHtoD_v2(dr.ptr as usize as _, sr.ptr as *const c_void, bytes), "cuMemcpyHtoD")?;
             } else {
-                check(sys::cuMemcpyDtoHAsync_v2(p as *mut c_void, sr.ptr as usize as _, bytes, null), "cuMemcpyDtoHAsync")?;
-                check(sys::cuStreamSynchronize(null), "cuStreamSynchronize")?;
-                std::ptr::copy_nonoverlapping(p, dr.ptr, bytes);
+                check(sys::cuMemcpyDtoH_v2(dr.ptr as *mut c_void, sr.ptr as usize as _, bytes), "cuMemcpyDtoH")?;
             }
         }
         Ok(true)
@@ -495,36 +488,9 @@ impl CudaBackend {
     }
 }
 
-/// Copies up to this many bytes between pageable host memory and a device go
-/// through a pinned staging buffer (the tiny path).
-const STAGE_BYTES: usize = 64 << 10;
-
-/// A page-locked staging buffer (its address), one per device.
-struct Staging(usize);
-
-/// The staging buffer of device `ordinal`, allocated at first use, kept for
-/// the life of the process.
-fn staging(ordinal: u32) -> Result<&'static std::sync::Mutex<Staging>> {
-    static BUFFERS: OnceLock<Vec<OnceLock<std::sync::Mutex<Staging>>>> = OnceLock::new();
-    let all = BUFFERS.get_or_init(|| (0..device_count()).map(|_| OnceLock::new()).collect());
-    let Some(slot) = all.get(ordinal as usize) else {
-        bail!(NoDevice, "CUDA device {ordinal} does not exist");
-    };
-    if let Some(b) = slot.get() {
-        return Ok(b);
-    }
-    let mut p: *mut c_void = std::ptr::null_mut();
-    // SAFETY: a plain allocation call with a valid out-pointer on a bound context.
-    check(unsafe { sys::cuMemHostAlloc(&mut p, STAGE_BYTES, sys::CU_MEMHOSTALLOC_PORTABLE) }, "cuMemHostAlloc")?;
-    let mine = std::sync::Mutex::new(Staging(p as usize));
-    if let Err(lost) = slot.set(mine) {
-        // Another thread won the race: free ours.
-        let q = lost.into_inner().unwrap_or_else(|e| e.into_inner()).0;
-        // SAFETY: the buffer allocated just above, used by nobody.
-        unsafe { sys::cuMemFreeHost(q as *mut c_void) };
-    }
-    Ok(slot.get().expect("set above"))
-}
+/// Copies up to this many contiguous bytes between pageable host memory and a
+/// device take the tiny path (one synchronous driver copy).
+const TINY_BYTES: usize = 64 << 10;
 
 /// Page-lock `len` bytes of pageable host memory at `ptr` for full-speed
 /// copies, in every context (the mirror registration of docs/GPU.md).
@@ -540,31 +506,6 @@ pub(crate) fn unregister_host(ptr: *mut u8) {
         // SAFETY: a range registered by `register_host`; errors leave it to the driver.
         let _ = unsafe { sys::cuMemHostUnregister(ptr as *mut c_void) };
     }
-}
-
-/// Queue a copy of `len` contiguous bytes between device memory at `dev` of
-/// device `ordinal` and (registered) host memory at `host`, on the default stream.
-///
-/// # Safety
-/// Both ranges lie in live allocations; nobody writes them until [`synchronize`].
-pub(crate) unsafe fn copy_async(ordinal: u32, to_device: bool, dev: *mut u8, host: *mut u8, len: usize) -> Result<()> {
-    let _bound = bind(ordinal)?;
-    let null = std::ptr::null_mut();
-    // SAFETY: forwarded contract.
-    unsafe {
-        if to_device {
-            check(sys::cuMemcpyHtoDAsync_v2(dev as usize as _, host as *const c_void, len, null), "cuMemcpyHtoDAsync")
-        } else {
-            check(sys::cuMemcpyDtoHAsync_v2(host as *mut c_void, dev as usize as _, len, null), "cuMemcpyDtoHAsync")
-        }
-    }
-}
-
-/// Wait for the default stream of device `ordinal`.
-pub(crate) fn synchronize(ordinal: u32) -> Result<()> {
-    let _bound = bind(ordinal)?;
-    // SAFETY: a plain driver call on the bound context.
-    check(unsafe { sys::cuStreamSynchronize(std::ptr::null_mut()) }, "cuStreamSynchronize")
 }
 
 fn with_bytes(e: Error, space: Space, bytes: usize) -> Error {

@@ -316,6 +316,33 @@ pub(crate) unsafe fn fill(dst: &Region, value: &[u8]) {
     });
 }
 
+/// Fault in the pages of `[ptr, ptr + bytes)` for writing, keeping their
+/// contents (`MADV_POPULATE_WRITE`), with several threads when large: the
+/// kernel zeroes fresh pages in parallel, where the driver's registration of
+/// an unwritten block would fault them in one by one. Best effort: errors
+/// (older kernels, memory not from `mmap`) leave the pages to fault later.
+pub(crate) fn populate(ptr: *mut u8, bytes: usize) {
+    const PAGE: usize = 4096;
+    let start = (ptr as usize).next_multiple_of(PAGE);
+    let end = (ptr as usize + bytes) / PAGE * PAGE;
+    if end <= start {
+        return;
+    }
+    let n = if end - start >= PARALLEL_COPY { copy_threads() } else { 1 };
+    let part = ((end - start) / n).next_multiple_of(PAGE);
+    std::thread::scope(|scope| {
+        for k in 0..n {
+            let lo = start + k * part;
+            let hi = (lo + part).min(end);
+            if lo < hi {
+                // SAFETY: advice on whole pages of a live mapping we own; it
+                // changes no contents.
+                scope.spawn(move || unsafe { libc::madvise(lo as *mut libc::c_void, hi - lo, libc::MADV_POPULATE_WRITE) });
+            }
+        }
+    });
+}
+
 /// Copies of at least this many bytes are split across threads.
 const PARALLEL_COPY: usize = 32 << 20;
 
@@ -447,6 +474,20 @@ impl Backend for HostBackend {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn populating_pages_keeps_what_was_written() {
+        let bytes = 40 << 20; // split across threads
+        let p = allocate(bytes, true).unwrap();
+        // SAFETY: our own block of `bytes` bytes.
+        unsafe {
+            *p.as_ptr() = 7;
+            *p.as_ptr().add(bytes / 2 + 3) = 9;
+            populate(p.as_ptr(), bytes);
+            assert_eq!((*p.as_ptr(), *p.as_ptr().add(bytes / 2 + 3), *p.as_ptr().add(bytes - 1)), (7, 9, 0));
+            deallocate(p, bytes);
+        }
+    }
 
     #[test]
     fn large_blocks_grow_in_place_keeping_contents() {

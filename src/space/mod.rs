@@ -15,6 +15,7 @@
 
 mod allocation;
 pub(crate) mod cuda;
+mod background;
 pub(crate) mod host;
 
 
@@ -31,7 +32,9 @@ pub(crate) use cuda::device_count;
 pub mod test_device;
 
 pub(crate) use allocation::{allocation_point, Allocation};
-pub use allocation::{inject_allocation_failure, live_allocations, LiveAllocation};
+pub use allocation::{inject_allocation_failure, live_allocations, registered_host_bytes, LiveAllocation};
+pub(crate) use allocation::PIN_MIN;
+pub use background::settle;
 
 use crate::abi::*;
 use crate::error::Result;

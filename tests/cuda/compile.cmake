@@ -1,5 +1,5 @@
 # Compile CUDA sources without a GPU (source errors show up on CPU-only CI).
-#   -DNVCC=<nvcc or empty> -DFILES=<one source> -DINCS=<include dirs, |-separated> -DOUT=<dir>
+#   -DNVCC=<nvcc or empty> -DFILES=<sources, |-separated> -DINCS=<include dirs, |-separated> -DOUT=<dir>
 # Prints "SKIPPED: <reason>" (the tests' SKIP_REGULAR_EXPRESSION) when there is no nvcc.
 if(NOT NVCC OR NOT EXISTS "${NVCC}")
   message("SKIPPED: no nvcc here (set NVCC, or run scripts/test.sh, which installs the CUDA wheels); the .cu tests run in scripts/gpu-check.sh")
@@ -11,6 +11,7 @@ string(REPLACE "|" ";" INCS "${INCS}")
 foreach(dir IN LISTS INCS)
   list(APPEND incflags -I${dir})
 endforeach()
+string(REPLACE "|" ";" FILES "${FILES}")
 foreach(src IN LISTS FILES)
   get_filename_component(name ${src} NAME)
   execute_process(COMMAND ${NVCC} -std=c++17 -arch=sm_90 -x cu -Werror all-warnings ${incflags} -c ${src} -o ${OUT}/${name}.o
