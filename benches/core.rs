@@ -226,6 +226,39 @@ fn resize(c: &mut Criterion) {
             BatchSize::PerIteration,
         )
     });
+    // 2-D, two spaces, LayoutLeft (rows x 16): growing the last axis keeps the
+    // old contents as a prefix (in place); growing the first moves every column.
+    let rows = n / 16;
+    let filled2 = || {
+        let a = DualView::<f64, Dims<2>>::builder("r2", Dims::new([rows, 16]).unwrap())
+            .device(Space::test_device(0))
+            .layout(dualview::Layout::Left)
+            .build()
+            .unwrap();
+        a.fill_host(1.0).unwrap();
+        a.sync_device().unwrap();
+        a
+    };
+    g.bench_function("256MiB_to_2x/slowest_axis_two_space", |b| {
+        b.iter_batched(
+            filled2,
+            |a| {
+                a.resize(Dims::new([rows, 32]).unwrap()).unwrap();
+                a
+            },
+            BatchSize::PerIteration,
+        )
+    });
+    g.bench_function("256MiB_to_2x/other_axis_two_space", |b| {
+        b.iter_batched(
+            filled2,
+            |a| {
+                a.resize(Dims::new([2 * rows, 16]).unwrap()).unwrap();
+                a
+            },
+            BatchSize::PerIteration,
+        )
+    });
     g.bench_function("256MiB_to_2x/plain_alloc_memcpy", |b| {
         b.iter_batched(
             || vec![1.0f64; n],

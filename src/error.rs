@@ -54,7 +54,7 @@ macro_rules! error_kinds {
 
         impl dv_status_t {
             /// `"NAME: description"`, NUL-terminated, for `dv_status_str`.
-            pub(crate) const fn text(self) -> &'static std::ffi::CStr {
+            pub const fn text(self) -> &'static std::ffi::CStr {
                 let s: &'static [u8] = match self {
                     dv_status_t::DV_OK => b"DV_OK: success\0",
                     $(dv_status_t::$status => concat!(stringify!($status), ": ", $text, "\0").as_bytes(),)+
@@ -66,7 +66,7 @@ macro_rules! error_kinds {
             }
 
             /// Every status, `DV_OK` first.
-            pub(crate) const ALL: &'static [dv_status_t] = &[dv_status_t::DV_OK, $(dv_status_t::$status),+];
+            pub const ALL: &'static [dv_status_t] = &[dv_status_t::DV_OK, $(dv_status_t::$status),+];
         }
     };
 }

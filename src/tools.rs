@@ -12,7 +12,7 @@
 //! With no library and no callback set, an event costs two atomic loads.
 
 use crate::abi::*;
-use crate::space::{Space, SpaceKind};
+use crate::space::Space;
 use std::ffi::{c_char, c_void, CString};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Once;
@@ -212,13 +212,8 @@ pub fn finalize() {
 }
 
 fn handle(space: Space) -> SpaceHandle {
-    let name: &str = match space.kind() {
-        SpaceKind::Host => "Host",
-        SpaceKind::HostPinned => "CudaHostPinned",
-        SpaceKind::Cuda => "Cuda",
-        SpaceKind::CudaUvm => "CudaUVM",
-        SpaceKind::TestDevice => "TestDevice",
-    };
+    // Kokkos' space handle names are its memory space names without "Space".
+    let name = space.kind().name().trim_end_matches("Space");
     let mut h = SpaceHandle { name: [0; 64] };
     for (d, &b) in h.name.iter_mut().zip(name.as_bytes()) {
         *d = b as c_char;

@@ -25,6 +25,8 @@ ROOT=$(cd "$HERE/../.." && pwd)
 B=${3:-$ROOT/build/kokkos_unit/$FORM}
 LIB=${DV_LIB_DIR:-$ROOT/target/release}
 GT=${GTEST_ROOT:-/usr}
+GTLIB=$( (ls "$GT"/lib/libgtest.a "$GT"/lib/*/libgtest.a 2>/dev/null || true) | head -1)
+[ -n "$GTLIB" ] || { echo "no libgtest.a under $GT/lib" >&2; exit 2; }
 U=$K/containers/unit_tests
 mkdir -p "$B/inc/a/b" "$B/inc/core/unit_test/tools/include"
 case $FORM in
@@ -69,6 +71,6 @@ fi
 for f in main dualview_tests noinit_tests compile_only; do
   $CC $DEF $INC -include "$HERE/kokkos_standin.hpp" -c "$B/$f.cpp" -o "$B/$f.o"
 done
-$LINK "$B"/*.o -L"$LIB" -ldualview "$GT/lib/libgtest.a" -lpthread -Xlinker -rpath -Xlinker "$LIB" -o "$B/kokkos_dualview_tests" 2>/dev/null ||
-  $LINK "$B"/*.o -L"$LIB" -ldualview "$GT/lib/libgtest.a" -lpthread -Wl,-rpath,"$LIB" -o "$B/kokkos_dualview_tests"
+$LINK "$B"/*.o -L"$LIB" -ldualview "$GTLIB" -lpthread -Xlinker -rpath -Xlinker "$LIB" -o "$B/kokkos_dualview_tests" 2>/dev/null ||
+  $LINK "$B"/*.o -L"$LIB" -ldualview "$GTLIB" -lpthread -Wl,-rpath,"$LIB" -o "$B/kokkos_dualview_tests"
 "$B/kokkos_dualview_tests"
