@@ -1,0 +1,21 @@
+//! libFuzzer target: the input is a program of C ABI calls (`dv_*`, called
+//! through their `extern "C"` definitions) on a few DualViews, two-space
+//! (test device) and host-only, ranks 0 to 3, Left / Right / Stride layouts,
+//! with clones, subviews, const handles and wrapped memory, each call with
+//! valid or bad arguments (NULL pointers, destroyed or foreign handles,
+//! unknown enum values, bad extents, out-of-range axes). Every status, the
+//! flags and the data of both sides are checked against a reference model;
+//! a disagreement panics, which libFuzzer reports as a crash.
+//!
+//! The interpreter and the model live in `tests/reliability/engine.rs`, so
+//! `cargo test --test reliability` replays this target's corpus too.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+#[path = "../../tests/reliability/engine.rs"]
+mod engine;
+
+fuzz_target!(|data: &[u8]| {
+    engine::run(data);
+});

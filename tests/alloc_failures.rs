@@ -1,0 +1,326 @@
+//! Injected allocation failures through the C ABI.
+//!
+//! For every call that allocates (create, wrap, clone, clone_const, subview,
+//! resize, realloc, resized, and the staging buffer of a copy inside one
+//! DualView), on the host and on the test device: make the 1st, 2nd, ...
+//! allocation point fail (`dualview::space::inject_allocation_failure(n)`)
+//! until the call succeeds. Each failure must answer DV_ERROR_OUT_OF_MEMORY,
+//! write no output, and leave everything as it was: extents, data on both
+//! sides, flags, handle count, live allocations and test-device bytes.
+//!
+//! The hook is process-wide, so everything runs in one #[test].
+
+use dualview::ffi::dv_status_t::{self, *};
+use dualview::ffi::*;
+use dualview::space::{inject_allocation_failure, live_allocations, test_device};
+use std::ffi::CStr;
+use std::ptr::null_mut;
+use std::sync::atomic::{AtomicU8, Ordering};
+
+const ORD: u32 = 9;
+
+#[track_caller]
+fn ok(st: dv_status_t) {
+    if st != DV_OK {
+        panic!("{st:?}: {}", last_error());
+    }
+}
+
+fn last_error() -> String {
+    // SAFETY: never NULL.
+    unsafe { CStr::from_ptr(dv_last_error()) }.to_string_lossy().into_owned()
+}
+
+fn desc(space: u32, flags: u32, layout: u32, ext: &[u64]) -> dv_desc_t {
+    let mut e = dv_extents_t { rank: ext.len() as u32, reserved: 0, extent: [1; 8] };
+    e.extent[..ext.len()].copy_from_slice(ext);
+    dv_desc_t {
+        dtype: DV_DTYPE_INT32,
+        elem_size: 0,
+        elem_align: 0,
+        layout,
+        space,
+        ordinal: ORD,
+        flags,
+        reserved: 0,
+        extents: e,
+        strides: [0; 8],
+    }
+}
+
+fn ext(v: &[u64]) -> dv_extents_t {
+    let mut e = dv_extents_t { rank: v.len() as u32, reserved: 0, extent: [1; 8] };
+    e.extent[..v.len()].copy_from_slice(v);
+    e
+}
+
+fn create(label: &CStr, d: &dv_desc_t) -> *mut dv_dualview_t {
+    let mut out = null_mut();
+    // SAFETY: valid arguments.
+    ok(unsafe { dv_create(label.as_ptr(), d, &mut out) });
+    out
+}
+
+/// Fill a DualView with distinct values on each side and leave the device
+/// modified, so that a change of data or flags cannot go unnoticed.
+fn dirty(dv: *mut dv_dualview_t) {
+    let v = view(dv, DV_SIDE_HOST);
+    let n = v.span as usize;
+    // SAFETY: host memory of `span` i32 (no other user).
+    unsafe {
+        for i in 0..n {
+            *(v.data as *mut i32).add(i) = 1000 + i as i32;
+        }
+        let d = view(dv, DV_SIDE_DEVICE);
+        if d.data != v.data {
+            for i in 0..n {
+                *(d.data as *mut i32).add(i) = 2000 + i as i32;
+            }
+        }
+        ok(dv_modify_device(dv));
+    }
+}
+
+fn view(dv: *mut dv_dualview_t, side: u32) -> dv_view_info_t {
+    let mut v = std::mem::MaybeUninit::<dv_view_info_t>::uninit();
+    // SAFETY: live handle.
+    ok(unsafe { if side == DV_SIDE_HOST { dv_host_view(dv, v.as_mut_ptr()) } else { dv_device_view(dv, v.as_mut_ptr()) } });
+    // SAFETY: written on success.
+    unsafe { v.assume_init() }
+}
+
+/// Everything observable about one DualView and the process.
+#[derive(Debug, PartialEq)]
+struct Snap {
+    extents: Vec<dv_extents_t>,
+    flags: Vec<(bool, bool, u8)>,
+    data: Vec<(Vec<i32>, Vec<i32>)>,
+    handles: usize,
+    allocations: Vec<(String, usize)>,
+    device_bytes: usize,
+}
+
+fn snap(dvs: &[*mut dv_dualview_t]) -> Snap {
+    let mut s = Snap { extents: vec![], flags: vec![], data: vec![], handles: 0, allocations: vec![], device_bytes: 0 };
+    for &dv in dvs {
+        // SAFETY: live handles; writable outputs.
+        unsafe {
+            let mut e = dv_extents_t { rank: 0, reserved: 0, extent: [0; 8] };
+            ok(dv_extents(dv, &mut e));
+            s.extents.push(e);
+            let (mut h, mut d) = (false, false);
+            ok(dv_need_sync_host(dv, &mut h));
+            ok(dv_need_sync_device(dv, &mut d));
+            let mut w: *const u8 = std::ptr::null();
+            ok(dv_sync_state_word(dv, &mut w));
+            s.flags.push((h, d, (*(w as *const AtomicU8)).load(Ordering::Acquire)));
+            let read = |side| {
+                let v = view(dv, side);
+                (0..v.span as usize).map(|i| *(v.data as *const i32).add(i)).collect::<Vec<i32>>()
+            };
+            s.data.push((read(DV_SIDE_HOST), read(DV_SIDE_DEVICE)));
+        }
+    }
+    // SAFETY: writable output.
+    ok(unsafe { dv_handle_count(&mut s.handles) });
+    s.allocations = live_allocations().into_iter().map(|a| (a.label, a.bytes)).collect();
+    s.allocations.sort();
+    s.device_bytes = test_device::used_bytes(ORD).unwrap();
+    s
+}
+
+/// Run `op` with the n-th allocation point failing, n = 1, 2, ... until it
+/// succeeds; every failure must be OUT_OF_MEMORY and change nothing that
+/// `watch` shows. Returns how many allocation points the call has.
+fn sweep(name: &str, watch: &[*mut dv_dualview_t], mut op: impl FnMut() -> (dv_status_t, *mut dv_dualview_t)) -> (u64, *mut dv_dualview_t) {
+    for n in 1..=64u64 {
+        let before = snap(watch);
+        inject_allocation_failure(n);
+        let (st, out) = op();
+        inject_allocation_failure(0);
+        match st {
+            DV_ERROR_OUT_OF_MEMORY => {
+                let msg = last_error();
+                assert!(msg.starts_with("dv_") && msg.contains("injected"), "{name}: message {msg:?}");
+                assert!(out.is_null(), "{name}: *out written on failure (point {n})");
+                assert_eq!(snap(watch), before, "{name}: a failure at allocation point {n} changed something");
+                if std::env::var("DV_OOM_TRACE").is_ok() {
+                    eprintln!("    {name} point {n}: {msg}");
+                }
+            }
+            DV_OK => return (n - 1, out),
+            e => panic!("{name}: allocation point {n} answered {e:?}: {}", last_error()),
+        }
+    }
+    panic!("{name}: still failing after 64 allocation points");
+}
+
+#[test]
+fn every_allocation_point_fails_cleanly() {
+    let mut points: Vec<(String, u64)> = vec![];
+    let mut note = |what: &str, n: u64| {
+        points.push((what.to_string(), n));
+    };
+    let start = snap(&[]);
+    let spaces = [
+        ("two-space (test device)", DV_SPACE_TEST_DEVICE, 0),
+        ("host only", DV_SPACE_HOST, 0),
+        ("single space on the test device", DV_SPACE_TEST_DEVICE, DV_FLAG_SINGLE_SPACE),
+    ];
+    for (kind, space, flags) in spaces {
+        for layout in [DV_LAYOUT_LEFT, DV_LAYOUT_RIGHT] {
+            let d = desc(space, flags, layout, &[5, 3]);
+
+            // dv_create
+            let (n, a) = sweep("dv_create", &[], || {
+                let mut out = null_mut();
+                // SAFETY: valid arguments.
+                (unsafe { dv_create(c"oom_a".as_ptr(), &d, &mut out) }, out)
+            });
+            note(&format!("dv_create, {kind}"), n);
+            assert!(n >= 2, "dv_create has a data and a handle allocation point");
+            dirty(a);
+
+            // dv_clone, dv_clone_const, dv_subview: the handle table.
+            for (name, konst) in [("dv_clone", false), ("dv_clone_const", true)] {
+                let (n, c) = sweep(name, &[a], || {
+                    let mut out = null_mut();
+                    // SAFETY: live handle.
+                    (unsafe { if konst { dv_clone_const(a, &mut out) } else { dv_clone(a, &mut out) } }, out)
+                });
+                note(&format!("{name}, {kind}"), n);
+                // SAFETY: the clone just made.
+                ok(unsafe { dv_destroy(c) });
+            }
+            let ranges = [
+                dv_range_t { kind: DV_RANGE, reserved: 0, begin: 1, end: 4 },
+                dv_range_t { kind: DV_INDEX, reserved: 0, begin: 2, end: 0 },
+            ];
+            let (n, mut sub) = sweep("dv_subview", &[a], || {
+                let mut out = null_mut();
+                // SAFETY: two ranges.
+                (unsafe { dv_subview(a, ranges.as_ptr(), 2, &mut out) }, out)
+            });
+            note(&format!("dv_subview, {kind}"), n);
+
+            // Copies inside one DualView go through a staging buffer.
+            let row = |i: u64| {
+                let r = [
+                    dv_range_t { kind: DV_INDEX, reserved: 0, begin: i, end: 0 },
+                    dv_range_t { kind: DV_ALL, reserved: 0, begin: 0, end: 0 },
+                ];
+                let mut out = null_mut();
+                // SAFETY: two ranges.
+                ok(unsafe { dv_subview(a, r.as_ptr(), 2, &mut out) });
+                out
+            };
+            let (r0, r1) = (row(0), row(1));
+            let (n, _) = sweep("dv_view_copy", &[a], || {
+                // SAFETY: live handles.
+                (unsafe { dv_view_copy(r0, DV_SIDE_DEVICE, r1, DV_SIDE_DEVICE) }, null_mut())
+            });
+            note(&format!("dv_view_copy within one DualView, {kind}"), n);
+            assert!(n >= 1, "a copy between two views of one allocation stages");
+            // SAFETY: the device is the newer side here (dirty), so deep_copy copies device to device.
+            ok(unsafe { dv_sync_host(a) });
+            ok(unsafe { dv_modify_device(a) });
+            let (n, _) = sweep("dv_deep_copy", &[a], || {
+                // SAFETY: live handles.
+                (unsafe { dv_deep_copy(r1, r0) }, null_mut())
+            });
+            note(&format!("dv_deep_copy within one DualView, {kind}"), n);
+            // SAFETY: own subviews.
+            unsafe {
+                ok(dv_destroy(r0));
+                ok(dv_destroy(r1));
+            }
+            dirty(a);
+
+            // Calls that must not allocate at all.
+            let (n, _) = sweep("dv_sync_host", &[a], || (unsafe { dv_sync_host(a) }, null_mut()));
+            note(&format!("dv_sync_host, {kind}"), n);
+            let v = 7i32;
+            let (n, _) = sweep("dv_fill_and_modify_device", &[a], || {
+                // SAFETY: one i32.
+                (unsafe { dv_fill_and_modify_device(a, (&v as *const i32).cast()) }, null_mut())
+            });
+            note(&format!("dv_fill_and_modify_device, {kind}"), n);
+            dirty(a);
+
+            // dv_resized: a new DualView.
+            let e = ext(&[7, 2]);
+            let (n, r) = sweep("dv_resized", &[a, sub], || {
+                let mut out = null_mut();
+                // SAFETY: valid arguments.
+                (unsafe { dv_resized(a, &e, &mut out) }, out)
+            });
+            note(&format!("dv_resized, {kind}"), n);
+            assert!(n >= 2);
+            // SAFETY: the new DualView.
+            ok(unsafe { dv_destroy(r) });
+
+            // dv_resize and dv_realloc: in place; on failure the subview stays fresh.
+            for (name, f) in [
+                ("dv_resize", dv_resize as unsafe extern "C" fn(*const dv_dualview_t, *const dv_extents_t) -> dv_status_t),
+                ("dv_realloc", dv_realloc),
+                ("dv_realloc_without_initializing", dv_realloc_without_initializing),
+            ] {
+                dirty(a);
+                let mut cur = dv_extents_t { rank: 0, reserved: 0, extent: [0; 8] };
+                // SAFETY: writable output.
+                ok(unsafe { dv_extents(a, &mut cur) });
+                let e = ext(&[cur.extent[0] + 1, 3]);
+                let (n, _) = sweep(name, &[a, sub], || {
+                    let mut info = dv_info_t::default();
+                    // SAFETY: live handle.
+                    ok(unsafe { dv_info(sub, &mut info) });
+                    assert_eq!(info.bits & DV_INFO_STALE, 0, "{name}: a failed call made the subview stale");
+                    (unsafe { f(a, &e) }, null_mut())
+                });
+                note(&format!("{name}, {kind}"), n);
+                assert!(n >= 1);
+                let mut info = dv_info_t::default();
+                // SAFETY: live handle.
+                ok(unsafe { dv_info(sub, &mut info) });
+                assert_ne!(info.bits & DV_INFO_STALE, 0, "{name}: the successful call left the subview fresh");
+                // Same extents: no new allocation.
+                let (n, _) = sweep(name, &[a], || (unsafe { f(a, &e) }, null_mut()));
+                note(&format!("{name} to the same extents, {kind}"), n);
+                assert_eq!(n, 0);
+                // A fresh subview for the next round.
+                // SAFETY: own handle.
+                ok(unsafe { dv_destroy(sub) });
+                (_, sub) = sweep("dv_subview", &[a], || {
+                    let mut out = null_mut();
+                    // SAFETY: two ranges.
+                    (unsafe { dv_subview(a, ranges.as_ptr(), 2, &mut out) }, out)
+                });
+            }
+            // SAFETY: own handles.
+            unsafe {
+                ok(dv_destroy(sub));
+                ok(dv_destroy(a));
+            }
+        }
+        // dv_wrap: the handle table only.
+        let d = desc(space, flags, DV_LAYOUT_LEFT, &[4, 4]);
+        let mut host = vec![0i32; 16];
+        let mut dev = vec![0i32; 16];
+        let two = space == DV_SPACE_TEST_DEVICE && flags & DV_FLAG_SINGLE_SPACE == 0;
+        let dp = if two { dev.as_mut_ptr().cast() } else { null_mut() };
+        let (n, w) = sweep("dv_wrap", &[], || {
+            let mut out = null_mut();
+            // SAFETY: 16 i32 each, alive until the handle is destroyed below.
+            (unsafe { dv_wrap(c"oom_w".as_ptr(), &d, host.as_mut_ptr().cast(), dp, &mut out) }, out)
+        });
+        note(&format!("dv_wrap, {kind}"), n);
+        assert_eq!(n, 1);
+        // SAFETY: own handle.
+        ok(unsafe { dv_destroy(w) });
+    }
+    assert_eq!(snap(&[]), start, "something leaked");
+    eprintln!("allocation points per call:");
+    for (what, n) in &points {
+        eprintln!("  {n}  {what}");
+    }
+}
