@@ -4,7 +4,9 @@
 #include <Kokkos_Core.hpp>
 #include <Kokkos_DualView.hpp>
 
+#include <atomic>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "common.hpp"
@@ -442,4 +444,31 @@ TEST(CppParity, InlineFlagWritesMatchTheAbi) {
   const uint8_t* one = nullptr;
   ASSERT_EQ(dv_sync_state_word(h.impl_handle(), &one), DV_OK);
   EXPECT_EQ(*one, DV_SYNC_ONE_SPACE);
+}
+
+// The inline compare-exchange is atomic: threads race to modify the two sides
+// of one clean DualView through their own copies; exactly one side wins.
+TEST(CppParity, InlineFlagWritesAreThreadSafe) {
+  Kokkos::DualView<double*, Kokkos::LayoutLeft, TestDev> a("race", 10);
+  for (int round = 0; round < 50; ++round) {
+    a.clear_sync_state();
+    std::atomic<int> ready{0};
+    int won[8] = {};
+    std::vector<std::thread> ts;
+    for (int t = 0; t < 8; ++t)
+      ts.emplace_back([&, t, b = a] () mutable {
+        ready.fetch_add(1);
+        while (ready.load() < 8) std::this_thread::yield();
+        try {
+          if ((t + round) % 2 == 0) b.modify_host(); else b.modify_device();
+          won[t] = 1;
+        } catch (const dv::concurrent_modification&) {
+          won[t] = 0;
+        }
+      });
+    for (auto& t : ts) t.join();
+    const bool host_won = a.need_sync_device();
+    EXPECT_NE(host_won, a.need_sync_host()) << "round " << round;
+    for (int t = 0; t < 8; ++t) EXPECT_EQ(won[t], (((t + round) % 2 == 0) == host_won) ? 1 : 0) << "round " << round << " thread " << t;
+  }
 }

@@ -199,3 +199,65 @@ fn leak_registry_lists_live_allocations_with_labels() {
     drop(a);
     assert!(!live_allocations().iter().any(|x| x.label.starts_with("registry_probe")));
 }
+
+/// README: the flags are atomic and thread-safe. Threads race to modify the
+/// two sides of one clean DualView: exactly one side wins each round, every
+/// call for that side succeeds, every call for the other answers
+/// ConcurrentModification, and no call is lost or half-applied.
+#[test]
+fn thread_safe_flags_one_side_wins_each_race() {
+    let a = raw(&[64]);
+    for round in 0..200 {
+        a.clear_sync_state().unwrap();
+        let start = Barrier::new(8);
+        let results: Vec<(Side, bool)> = std::thread::scope(|s| {
+            let hs: Vec<_> = (0..8)
+                .map(|t| {
+                    let (a, start) = (a.clone(), &start);
+                    let side = if (t + round) % 2 == 0 { Side::Host } else { Side::Device };
+                    s.spawn(move || {
+                        start.wait();
+                        match a.modify(side) {
+                            Ok(()) => (side, true),
+                            Err(e) => {
+                                assert_eq!(e.kind(), ErrorKind::ConcurrentModification, "{e}");
+                                (side, false)
+                            }
+                        }
+                    })
+                })
+                .collect();
+            hs.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        let winner = if a.need_sync(Side::Device) { Side::Host } else { Side::Device };
+        assert!(a.need_sync(winner.other()) && !a.need_sync(winner), "round {round}: one side is newer");
+        for (side, ok) in results {
+            assert_eq!(ok, side == winner, "round {round}: {side:?} succeeded = {ok}, winner {winner:?}");
+        }
+    }
+}
+
+/// README: `DV_TRACE=1` logs each copying sync on stderr (label, direction,
+/// bytes). The setting is read once per process, so the test runs itself again
+/// as a child process with the variable set.
+#[test]
+fn dv_trace_logs_each_copying_sync() {
+    if std::env::var_os("DV_TRACE_CHILD").is_some() {
+        let a = raw(&[1000]);
+        a.modify(Side::Host).unwrap();
+        a.sync(Side::Device).unwrap(); // 8000 bytes to the device
+        a.sync(Side::Device).unwrap(); // nothing to copy: no line
+        return;
+    }
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["dv_trace_logs_each_copying_sync", "--exact", "--nocapture", "--test-threads", "1"])
+        .env("DV_TRACE", "1")
+        .env("DV_TRACE_CHILD", "1")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("dualview: sync")).collect();
+    assert_eq!(lines.len(), 1, "one copying sync, one line: {err}");
+    assert!(lines[0].contains("host->device 8000 B"), "{}", lines[0]);
+}
