@@ -91,7 +91,7 @@ impl ElemSpec {
         if !align.is_power_of_two() || align > ALIGNMENT {
             bail!(InvalidArgument, "element alignment {align} is not a power of two up to {ALIGNMENT}");
         }
-        if size % align != 0 {
+        if !size.is_multiple_of(align) {
             bail!(InvalidArgument, "element size {size} is not a multiple of its alignment {align}");
         }
         Ok(ElemSpec { size, align })

@@ -267,7 +267,7 @@ impl RawDualView {
         let bytes = desc.elem.bytes(&desc.mapping)?;
         let align = desc.elem.align();
         for p in [Some(host), device].into_iter().flatten() {
-            if p.as_ptr() as usize % align != 0 {
+            if !(p.as_ptr() as usize).is_multiple_of(align) {
                 bail!(InvalidArgument, "wrap: pointer {p:p} is not aligned to {align} bytes");
             }
         }

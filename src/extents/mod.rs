@@ -317,11 +317,10 @@ pub trait Extents: Copy + Debug + Eq + Hash + Send + Sync + 'static + Sealed {
     /// assert_eq!(<(Const<4>,)>::try_from_extents(&one).unwrap_err().kind(), ErrorKind::StaticMismatch);
     /// ```
     fn try_from_extents<O: Extents>(other: &O) -> Result<Self> {
-        if let Some(rank) = Self::RANK {
-            if rank != other.rank() {
+        if let Some(rank) = Self::RANK
+            && rank != other.rank() {
                 bail!(RankMismatch, "expected rank {rank}, got rank {}", other.rank());
             }
-        }
         Self::from_full(&other.values()[..other.rank()])
     }
 }

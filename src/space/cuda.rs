@@ -261,11 +261,11 @@ impl Backend for CudaBackend {
                 if value.iter().all(|&b| b == value[0]) {
                     return check(sys::cuMemsetD8Async(d, value[0], n * es, s), "cuMemsetD8Async");
                 }
-                if es % 4 == 0 && value.chunks(4).all(|c| c == &value[..4]) {
+                if es.is_multiple_of(4) && value.chunks(4).all(|c| c == &value[..4]) {
                     let w = u32::from_ne_bytes(value[..4].try_into().expect("4 bytes"));
                     return check(sys::cuMemsetD32Async(d, w, n * es / 4, s), "cuMemsetD32Async");
                 }
-                if es % 2 == 0 && value.chunks(2).all(|c| c == &value[..2]) {
+                if es.is_multiple_of(2) && value.chunks(2).all(|c| c == &value[..2]) {
                     let w = u16::from_ne_bytes(value[..2].try_into().expect("2 bytes"));
                     return check(sys::cuMemsetD16Async(d, w, n * es / 2, s), "cuMemsetD16Async");
                 }

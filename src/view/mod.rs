@@ -72,7 +72,7 @@ impl View {
     /// ```
     pub unsafe fn wrap(label: &str, elem: ElemSpec, mapping: Mapping, space: Space, ptr: NonNull<u8>) -> Result<View> {
         let bytes = elem.bytes(&mapping)?;
-        if ptr.as_ptr() as usize % elem.align() != 0 {
+        if !(ptr.as_ptr() as usize).is_multiple_of(elem.align()) {
             bail!(InvalidArgument, "pointer {ptr:p} is not aligned to {} bytes", elem.align());
         }
         let label: Arc<str> = label.into();
