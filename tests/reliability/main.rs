@@ -112,3 +112,181 @@ fn miri_c_abi_programs() {
         engine::run(&std::fs::read(dir.join(name)).unwrap());
     }
 }
+
+/// The host allocator's fast paths (medium blocks from a cache of freed
+/// blocks, large blocks as reserved pages that grow in place) are off under
+/// ASan, valgrind and Miri, and the fuzzer's arrays are small: this test
+/// drives them through the C ABI with arrays of 320 KiB to 40 MiB, checking
+/// contents, zero-filled growth, flags, stale subviews and recycled blocks.
+#[test]
+fn fast_host_allocator_paths() {
+    use dualview::ffi::dv_status_t::*;
+    use dualview::ffi::*;
+    use std::ptr::null_mut;
+    let _g = lock();
+    #[track_caller]
+    fn ok(s: dv_status_t) {
+        // SAFETY: dv_last_error never returns NULL.
+        assert_eq!(s, DV_OK, "{}", unsafe { std::ffi::CStr::from_ptr(dv_last_error()) }.to_string_lossy());
+    }
+    fn view(h: *mut dv_dualview_t, side: u32) -> dv_view_info_t {
+        let mut v = std::mem::MaybeUninit::uninit();
+        // SAFETY: live handle.
+        ok(unsafe { if side == DV_SIDE_HOST { dv_host_view(h, v.as_mut_ptr()) } else { dv_device_view(h, v.as_mut_ptr()) } });
+        // SAFETY: written on success.
+        unsafe { v.assume_init() }
+    }
+    /// Element (i, j) of a rank-2 i32 view.
+    fn at(v: &dv_view_info_t, i: u64, j: u64) -> *mut i32 {
+        // SAFETY: the caller stays inside the extents.
+        unsafe { (v.data as *mut i32).add((i * v.stride[0] + j * v.stride[1]) as usize) }
+    }
+    let before = dualview::space::live_allocations().iter().filter(|a| a.label.starts_with("fastpath")).count();
+    for space in [DV_SPACE_TEST_DEVICE, DV_SPACE_HOST] {
+        for layout in [DV_LAYOUT_LEFT, DV_LAYOUT_RIGHT] {
+            // The slowest axis grows as a prefix (in place): axis 0 for Right, axis 1 for Left.
+            let shape = |long: u64| if layout == DV_LAYOUT_RIGHT { [long, 4] } else { [4, long] };
+            let mut d = dv_desc_t {
+                dtype: DV_DTYPE_INT32,
+                elem_size: 0,
+                elem_align: 0,
+                layout,
+                space,
+                ordinal: 12,
+                flags: 0,
+                reserved: 0,
+                extents: dv_extents_t { rank: 2, reserved: 0, extent: [1; 8] },
+                strides: [0; 8],
+            };
+            let mut a = null_mut();
+            let mut long = 20_000u64; // 320 KiB: a medium block
+            d.extents.extent[..2].copy_from_slice(&shape(long));
+            // SAFETY (whole test): live handles, locals as outputs; memory read and
+            // written through the views of host and test-device memory, one thread.
+            unsafe {
+                ok(dv_create(c"fastpath".as_ptr(), &d, &mut a));
+                let value = |i: u64, j: u64, side: u32| (i * 7 + j * 131 + side as u64 * 1_000_003) as i32;
+                let fill = |a: *mut dv_dualview_t, e: [u64; 2]| {
+                    for side in [DV_SIDE_HOST, DV_SIDE_DEVICE] {
+                        let v = view(a, side);
+                        for i in 0..e[0] {
+                            for j in 0..e[1] {
+                                *at(&v, i, j) = value(i, j, side);
+                            }
+                        }
+                    }
+                };
+                // Old contents on both sides, zeros past them: every element of
+                // small arrays; of large ones every k-th index of the long axis
+                // and those around the old end.
+                let check = |a: *mut dv_dualview_t, old: [u64; 2], new: [u64; 2], what: &str| {
+                    let one = space == DV_SPACE_HOST;
+                    let pick = |n: u64, o: u64| -> Vec<u64> {
+                        let k = (n / 20_000).max(1);
+                        let mut v: Vec<u64> = (0..n).step_by(k as usize).collect();
+                        v.extend([o.saturating_sub(2), o.saturating_sub(1), o, o + 1, n - 1].into_iter().filter(|&x| x < n));
+                        v
+                    };
+                    for side in [DV_SIDE_HOST, DV_SIDE_DEVICE] {
+                        let v = view(a, side);
+                        assert_eq!([v.extent[0], v.extent[1]], new, "{what}");
+                        for i in pick(new[0], old[0]) {
+                            for j in pick(new[1], old[1]) {
+                                let want = if i < old[0] && j < old[1] {
+                                    value(i, j, if one { DV_SIDE_DEVICE } else { side })
+                                } else {
+                                    0
+                                };
+                                let got = *at(&v, i, j);
+                                assert_eq!(got, want, "{what}: space {space} layout {layout} side {side} ({i}, {j})");
+                            }
+                        }
+                    }
+                };
+                let e0 = shape(long);
+                fill(a, e0);
+                check(a, e0, e0, "filled");
+                ok(dv_modify_device(a));
+                let r = [
+                    dv_range_t { kind: DV_RANGE, reserved: 0, begin: 0, end: 2 },
+                    dv_range_t { kind: DV_RANGE, reserved: 0, begin: 0, end: 2 },
+                ];
+                let mut sub = null_mut();
+                ok(dv_subview(a, r.as_ptr(), 2, &mut sub));
+                // Grow (in place where the space can), then grow past the large-block threshold.
+                for next in [30_000u64, 2_600_000] {
+                    let (old, new) = (shape(long.min(30_000)), shape(next));
+                    ok(dv_resize(a, &dv_extents_t { rank: 2, reserved: 0, extent: [new[0], new[1], 1, 1, 1, 1, 1, 1] }));
+                    check(a, old, new, &format!("resize {long} -> {next}"));
+                    let mut b = false;
+                    ok(dv_need_sync_host(a, &mut b));
+                    assert_eq!(b, space != DV_SPACE_HOST, "resize keeps the flags");
+                    assert_eq!(dv_need_sync_host(sub, &mut b), DV_ERROR_STALE);
+                    // Refill what the next round checks.
+                    fill(a, shape(next.min(30_000)));
+                    long = next;
+                }
+                // Shrink, then realloc (zeros, clean flags).
+                let (old, new) = (shape(long.min(30_000)), shape(1_000));
+                ok(dv_resize(a, &dv_extents_t { rank: 2, reserved: 0, extent: [new[0], new[1], 1, 1, 1, 1, 1, 1] }));
+                check(a, old, new, "shrink");
+                ok(dv_realloc(a, &dv_extents_t { rank: 2, reserved: 0, extent: [new[0] + 1, new[1], 1, 1, 1, 1, 1, 1] }));
+                check(a, [0, 0], [new[0] + 1, new[1]], "realloc");
+                ok(dv_destroy(sub));
+                ok(dv_destroy(a));
+                // A block of the same size again: recycled, and zero.
+                let mut c = null_mut();
+                d.extents.extent[..2].copy_from_slice(&shape(20_000));
+                ok(dv_create(c"fastpath".as_ptr(), &d, &mut c));
+                check(c, [0, 0], shape(20_000), "recycled block");
+                ok(dv_destroy(c));
+            }
+        }
+    }
+    let after = dualview::space::live_allocations().iter().filter(|a| a.label.starts_with("fastpath")).count();
+    assert_eq!(after, before, "allocations leaked");
+    assert_eq!(dualview::space::test_device::used_bytes(12).unwrap(), 0, "test-device bytes leaked after growth in place");
+
+    // A test device that is full: growth fails with OUT_OF_MEMORY and changes nothing.
+    let cap = 20_000 * 4 * 4 + 4096;
+    dualview::space::test_device::set_capacity(13, Some(cap)).unwrap();
+    // SAFETY: live handles, locals as outputs, test-device and host memory read in one thread.
+    unsafe {
+        let d = dv_desc_t {
+            dtype: DV_DTYPE_INT32,
+            elem_size: 0,
+            elem_align: 0,
+            layout: DV_LAYOUT_RIGHT,
+            space: DV_SPACE_TEST_DEVICE,
+            ordinal: 13,
+            flags: 0,
+            reserved: 0,
+            extents: dv_extents_t { rank: 2, reserved: 0, extent: [20_000, 4, 1, 1, 1, 1, 1, 1] },
+            strides: [0; 8],
+        };
+        let mut a = null_mut();
+        ok(dv_create(c"fastpath_full".as_ptr(), &d, &mut a));
+        let v = 77i32;
+        ok(dv_fill_and_modify_device(a, (&v as *const i32).cast()));
+        let used = dualview::space::test_device::used_bytes(13).unwrap();
+        let grown = dv_extents_t { rank: 2, reserved: 0, extent: [30_000, 4, 1, 1, 1, 1, 1, 1] };
+        assert_eq!(dv_resize(a, &grown), DV_ERROR_OUT_OF_MEMORY);
+        let mut e = dv_extents_t { rank: 0, reserved: 0, extent: [0; 8] };
+        ok(dv_extents(a, &mut e));
+        assert_eq!(e.extent[0], 20_000, "a failed growth changed the extents");
+        assert_eq!(dualview::space::test_device::used_bytes(13).unwrap(), used, "a failed growth kept device bytes");
+        let dv = view(a, DV_SIDE_DEVICE);
+        assert!((0..80_000).all(|k| *(dv.data as *const i32).add(k) == 77), "a failed growth changed the data");
+        let mut b = false;
+        ok(dv_need_sync_host(a, &mut b));
+        assert!(b, "a failed growth changed the flags");
+        dualview::space::test_device::set_capacity(13, None).unwrap();
+        ok(dv_resize(a, &grown));
+        ok(dv_sync_host(a));
+        let hv = view(a, DV_SIDE_HOST);
+        assert!((0..80_000).all(|k| *(hv.data as *const i32).add(k) == 77));
+        assert!((80_000..120_000).all(|k| *(hv.data as *const i32).add(k) == 0));
+        ok(dv_destroy(a));
+    }
+    assert_eq!(dualview::space::test_device::used_bytes(13).unwrap(), 0);
+}
