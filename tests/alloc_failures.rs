@@ -54,12 +54,6 @@ fn ext(v: &[u64]) -> dv_extents_t {
     e
 }
 
-fn create(label: &CStr, d: &dv_desc_t) -> *mut dv_dualview_t {
-    let mut out = null_mut();
-    // SAFETY: valid arguments.
-    ok(unsafe { dv_create(label.as_ptr(), d, &mut out) });
-    out
-}
 
 /// Fill a DualView with distinct values on each side and leave the device
 /// modified, so that a change of data or flags cannot go unnoticed.

@@ -1275,9 +1275,7 @@ impl World {
             let f = &self.fams[self.hs[h].fam];
             if out.is_null() {
                 DV_ERROR_NULL_ARGUMENT
-            } else if !(1..=3).contains(&mode) {
-                DV_ERROR_INVALID_ARGUMENT
-            } else if mode != DV_ACCESS_READ && self.hs[h].konst {
+            } else if !(1..=3).contains(&mode) || (mode != DV_ACCESS_READ && self.hs[h].konst) {
                 DV_ERROR_INVALID_ARGUMENT
             } else if self.is_stale(h) {
                 DV_ERROR_STALE
@@ -1408,9 +1406,7 @@ impl World {
         let want = dst.error().or(src.error()).unwrap_or_else(|| {
             let (d, s) = (dst.live().unwrap(), src.live().unwrap());
             let (fd, fs) = (&self.fams[self.hs[d].fam], &self.fams[self.hs[s].fam]);
-            if ds_arg > 1 || ss_arg > 1 {
-                DV_ERROR_INVALID_ARGUMENT
-            } else if self.hs[d].konst {
+            if ds_arg > 1 || ss_arg > 1 || self.hs[d].konst {
                 DV_ERROR_INVALID_ARGUMENT
             } else if self.is_stale(d) || self.is_stale(s) {
                 DV_ERROR_STALE
@@ -1929,7 +1925,7 @@ impl World {
                     let mut o = 0u64;
                     let op: *mut u64 = if null_out { null_mut() } else { &mut o };
                     let want = if ep.is_null() { Err(DV_ERROR_NULL_ARGUMENT) } else { parsed.clone().map(|_| ()) };
-                    let want = want.and_then(|_| if null_out { Err(DV_ERROR_NULL_ARGUMENT) } else { Ok(()) });
+                    let want = want.and(if null_out { Err(DV_ERROR_NULL_ARGUMENT) } else { Ok(()) });
                     let st = dv_extents_size(ep, op);
                     self.expect("dv_extents_size", st, want.err().unwrap_or(DV_OK));
                     if st == DV_OK {
