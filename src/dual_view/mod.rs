@@ -95,8 +95,8 @@ pub struct Desc {
     pub host: Space,
     /// Zero-fill new memory (false: Kokkos `WithoutInitializing`).
     pub init: bool,
-    /// Register a CUDA DualView's pageable host mirror with the driver at its
-    /// first copying sync, so that copies run at pinned speed (default true;
+    /// Register a CUDA DualView's pageable host mirror with the driver, in the
+    /// background once allocated, so that copies run at pinned speed (default true;
     /// `DV_FLAG_PAGEABLE_HOST`, or `DV_PAGEABLE_MIRROR=1` in the environment,
     /// keep it pageable). `h_view` stays ordinary host memory either way.
     pub pin_mirror: bool,

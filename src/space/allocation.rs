@@ -63,8 +63,8 @@ struct Pinned {
     refused: bool,
 }
 
-/// Host mirrors from this size are registered (smaller copies go through a
-/// page-locked staging buffer instead).
+/// Host mirrors from this size are registered; smaller ones stay pageable
+/// (registering costs more than it saves on them).
 pub(crate) const PIN_MIN: usize = 256 << 10;
 
 /// Mirrors from this size have their pages faulted in by several threads
