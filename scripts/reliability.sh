@@ -93,7 +93,7 @@ if wants 2; then
         mkdir -p "$WORK" fuzz/artifacts/c_abi
         # New inputs go to the work corpus; the committed seeds are read only.
         ASAN_OPTIONS=malloc_context_size=5 DV_SYSTEM_ALLOCATOR=1 nice "$BIN" -max_total_time="$FUZZ_SECONDS" \
-            -max_len=256 -print_final_stats=1 -artifact_prefix=fuzz/artifacts/c_abi/ "$WORK" fuzz/corpus/c_abi \
+            -max_len=320 -print_final_stats=1 -artifact_prefix=fuzz/artifacts/c_abi/ "$WORK" fuzz/corpus/c_abi \
             2>&1 | tee fuzz/target/last-run.log | grep -E '^#[0-9]+ +(INITED|DONE)|stat::|ERROR|panicked|SUMMARY' || true
         execs=$(grep -E 'stat::number_of_executed_units' fuzz/target/last-run.log | awk '{print $2}')
         if grep -qE 'ERROR: libFuzzer|ERROR: AddressSanitizer|panicked' fuzz/target/last-run.log; then
@@ -128,11 +128,12 @@ if wants 3; then
     #   cannot work; they check packaging and documentation, not run-time behaviour;
     # - cpp.header_hygiene.* and fortran.module_up_to_date: compile-only and
     #   file checks, nothing instrumented runs;
+    # - c.checker.valgrind_*: runs valgrind, which cannot run ASan binaries;
     # - cpp.CppGrowth.ResizeGrowsInPlaceWhenNobodyElseSeesTheAllocation: asserts
     #   that the fast host allocator grows a block in place; under ASan the
     #   library uses the system allocator on purpose (so ASan sees every block),
     #   which moves blocks (docs/RELIABILITY.md).
-    EXCLUDE='^(docs\.complete_programs|consumer\.|cpp\.header_hygiene|fortran\.module_up_to_date|cpp\.CppGrowth\.ResizeGrowsInPlaceWhenNobodyElseSeesTheAllocation)'
+    EXCLUDE='^(docs\.complete_programs|consumer\.|cpp\.header_hygiene|fortran\.module_up_to_date|c\.checker\.valgrind|cpp\.CppGrowth\.ResizeGrowsInPlaceWhenNobodyElseSeesTheAllocation)'
     if (cd build/asan && ctest --output-on-failure -j 2 -E "$EXCLUDE" >../../ctest-asan.log 2>&1); then
         tail -3 ctest-asan.log
         n=$(grep -E 'tests passed' ctest-asan.log | tail -1)
