@@ -62,6 +62,11 @@ pub use stats::Stats;
 pub use typed::{Builder, DualView, ViewMut, ViewRef};
 pub use view::View;
 
+/// README.md's Rust example, compiled and run as a doctest exactly as written.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 /// Shared setup of the documentation examples.
 #[doc(hidden)]
 pub mod doc {

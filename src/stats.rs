@@ -45,6 +45,38 @@ pub struct Transfers {
     pub nanos: u64,
 }
 
+/// `host->device: 1 sync, 100 B in 2.5 us (0.04 GB/s); device->host: none`.
+///
+/// ```
+/// let s = dualview::Stats::default();
+/// assert_eq!(s.to_string(), "host->device: none; device->host: none");
+/// ```
+impl std::fmt::Display for Stats {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "host->device: {}; device->host: {}", self.to_device, self.to_host)
+    }
+}
+
+/// `3 syncs, 2400 B in 1.2 us (2.00 GB/s)`, or `none`.
+///
+/// ```
+/// let t = dualview::stats::Transfers { count: 2, bytes: 4000, nanos: 2000 };
+/// assert_eq!(t.to_string(), "2 syncs, 4000 B in 2.0 us (2.00 GB/s)");
+/// ```
+impl std::fmt::Display for Transfers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.count == 0 {
+            return f.write_str("none");
+        }
+        let plural = if self.count == 1 { "sync" } else { "syncs" };
+        write!(f, "{} {plural}, {} B in {:.1} us", self.count, self.bytes, self.nanos as f64 / 1e3)?;
+        if self.nanos > 0 {
+            write!(f, " ({:.2} GB/s)", self.bytes as f64 / self.nanos as f64)?;
+        }
+        Ok(())
+    }
+}
+
 #[derive(Debug, Default)]
 struct Counters {
     count: AtomicU64,

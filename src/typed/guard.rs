@@ -160,6 +160,23 @@ macro_rules! read_methods {
                 self.b.view.extents()
             }
 
+            /// The number of elements in view.
+            ///
+            /// ```
+            /// # use dualview::{DualView, Dims};
+            /// let a = DualView::<u16, Dims<2>>::new("A", Dims::new([2, 3]).unwrap()).unwrap();
+            /// let h = a.host().unwrap();
+            /// assert_eq!((h.len(), h.is_empty()), (6, false));
+            /// ```
+            pub fn len(&self) -> usize {
+                self.b.view.extents().as_slice().iter().product()
+            }
+
+            /// Whether no element is in view.
+            pub fn is_empty(&self) -> bool {
+                self.len() == 0
+            }
+
             /// Address of the element at index 0 (a device address for device memory).
             ///
             /// ```

@@ -342,6 +342,22 @@ impl<T: Element, E: Extents> DualView<T, E> {
         self.raw.extents().as_slice().iter().product()
     }
 
+    /// The number of elements (as [`DualView::size`]; the Rust name).
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims};
+    /// let a = DualView::<f64, Dims<2>>::new("A", Dims::new([3, 0]).unwrap()).unwrap();
+    /// assert_eq!((a.len(), a.is_empty()), (0, true));
+    /// ```
+    pub fn len(&self) -> usize {
+        self.size()
+    }
+
+    /// Whether there are no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     /// The layout mapping.
     ///
     /// ```
