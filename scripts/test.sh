@@ -32,6 +32,8 @@ echo "   (scripts/check-docs.py), installed package from C-, C++- and Fortran-on
 echo "   (CMake shared and static, pkg-config)"
 cmake --workflow --preset default --fresh
 
-# ---- reliability checks: another engineer adds `bash scripts/reliability.sh` here ----
+echo "== Reliability (docs/RELIABILITY.md): the C ABI fuzz target for 60 s, the C, C++ and Fortran"
+echo "   tests under AddressSanitizer + UBSan, Miri, ThreadSanitizer on the stress test"
+bash scripts/reliability.sh
 
 echo "all dualview tests passed"
