@@ -30,6 +30,14 @@ use crate::space::ALIGNMENT;
 /// unsafe impl Element for Vec3 {}
 /// ```
 ///
+/// `bool`, `char` and other types with invalid bit patterns are not elements
+/// (reliability item 14: a fill from raw bytes could make an invalid `bool`):
+///
+/// ```compile_fail
+/// use dualview::{Dims, DualView};
+/// let a = DualView::<bool, Dims<1>>::new("flags", Dims::new([4]).unwrap());
+/// ```
+///
 /// Zero-sized and over-aligned types are refused when the code is compiled:
 ///
 /// ```compile_fail
