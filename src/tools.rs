@@ -76,7 +76,7 @@ type DualViewFn = unsafe extern "C" fn(*const c_char, *const c_void, bool);
 /// The callback of `event`, once the tool library had its chance to load.
 fn callback(event: u32) -> usize {
     LOADED.call_once(load);
-    CALLBACKS[event as usize].load(Ordering::Acquire)
+    callback_raw(event)
 }
 
 /// Reinterpret a stored callback address as its event's function type.
@@ -168,6 +168,7 @@ fn refresh_hooks() {
     DUAL_VIEW_HOOKS.store(on as u8, Ordering::Release);
 }
 
+/// The stored callback, without loading the tool library first (for `load` itself).
 fn callback_raw(event: u32) -> usize {
     CALLBACKS[event as usize].load(Ordering::Acquire)
 }

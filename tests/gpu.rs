@@ -19,6 +19,36 @@ fn skipped(test: &str, why: &str) {
     let _ = writeln!(std::io::stderr(), "SKIPPED {test}: {why}");
 }
 
+/// Device 0's primary context made current on this thread for raw driver
+/// calls, as a CUDA runtime program has it (dualview leaves the caller's
+/// context current, here none); released and made not current on drop.
+struct PrimaryContext(cudarc::driver::sys::CUdevice);
+
+impl PrimaryContext {
+    fn current() -> PrimaryContext {
+        use cudarc::driver::sys;
+        let (mut dev, mut ctx): (sys::CUdevice, sys::CUcontext) = (0, std::ptr::null_mut());
+        // SAFETY: the driver is initialised (a CUDA DualView exists); plain calls with valid out-pointers.
+        unsafe {
+            assert_eq!(sys::cuDeviceGet(&mut dev, 0), sys::CUresult::CUDA_SUCCESS);
+            assert_eq!(sys::cuDevicePrimaryCtxRetain(&mut ctx, dev), sys::CUresult::CUDA_SUCCESS);
+            assert_eq!(sys::cuCtxSetCurrent(ctx), sys::CUresult::CUDA_SUCCESS);
+        }
+        PrimaryContext(dev)
+    }
+}
+
+impl Drop for PrimaryContext {
+    fn drop(&mut self) {
+        use cudarc::driver::sys;
+        // SAFETY: undo `current`: no context current, the retained one released.
+        unsafe {
+            sys::cuCtxSetCurrent(std::ptr::null_mut());
+            sys::cuDevicePrimaryCtxRelease_v2(self.0);
+        }
+    }
+}
+
 fn dv(space: Space, layout: Layout, ext: &[usize], elem: usize) -> RawDualView {
     let m = Mapping::new(layout, DynRank::new(ext).unwrap()).unwrap();
     RawDualView::new("G", &Desc::new(ElemSpec::new(elem, elem.min(16)).unwrap(), m, space)).unwrap()
@@ -159,16 +189,9 @@ fn async_sync_on_a_callers_stream() {
     pinned.host = Space::host_pinned();
     let p = RawDualView::new("p", &pinned).unwrap();
     let mut stream: sys::CUstream = std::ptr::null_mut();
-    let (mut dev, mut ctx): (sys::CUdevice, sys::CUcontext) = (0, std::ptr::null_mut());
-    // SAFETY: the driver is initialised (the DualViews above); dualview leaves
-    // the caller's (here: no) context current, so the test makes device 0's
-    // primary context current itself, as a CUDA runtime program would.
-    unsafe {
-        assert_eq!(sys::cuDeviceGet(&mut dev, 0), sys::CUresult::CUDA_SUCCESS);
-        assert_eq!(sys::cuDevicePrimaryCtxRetain(&mut ctx, dev), sys::CUresult::CUDA_SUCCESS);
-        assert_eq!(sys::cuCtxSetCurrent(ctx), sys::CUresult::CUDA_SUCCESS);
-        assert_eq!(sys::cuStreamCreate(&mut stream, 1), sys::CUresult::CUDA_SUCCESS);
-    }
+    let _ctx = PrimaryContext::current();
+    // SAFETY: a context is current (above).
+    unsafe { assert_eq!(sys::cuStreamCreate(&mut stream, 1), sys::CUresult::CUDA_SUCCESS) };
     for x in [&a, &p] {
         let h = x.view(Side::Host).unwrap();
         write(&h, pattern(9));
@@ -187,11 +210,8 @@ fn async_sync_on_a_callers_stream() {
         unsafe { assert_eq!(sys::cuStreamSynchronize(stream), sys::CUresult::CUDA_SUCCESS) };
         assert_eq!(read(&h), want);
     }
-    // SAFETY: destroy the stream we made and release the context we retained.
-    unsafe {
-        sys::cuStreamDestroy_v2(stream);
-        sys::cuDevicePrimaryCtxRelease_v2(dev);
-    }
+    // SAFETY: destroy the stream we made.
+    unsafe { sys::cuStreamDestroy_v2(stream) };
 }
 
 #[test]
@@ -367,18 +387,13 @@ fn the_default_mirror_is_registered_whole_in_the_background_and_released_with_it
     {
         use cudarc::driver::sys;
         let (h, d) = (a.view(Side::Host).unwrap(), a.view(Side::Device).unwrap());
-        let (mut dev, mut ctx): (sys::CUdevice, sys::CUcontext) = (0, std::ptr::null_mut());
-        // SAFETY: ranges inside the two live views; the test makes the primary context current.
+        let _ctx = PrimaryContext::current();
+        // SAFETY: ranges inside the two live views; a context is current (above).
         unsafe {
-            assert_eq!(sys::cuDeviceGet(&mut dev, 0), sys::CUresult::CUDA_SUCCESS);
-            assert_eq!(sys::cuDevicePrimaryCtxRetain(&mut ctx, dev), sys::CUresult::CUDA_SUCCESS);
-            assert_eq!(sys::cuCtxSetCurrent(ctx), sys::CUresult::CUDA_SUCCESS);
             let off = 12345 * 8;
             let r = sys::cuMemcpyHtoDAsync_v2(d.data().add(off) as usize as _, h.data().add(off) as *const _, (1 << 20) + 8, std::ptr::null_mut());
             assert_eq!(r, sys::CUresult::CUDA_SUCCESS);
             assert_eq!(sys::cuStreamSynchronize(std::ptr::null_mut()), sys::CUresult::CUDA_SUCCESS);
-            assert_eq!(sys::cuCtxSetCurrent(std::ptr::null_mut()), sys::CUresult::CUDA_SUCCESS);
-            sys::cuDevicePrimaryCtxRelease_v2(dev);
         }
     }
     // realloc: a new mirror, registered in turn; the old registration ends.

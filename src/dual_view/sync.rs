@@ -51,9 +51,10 @@ impl RawDualView {
     /// Tell Kokkos Tools about a DualView sync or modify of `side`.
     pub(super) fn report(&self, event: u32, side: Side) {
         if crate::tools::wants(event)
-            && let Ok(v) = self.view(side) {
-                crate::tools::dual_view_event(event, v.label(), v.data(), side == Side::Device);
-            }
+            && let Ok(v) = self.view(side)
+        {
+            crate::tools::dual_view_event(event, v.label(), v.data(), side == Side::Device);
+        }
     }
 
     /// Record a change of `side` over this handle's region, under the lock.

@@ -318,9 +318,10 @@ pub trait Extents: Copy + Debug + Eq + Hash + Send + Sync + 'static + Sealed {
     /// ```
     fn try_from_extents<O: Extents>(other: &O) -> Result<Self> {
         if let Some(rank) = Self::RANK
-            && rank != other.rank() {
-                bail!(RankMismatch, "expected rank {rank}, got rank {}", other.rank());
-            }
+            && rank != other.rank()
+        {
+            bail!(RankMismatch, "expected rank {rank}, got rank {}", other.rank());
+        }
         Self::from_full(&other.values()[..other.rank()])
     }
 }

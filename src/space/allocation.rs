@@ -319,8 +319,13 @@ impl Allocation {
     }
 
     /// Whether the whole block is registered.
+    /// Does not wait: while a registration is running (the lock is held), false.
     pub(crate) fn is_pinned(&self) -> bool {
-        let p = self.pinned.lock().unwrap_or_else(|e| e.into_inner());
+        let p = match self.pinned.try_lock() {
+            Ok(p) => p,
+            Err(std::sync::TryLockError::Poisoned(e)) => e.into_inner(),
+            Err(std::sync::TryLockError::WouldBlock) => return false,
+        };
         p.registered > 0 && p.registered == self.bytes()
     }
 

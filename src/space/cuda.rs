@@ -299,7 +299,7 @@ impl Backend for CudaBackend {
         let ordinal = if on_device(dst.0) { dst.0.ordinal() } else { src.0.ordinal() };
         let _bound = bind(ordinal)?;
         // SAFETY (both): forwarded contract.
-        if stream.is_null() && unsafe { self.tiny(ordinal, dst, src)? } {
+        if stream.is_null() && unsafe { self.tiny(dst, src)? } {
             return Ok(());
         }
         unsafe { self.issue(dst, src, stream)? };
@@ -434,8 +434,8 @@ impl CudaBackend {
     /// not such a one.
     ///
     /// # Safety
-    /// As `Backend::copy`; the context of device `ordinal` is bound.
-    unsafe fn tiny(&self, _ordinal: u32, dst: (Space, &Region), src: (Space, &Region)) -> Result<bool> {
+    /// As `Backend::copy`; the device's context is bound.
+    unsafe fn tiny(&self, dst: (Space, &Region), src: (Space, &Region)) -> Result<bool> {
         let (ds, dr) = dst;
         let (ss, sr) = src;
         let to_device = ds.kind() == SpaceKind::Cuda && ss.kind() == SpaceKind::Host;

@@ -328,19 +328,21 @@ pub(crate) fn populate(ptr: *mut u8, bytes: usize) {
     if end <= start {
         return;
     }
-    let n = if end - start >= PARALLEL_COPY { copy_threads() } else { 1 };
-    let part = ((end - start) / n).next_multiple_of(PAGE);
+    let threads = if end - start >= PARALLEL_COPY { copy_threads() } else { 1 };
     std::thread::scope(|scope| {
-        for k in 0..n {
-            let lo = start + k * part;
-            let hi = (lo + part).min(end);
-            if lo < hi {
-                // SAFETY: advice on whole pages of a live mapping we own; it
-                // changes no contents.
-                scope.spawn(move || unsafe { libc::madvise(lo as *mut libc::c_void, hi - lo, libc::MADV_POPULATE_WRITE) });
-            }
+        for (off, len) in page_parts(end - start, threads) {
+            let lo = start + off;
+            // SAFETY: advice on whole pages of a live mapping we own; it changes no contents.
+            scope.spawn(move || unsafe { libc::madvise(lo as *mut libc::c_void, len, libc::MADV_POPULATE_WRITE) });
         }
     });
+}
+
+/// `total` bytes cut into at most `threads` pieces of whole pages (the last
+/// one shorter): `(offset, length)` of each.
+fn page_parts(total: usize, threads: usize) -> impl Iterator<Item = (usize, usize)> {
+    let chunk = total.div_ceil(threads.max(1)).next_multiple_of(4096).max(1);
+    (0..total).step_by(chunk).map(move |start| (start, chunk.min(total - start)))
 }
 
 /// Copies of at least this many bytes are split across threads.
@@ -410,10 +412,7 @@ pub(crate) unsafe fn copy(dst: &Region, src: &Region) {
     std::thread::scope(|scope| match outer.split_last() {
         None => {
             // One contiguous run: split its bytes.
-            let total = run * es;
-            let chunk = total.div_ceil(threads).div_ceil(4096) * 4096;
-            for start in (0..total).step_by(chunk) {
-                let n = chunk.min(total - start);
+            for (start, n) in page_parts(run * es, threads) {
                 // SAFETY: disjoint byte ranges of the run.
                 let q = unsafe { p.offset(start, start) };
                 // SAFETY: a disjoint byte range of both live regions.
