@@ -55,11 +55,11 @@ pub use dual_view::{Access, Desc, RawDualView};
 pub use element::{ElemSpec, Element};
 pub use error::{Error, ErrorKind, Result};
 pub use side::Side;
-pub use extents::{Const, Dim, Dims, Dyn, DynRank, Extents, MAX_RANK};
+pub use extents::{AsIndex, Const, Dim, Dims, Dyn, DynIndex, DynRank, Extents, MAX_RANK};
 pub use layout::{Layout, Mapping, Slice, Strides};
 pub use space::{Space, SpaceKind, SpacePolicy, Stream};
 pub use stats::Stats;
-pub use typed::{Builder, DualView, ViewMut, ViewRef};
+pub use typed::{Builder, DualView, SliceArg, SliceSpec, ViewMut, ViewRef};
 pub use view::View;
 
 /// README.md's Rust example, compiled and run as a doctest exactly as written.

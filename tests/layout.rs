@@ -137,6 +137,7 @@ fn slices_for(ext: Vec<usize>) -> impl Strategy<Value = (Vec<usize>, Vec<Slice>)
         .map(|&e| {
             let mut opts: Vec<BoxedStrategy<Slice>> = vec![Just(Slice::All).boxed()];
             opts.push((0..=e).prop_flat_map(move |a| (a..=e).prop_map(move |b| Slice::Range(a, b))).boxed());
+            opts.push((0..=e).prop_map(Slice::From).boxed());
             if e > 0 {
                 opts.push((0..e).prop_map(Slice::Index).boxed());
             }
@@ -153,7 +154,7 @@ fn parent_index(slices: &[Slice], sub_idx: &[usize]) -> Vec<usize> {
         .iter()
         .map(|s| match *s {
             Slice::All => *it.next().unwrap(),
-            Slice::Range(a, _) => a + it.next().unwrap(),
+            Slice::Range(a, _) | Slice::From(a) => a + it.next().unwrap(),
             Slice::Index(i) => i,
         })
         .collect()

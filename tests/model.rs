@@ -100,7 +100,7 @@ fn op() -> impl Strategy<Value = Op> {
         1 => h.prop_map(Op::Clear),
         1 => (h, ext()).prop_map(|(h, e)| Op::Resize(h, e)),
         1 => (h, ext()).prop_map(|(h, e)| Op::Realloc(h, e)),
-        2 => (h, [(0u8..3, 0usize..8, 0usize..8), (0u8..3, 0usize..8, 0usize..8)]).prop_map(|(h, s)| Op::Subview(h, s)),
+        2 => (h, [(0u8..4, 0usize..8, 0usize..8), (0u8..4, 0usize..8, 0usize..8)]).prop_map(|(h, s)| Op::Subview(h, s)),
         1 => h.prop_map(Op::Clone),
         1 => (h, h).prop_map(|(a, b)| Op::DeepCopy(a, b)),
     ]
@@ -115,6 +115,7 @@ fn slices(ext: &[usize], spec: &[(u8, usize, usize)]) -> Vec<Slice> {
                 Slice::Range(lo, lo + y % (e + 1 - lo))
             }
             2 if e > 0 => Slice::Index(x % e),
+            3 => Slice::From(x % (e + 1)),
             _ => Slice::All,
         })
         .collect()
@@ -347,6 +348,7 @@ impl World {
                     .filter_map(|(s, &e)| match *s {
                         Slice::All => Some(e),
                         Slice::Range(a, b) => Some(b - a),
+                        Slice::From(a) => Some(e - a),
                         Slice::Index(_) => None,
                     })
                     .collect();
@@ -358,7 +360,7 @@ impl World {
                             .iter()
                             .map(|s| match *s {
                                 Slice::All => *it.next().unwrap(),
-                                Slice::Range(a, _) => a + it.next().unwrap(),
+                                Slice::Range(a, _) | Slice::From(a) => a + it.next().unwrap(),
                                 Slice::Index(k) => k,
                             })
                             .collect();

@@ -1,6 +1,7 @@
 //! Access with a mode (sync-if-stale and mark-on-write in one call), and the
 //! borrows the Rust guards hold.
 
+use super::borrow::Region;
 use super::flags::newer;
 use super::RawDualView;
 use crate::dual_view::Access;
@@ -41,10 +42,14 @@ impl RawDualView {
         self.view(side)
     }
 
+    /// What a guard of this handle borrows: its subview's box, or the whole array.
+    fn region(&self) -> Region {
+        self.sub.as_ref().map(|s| s.bounds)
+    }
+
     /// Refuse early (changing nothing) when `side` cannot be borrowed as asked.
     pub(crate) fn check_borrowable(&self, side: Side, exclusive: bool) -> Result<()> {
-        let b = self.shared.borrow(side);
-        if (exclusive && !b.is_free()) || !b.is_readable() {
+        if !self.shared.borrow(side).can_take(self.region(), exclusive) {
             return Err(self.busy(side, exclusive));
         }
         Ok(())
@@ -53,14 +58,15 @@ impl RawDualView {
     #[cold]
     pub(super) fn busy(&self, side: Side, exclusive: bool) -> Error {
         let how = if exclusive { "written" } else { "read" };
-        self.err_on(err!(Busy, "the {side} data cannot be {how} now: an access guard or another call holds it"), Some(side))
+        self.err_on(
+            err!(Busy, "the {side} data cannot be {how} now: an access guard or another call holds it (or an overlapping region of it)"),
+            Some(side),
+        )
     }
 
     /// Take a guard's borrow of `side` (released with [`RawDualView::release_borrow`]).
     pub(crate) fn try_borrow(&self, side: Side, exclusive: bool) -> Result<()> {
-        let b = self.shared.borrow(side);
-        let ok = if exclusive { b.try_exclusive() } else { b.try_shared() };
-        if !ok {
+        if !self.shared.borrow(side).try_take(self.region(), exclusive) {
             return Err(self.busy(side, exclusive));
         }
         Ok(())
@@ -68,6 +74,6 @@ impl RawDualView {
 
     /// Release a borrow taken with [`RawDualView::try_borrow`].
     pub(crate) fn release_borrow(&self, side: Side, exclusive: bool) {
-        self.shared.borrow(side).release(exclusive);
+        self.shared.borrow(side).release(self.region(), exclusive);
     }
 }

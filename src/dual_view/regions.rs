@@ -43,8 +43,9 @@ impl IndexBox {
         for (&p, s) in axes.iter().zip(slices) {
             let p = p as usize;
             let lo = b.lo[p];
-            match *s {
-                Slice::All => kept.push(p as u8),
+            match s.resolve(b.hi[p] - lo) {
+                // `From` was resolved to a `Range` above.
+                Slice::All | Slice::From(_) => kept.push(p as u8),
                 Slice::Range(a, e) => {
                     b.lo[p] = lo + a;
                     b.hi[p] = lo + e;
@@ -67,6 +68,11 @@ impl IndexBox {
     /// Whether the box holds no index.
     pub(crate) fn is_empty(&self) -> bool {
         (0..self.rank as usize).any(|r| self.lo[r] >= self.hi[r])
+    }
+
+    /// Whether the two boxes share an index (an empty box shares none).
+    pub(crate) fn overlaps(&self, other: &IndexBox) -> bool {
+        (0..self.rank.min(other.rank) as usize).all(|r| self.lo[r].max(other.lo[r]) < self.hi[r].min(other.hi[r]))
     }
 
     /// Whether `other` lies inside this box.

@@ -58,6 +58,14 @@ impl<const R: usize> Extents for Dims<R> {
     const RANK: Option<usize> = Some(R);
     const RANK_DYNAMIC: Option<usize> = Some(R);
     const STATIC_SIZE: Option<usize> = if R == 0 { Some(1) } else { None };
+    type Index = [usize; R];
+
+    #[inline(always)]
+    fn index_from(values: &[usize]) -> [usize; R] {
+        let mut a = [0; R];
+        a.copy_from_slice(values);
+        a
+    }
 
     fn rank(&self) -> usize {
         R
@@ -78,6 +86,21 @@ impl<const R: usize> Extents for Dims<R> {
         let mut a = [0; R];
         a.copy_from_slice(values);
         Dims::new(a)
+    }
+}
+
+impl<const R: usize> From<[usize; R]> for Dims<R> {
+    /// Unchecked, like a tuple of [`Dyn`](super::Dyn): [`Extents::check`],
+    /// [`Extents::size`] and every DualView constructor report an overflowing product.
+    ///
+    /// ```
+    /// # use dualview::{Dims, Extents, ErrorKind};
+    /// assert_eq!(Dims::from([2, 3]).size().unwrap(), 6);
+    /// assert_eq!(Dims::from([usize::MAX, 2]).check().unwrap_err().kind(), ErrorKind::Overflow);
+    /// ```
+    fn from(values: [usize; R]) -> Dims<R> {
+        let () = Self::RANK_OK;
+        Dims(values)
     }
 }
 

@@ -73,6 +73,11 @@ impl Extents for DynRank {
     const RANK: Option<usize> = None;
     const RANK_DYNAMIC: Option<usize> = None;
     const STATIC_SIZE: Option<usize> = None;
+    type Index = super::DynIndex;
+
+    fn index_from(values: &[usize]) -> super::DynIndex {
+        super::DynIndex::new(values).expect("a rank of at most MAX_RANK")
+    }
 
     fn rank(&self) -> usize {
         self.rank as usize

@@ -16,11 +16,13 @@
 
 mod dims;
 mod dyn_rank;
+mod index;
 mod tuple;
 pub mod ublas;
 
 pub use dims::Dims;
 pub use dyn_rank::DynRank;
+pub use index::{AsIndex, DynIndex};
 
 use crate::error::{bail, Result};
 use std::fmt::Debug;
@@ -145,6 +147,13 @@ pub trait Extents: Copy + Debug + Eq + Hash + Send + Sync + 'static + Sealed {
     const RANK_DYNAMIC: Option<usize>;
     /// The number of elements when every size is part of the type (1 for rank 0).
     const STATIC_SIZE: Option<usize>;
+    /// A multi-index of this rank: `[usize; R]` when the rank is in the type,
+    /// [`DynIndex`] for [`DynRank`].
+    type Index: Copy + Debug + Eq + Hash + AsRef<[usize]> + AsMut<[usize]> + Send + Sync + 'static;
+
+    /// The multi-index holding `values` (exactly `rank` of them).
+    #[doc(hidden)]
+    fn index_from(values: &[usize]) -> Self::Index;
 
     /// The number of axes.
     fn rank(&self) -> usize;

@@ -15,6 +15,14 @@ macro_rules! tuple_extents {
                 $(let p = mul_static(p, $T::STATIC);)*
                 p
             };
+            type Index = [usize; $rank];
+
+            #[inline(always)]
+            fn index_from(values: &[usize]) -> [usize; $rank] {
+                let mut a = [0; $rank];
+                a.copy_from_slice(values);
+                a
+            }
 
             fn rank(&self) -> usize {
                 $rank

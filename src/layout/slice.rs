@@ -3,7 +3,7 @@
 use super::{Layout, Mapping, Strides};
 use crate::error::{bail, Result};
 use crate::extents::{DynRank, MAX_RANK};
-use std::ops::{Range, RangeFull};
+use std::ops::{Range, RangeFrom, RangeFull, RangeInclusive, RangeTo, RangeToInclusive};
 
 /// One subview argument per axis (Kokkos `ALL`, a pair, or an index).
 ///
@@ -12,6 +12,9 @@ use std::ops::{Range, RangeFull};
 /// assert_eq!(Slice::from(..), Slice::All);
 /// assert_eq!(Slice::from(2..5), Slice::Range(2, 5));
 /// assert_eq!(Slice::from(3usize), Slice::Index(3));
+/// assert_eq!(Slice::from(2..), Slice::From(2));
+/// assert_eq!(Slice::from(..4), Slice::Range(0, 4));
+/// assert_eq!(Slice::from(1..=4), Slice::Range(1, 5));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Slice {
@@ -21,6 +24,48 @@ pub enum Slice {
     Range(usize, usize),
     /// One index; removes the axis (rank-reducing).
     Index(usize),
+    /// From `start` to the end of the axis (`start..`); keeps the axis.
+    From(usize),
+}
+
+impl Slice {
+    /// This argument for an axis of `extent`, with `From` made a `Range`.
+    pub(crate) fn resolve(self, extent: usize) -> Slice {
+        match self {
+            Slice::From(a) => Slice::Range(a, extent.max(a)),
+            s => s,
+        }
+    }
+}
+
+impl From<RangeFrom<usize>> for Slice {
+    fn from(r: RangeFrom<usize>) -> Slice {
+        Slice::From(r.start)
+    }
+}
+
+impl From<RangeTo<usize>> for Slice {
+    fn from(r: RangeTo<usize>) -> Slice {
+        Slice::Range(0, r.end)
+    }
+}
+
+/// `end + 1`; `usize::MAX` stays (out of range for every extent anyway).
+fn after(end: usize) -> usize {
+    end.saturating_add(1)
+}
+
+impl From<RangeInclusive<usize>> for Slice {
+    fn from(r: RangeInclusive<usize>) -> Slice {
+        let (a, b) = r.into_inner();
+        Slice::Range(a, after(b))
+    }
+}
+
+impl From<RangeToInclusive<usize>> for Slice {
+    fn from(r: RangeToInclusive<usize>) -> Slice {
+        Slice::Range(0, after(r.end))
+    }
 }
 
 impl From<RangeFull> for Slice {
@@ -66,8 +111,9 @@ impl Mapping {
         let mut new_str = Vec::with_capacity(MAX_RANK);
         for (r, (&s, &e)) in slices.iter().zip(ext).enumerate() {
             let stride = self.strides.as_slice()[r];
-            match s {
-                Slice::All => {
+            match s.resolve(e) {
+                // `From` was resolved to a `Range` above.
+                Slice::All | Slice::From(_) => {
                     new_ext.push(e);
                     new_str.push(stride);
                 }

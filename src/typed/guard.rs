@@ -1,63 +1,158 @@
 //! Access guards: a borrowed view of one side, held while the guard lives.
 //!
-//! A guard keeps the allocation alive and borrows its side at run time:
-//! while it lives, a sync, fill or resize that would write that side answers
-//! `Busy`, and a second mutable guard is refused.
+//! A guard keeps the allocation alive and borrows its side (or its
+//! subview's region of it) at run time: while it lives, a sync, fill or
+//! resize that would write that side answers `Busy`, and an overlapping
+//! mutable guard is refused. Guards of disjoint subviews coexist.
+//!
+//! Element order, for both layouts (pinned by `tests/rust_api.rs`):
+//!
+//! | access | order |
+//! | --- | --- |
+//! | `Deref` (`&h[..]`), `as_slice`, `h[i]`, `iter`, `indexed` | memory order: LayoutLeft first index fastest, LayoutRight last index fastest |
+//! | `h[[i, j]]`, `get([i, j])` | by multi-index, whatever the layout |
+//! | `to_vec` | row-major index order (last index fastest), whatever the layout |
 
+use super::iter::{Indexed, IndexedMut, Iter, IterMut};
 use crate::dual_view::RawDualView;
 use crate::element::Element;
-use crate::error::{bail, Result};
-use crate::side::Side;
-use crate::extents::DynRank;
+use crate::error::{bail, Error, Result};
+use crate::extents::{AsIndex, DynIndex, DynRank, Extents, MAX_RANK};
 use crate::layout::for_each_run;
+use crate::side::Side;
 use crate::view::View;
 use std::marker::PhantomData;
+use std::ops::{Deref, DerefMut, Index, IndexMut, Range, RangeFrom, RangeFull, RangeInclusive, RangeTo, RangeToInclusive};
 
 /// Shared state of both guard kinds; releases the borrow on drop.
-struct Borrow<'a> {
+pub(super) struct Borrow<'a> {
     dv: &'a RawDualView,
     side: Side,
-    view: View,
+    pub(super) view: View,
     exclusive: bool,
+    /// Cached from `view` for the indexing hot path.
+    pub(super) ptr: *mut u8,
+    pub(super) rank: usize,
+    pub(super) ext: [usize; MAX_RANK],
+    pub(super) strides: [usize; MAX_RANK],
+    pub(super) len: usize,
+    pub(super) host_ok: bool,
+    pub(super) contiguous: bool,
 }
 
+// SAFETY: `ptr` addresses the allocation that `view` keeps alive; the guard
+// hands out `&T` (shared guards) or `&mut T` (exclusive ones) under the
+// run-time borrow, exactly like `&[T]` / `&mut [T]`, and `Element` types are
+// `Send + Sync`.
+unsafe impl Send for Borrow<'_> {}
+// SAFETY: as above.
+unsafe impl Sync for Borrow<'_> {}
+
 impl<'a> Borrow<'a> {
-    fn new(dv: &'a RawDualView, side: Side, view: View, exclusive: bool) -> Result<Self> {
+    fn new<E: Extents>(dv: &'a RawDualView, side: Side, view: View, exclusive: bool) -> Result<Self> {
+        E::try_from_extents(view.extents())?;
         dv.try_borrow(side, exclusive)?;
-        Ok(Borrow { dv, side, view, exclusive })
+        let m = *view.mapping();
+        let rank = m.rank();
+        let (mut ext, mut strides) = ([0; MAX_RANK], [0; MAX_RANK]);
+        ext[..rank].copy_from_slice(m.extents().as_slice());
+        strides[..rank].copy_from_slice(&m.strides().as_slice()[..rank]);
+        Ok(Borrow {
+            dv,
+            side,
+            ptr: view.data(),
+            host_ok: view.space().is_host_accessible(),
+            contiguous: view.span_is_contiguous(),
+            len: m.size(),
+            rank,
+            ext,
+            strides,
+            view,
+            exclusive,
+        })
     }
 
     fn host_ptr<T>(&self) -> Result<*mut T> {
-        if !self.view.space().is_host_accessible() {
+        if !self.host_ok {
             bail!(Incompatible, "{} memory in {} is not accessible from the host", self.side, self.view.space());
         }
-        Ok(self.view.data() as *mut T)
+        Ok(self.ptr as *mut T)
+    }
+
+    /// The offset of `idx`, or `None` when the rank or a bound is wrong.
+    #[inline(always)]
+    fn locate(&self, idx: &[usize]) -> Option<usize> {
+        if idx.len() != self.rank {
+            return None;
+        }
+        let mut off = 0;
+        for r in 0..idx.len() {
+            if idx[r] >= self.ext[r] {
+                return None;
+            }
+            off += idx[r] * self.strides[r];
+        }
+        Some(off)
     }
 
     fn offset(&self, idx: &[usize]) -> Result<usize> {
-        self.view.mapping().offset(idx)
+        match self.locate(idx) {
+            Some(off) => Ok(off),
+            None => Err(self.view.mapping().offset(idx).expect_err("locate refused it")),
+        }
+    }
+
+    /// The element pointer for `[]`: panics like slice indexing.
+    #[inline(always)]
+    fn index_ptr<T>(&self, idx: &[usize]) -> *mut T {
+        match self.locate(idx) {
+            Some(off) if self.host_ok => (self.ptr as *mut T).wrapping_add(off),
+            _ => self.index_panic(idx),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    #[track_caller]
+    fn index_panic(&self, idx: &[usize]) -> ! {
+        match self.host_ptr::<u8>() {
+            Err(e) => panic!("{e}"),
+            Ok(_) => panic!("index {idx:?} is out of bounds for extents {:?}", &self.ext[..self.rank]),
+        }
     }
 
     fn contiguous_len(&self) -> Result<usize> {
-        if !self.view.span_is_contiguous() {
-            bail!(InvalidArgument, "the {} view is not contiguous (use get or to_vec)", self.side);
+        if !self.contiguous {
+            bail!(InvalidArgument, "the {} view is not contiguous (use iter, indexed, get or to_vec)", self.side);
         }
-        Ok(self.view.span())
+        Ok(self.len)
+    }
+
+    /// The span as `(pointer, length)`, for a slice.
+    fn span<T>(&self) -> Result<(*mut T, usize)> {
+        let n = self.contiguous_len()?;
+        let p = self.host_ptr::<T>()?;
+        // A slice needs a non-null pointer even when empty.
+        Ok((if n == 0 { std::ptr::NonNull::dangling().as_ptr() } else { p }, n))
+    }
+
+    #[cold]
+    #[track_caller]
+    fn span_panic(e: Error) -> ! {
+        panic!("{e}")
     }
 
     /// Every element in row-major index order (last index fastest).
     fn to_vec<T: Element>(&self) -> Result<Vec<T>> {
         let p = self.host_ptr::<T>()?;
-        let m = self.view.mapping();
-        let ext = m.extents().as_slice();
-        let n = m.size();
-        let mut out = Vec::with_capacity(n);
-        if n == 0 {
+        let (ext, st) = (&self.ext[..self.rank], &self.strides[..self.rank]);
+        let mut out = Vec::with_capacity(self.len);
+        if self.len == 0 {
             return Ok(out);
         }
-        let mut idx = vec![0usize; ext.len()];
-        for _ in 0..n {
-            let off: usize = idx.iter().zip(m.strides().as_slice()).map(|(i, s)| i * s).sum();
+        let mut idx = [0usize; MAX_RANK];
+        for _ in 0..self.len {
+            let off: usize = idx.iter().zip(st).map(|(i, s)| i * s).sum();
             // SAFETY: off < span, inside the live, host-accessible, borrowed allocation.
             out.push(unsafe { *p.add(off) });
             for r in (0..ext.len()).rev() {
@@ -70,6 +165,10 @@ impl<'a> Borrow<'a> {
         }
         Ok(out)
     }
+
+    fn walk_parts(&self) -> (&[usize], &[usize]) {
+        (&self.ext[..self.rank], &self.strides[..self.rank])
+    }
 }
 
 impl Drop for Borrow<'_> {
@@ -78,60 +177,88 @@ impl Drop for Borrow<'_> {
     }
 }
 
-/// Shared access to one side (from `host()` / `device()`).
+/// Shared access to one side (from `host()` / `device()`), typed by the
+/// DualView's extents `E`: `h[[i, j]]` takes exactly `rank` indices.
 ///
 /// ```
 /// # use dualview::{DualView, Dims};
-/// let a = DualView::<u8, Dims<1>>::new("a", Dims::new([3]).unwrap()).unwrap();
+/// let a = DualView::<u8, Dims<1>>::new("a", Dims::from([3])).unwrap();
 /// let h = a.host().unwrap();
-/// assert_eq!(h.as_slice().unwrap(), &[0, 0, 0]);
+/// assert_eq!(&h[..], &[0, 0, 0]);
+/// assert_eq!(h[[2]], 0);
 /// assert_eq!(a.host_mut().unwrap_err().kind(), dualview::ErrorKind::Busy);
 /// ```
-pub struct ViewRef<'a, T: Element> {
-    b: Borrow<'a>,
-    _t: PhantomData<&'a T>,
+pub struct ViewRef<'a, T: Element, E: Extents = DynRank> {
+    pub(super) b: Borrow<'a>,
+    _t: PhantomData<(&'a T, fn() -> E)>,
 }
 
 /// Exclusive access to one side (from `host_mut()` / `device_mut()` and the `_write` forms).
 ///
 /// ```
 /// # use dualview::{DualView, Dims};
-/// let a = DualView::<u8, Dims<2>>::new("a", Dims::new([2, 2]).unwrap()).unwrap();
+/// let a = DualView::<u8, Dims<2>>::new("a", Dims::from([2, 2])).unwrap();
 /// let mut h = a.host_mut().unwrap();
-/// h.set(&[1, 0], 4).unwrap();
-/// assert_eq!(h.as_slice().unwrap(), &[0, 0, 4, 0]);
+/// h[[1, 0]] = 4;
+/// assert_eq!(&h[..], &[0, 0, 4, 0]);
 /// ```
-pub struct ViewMut<'a, T: Element> {
-    b: Borrow<'a>,
-    _t: PhantomData<&'a mut T>,
+pub struct ViewMut<'a, T: Element, E: Extents = DynRank> {
+    pub(super) b: Borrow<'a>,
+    _t: PhantomData<(&'a mut T, fn() -> E)>,
 }
 
-impl<'a, T: Element> ViewRef<'a, T> {
+impl<'a, T: Element, E: Extents> ViewRef<'a, T, E> {
     pub(crate) fn new(dv: &'a RawDualView, side: Side, view: View) -> Result<Self> {
-        Ok(ViewRef { b: Borrow::new(dv, side, view, false)?, _t: PhantomData })
+        Ok(ViewRef { b: Borrow::new::<E>(dv, side, view, false)?, _t: PhantomData })
     }
 }
 
-impl<'a, T: Element> ViewMut<'a, T> {
+impl<'a, T: Element, E: Extents> ViewMut<'a, T, E> {
     pub(crate) fn new(dv: &'a RawDualView, side: Side, view: View) -> Result<Self> {
-        Ok(ViewMut { b: Borrow::new(dv, side, view, true)?, _t: PhantomData })
+        Ok(ViewMut { b: Borrow::new::<E>(dv, side, view, true)?, _t: PhantomData })
     }
 }
+
+/// `h[a..b]` and friends: sub-slices of the span, as on `[T]`.
+macro_rules! span_ranges {
+    ($t:ident; $($r:ty)*) => { $(
+        impl<T: Element, E: Extents> Index<$r> for $t<'_, T, E> {
+            type Output = [T];
+            #[inline]
+            fn index(&self, r: $r) -> &[T] {
+                &(**self)[r]
+            }
+        }
+    )* };
+}
+
+/// The mutable forms of `span_ranges`.
+macro_rules! span_ranges_mut {
+    ($($r:ty)*) => { $(
+        impl<T: Element, E: Extents> IndexMut<$r> for ViewMut<'_, T, E> {
+            #[inline]
+            fn index_mut(&mut self, r: $r) -> &mut [T] {
+                &mut (**self)[r]
+            }
+        }
+    )* };
+}
+span_ranges_mut!(RangeFull Range<usize> RangeFrom<usize> RangeTo<usize> RangeInclusive<usize> RangeToInclusive<usize>);
 
 macro_rules! read_methods {
     ($t:ident) => {
-        impl<T: Element> std::fmt::Debug for $t<'_, T> {
+        impl<T: Element, E: Extents> std::fmt::Debug for $t<'_, T, E> {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.debug_struct(stringify!($t)).field("side", &self.b.side).field("view", &self.b.view).finish()
             }
         }
 
-        impl<T: Element> $t<'_, T> {
+        impl<T: Element, E: Extents> $t<'_, T, E> {
             /// Which side this guard borrows.
             ///
             /// ```
             /// # use dualview::{DualView, Dims};
-            /// let a = DualView::<u16, Dims<2>>::new("A", Dims::new([2, 3]).unwrap()).unwrap();
+            /// let a = DualView::<u16, Dims<2>>::new("A", Dims::from([2, 3])).unwrap();
             /// assert_eq!(a.host().unwrap().side(), dualview::Side::Host);
             /// ```
             pub fn side(&self) -> Side {
@@ -142,7 +269,7 @@ macro_rules! read_methods {
             ///
             /// ```
             /// # use dualview::{DualView, Dims};
-            /// let a = DualView::<u16, Dims<2>>::new("A", Dims::new([2, 3]).unwrap()).unwrap();
+            /// let a = DualView::<u16, Dims<2>>::new("A", Dims::from([2, 3])).unwrap();
             /// assert_eq!(a.host().unwrap().view().label(), "A");
             /// ```
             pub fn view(&self) -> &View {
@@ -153,79 +280,226 @@ macro_rules! read_methods {
             ///
             /// ```
             /// # use dualview::{DualView, Dims};
-            /// let a = DualView::<u16, Dims<2>>::new("A", Dims::new([2, 3]).unwrap()).unwrap();
+            /// let a = DualView::<u16, Dims<2>>::new("A", Dims::from([2, 3])).unwrap();
             /// assert_eq!(a.host().unwrap().extents().as_slice(), &[2, 3]);
             /// ```
             pub fn extents(&self) -> &DynRank {
                 self.b.view.extents()
             }
 
+            /// The extents as a multi-index type (`[usize; R]` for a rank in the type).
+            ///
+            /// ```
+            /// # use dualview::{DualView, Dims};
+            /// let a = DualView::<u16, Dims<2>>::new("A", Dims::from([2, 3])).unwrap();
+            /// let [nx, ny] = a.host().unwrap().shape();
+            /// assert_eq!((nx, ny), (2, 3));
+            /// ```
+            pub fn shape(&self) -> E::Index {
+                E::index_from(&self.b.ext[..self.b.rank])
+            }
+
+            /// The stride of each axis in elements (Left: `[1, nx]`, Right: `[ny, 1]` for rank 2).
+            ///
+            /// ```
+            /// # use dualview::{DualView, Dims, Layout};
+            /// let a = DualView::<u16, Dims<2>>::builder("A", Dims::from([2, 3])).layout(Layout::Left).build().unwrap();
+            /// assert_eq!(a.host().unwrap().strides(), [1, 2]);
+            /// ```
+            pub fn strides(&self) -> E::Index {
+                E::index_from(&self.b.strides[..self.b.rank])
+            }
+
             /// The number of elements in view.
             ///
             /// ```
             /// # use dualview::{DualView, Dims};
-            /// let a = DualView::<u16, Dims<2>>::new("A", Dims::new([2, 3]).unwrap()).unwrap();
+            /// let a = DualView::<u16, Dims<2>>::new("A", Dims::from([2, 3])).unwrap();
             /// let h = a.host().unwrap();
             /// assert_eq!((h.len(), h.is_empty()), (6, false));
             /// ```
             pub fn len(&self) -> usize {
-                self.b.view.extents().as_slice().iter().product()
+                self.b.len
             }
 
             /// Whether no element is in view.
             pub fn is_empty(&self) -> bool {
-                self.len() == 0
+                self.b.len == 0
             }
 
             /// Address of the element at index 0 (a device address for device memory).
             ///
             /// ```
             /// # use dualview::{DualView, Dims};
-            /// let a = DualView::<u16, Dims<2>>::new("A", Dims::new([2, 3]).unwrap()).unwrap();
+            /// let a = DualView::<u16, Dims<2>>::new("A", Dims::from([2, 3])).unwrap();
             /// assert!(!a.host().unwrap().as_ptr().is_null());
             /// ```
             pub fn as_ptr(&self) -> *const T {
-                self.b.view.data() as *const T
+                self.b.ptr as *const T
             }
 
-            /// The element at `idx`; errors on a bad index or memory the host cannot read.
+            /// The element at `idx` (`[i, j]` for a rank-2 type); errors on a
+            /// bad index or memory the host cannot read. `h[[i, j]]` is the
+            /// panicking form.
             ///
             /// ```
-            /// # use dualview::{DualView, Dims};
-            /// let a = DualView::<u16, Dims<2>>::new("A", Dims::new([2, 3]).unwrap()).unwrap();
-            /// assert_eq!(*a.host().unwrap().get(&[1, 2]).unwrap(), 0);
+            /// # use dualview::{DualView, Dims, ErrorKind};
+            /// let a = DualView::<u16, Dims<2>>::new("A", Dims::from([2, 3])).unwrap();
+            /// let h = a.host().unwrap();
+            /// assert_eq!(*h.get([1, 2]).unwrap(), 0);
+            /// assert_eq!(h.get([2, 0]).unwrap_err().kind(), ErrorKind::OutOfRange);
             /// ```
-            pub fn get(&self, idx: &[usize]) -> Result<&T> {
-                let off = self.b.offset(idx)?;
+            #[inline]
+            pub fn get(&self, idx: impl AsIndex<E>) -> Result<&T> {
+                let off = self.b.offset(idx.indices())?;
                 let p = self.b.host_ptr::<T>()?;
                 // SAFETY: off < span inside the live, host-accessible allocation,
                 // borrowed for the guard's lifetime.
                 Ok(unsafe { &*p.add(off) })
             }
 
-            /// The whole span as a slice, when it is contiguous and host-accessible.
+            /// The whole span as a slice, in memory order, when it is
+            /// contiguous and host-accessible (`&h[..]` is the panicking form).
             ///
             /// ```
             /// # use dualview::{DualView, Dims};
-            /// let a = DualView::<u16, Dims<2>>::new("A", Dims::new([2, 3]).unwrap()).unwrap();
+            /// let a = DualView::<u16, Dims<2>>::new("A", Dims::from([2, 3])).unwrap();
             /// assert_eq!(a.host().unwrap().as_slice().unwrap().len(), 6);
             /// ```
             pub fn as_slice(&self) -> Result<&[T]> {
-                let n = self.b.contiguous_len()?;
-                let p = self.b.host_ptr::<T>()?;
+                let (p, n) = self.b.span::<T>()?;
                 // SAFETY: n contiguous, initialised elements, borrowed for the guard's lifetime.
                 Ok(unsafe { std::slice::from_raw_parts(p, n) })
             }
 
-            /// Every element in row-major index order (last index fastest).
+            /// Every element in row-major index order (last index fastest),
+            /// whatever the layout; `iter()` gives memory order.
             ///
             /// ```
-            /// # use dualview::{DualView, Dims};
-            /// let a = DualView::<u16, Dims<2>>::new("A", Dims::new([2, 3]).unwrap()).unwrap();
-            /// assert_eq!(a.host().unwrap().to_vec().unwrap(), vec![0; 6]);
+            /// # use dualview::{DualView, Dims, Layout};
+            /// let a = DualView::<u16, Dims<2>>::builder("A", Dims::from([2, 2])).layout(Layout::Left).build().unwrap();
+            /// a.host_mut().unwrap()[[0, 1]] = 7;
+            /// let h = a.host().unwrap();
+            /// assert_eq!(h.to_vec().unwrap(), vec![0, 7, 0, 0]);
+            /// assert_eq!(&h[..], &[0, 0, 7, 0]); // LayoutLeft memory order
             /// ```
             pub fn to_vec(&self) -> Result<Vec<T>> {
                 self.b.to_vec()
+            }
+
+            /// The elements in memory order, for contiguous and strided views.
+            ///
+            /// # Panics
+            /// When the memory is not host-accessible (a CUDA device guard).
+            ///
+            /// ```
+            /// # use dualview::{DualView, Dims, Slice};
+            /// let a = DualView::<u16, Dims<2>>::new("A", Dims::from([3, 3])).unwrap();
+            /// a.fill_host(2).unwrap();
+            /// let col = a.slice(dualview::s![.., 1]).unwrap(); // strided
+            /// assert_eq!(col.host().unwrap().iter().sum::<u16>(), 6);
+            /// ```
+            pub fn iter(&self) -> Iter<'_, T> {
+                let p = self.b.host_ptr::<T>().unwrap_or_else(|e| Borrow::span_panic(e));
+                let (ext, st) = self.b.walk_parts();
+                // SAFETY: the view is live, host-accessible and borrowed for '_.
+                unsafe { Iter::new(p, ext, st, self.b.contiguous) }
+            }
+
+            /// `(multi-index, element)` pairs in memory order.
+            ///
+            /// # Panics
+            /// When the memory is not host-accessible (a CUDA device guard).
+            ///
+            /// ```
+            /// # use dualview::{DualView, Dims, Layout};
+            /// let a = DualView::<u16, Dims<2>>::builder("A", Dims::from([2, 2])).layout(Layout::Left).build().unwrap();
+            /// let h = a.host().unwrap();
+            /// let order: Vec<[usize; 2]> = h.indexed().map(|(i, _)| i).collect();
+            /// assert_eq!(order, vec![[0, 0], [1, 0], [0, 1], [1, 1]]);
+            /// ```
+            pub fn indexed(&self) -> Indexed<'_, T, E> {
+                let p = self.b.host_ptr::<T>().unwrap_or_else(|e| Borrow::span_panic(e));
+                let (ext, st) = self.b.walk_parts();
+                // SAFETY: as `iter`.
+                unsafe { Indexed::new(p, ext, st) }
+            }
+        }
+
+        impl<T: Element, E: Extents> Deref for $t<'_, T, E> {
+            type Target = [T];
+            /// The span in memory order.
+            ///
+            /// # Panics
+            /// When the view is strided or not host-accessible; `as_slice()`
+            /// is the checked form, `iter()` works on strided views.
+            #[inline]
+            fn deref(&self) -> &[T] {
+                let (p, n) = self.b.span::<T>().unwrap_or_else(|e| Borrow::span_panic(e));
+                // SAFETY: as `as_slice`.
+                unsafe { std::slice::from_raw_parts(p, n) }
+            }
+        }
+
+        impl<T: Element, E: Extents> Index<usize> for $t<'_, T, E> {
+            type Output = T;
+            /// Element `i` of the span in memory order (`(*h)[i]`).
+            #[inline]
+            fn index(&self, i: usize) -> &T {
+                &(**self)[i]
+            }
+        }
+
+        span_ranges!($t; RangeFull Range<usize> RangeFrom<usize> RangeTo<usize> RangeInclusive<usize> RangeToInclusive<usize>);
+
+        impl<'b, T: Element, E: Extents> IntoIterator for &'b $t<'_, T, E> {
+            type Item = &'b T;
+            type IntoIter = Iter<'b, T>;
+            fn into_iter(self) -> Iter<'b, T> {
+                self.iter()
+            }
+        }
+
+        impl<T: Element, E: Extents<Index = [usize; R]>, const R: usize> Index<[usize; R]> for $t<'_, T, E> {
+            type Output = T;
+            /// The element at a multi-index of exactly the type's rank.
+            ///
+            /// # Panics
+            /// Out of bounds, or memory the host cannot read.
+            #[inline(always)]
+            fn index(&self, idx: [usize; R]) -> &T {
+                // SAFETY: index_ptr checked bounds and host access; borrowed for '_.
+                unsafe { &*self.b.index_ptr::<T>(&idx) }
+            }
+        }
+
+        impl<T: Element, const N: usize> Index<[usize; N]> for $t<'_, T, DynRank> {
+            type Output = T;
+            /// The element at a multi-index (run-time rank: a wrong length panics).
+            #[inline]
+            fn index(&self, idx: [usize; N]) -> &T {
+                // SAFETY: as above.
+                unsafe { &*self.b.index_ptr::<T>(&idx) }
+            }
+        }
+
+        impl<T: Element> Index<&[usize]> for $t<'_, T, DynRank> {
+            type Output = T;
+            /// The element at a multi-index (run-time rank: a wrong length panics).
+            #[inline]
+            fn index(&self, idx: &[usize]) -> &T {
+                // SAFETY: as above.
+                unsafe { &*self.b.index_ptr::<T>(idx) }
+            }
+        }
+
+        impl<T: Element> Index<DynIndex> for $t<'_, T, DynRank> {
+            type Output = T;
+            /// The element at a multi-index (run-time rank: a wrong length panics).
+            #[inline]
+            fn index(&self, idx: DynIndex) -> &T {
+                // SAFETY: as above.
+                unsafe { &*self.b.index_ptr::<T>(&idx) }
             }
         }
     };
@@ -233,32 +507,33 @@ macro_rules! read_methods {
 read_methods!(ViewRef);
 read_methods!(ViewMut);
 
-impl<T: Element> ViewMut<'_, T> {
+impl<T: Element, E: Extents> ViewMut<'_, T, E> {
     /// Address of the element at index 0, for writing.
     ///
     /// ```
     /// # use dualview::{DualView, Dims};
-    /// let a = DualView::<u16, Dims<2>>::new("A", Dims::new([2, 3]).unwrap()).unwrap();
+    /// let a = DualView::<u16, Dims<2>>::new("A", Dims::from([2, 3])).unwrap();
     /// let mut h = a.host_mut().unwrap();
     /// // SAFETY: element 0 of 6, host memory, exclusively borrowed.
     /// unsafe { *h.as_mut_ptr() = 3 };
-    /// assert_eq!(*h.get(&[0, 0]).unwrap(), 3);
+    /// assert_eq!(h[[0, 0]], 3);
     /// ```
     pub fn as_mut_ptr(&mut self) -> *mut T {
-        self.b.view.data() as *mut T
+        self.b.ptr as *mut T
     }
 
-    /// The element at `idx`, mutably.
+    /// The element at `idx`, mutably (`h[[i, j]]` is the panicking form).
     ///
     /// ```
     /// # use dualview::{DualView, Dims};
-    /// let a = DualView::<u16, Dims<2>>::new("A", Dims::new([2, 3]).unwrap()).unwrap();
+    /// let a = DualView::<u16, Dims<2>>::new("A", Dims::from([2, 3])).unwrap();
     /// let mut h = a.host_mut().unwrap();
-    /// *h.get_mut(&[1, 1]).unwrap() += 2;
-    /// assert_eq!(*h.get(&[1, 1]).unwrap(), 2);
+    /// *h.get_mut([1, 1]).unwrap() += 2;
+    /// assert_eq!(h[[1, 1]], 2);
     /// ```
-    pub fn get_mut(&mut self, idx: &[usize]) -> Result<&mut T> {
-        let off = self.b.offset(idx)?;
+    #[inline]
+    pub fn get_mut(&mut self, idx: impl AsIndex<E>) -> Result<&mut T> {
+        let off = self.b.offset(idx.indices())?;
         let p = self.b.host_ptr::<T>()?;
         // SAFETY: as `get`, and the borrow is exclusive.
         Ok(unsafe { &mut *p.add(off) })
@@ -268,28 +543,28 @@ impl<T: Element> ViewMut<'_, T> {
     ///
     /// ```
     /// # use dualview::{DualView, Dims};
-    /// let a = DualView::<u16, Dims<2>>::new("A", Dims::new([2, 3]).unwrap()).unwrap();
+    /// let a = DualView::<u16, Dims<2>>::new("A", Dims::from([2, 3])).unwrap();
     /// let mut h = a.host_mut().unwrap();
-    /// h.set(&[0, 2], 7).unwrap();
+    /// h.set([0, 2], 7).unwrap();
     /// assert_eq!(h.to_vec().unwrap()[2], 7);
     /// ```
-    pub fn set(&mut self, idx: &[usize], value: T) -> Result<()> {
+    pub fn set(&mut self, idx: impl AsIndex<E>, value: T) -> Result<()> {
         *self.get_mut(idx)? = value;
         Ok(())
     }
 
-    /// The whole span as a mutable slice, when contiguous and host-accessible.
+    /// The whole span as a mutable slice in memory order, when contiguous
+    /// and host-accessible (`&mut h[..]` is the panicking form).
     ///
     /// ```
     /// # use dualview::{DualView, Dims};
-    /// let a = DualView::<u16, Dims<2>>::new("A", Dims::new([2, 3]).unwrap()).unwrap();
+    /// let a = DualView::<u16, Dims<2>>::new("A", Dims::from([2, 3])).unwrap();
     /// let mut h = a.host_mut().unwrap();
     /// h.as_mut_slice().unwrap()[5] = 1;
-    /// assert_eq!(*h.get(&[1, 2]).unwrap(), 1);
+    /// assert_eq!(h[[1, 2]], 1);
     /// ```
     pub fn as_mut_slice(&mut self) -> Result<&mut [T]> {
-        let n = self.b.contiguous_len()?;
-        let p = self.b.host_ptr::<T>()?;
+        let (p, n) = self.b.span::<T>()?;
         // SAFETY: n contiguous elements, exclusively borrowed for the guard's lifetime.
         Ok(unsafe { std::slice::from_raw_parts_mut(p, n) })
     }
@@ -298,18 +573,117 @@ impl<T: Element> ViewMut<'_, T> {
     ///
     /// ```
     /// # use dualview::{DualView, Dims};
-    /// let a = DualView::<u16, Dims<2>>::new("A", Dims::new([2, 3]).unwrap()).unwrap();
+    /// let a = DualView::<u16, Dims<2>>::new("A", Dims::from([2, 3])).unwrap();
     /// let mut h = a.host_mut().unwrap();
     /// h.fill(4).unwrap();
     /// assert_eq!(h.to_vec().unwrap(), vec![4; 6]);
     /// ```
     pub fn fill(&mut self, value: T) -> Result<()> {
         let p = self.b.host_ptr::<T>()?;
-        let m = *self.b.view.mapping();
-        for_each_run(m.extents().as_slice(), m.strides().as_slice(), |off, n| {
+        let (ext, st) = self.b.walk_parts();
+        for_each_run(ext, st, |off, n| {
             // SAFETY: every run lies inside the exclusively borrowed allocation.
             unsafe { std::slice::from_raw_parts_mut(p.add(off), n) }.fill(value);
         });
         Ok(())
+    }
+
+    /// The elements in memory order, mutably, for contiguous and strided views.
+    ///
+    /// # Panics
+    /// When the memory is not host-accessible (a CUDA device guard).
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims};
+    /// let a = DualView::<u32, Dims<2>>::new("A", Dims::from([3, 3])).unwrap();
+    /// let col = a.slice(dualview::s![.., 2]).unwrap();
+    /// col.host_mut().unwrap().iter_mut().for_each(|x| *x = 5);
+    /// assert_eq!(a.host().unwrap().to_vec().unwrap(), vec![0, 0, 5, 0, 0, 5, 0, 0, 5]);
+    /// ```
+    pub fn iter_mut(&mut self) -> IterMut<'_, T> {
+        let p = self.b.host_ptr::<T>().unwrap_or_else(|e| Borrow::span_panic(e));
+        let (ext, st) = self.b.walk_parts();
+        // SAFETY: live, host-accessible, exclusively borrowed for '_; each offset once.
+        unsafe { IterMut::new(p, ext, st, self.b.contiguous) }
+    }
+
+    /// `(multi-index, element)` pairs in memory order, mutably.
+    ///
+    /// # Panics
+    /// When the memory is not host-accessible (a CUDA device guard).
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims};
+    /// let a = DualView::<usize, Dims<2>>::new("A", Dims::from([2, 3])).unwrap();
+    /// for ([i, j], x) in a.host_mut().unwrap().indexed_mut() {
+    ///     *x = 10 * i + j;
+    /// }
+    /// assert_eq!(a.host().unwrap()[[1, 2]], 12);
+    /// ```
+    pub fn indexed_mut(&mut self) -> IndexedMut<'_, T, E> {
+        let p = self.b.host_ptr::<T>().unwrap_or_else(|e| Borrow::span_panic(e));
+        let (ext, st) = self.b.walk_parts();
+        // SAFETY: as `iter_mut`.
+        unsafe { IndexedMut::new(p, ext, st) }
+    }
+}
+
+impl<T: Element, E: Extents> DerefMut for ViewMut<'_, T, E> {
+    /// The span in memory order, mutably.
+    ///
+    /// # Panics
+    /// When the view is strided or not host-accessible.
+    #[inline]
+    fn deref_mut(&mut self) -> &mut [T] {
+        let (p, n) = self.b.span::<T>().unwrap_or_else(|e| Borrow::span_panic(e));
+        // SAFETY: as `as_mut_slice`.
+        unsafe { std::slice::from_raw_parts_mut(p, n) }
+    }
+}
+
+impl<T: Element, E: Extents> IndexMut<usize> for ViewMut<'_, T, E> {
+    #[inline]
+    fn index_mut(&mut self, i: usize) -> &mut T {
+        &mut (**self)[i]
+    }
+}
+
+impl<'b, T: Element, E: Extents> IntoIterator for &'b mut ViewMut<'_, T, E> {
+    type Item = &'b mut T;
+    type IntoIter = IterMut<'b, T>;
+    fn into_iter(self) -> IterMut<'b, T> {
+        self.iter_mut()
+    }
+}
+
+impl<T: Element, E: Extents<Index = [usize; R]>, const R: usize> IndexMut<[usize; R]> for ViewMut<'_, T, E> {
+    #[inline(always)]
+    fn index_mut(&mut self, idx: [usize; R]) -> &mut T {
+        // SAFETY: index_ptr checked bounds and host access; exclusively borrowed.
+        unsafe { &mut *self.b.index_ptr::<T>(&idx) }
+    }
+}
+
+impl<T: Element, const N: usize> IndexMut<[usize; N]> for ViewMut<'_, T, DynRank> {
+    #[inline]
+    fn index_mut(&mut self, idx: [usize; N]) -> &mut T {
+        // SAFETY: as above.
+        unsafe { &mut *self.b.index_ptr::<T>(&idx) }
+    }
+}
+
+impl<T: Element> IndexMut<&[usize]> for ViewMut<'_, T, DynRank> {
+    #[inline]
+    fn index_mut(&mut self, idx: &[usize]) -> &mut T {
+        // SAFETY: as above.
+        unsafe { &mut *self.b.index_ptr::<T>(idx) }
+    }
+}
+
+impl<T: Element> IndexMut<DynIndex> for ViewMut<'_, T, DynRank> {
+    #[inline]
+    fn index_mut(&mut self, idx: DynIndex) -> &mut T {
+        // SAFETY: as above.
+        unsafe { &mut *self.b.index_ptr::<T>(&idx) }
     }
 }

@@ -3,8 +3,12 @@
 //! the side themselves.
 
 mod guard;
+mod iter;
+mod slicing;
 
 pub use guard::{ViewMut, ViewRef};
+pub use iter::{Indexed, IndexedMut, Iter, IterMut};
+pub use slicing::{RankUp, SliceArg, SliceSpec};
 
 use crate::dual_view::{Access, Desc, RawDualView};
 use crate::element::Element;
@@ -642,6 +646,39 @@ impl<T: Element, E: Extents> DualView<T, E> {
         Ok(DualView { raw: self.raw.subview(slices)?, _t: PhantomData })
     }
 
+    /// A subview whose rank follows from the argument types (see
+    /// [`s!`](crate::s)): one argument per axis, an index drops the axis.
+    /// Shares memory and flags; guards of disjoint subviews coexist.
+    ///
+    /// ```
+    /// use dualview::{s, DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<2>>::builder("a", Dims::from([4, 6]))
+    ///     .device(Space::test_device(0)).build().unwrap();
+    /// let top = a.slice(s![0..2, ..]).unwrap();
+    /// let bottom = a.slice(s![2.., ..]).unwrap();
+    /// let (mut t, mut b) = (top.host_mut().unwrap(), bottom.host_mut().unwrap());
+    /// t[[1, 5]] = 1.0;
+    /// b[[0, 5]] = 2.0;
+    /// drop((t, b));
+    /// assert_eq!(a.host().unwrap()[[2, 5]], 2.0);
+    /// ```
+    ///
+    /// The number of arguments must match a rank in the type:
+    ///
+    /// ```compile_fail
+    /// use dualview::{s, DualView, Dims};
+    /// let a = DualView::<f64, Dims<2>>::new("a", Dims::from([4, 6])).unwrap();
+    /// let _ = a.slice(s![1]);
+    /// ```
+    pub fn slice<S: SliceSpec>(&self, spec: S) -> Result<DualView<T, S::Out>> {
+        const {
+            if let Some(rank) = E::RANK {
+                assert!(rank == S::ARITY, "slice: the number of arguments differs from the rank");
+            }
+        };
+        Ok(DualView { raw: self.raw.subview(&spec.to_slices())?, _t: PhantomData })
+    }
+
     /// A handle with const data sharing everything: a sync that would copy
     /// answers `ConstSync`, and write access is refused.
     ///
@@ -668,13 +705,13 @@ impl<T: Element, E: Extents> DualView<T, E> {
         self.raw.stats()
     }
 
-    fn guard_ref(&self, side: Side) -> Result<ViewRef<'_, T>> {
+    fn guard_ref(&self, side: Side) -> Result<ViewRef<'_, T, E>> {
         self.raw.check_borrowable(side, false)?;
         let view = self.raw.access(side, Access::Read)?;
         ViewRef::new(&self.raw, side, view)
     }
 
-    fn guard_mut(&self, side: Side, mode: Access) -> Result<ViewMut<'_, T>> {
+    fn guard_mut(&self, side: Side, mode: Access) -> Result<ViewMut<'_, T, E>> {
         self.raw.check_borrowable(side, true)?;
         let view: View = self.raw.access(side, mode)?;
         ViewMut::new(&self.raw, side, view)
@@ -689,7 +726,7 @@ impl<T: Element, E: Extents> DualView<T, E> {
     /// a.fill_device(1.0).unwrap();
     /// assert_eq!(a.host().unwrap().to_vec().unwrap(), vec![1.0; 6]); // synced first
     /// ```
-    pub fn host(&self) -> Result<ViewRef<'_, T>> {
+    pub fn host(&self) -> Result<ViewRef<'_, T, E>> {
         self.guard_ref(Side::Host)
     }
 
@@ -702,7 +739,7 @@ impl<T: Element, E: Extents> DualView<T, E> {
     /// a.host_mut().unwrap().set(&[0, 0], 9.0).unwrap();
     /// assert!(a.need_sync_device());
     /// ```
-    pub fn host_mut(&self) -> Result<ViewMut<'_, T>> {
+    pub fn host_mut(&self) -> Result<ViewMut<'_, T, E>> {
         self.guard_mut(Side::Host, Access::ReadWrite)
     }
 
@@ -717,7 +754,7 @@ impl<T: Element, E: Extents> DualView<T, E> {
     /// a.host_write().unwrap().fill(0.5).unwrap(); // device change discarded
     /// assert!(a.need_sync_device());
     /// ```
-    pub fn host_write(&self) -> Result<ViewMut<'_, T>> {
+    pub fn host_write(&self) -> Result<ViewMut<'_, T, E>> {
         self.guard_mut(Side::Host, Access::Write)
     }
 
@@ -730,7 +767,7 @@ impl<T: Element, E: Extents> DualView<T, E> {
     /// a.fill_host(1.0).unwrap();
     /// assert_eq!(*a.device().unwrap().get(&[1, 1]).unwrap(), 1.0);
     /// ```
-    pub fn device(&self) -> Result<ViewRef<'_, T>> {
+    pub fn device(&self) -> Result<ViewRef<'_, T, E>> {
         self.guard_ref(Side::Device)
     }
 
@@ -743,7 +780,7 @@ impl<T: Element, E: Extents> DualView<T, E> {
     /// a.device_mut().unwrap().set(&[2, 0], 4.0).unwrap();
     /// assert!(a.need_sync_host());
     /// ```
-    pub fn device_mut(&self) -> Result<ViewMut<'_, T>> {
+    pub fn device_mut(&self) -> Result<ViewMut<'_, T, E>> {
         self.guard_mut(Side::Device, Access::ReadWrite)
     }
 
@@ -757,7 +794,7 @@ impl<T: Element, E: Extents> DualView<T, E> {
     /// a.device_write().unwrap().fill(2.0).unwrap();
     /// assert!(a.need_sync_host());
     /// ```
-    pub fn device_write(&self) -> Result<ViewMut<'_, T>> {
+    pub fn device_write(&self) -> Result<ViewMut<'_, T, E>> {
         self.guard_mut(Side::Device, Access::Write)
     }
 }
