@@ -14,6 +14,10 @@
 //! `Allocation` and the free functions here.
 
 mod allocation;
+#[cfg(feature = "cuda")]
+pub(crate) mod cuda;
+#[cfg(not(feature = "cuda"))]
+#[path = "no_cuda.rs"]
 pub(crate) mod cuda;
 mod background;
 pub(crate) mod host;
@@ -285,9 +289,16 @@ impl Space {
         match self.kind {
             SpaceKind::Host => Ok(&host::HOST),
             SpaceKind::TestDevice => test_device::backend(self.ordinal),
+            #[cfg(feature = "cuda")]
             SpaceKind::Cuda => cuda::probe(*self).map(|()| &cuda::DEVICE as &dyn Backend),
+            #[cfg(feature = "cuda")]
             SpaceKind::CudaUvm => cuda::probe(*self).map(|()| &cuda::MANAGED as &dyn Backend),
+            #[cfg(feature = "cuda")]
             SpaceKind::HostPinned => cuda::probe(Space::cuda(0)).map(|()| &cuda::PINNED as &dyn Backend),
+            #[cfg(not(feature = "cuda"))]
+            SpaceKind::Cuda | SpaceKind::CudaUvm => cuda::probe(*self).map(|()| &host::HOST as &dyn Backend),
+            #[cfg(not(feature = "cuda"))]
+            SpaceKind::HostPinned => cuda::probe(*self).map(|()| &host::HOST as &dyn Backend),
         }
     }
 }

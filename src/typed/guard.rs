@@ -25,7 +25,7 @@ use std::marker::PhantomData;
 use std::ops::{Deref, DerefMut, Index, IndexMut, Range, RangeFrom, RangeFull, RangeInclusive, RangeTo, RangeToInclusive};
 
 /// Shared state of both guard kinds; releases the borrow on drop.
-pub(super) struct Borrow<'a> {
+pub(crate) struct Borrow<'a> {
     dv: &'a RawDualView,
     side: Side,
     pub(super) view: View,
@@ -72,7 +72,7 @@ impl<'a> Borrow<'a> {
         })
     }
 
-    fn host_ptr<T>(&self) -> Result<*mut T> {
+    pub(super) fn host_ptr<T>(&self) -> Result<*mut T> {
         if !self.host_ok {
             bail!(Incompatible, "{} memory in {} is not accessible from the host", self.side, self.view.space());
         }
@@ -166,7 +166,7 @@ impl<'a> Borrow<'a> {
         Ok(out)
     }
 
-    fn walk_parts(&self) -> (&[usize], &[usize]) {
+    pub(super) fn walk_parts(&self) -> (&[usize], &[usize]) {
         (&self.ext[..self.rank], &self.strides[..self.rank])
     }
 }

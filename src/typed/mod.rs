@@ -2,13 +2,19 @@
 //! element type and the extents kind, with access guards that sync and mark
 //! the side themselves.
 
+#[cfg(feature = "cudarc-interop")]
+mod cuda_interop;
 mod guard;
 mod iter;
+#[cfg(feature = "ndarray")]
+mod nd;
 mod slicing;
 
 pub use guard::{ViewMut, ViewRef};
 pub use iter::{Indexed, IndexedMut, Iter, IterMut};
 pub use slicing::{RankUp, SliceArg, SliceSpec};
+#[cfg(feature = "cudarc-interop")]
+pub use cuda_interop::{CudaMut, CudaRef};
 
 use crate::dual_view::{Access, Desc, RawDualView};
 use crate::element::Element;
@@ -476,7 +482,8 @@ impl<T: Element, E: Extents> DualView<T, E> {
         self.raw.sync(Side::Device)
     }
 
-    /// [`DualView::sync_host`] queued on `stream`; flags reset at once.
+    /// [`DualView::sync_host`] queued on `stream` (a [`Stream`], or a cudarc
+    /// `&CudaStream` with the `cudarc-interop` feature); flags reset at once.
     ///
     /// ```
     /// # use dualview::{DualView, Dims, Space};
@@ -486,11 +493,12 @@ impl<T: Element, E: Extents> DualView<T, E> {
     /// a.sync_host_on(dualview::Stream::null()).unwrap();
     /// assert!(!a.need_sync_host());
     /// ```
-    pub fn sync_host_on(&self, stream: Stream) -> Result<()> {
-        self.raw.sync_on(Side::Host, stream)
+    pub fn sync_host_on(&self, stream: impl Into<Stream>) -> Result<()> {
+        self.raw.sync_on(Side::Host, stream.into())
     }
 
-    /// [`DualView::sync_device`] queued on `stream`; flags reset at once.
+    /// [`DualView::sync_device`] queued on `stream` (a [`Stream`], or a cudarc
+    /// `&CudaStream` with the `cudarc-interop` feature); flags reset at once.
     ///
     /// ```
     /// # use dualview::{DualView, Dims, Space};
@@ -500,8 +508,8 @@ impl<T: Element, E: Extents> DualView<T, E> {
     /// a.sync_device_on(dualview::Stream::null()).unwrap();
     /// assert!(!a.need_sync_device());
     /// ```
-    pub fn sync_device_on(&self, stream: Stream) -> Result<()> {
-        self.raw.sync_on(Side::Device, stream)
+    pub fn sync_device_on(&self, stream: impl Into<Stream>) -> Result<()> {
+        self.raw.sync_on(Side::Device, stream.into())
     }
 
     /// Whether the host is stale.

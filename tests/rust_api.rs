@@ -1,0 +1,204 @@
+//! The Rust API as a new user meets it: guards that index and iterate like
+//! arrays and slices, element order for both layouts, typed subviews, and
+//! disjoint mutable borrows of one array.
+
+use dualview::{s, DualView, Dims, DynIndex, DynRank, ErrorKind, Layout, Slice, Space};
+
+fn grid(layout: Layout, nx: usize, ny: usize) -> DualView<u32, Dims<2>> {
+    let a = DualView::<u32, Dims<2>>::builder("g", Dims::from([nx, ny]))
+        .layout(layout)
+        .device(Space::test_device(0))
+        .build()
+        .unwrap();
+    for ([i, j], x) in a.host_mut().unwrap().indexed_mut() {
+        *x = (10 * i + j) as u32;
+    }
+    a
+}
+
+#[test]
+fn index_and_get_agree_with_the_multi_index_for_both_layouts() {
+    for layout in [Layout::Left, Layout::Right] {
+        let a = grid(layout, 3, 4);
+        let h = a.host().unwrap();
+        for i in 0..3 {
+            for j in 0..4 {
+                assert_eq!(h[[i, j]], (10 * i + j) as u32);
+                assert_eq!(*h.get([i, j]).unwrap(), (10 * i + j) as u32);
+                assert_eq!(*h.get(&[i, j]).unwrap(), (10 * i + j) as u32);
+            }
+        }
+        assert_eq!(h.get([3, 0]).unwrap_err().kind(), ErrorKind::OutOfRange);
+        assert_eq!(h.shape(), [3, 4]);
+    }
+}
+
+#[test]
+fn slice_order_is_memory_order_and_to_vec_is_row_major() {
+    let left = grid(Layout::Left, 2, 3);
+    let h = left.host().unwrap();
+    assert_eq!(h.strides(), [1, 2]);
+    assert_eq!(&h[..], &[0, 10, 1, 11, 2, 12], "LayoutLeft: first index fastest");
+    assert_eq!(h.as_slice().unwrap(), &h[..]);
+    assert_eq!(h.iter().copied().collect::<Vec<_>>(), h[..].to_vec());
+    assert_eq!(h.to_vec().unwrap(), vec![0, 1, 2, 10, 11, 12], "to_vec: row-major whatever the layout");
+    assert_eq!(h[1], 10, "h[i] is the span's element i");
+    let idx: Vec<[usize; 2]> = h.indexed().map(|(i, _)| i).collect();
+    assert_eq!(idx, vec![[0, 0], [1, 0], [0, 1], [1, 1], [0, 2], [1, 2]]);
+
+    let right = grid(Layout::Right, 2, 3);
+    let h = right.host().unwrap();
+    assert_eq!(h.strides(), [3, 1]);
+    assert_eq!(&h[..], &[0, 1, 2, 10, 11, 12], "LayoutRight: last index fastest");
+    assert_eq!(h.to_vec().unwrap(), &h[..]);
+    let idx: Vec<[usize; 2]> = (&h).into_iter().zip(h.indexed()).map(|(x, (i, y))| {
+        assert_eq!(x, y);
+        i
+    }).collect();
+    assert_eq!(idx, vec![[0, 0], [0, 1], [0, 2], [1, 0], [1, 1], [1, 2]]);
+}
+
+#[test]
+fn the_default_layout_follows_the_device_so_index_with_multi_indices() {
+    // Left on CUDA and the test device, Right on the host (as Kokkos):
+    // `[[i, j]]` means the same element either way, the span order does not.
+    let dev = DualView::<u8, Dims<2>>::builder("d", Dims::from([2, 2])).device(Space::test_device(0)).build().unwrap();
+    let host = DualView::<u8, Dims<2>>::new("h", Dims::from([2, 2])).unwrap();
+    assert_eq!((dev.layout(), host.layout()), (Layout::Left, Layout::Right));
+    for a in [&dev, &host] {
+        a.host_mut().unwrap()[[0, 1]] = 7;
+        assert_eq!(a.host().unwrap()[[0, 1]], 7);
+    }
+    assert_eq!(&dev.host().unwrap()[..], &[0, 0, 7, 0]);
+    assert_eq!(&host.host().unwrap()[..], &[0, 7, 0, 0]);
+}
+
+#[test]
+fn mutable_guards_write_through_index_deref_and_iter_mut() {
+    let a = grid(Layout::Right, 2, 2);
+    {
+        let mut h = a.host_mut().unwrap();
+        h[[0, 0]] += 100;
+        h[1] = 5;
+        h[2..].copy_from_slice(&[6, 7]);
+        for x in &mut h {
+            *x += 1;
+        }
+        h.iter_mut().for_each(|x| *x *= 2);
+    }
+    assert!(a.need_sync_device());
+    assert_eq!(a.device().unwrap().to_vec().unwrap(), vec![202, 12, 14, 16]);
+}
+
+#[test]
+fn strided_views_iterate_but_do_not_deref() {
+    let a = grid(Layout::Right, 3, 4);
+    let col = a.slice(s![.., 2]).unwrap();
+    let h = col.host().unwrap();
+    assert!(h.as_slice().is_err());
+    assert_eq!(h.iter().copied().collect::<Vec<_>>(), vec![2, 12, 22]);
+    assert_eq!(h[[1]], 12);
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| h[0]));
+    assert!(r.is_err(), "a strided view has no slice: indexing the span panics");
+}
+
+#[test]
+#[should_panic(expected = "out of bounds")]
+fn index_out_of_bounds_panics_like_a_slice() {
+    let a = grid(Layout::Left, 2, 2);
+    let h = a.host().unwrap();
+    let _ = h[[2, 0]];
+}
+
+#[test]
+fn typed_subviews_keep_a_static_rank() {
+    let a = DualView::<f64, Dims<3>>::builder("a", Dims::from([4, 5, 6])).device(Space::test_device(0)).build().unwrap();
+    let plane: DualView<f64, Dims<2>> = a.slice(s![1, .., 2..]).unwrap();
+    assert_eq!(plane.extents().unwrap(), Dims::from([5, 4]));
+    let line: DualView<f64, Dims<1>> = a.slice((0, 3, ..=2)).unwrap();
+    assert_eq!(line.len(), 3);
+    let point: DualView<f64, Dims<0>> = a.slice(s![3, 4, 5]).unwrap();
+    point.host_mut().unwrap()[[]] = 9.0;
+    assert_eq!(a.host().unwrap()[[3, 4, 5]], 9.0);
+    let all: DualView<f64, Dims<3>> = a.slice(s![.., ..4, 1..=1]).unwrap();
+    assert_eq!(all.extents().unwrap().get(), [4, 4, 1]);
+    assert_eq!(a.slice(s![9, .., ..]).unwrap_err().kind(), ErrorKind::OutOfRange);
+    // A run-time rank checks the argument count at run time.
+    let d = a.clone().into_extents::<DynRank>().unwrap();
+    assert_eq!(d.slice(s![1, ..]).unwrap_err().kind(), ErrorKind::RankMismatch);
+    assert_eq!(d.slice(s![1, .., 0]).unwrap().rank(), 1);
+}
+
+#[test]
+fn disjoint_subviews_borrow_mutably_at_once_and_overlaps_are_refused() {
+    let a = grid(Layout::Right, 8, 4);
+    let top = a.slice(s![..4, ..]).unwrap();
+    let bottom = a.slice(s![4.., ..]).unwrap();
+    let middle = a.slice(s![3..5, ..]).unwrap();
+    let mut t = top.host_mut().unwrap();
+    let mut b = bottom.host_mut().unwrap();
+    assert_eq!(middle.host().unwrap_err().kind(), ErrorKind::Busy, "overlaps both");
+    assert_eq!(a.host().unwrap_err().kind(), ErrorKind::Busy, "the whole array overlaps");
+    assert_eq!(top.host().unwrap_err().kind(), ErrorKind::Busy);
+    t.fill(1).unwrap();
+    b.fill(2).unwrap();
+    drop((t, b));
+    assert_eq!(a.host().unwrap().iter().filter(|&&x| x == 1).count(), 16);
+    // Shared guards of overlapping regions coexist.
+    let (m, w) = (middle.host().unwrap(), a.host().unwrap());
+    assert_eq!(m[[0, 0]], w[[3, 0]]);
+}
+
+#[test]
+fn threads_fill_disjoint_halves_through_their_own_guards() {
+    let a = DualView::<u64, Dims<2>>::builder("t", Dims::from([64, 32])).device(Space::test_device(0)).build().unwrap();
+    let halves = [a.slice(s![..32, ..]).unwrap(), a.slice(s![32.., ..]).unwrap()];
+    std::thread::scope(|sc| {
+        for (k, half) in halves.iter().enumerate() {
+            sc.spawn(move || {
+                let mut h = half.host_mut().unwrap();
+                for ([i, j], x) in h.indexed_mut() {
+                    *x = (k * 32 + i) as u64 * 100 + j as u64;
+                }
+            });
+        }
+    });
+    a.sync_device().unwrap();
+    let d = a.device().unwrap();
+    assert!(d.indexed().all(|([i, j], &x)| x == i as u64 * 100 + j as u64));
+}
+
+#[test]
+fn dynamic_rank_guards_index_with_slices_and_dyn_indices() {
+    let a = DualView::<i32>::new("d", DynRank::new(&[2, 3]).unwrap()).unwrap();
+    let mut h = a.host_mut().unwrap();
+    h[[1, 2]] = 4;
+    h[&[0, 1][..]] = 3;
+    h[DynIndex::from([0, 0])] = 1;
+    assert_eq!(*h.get(&[1, 2]).unwrap(), 4);
+    assert_eq!(h.get([1, 2, 0]).unwrap_err().kind(), ErrorKind::RankMismatch);
+    assert_eq!(&*h.shape(), &[2, 3]);
+    let idx: Vec<DynIndex> = h.indexed().map(|(i, _)| i).collect();
+    assert_eq!(idx[1], [0, 1]);
+    assert_eq!(h.to_vec().unwrap(), vec![1, 3, 0, 0, 0, 4]);
+}
+
+#[test]
+fn small_conversions() {
+    assert_eq!(Dims::from([2, 3]), Dims::new([2, 3]).unwrap());
+    assert_eq!(Slice::from(2..), Slice::From(2));
+    assert_eq!(Slice::from(..), Slice::All);
+    assert_eq!(Slice::from(..=3), Slice::Range(0, 4));
+    let a = DualView::<u8, Dims<1>>::new("c", Dims::from([6])).unwrap();
+    assert_eq!(a.subview(&[Slice::from(4..)]).unwrap().len(), 2);
+    assert_eq!(a.subview(&[Slice::From(7)]).unwrap_err().kind(), ErrorKind::OutOfRange);
+}
+
+#[cfg(not(feature = "cuda"))]
+#[test]
+fn without_the_cuda_feature_cuda_spaces_say_why() {
+    assert_eq!(dualview::space::cuda_device_count(), 0);
+    let e = DualView::<f32, Dims<1>>::builder("c", Dims::from([4])).device(Space::cuda(0)).build().unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::NoDevice);
+    assert!(e.to_string().contains("without its `cuda` feature"), "{e}");
+}
