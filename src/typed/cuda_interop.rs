@@ -94,6 +94,18 @@ pub struct CudaMut<'g, T> {
     _g: PhantomData<&'g mut [T]>,
 }
 
+macro_rules! debug {
+    ($($t:ident)*) => { $(
+        impl<T> std::fmt::Debug for $t<'_, T> {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                let s = &*self.lent.slice;
+                f.debug_struct(stringify!($t)).field("len", &s.len()).field("ordinal", &s.ordinal()).finish()
+            }
+        }
+    )* };
+}
+debug!(CudaRef CudaMut);
+
 impl<T> Deref for CudaRef<'_, T> {
     type Target = CudaSlice<T>;
     fn deref(&self) -> &CudaSlice<T> {

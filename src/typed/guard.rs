@@ -35,6 +35,9 @@ pub(crate) struct Borrow<'a> {
     pub(super) rank: usize,
     pub(super) ext: [usize; MAX_RANK],
     pub(super) strides: [usize; MAX_RANK],
+    /// `ext` when the host can read the memory, zeros otherwise: one bounds
+    /// check per axis also refuses host access to device memory.
+    bounds: [usize; MAX_RANK],
     pub(super) len: usize,
     pub(super) host_ok: bool,
     pub(super) contiguous: bool,
@@ -57,11 +60,13 @@ impl<'a> Borrow<'a> {
         let (mut ext, mut strides) = ([0; MAX_RANK], [0; MAX_RANK]);
         ext[..rank].copy_from_slice(m.extents().as_slice());
         strides[..rank].copy_from_slice(&m.strides().as_slice()[..rank]);
+        let host_ok = view.space().is_host_accessible();
         Ok(Borrow {
             dv,
             side,
             ptr: view.data(),
-            host_ok: view.space().is_host_accessible(),
+            host_ok,
+            bounds: if host_ok { ext } else { [0; MAX_RANK] },
             contiguous: view.span_is_contiguous(),
             len: m.size(),
             rank,
@@ -100,6 +105,22 @@ impl<'a> Borrow<'a> {
             Some(off) => Ok(off),
             None => Err(self.view.mapping().offset(idx).expect_err("locate refused it")),
         }
+    }
+
+    /// The element pointer for `[]` with a rank in the type (checked equal
+    /// to the view's when the guard was made): panics like slice indexing.
+    #[inline(always)]
+    fn index_fixed<T, const R: usize>(&self, idx: &[usize; R]) -> *mut T {
+        let mut off = 0;
+        let mut bad = false;
+        for r in 0..R {
+            bad |= idx[r] >= self.bounds[r];
+            off += idx[r] * self.strides[r];
+        }
+        if bad {
+            self.index_panic(idx);
+        }
+        (self.ptr as *mut T).wrapping_add(off)
     }
 
     /// The element pointer for `[]`: panics like slice indexing.
@@ -468,8 +489,8 @@ macro_rules! read_methods {
             /// Out of bounds, or memory the host cannot read.
             #[inline(always)]
             fn index(&self, idx: [usize; R]) -> &T {
-                // SAFETY: index_ptr checked bounds and host access; borrowed for '_.
-                unsafe { &*self.b.index_ptr::<T>(&idx) }
+                // SAFETY: index_fixed checked bounds and host access; borrowed for '_.
+                unsafe { &*self.b.index_fixed::<T, R>(&idx) }
             }
         }
 
@@ -659,8 +680,8 @@ impl<'b, T: Element, E: Extents> IntoIterator for &'b mut ViewMut<'_, T, E> {
 impl<T: Element, E: Extents<Index = [usize; R]>, const R: usize> IndexMut<[usize; R]> for ViewMut<'_, T, E> {
     #[inline(always)]
     fn index_mut(&mut self, idx: [usize; R]) -> &mut T {
-        // SAFETY: index_ptr checked bounds and host access; exclusively borrowed.
-        unsafe { &mut *self.b.index_ptr::<T>(&idx) }
+        // SAFETY: index_fixed checked bounds and host access; exclusively borrowed.
+        unsafe { &mut *self.b.index_fixed::<T, R>(&idx) }
     }
 }
 
