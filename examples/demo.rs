@@ -20,7 +20,7 @@ fn main() -> dualview::Result<()> {
         let mut h = t.host_write()?;
         h.fill(0.0)?;
         for j in 0..ny {
-            h.set(&[0, j], 100.0)?;
+            h.set([0, j], 100.0)?;
         }
     }
     println!("host modified: need_sync_device = {}", t.need_sync_device());
@@ -36,16 +36,16 @@ fn main() -> dualview::Result<()> {
             let mut next = scratch.device_write()?;
             for j in 0..ny {
                 for i in 0..nx {
-                    let c = *cur.get(&[i, j])?;
+                    let c = *cur.get([i, j])?;
                     let v = if i == 0 || j == 0 || i == nx - 1 || j == ny - 1 {
                         c
                     } else {
                         c + 0.2
-                            * (cur.get(&[i - 1, j])? + cur.get(&[i + 1, j])? + cur.get(&[i, j - 1])?
-                                + cur.get(&[i, j + 1])?
+                            * (cur.get([i - 1, j])? + cur.get([i + 1, j])? + cur.get([i, j - 1])?
+                                + cur.get([i, j + 1])?
                                 - 4.0 * c)
                     };
-                    next.set(&[i, j], v)?;
+                    next.set([i, j], v)?;
                 }
             }
         }
@@ -57,7 +57,7 @@ fn main() -> dualview::Result<()> {
     // Read on the host: host() syncs device -> host first.
     let h = t.host()?;
     let total: f64 = h.to_vec()?.iter().sum();
-    let probe = *h.get(&[1, ny / 2])?;
+    let probe = *h.get([1, ny / 2])?;
     drop(h);
     println!("heat in the plate = {total:.3}, T(1, {}) = {probe:.3}", ny / 2);
     assert!(probe > 0.0 && probe < 100.0, "heat must have diffused one cell in");

@@ -21,6 +21,18 @@ run() { # name, command...
 
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
 
+# NVRTC for the cudarc kernels of tests/interop.rs and examples/stencil.rs:
+# cudarc loads `libnvrtc.so`, which a toolkit or the nvidia-cuda-nvrtc wheel holds under a versioned name.
+NVRTC=$(find /usr/local/cuda*/lib64 /usr/lib/x86_64-linux-gnu $(python3 -c 'import site; print(" ".join(site.getsitepackages()))' 2>/dev/null) \
+        -name 'libnvrtc.so*' 2>/dev/null | grep -v -e builtins -e '\.alt\.' | sort | head -1)
+if [ -n "$NVRTC" ]; then
+  ln -sf "$NVRTC" "$GPU/lib/libnvrtc.so"
+  export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$(dirname "$NVRTC")
+  echo "nvrtc: $NVRTC"
+else
+  echo "no libnvrtc found: the cudarc kernel tests will fail"
+fi
+
 # 1. Build the .cu tests here.
 if command -v nvcc >/dev/null; then
   run build_cu cmake -S tests/cuda -B "$GPU/cu-build" -DDUALVIEW_INCLUDE="$ROOT/include" \
@@ -41,6 +53,10 @@ fi
 # 2. Every GPU test.
 run rust_gpu_tests "$GPU/bin/gpu" --test-threads 1
 run rust_core_tests "$GPU/bin/kokkos_behaviour"
+# On a GPU none of its cases may skip.
+run rust_cudarc_interop sh -c "'$GPU/bin/interop' --test-threads 1 > '$GPU/interop.out' 2>&1; rc=\$?; cat '$GPU/interop.out'; [ \$rc = 0 ] && ! grep SKIPPED '$GPU/interop.out'"
+run stencil_example sh -c "'$GPU/bin/stencil' 1024 500 | tee /dev/stderr | grep -q 'a cudarc kernel'"
+grep -h "^stencil" "$GPU/log.stencil_example" || true
 run gtest "$GPU/bin/dv_gtest"
 [ -x "$GPU/cu-build/kernel_dualview" ] && run cu_kernel_dualview "$GPU/cu-build/kernel_dualview"
 for np in 1 2 4; do
@@ -64,6 +80,7 @@ elif command -v compute-sanitizer >/dev/null; then
   for tool in memcheck racecheck; do
     [ -x "$GPU/cu-build/kernel_dualview" ] && run "sanitizer_${tool}_cu" compute-sanitizer --tool $tool --error-exitcode 3 "$GPU/cu-build/kernel_dualview"
     [ -x "$GPU/kokkos-build/kokkos_dualview_tests" ] && run "sanitizer_${tool}_kokkos_unit" compute-sanitizer --tool $tool --error-exitcode 3 "$GPU/kokkos-build/kokkos_dualview_tests" --gtest_filter=-*DeathTest*
+    run "sanitizer_${tool}_interop" compute-sanitizer --tool $tool --error-exitcode 3 "$GPU/bin/interop" --test-threads 1
     run "sanitizer_${tool}_gtest" compute-sanitizer --tool $tool --error-exitcode 3 "$GPU/bin/dv_gtest" --gtest_filter='*Gpu*:*Cuda*'
     # The out-of-memory test makes the driver fail on purpose; the sanitizer would count that.
     run "sanitizer_${tool}_rust" compute-sanitizer --tool $tool --error-exitcode 3 "$GPU/bin/gpu" --test-threads 1 \

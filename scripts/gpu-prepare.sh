@@ -5,17 +5,22 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rm -rf .gpu && mkdir -p .gpu/bin .gpu/lib
-cargo build --release --lib
+cargo rustc --release --lib --crate-type cdylib -- -C link-arg=-Wl,-soname,libdualview.so.0.1
 cp -a target/release/libdualview.so .gpu/lib/
 cp .gpu/lib/libdualview.so .gpu/lib/libdualview.so.0.1
-for t in gpu kokkos_behaviour; do
-  exe=$(cargo test --release --no-run --test "$t" --message-format=json 2>/dev/null |
-        python3 -c 'import json,sys
+executable() { # cargo arguments...: the path of the one executable they build
+  cargo "$@" --message-format=json 2>/dev/null | python3 -c 'import json,sys
 for l in sys.stdin:
     m=json.loads(l)
-    if m.get("reason")=="compiler-artifact" and m.get("executable"): print(m["executable"])' | tail -1)
-  cp "$exe" ".gpu/bin/$t"
+    if m.get("reason")=="compiler-artifact" and m.get("executable"): print(m["executable"])' | tail -1
+}
+for t in gpu kokkos_behaviour; do
+  cp "$(executable test --release --no-run --test "$t")" ".gpu/bin/$t"
 done
+# The cudarc interop test and the stencil example (after the library copy:
+# these feature builds replace target/release/libdualview.so).
+cp "$(executable test --release --no-run --features ndarray,cudarc-interop --test interop)" .gpu/bin/interop
+cp "$(executable build --release --features ndarray,cudarc-interop --example stencil)" .gpu/bin/stencil
 # The googletest suite, built by the CMake workflow.
 # (its own build folder, so that a workflow run in build/default is left alone)
 cmake -S . -B build/gpu-prepare -DCMAKE_BUILD_TYPE=Release -DDUALVIEW_BUILD_TESTS=ON >/dev/null

@@ -9,18 +9,24 @@ need_rust
 apt_install cmake make gcc g++ clang gfortran pkgconf binutils valgrind python3 python3-venv \
     libgtest-dev libopenmpi-dev openmpi-bin
 export CARGO_TERM_COLOR=never
-echo "== Rust: unit, integration, property, header and benchmark-smoke tests"
-cargo test --all-targets
-echo "== Rust: clippy (warnings are errors)"
+# Features are additive: the default `cuda` plus `ndarray` and `cudarc-interop` cover every line.
+FEATURES=ndarray,cudarc-interop
+echo "== Rust ($FEATURES on): unit, integration, property, header, interop and benchmark-smoke tests"
+cargo test --all-targets --features $FEATURES
+echo "== Rust: without the default cuda feature (no cudarc in the library)"
+cargo test --no-default-features --lib --test rust_api --test bad_input --test model
+echo "== Rust: clippy (warnings are errors), with every feature and without cuda"
 if cargo clippy --version >/dev/null 2>&1; then
-    cargo clippy --all-targets -- -D warnings
+    cargo clippy --all-targets --features $FEATURES -- -D warnings
+    cargo clippy --lib --tests --no-default-features -- -D warnings
 else
     echo "SKIPPED clippy: not installed with this Rust toolchain"
 fi
 echo "== Rust: documentation examples"
-cargo test --doc
-echo "== Rust: the demo"
+cargo test --doc --features $FEATURES
+echo "== Rust: the demo and the stencil example (ndarray + cudarc, or the test device without a GPU)"
 cargo run --quiet --example demo >/dev/null
+cargo run --quiet --features $FEATURES --example stencil -- 64 40
 echo "== CUDA: nvcc from the Python wheels, to compile the .cu tests without a GPU"
 NVCC="$(need_nvcc || true)"
 export NVCC

@@ -21,6 +21,23 @@
 //! The C ABI (`dv_` prefix, `include/dualview.h`) lives in a hidden `ffi`
 //! module; docs/ARCHITECTURE.md traces a call through the layers.
 //!
+//! | cargo feature | default | gives |
+//! | --- | --- | --- |
+//! | `cuda` | on | CUDA device, managed and pinned spaces (cudarc's driver API, loaded at run time) |
+//! | `ndarray` | off | guards as `ndarray::ArrayView` / `ArrayViewMut` (`array()`, `array_mut()`) |
+//! | `cudarc-interop` | off | CUDA device guards as cudarc kernel arguments (`cuda()`, `cuda_mut()`), cudarc streams for `sync_*_on` |
+//!
+//! Guards index like arrays and deref to slices (docs/RUST.md):
+//!
+//! ```
+//! use dualview::{s, DualView, Dims};
+//! let a = DualView::<f32, Dims<2>>::new("a", Dims::from([4, 4])).unwrap();
+//! a.slice(s![1, ..]).unwrap().host_mut().unwrap().fill(2.0).unwrap();
+//! let h = a.host().unwrap();
+//! assert_eq!(h[[1, 3]], 2.0);
+//! assert_eq!(h.iter().sum::<f32>(), 8.0);
+//! ```
+//!
 //! ```
 //! use dualview::{DualView, Dims, Space};
 //! let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([100, 3]).unwrap())
@@ -31,7 +48,7 @@
 //! a.sync_host().unwrap();
 //! a.fill_host(2.0).unwrap();
 //! a.sync_device().unwrap();
-//! assert_eq!(*a.device().unwrap().get(&[99, 2]).unwrap(), 2.0);
+//! assert_eq!(*a.device().unwrap().get([99, 2]).unwrap(), 2.0);
 //! ```
 
 #![warn(missing_docs, unsafe_op_in_unsafe_fn)]

@@ -76,10 +76,10 @@ fn axis_out_of_range() {
     expect(a.stride(7), ErrorKind::OutOfRange);
     assert_eq!(snap(&a), before);
     let h = DualView::<u8, Dims<2>>::new("h", Dims::new([3, 4]).unwrap()).unwrap();
-    expect(h.host().unwrap().get(&[3, 0]).map(|_| ()), ErrorKind::OutOfRange);
+    expect(h.host().unwrap().get([3, 0]).map(|_| ()), ErrorKind::OutOfRange);
     // A rank in the type makes `get(&[0, 0, 0])` a compile error; at run-time rank it is RankMismatch.
     let d = h.clone().into_extents::<DynRank>().unwrap();
-    expect(d.host().unwrap().get(&[0, 0, 0]).map(|_| ()), ErrorKind::RankMismatch);
+    expect(d.host().unwrap().get([0, 0, 0]).map(|_| ()), ErrorKind::RankMismatch);
 }
 
 #[test]

@@ -51,7 +51,7 @@ fn ndarray_zip_across_two_dualviews() {
 #[test]
 fn a_guard_that_is_not_cuda_memory_is_not_lent_to_cudarc() {
     if dualview::space::cuda_device_count() == 0 {
-        eprintln!("SKIPPED the cudarc half: no CUDA device (the host half ran)");
+        skipped("a_guard_that_is_not_cuda_memory_is_not_lent_to_cudarc", "no CUDA device for its cudarc half");
         return;
     }
     let ctx = cudarc::driver::CudaContext::new(0).unwrap();
@@ -60,6 +60,12 @@ fn a_guard_that_is_not_cuda_memory_is_not_lent_to_cudarc() {
     let h = a.host().unwrap();
     assert_eq!(h.cuda(&stream).unwrap_err().kind(), ErrorKind::Incompatible);
     assert_eq!(Stream::from(&stream).as_raw(), 0);
+}
+
+/// Say on stderr, past the test harness's capture, that a GPU part was skipped.
+fn skipped(test: &str, why: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "SKIPPED {test}: {why}");
 }
 
 const AXPY: &str = r#"
@@ -73,7 +79,7 @@ extern "C" __global__ void axpy(double* y, const double* x, double a, unsigned l
 fn a_cudarc_kernel_runs_on_device_guards() {
     use cudarc::driver::{CudaContext, LaunchConfig, PushKernelArg};
     if dualview::space::cuda_device_count() == 0 {
-        eprintln!("SKIPPED: no CUDA device on this machine (runs on the H200 in scripts/gpu-check.sh)");
+        skipped("a_cudarc_kernel_runs_on_device_guards", "no CUDA device on this machine (runs on the H200 in scripts/gpu-check.sh)");
         return;
     }
     let ctx = CudaContext::new(0).unwrap();

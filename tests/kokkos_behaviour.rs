@@ -173,9 +173,9 @@ fn k19_combination_scenario() {
     a.sync_host().unwrap();
     {
         let mut h = a.host_mut().unwrap(); // marks host modified
-        h.set(&[5, 1], 3.0).unwrap();
-        h.set(&[6, 1], 4.0).unwrap();
-        h.set(&[7, 2], 5.0).unwrap();
+        h.set([5, 1], 3.0).unwrap();
+        h.set([6, 1], 4.0).unwrap();
+        h.set([7, 2], 5.0).unwrap();
     }
     let b = a.subview(&[Slice::Range(6, 9), Slice::Range(0, 1)]).unwrap();
     a.sync_device().unwrap();
@@ -247,8 +247,8 @@ fn k25_fix_resize_device_newer_keeps_both_sides() {
     a.sync_host().unwrap();
     assert_eq!(host_sum(&a), (n * m) as f64);
     let h = a.host().unwrap();
-    assert_eq!(*h.get(&[n - 1, m - 1]).unwrap(), 1.0);
-    assert_eq!(*h.get(&[n, m]).unwrap(), 0.0);
+    assert_eq!(*h.get([n - 1, m - 1]).unwrap(), 1.0);
+    assert_eq!(*h.get([n, m]).unwrap(), 0.0);
 }
 
 #[test]

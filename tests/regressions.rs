@@ -165,7 +165,7 @@ fn item17_a_row_read_does_not_leave_the_rest_stale() {
     assert_eq!(row.host().unwrap().to_vec().unwrap(), vec![5.0, 6.0, 7.0, 8.0]);
     {
         let mut h = a.host_mut().unwrap(); // the host edit
-        *h.get_mut(&[0, 0]).unwrap() = -1.0;
+        *h.get_mut([0, 0]).unwrap() = -1.0;
     }
     let d = a.device().unwrap().to_vec().unwrap();
     let want: Vec<f64> = (1..=12).map(|k| if k == 1 { -1.0 } else { k as f64 }).collect();

@@ -2,6 +2,9 @@
 //! arrays and slices, element order for both layouts, typed subviews, and
 //! disjoint mutable borrows of one array.
 
+// `get(&[i, j])` is tested on purpose, beside `get([i, j])`.
+#![allow(clippy::needless_borrows_for_generic_args)]
+
 use dualview::{s, DualView, Dims, DynIndex, DynRank, ErrorKind, Layout, Slice, Space};
 
 fn grid(layout: Layout, nx: usize, ny: usize) -> DualView<u32, Dims<2>> {

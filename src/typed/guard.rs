@@ -91,11 +91,11 @@ impl<'a> Borrow<'a> {
             return None;
         }
         let mut off = 0;
-        for r in 0..idx.len() {
-            if idx[r] >= self.ext[r] {
+        for ((&i, &e), &s) in idx.iter().zip(&self.ext).zip(&self.strides) {
+            if i >= e {
                 return None;
             }
-            off += idx[r] * self.strides[r];
+            off += i * s;
         }
         Some(off)
     }
@@ -113,9 +113,9 @@ impl<'a> Borrow<'a> {
     fn index_fixed<T, const R: usize>(&self, idx: &[usize; R]) -> *mut T {
         let mut off = 0;
         let mut bad = false;
-        for r in 0..R {
-            bad |= idx[r] >= self.bounds[r];
-            off += idx[r] * self.strides[r];
+        for ((&i, &b), &s) in idx.iter().zip(&self.bounds).zip(&self.strides) {
+            bad |= i >= b;
+            off += i * s;
         }
         if bad {
             self.index_panic(idx);
@@ -211,7 +211,8 @@ impl Drop for Borrow<'_> {
 /// ```
 pub struct ViewRef<'a, T: Element, E: Extents = DynRank> {
     pub(super) b: Borrow<'a>,
-    _t: PhantomData<(&'a T, fn() -> E)>,
+    _t: PhantomData<&'a T>,
+    _e: PhantomData<fn() -> E>,
 }
 
 /// Exclusive access to one side (from `host_mut()` / `device_mut()` and the `_write` forms).
@@ -225,18 +226,19 @@ pub struct ViewRef<'a, T: Element, E: Extents = DynRank> {
 /// ```
 pub struct ViewMut<'a, T: Element, E: Extents = DynRank> {
     pub(super) b: Borrow<'a>,
-    _t: PhantomData<(&'a mut T, fn() -> E)>,
+    _t: PhantomData<&'a mut T>,
+    _e: PhantomData<fn() -> E>,
 }
 
 impl<'a, T: Element, E: Extents> ViewRef<'a, T, E> {
     pub(crate) fn new(dv: &'a RawDualView, side: Side, view: View) -> Result<Self> {
-        Ok(ViewRef { b: Borrow::new::<E>(dv, side, view, false)?, _t: PhantomData })
+        Ok(ViewRef { b: Borrow::new::<E>(dv, side, view, false)?, _t: PhantomData, _e: PhantomData })
     }
 }
 
 impl<'a, T: Element, E: Extents> ViewMut<'a, T, E> {
     pub(crate) fn new(dv: &'a RawDualView, side: Side, view: View) -> Result<Self> {
-        Ok(ViewMut { b: Borrow::new::<E>(dv, side, view, true)?, _t: PhantomData })
+        Ok(ViewMut { b: Borrow::new::<E>(dv, side, view, true)?, _t: PhantomData, _e: PhantomData })
     }
 }
 

@@ -61,7 +61,7 @@ impl Walk {
 enum Inner {
     /// A contiguous view: memory order is the slice's order.
     Span { next: usize, end: usize },
-    Strided(Walk),
+    Strided(Box<Walk>),
 }
 
 macro_rules! iterators {
@@ -82,7 +82,7 @@ macro_rules! iterators {
                 let inner = if contiguous {
                     Inner::Span { next: 0, end: ext.iter().product() }
                 } else {
-                    Inner::Strided(Walk::new(ext, strides))
+                    Inner::Strided(Box::new(Walk::new(ext, strides)))
                 };
                 $iter { base, inner, _t: PhantomData }
             }

@@ -43,10 +43,10 @@ use std::marker::PhantomData;
 /// assert!(a.host().unwrap().to_vec().unwrap().iter().all(|&x| x == 1.0));
 /// {
 ///     let mut h = a.host_mut().unwrap(); // marks the host modified
-///     h.set(&[2, 1], 5.0).unwrap();
+///     h.set([2, 1], 5.0).unwrap();
 /// }
 /// assert!(a.need_sync_device());
-/// assert_eq!(*a.device().unwrap().get(&[2, 1]).unwrap(), 5.0); // guard synced first
+/// assert_eq!(*a.device().unwrap().get([2, 1]).unwrap(), 5.0); // guard synced first
 /// ```
 pub struct DualView<T: Element, E: Extents = DynRank> {
     raw: RawDualView,
@@ -124,7 +124,7 @@ impl<T: Element, E: Extents> Builder<T, E> {
     /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
     ///     .device(Space::test_device(0)).build().unwrap();
     /// a.fill_host(1.0).unwrap();
-    /// assert_eq!(*a.device().unwrap().get(&[1, 1]).unwrap(), 1.0);
+    /// assert_eq!(*a.device().unwrap().get([1, 1]).unwrap(), 1.0);
     /// ```
     pub fn device(mut self, space: Space) -> Self {
         self.device = space;
@@ -633,7 +633,7 @@ impl<T: Element, E: Extents> DualView<T, E> {
     /// let b = DualView::<f64, Dims<2>>::builder("B", Dims::new([3, 2]).unwrap()).device(Space::test_device(0)).build().unwrap();
     /// a.fill_host(5.0).unwrap();
     /// b.deep_copy_from(&a).unwrap();
-    /// assert_eq!(*b.host().unwrap().get(&[2, 1]).unwrap(), 5.0);
+    /// assert_eq!(*b.host().unwrap().get([2, 1]).unwrap(), 5.0);
     /// ```
     pub fn deep_copy_from<E2: Extents>(&self, src: &DualView<T, E2>) -> Result<()> {
         RawDualView::deep_copy(&self.raw, &src.raw)
@@ -744,7 +744,7 @@ impl<T: Element, E: Extents> DualView<T, E> {
     /// # use dualview::{DualView, Dims, Space};
     /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
     ///     .device(Space::test_device(0)).build().unwrap();
-    /// a.host_mut().unwrap().set(&[0, 0], 9.0).unwrap();
+    /// a.host_mut().unwrap().set([0, 0], 9.0).unwrap();
     /// assert!(a.need_sync_device());
     /// ```
     pub fn host_mut(&self) -> Result<ViewMut<'_, T, E>> {
@@ -773,7 +773,7 @@ impl<T: Element, E: Extents> DualView<T, E> {
     /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
     ///     .device(Space::test_device(0)).build().unwrap();
     /// a.fill_host(1.0).unwrap();
-    /// assert_eq!(*a.device().unwrap().get(&[1, 1]).unwrap(), 1.0);
+    /// assert_eq!(*a.device().unwrap().get([1, 1]).unwrap(), 1.0);
     /// ```
     pub fn device(&self) -> Result<ViewRef<'_, T, E>> {
         self.guard_ref(Side::Device)
@@ -785,7 +785,7 @@ impl<T: Element, E: Extents> DualView<T, E> {
     /// # use dualview::{DualView, Dims, Space};
     /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
     ///     .device(Space::test_device(0)).build().unwrap();
-    /// a.device_mut().unwrap().set(&[2, 0], 4.0).unwrap();
+    /// a.device_mut().unwrap().set([2, 0], 4.0).unwrap();
     /// assert!(a.need_sync_host());
     /// ```
     pub fn device_mut(&self) -> Result<ViewMut<'_, T, E>> {
