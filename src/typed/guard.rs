@@ -16,7 +16,7 @@
 use super::iter::{Indexed, IndexedMut, Iter, IterMut};
 use crate::dual_view::RawDualView;
 use crate::element::Element;
-use crate::error::{bail, Error, Result};
+use crate::error::{bail, err, Error, Result};
 use crate::extents::{AsIndex, DynIndex, DynRank, Extents, MAX_RANK};
 use crate::layout::for_each_run;
 use crate::side::Side;
@@ -77,11 +77,18 @@ impl<'a> Borrow<'a> {
         })
     }
 
+    #[inline]
     pub(super) fn host_ptr<T>(&self) -> Result<*mut T> {
         if !self.host_ok {
-            bail!(Incompatible, "{} memory in {} is not accessible from the host", self.side, self.view.space());
+            return Err(self.not_host_accessible());
         }
         Ok(self.ptr as *mut T)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn not_host_accessible(&self) -> Error {
+        err!(Incompatible, "{} memory in {} is not accessible from the host", self.side, self.view.space())
     }
 
     /// The offset of `idx`, or `None` when the rank or a bound is wrong.
@@ -100,11 +107,18 @@ impl<'a> Borrow<'a> {
         Some(off)
     }
 
+    #[inline]
     fn offset(&self, idx: &[usize]) -> Result<usize> {
         match self.locate(idx) {
             Some(off) => Ok(off),
-            None => Err(self.view.mapping().offset(idx).expect_err("locate refused it")),
+            None => Err(self.bad_index(idx)),
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn bad_index(&self, idx: &[usize]) -> Error {
+        self.view.mapping().offset(idx).expect_err("locate refused it")
     }
 
     /// The element pointer for `[]` with a rank in the type (checked equal
@@ -118,7 +132,7 @@ impl<'a> Borrow<'a> {
             off += i * s;
         }
         if bad {
-            self.index_panic(idx);
+            index_fail(idx, self.ext, self.rank, self.host_ok);
         }
         (self.ptr as *mut T).wrapping_add(off)
     }
@@ -128,19 +142,10 @@ impl<'a> Borrow<'a> {
     fn index_ptr<T>(&self, idx: &[usize]) -> *mut T {
         match self.locate(idx) {
             Some(off) if self.host_ok => (self.ptr as *mut T).wrapping_add(off),
-            _ => self.index_panic(idx),
+            _ => index_fail(idx, self.ext, self.rank, self.host_ok),
         }
     }
 
-    #[cold]
-    #[inline(never)]
-    #[track_caller]
-    fn index_panic(&self, idx: &[usize]) -> ! {
-        match self.host_ptr::<u8>() {
-            Err(e) => panic!("{e}"),
-            Ok(_) => panic!("index {idx:?} is out of bounds for extents {:?}", &self.ext[..self.rank]),
-        }
-    }
 
     fn contiguous_len(&self) -> Result<usize> {
         if !self.contiguous {
@@ -190,6 +195,18 @@ impl<'a> Borrow<'a> {
     pub(super) fn walk_parts(&self) -> (&[usize], &[usize]) {
         (&self.ext[..self.rank], &self.strides[..self.rank])
     }
+}
+
+/// The panic of `[]`. Takes copies, not the guard, so that the guard's
+/// address never escapes the indexing loop (its fields stay in registers).
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn index_fail(idx: &[usize], ext: [usize; MAX_RANK], rank: usize, host_ok: bool) -> ! {
+    if !host_ok {
+        panic!("indexing a guard of memory the host cannot read (a CUDA device view): use a kernel, or the host side");
+    }
+    panic!("index {idx:?} is out of bounds for extents {:?}", &ext[..rank])
 }
 
 impl Drop for Borrow<'_> {
