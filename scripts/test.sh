@@ -22,8 +22,9 @@ if cargo clippy --version >/dev/null 2>&1; then
 else
     echo "SKIPPED clippy: not installed with this Rust toolchain"
 fi
-echo "== Rust: documentation examples"
+echo "== Rust: documentation examples, and the docs build without a warning"
 cargo test --doc --features $FEATURES
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --features $FEATURES
 echo "== Rust: the demo and the stencil example (ndarray + cudarc, or the test device without a GPU)"
 cargo run --quiet --example demo >/dev/null
 cargo run --quiet --features $FEATURES --example stencil -- 64 40

@@ -6,7 +6,7 @@
 //! ([`Layout`](crate::Layout), [`SpaceKind`](crate::SpaceKind),
 //! [`Access`](crate::Access), [`Side`](crate::Side),
 //! [`ErrorKind`](crate::ErrorKind), [`Dtype`](crate::element::Dtype)) are
-//! declared with [`abi_enum!`] over these constants, so their discriminants,
+//! declared with `abi_enum!` over these constants, so their discriminants,
 //! `TryFrom<u32>` and names cannot drift from the header. `tests/abi.rs`
 //! checks that the four languages agree (docs/ARCHITECTURE.md).
 //!

@@ -205,3 +205,13 @@ fn without_the_cuda_feature_cuda_spaces_say_why() {
     assert_eq!(e.kind(), ErrorKind::NoDevice);
     assert!(e.to_string().contains("without its `cuda` feature"), "{e}");
 }
+
+#[test]
+fn an_error_from_main_reads_like_its_message() {
+    let a = DualView::<f32, Dims<1>>::builder("A", Dims::from([2])).device(Space::test_device(0)).build().unwrap();
+    a.modify_device().unwrap();
+    let e = a.modify_host().unwrap_err();
+    // What `fn main() -> Result<(), dualview::Error>` prints after "Error: ".
+    assert!(format!("{e:?}").starts_with("ConcurrentModification: DualView \"A\": modify_host"), "{e:?}");
+    assert!(format!("{e:?}").ends_with(&e.to_string()));
+}
