@@ -72,7 +72,7 @@ pub use dual_view::{Access, Desc, RawDualView};
 pub use element::{ElemSpec, Element};
 pub use error::{Error, ErrorKind, Result};
 pub use side::Side;
-pub use extents::{AsIndex, Const, Dim, Dims, Dyn, DynIndex, DynRank, Extents, MAX_RANK};
+pub use extents::{AsIndex, Const, Dim, Dims, Dyn, DynIndex, DynRank, Extents, Rank, MAX_RANK};
 pub use layout::{Layout, Mapping, Slice, Strides};
 pub use space::{Space, SpaceKind, SpacePolicy, Stream};
 pub use stats::Stats;

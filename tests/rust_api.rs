@@ -215,3 +215,16 @@ fn an_error_from_main_reads_like_its_message() {
     assert!(format!("{e:?}").starts_with("ConcurrentModification: DualView \"A\": modify_host"), "{e:?}");
     assert!(format!("{e:?}").ends_with(&e.to_string()));
 }
+
+#[test]
+fn a_guard_that_must_sync_needs_the_whole_side() {
+    let a = grid(Layout::Right, 4, 4); // host newer than the device
+    let (top, bottom) = (a.slice(s![..2, ..]).unwrap(), a.slice(s![2.., ..]).unwrap());
+    let t = top.host_mut().unwrap();
+    // The device is stale: its guard must copy the whole host side first, which `t` holds in part.
+    assert_eq!(bottom.device_mut().unwrap_err().kind(), ErrorKind::Busy);
+    drop(t);
+    a.sync_device().unwrap();
+    // In sync, nothing to copy: disjoint regions coexist.
+    let (_t, _b) = (top.device_mut().unwrap(), bottom.device_mut().unwrap());
+}

@@ -580,7 +580,7 @@ impl RawDualView {
         bits
     }
 
-    fn err_on(&self, e: Error, side: Option<Side>) -> Error {
+    pub(crate) fn err_on(&self, e: Error, side: Option<Side>) -> Error {
         e.on(&self.shared.label, side)
     }
 

@@ -88,6 +88,31 @@ impl<const N: usize> PartialEq<[usize; N]> for DynIndex {
     }
 }
 
+/// Extents whose rank `R` is part of the type: `Dims<R>` and tuples of
+/// arity `R` (sealed). Bounds on it make a wrong index count a type error.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` does not have rank {R}",
+    label = "give exactly one index per axis of `{Self}`"
+)]
+pub trait Rank<const R: usize>: Extents<Index = [usize; R]> {}
+
+impl<const R: usize> Rank<R> for super::Dims<R> {}
+
+macro_rules! tuple_rank {
+    ($r:literal; $($T:ident),*) => {
+        impl<$($T: super::Dim),*> Rank<$r> for ($($T,)*) {}
+    };
+}
+tuple_rank!(0;);
+tuple_rank!(1; A);
+tuple_rank!(2; A, B);
+tuple_rank!(3; A, B, C);
+tuple_rank!(4; A, B, C, D);
+tuple_rank!(5; A, B, C, D, E);
+tuple_rank!(6; A, B, C, D, E, F);
+tuple_rank!(7; A, B, C, D, E, F, G);
+tuple_rank!(8; A, B, C, D, E, F, G, H);
+
 /// What the access guards take as a multi-index of extents `E` (sealed; see
 /// the table in the module docs).
 ///
@@ -106,6 +131,10 @@ impl<const N: usize> PartialEq<[usize; N]> for DynIndex {
 /// let a = DualView::<u8, Dims<2>>::new("a", Dims::from([2, 3])).unwrap();
 /// let _ = a.host().unwrap().get([1]);
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a multi-index of `{E}`",
+    label = "give `[i, j, ..]` with exactly one index per axis"
+)]
 pub trait AsIndex<E: Extents>: super::Sealed {
     /// The indices, one per axis.
     fn indices(&self) -> &[usize];
@@ -117,14 +146,14 @@ impl super::Sealed for &[usize] {}
 impl super::Sealed for DynIndex {}
 impl super::Sealed for &DynIndex {}
 
-impl<E: Extents<Index = [usize; R]>, const R: usize> AsIndex<E> for [usize; R] {
+impl<E: Rank<R>, const R: usize> AsIndex<E> for [usize; R] {
     #[inline(always)]
     fn indices(&self) -> &[usize] {
         self
     }
 }
 
-impl<E: Extents<Index = [usize; R]>, const R: usize> AsIndex<E> for &[usize; R] {
+impl<E: Rank<R>, const R: usize> AsIndex<E> for &[usize; R] {
     #[inline(always)]
     fn indices(&self) -> &[usize] {
         &self[..]

@@ -22,7 +22,7 @@ pub mod ublas;
 
 pub use dims::Dims;
 pub use dyn_rank::DynRank;
-pub use index::{AsIndex, DynIndex};
+pub use index::{AsIndex, DynIndex, Rank};
 
 use crate::error::{bail, Result};
 use std::fmt::Debug;

@@ -16,8 +16,8 @@
 use super::iter::{Indexed, IndexedMut, Iter, IterMut};
 use crate::dual_view::RawDualView;
 use crate::element::Element;
-use crate::error::{bail, err, Error, Result};
-use crate::extents::{AsIndex, DynIndex, DynRank, Extents, MAX_RANK};
+use crate::error::{err, Error, Result};
+use crate::extents::{AsIndex, DynIndex, DynRank, Extents, Rank, MAX_RANK};
 use crate::layout::for_each_run;
 use crate::side::Side;
 use crate::view::View;
@@ -88,7 +88,8 @@ impl<'a> Borrow<'a> {
     #[cold]
     #[inline(never)]
     fn not_host_accessible(&self) -> Error {
-        err!(Incompatible, "{} memory in {} is not accessible from the host", self.side, self.view.space())
+        let e = err!(Incompatible, "{} memory in {} is not accessible from the host", self.side, self.view.space());
+        self.dv.err_on(e, Some(self.side))
     }
 
     /// The offset of `idx`, or `None` when the rank or a bound is wrong.
@@ -124,6 +125,7 @@ impl<'a> Borrow<'a> {
     /// The element pointer for `[]` with a rank in the type (checked equal
     /// to the view's when the guard was made): panics like slice indexing.
     #[inline(always)]
+    #[track_caller]
     fn index_fixed<T, const R: usize>(&self, idx: &[usize; R]) -> *mut T {
         let mut off = 0;
         let mut bad = false;
@@ -139,6 +141,7 @@ impl<'a> Borrow<'a> {
 
     /// The element pointer for `[]`: panics like slice indexing.
     #[inline(always)]
+    #[track_caller]
     fn index_ptr<T>(&self, idx: &[usize]) -> *mut T {
         match self.locate(idx) {
             Some(off) if self.host_ok => (self.ptr as *mut T).wrapping_add(off),
@@ -149,7 +152,8 @@ impl<'a> Borrow<'a> {
 
     fn contiguous_len(&self) -> Result<usize> {
         if !self.contiguous {
-            bail!(InvalidArgument, "the {} view is not contiguous (use iter, indexed, get or to_vec)", self.side);
+            let e = err!(InvalidArgument, "the {} view is not contiguous (use iter, indexed, get or to_vec)", self.side);
+            return Err(self.dv.err_on(e, Some(self.side)));
         }
         Ok(self.len)
     }
@@ -265,6 +269,7 @@ macro_rules! span_ranges {
         impl<T: Element, E: Extents> Index<$r> for $t<'_, T, E> {
             type Output = [T];
             #[inline]
+            #[track_caller]
             fn index(&self, r: $r) -> &[T] {
                 &(**self)[r]
             }
@@ -277,6 +282,7 @@ macro_rules! span_ranges_mut {
     ($($r:ty)*) => { $(
         impl<T: Element, E: Extents> IndexMut<$r> for ViewMut<'_, T, E> {
             #[inline]
+            #[track_caller]
             fn index_mut(&mut self, r: $r) -> &mut [T] {
                 &mut (**self)[r]
             }
@@ -439,8 +445,12 @@ macro_rules! read_methods {
             /// let col = a.slice(dualview::s![.., 1]).unwrap(); // strided
             /// assert_eq!(col.host().unwrap().iter().sum::<u16>(), 6);
             /// ```
+            #[track_caller]
             pub fn iter(&self) -> Iter<'_, T> {
-                let p = self.b.host_ptr::<T>().unwrap_or_else(|e| Borrow::span_panic(e));
+                let p = match self.b.host_ptr::<T>() {
+            Ok(x) => x,
+            Err(e) => Borrow::span_panic(e),
+        };
                 let (ext, st) = self.b.walk_parts();
                 // SAFETY: the view is live, host-accessible and borrowed for '_.
                 unsafe { Iter::new(p, ext, st, self.b.contiguous) }
@@ -458,8 +468,12 @@ macro_rules! read_methods {
             /// let order: Vec<[usize; 2]> = h.indexed().map(|(i, _)| i).collect();
             /// assert_eq!(order, vec![[0, 0], [1, 0], [0, 1], [1, 1]]);
             /// ```
+            #[track_caller]
             pub fn indexed(&self) -> Indexed<'_, T, E> {
-                let p = self.b.host_ptr::<T>().unwrap_or_else(|e| Borrow::span_panic(e));
+                let p = match self.b.host_ptr::<T>() {
+            Ok(x) => x,
+            Err(e) => Borrow::span_panic(e),
+        };
                 let (ext, st) = self.b.walk_parts();
                 // SAFETY: as `iter`.
                 unsafe { Indexed::new(p, ext, st) }
@@ -474,8 +488,12 @@ macro_rules! read_methods {
             /// When the view is strided or not host-accessible; `as_slice()`
             /// is the checked form, `iter()` works on strided views.
             #[inline]
+            #[track_caller]
             fn deref(&self) -> &[T] {
-                let (p, n) = self.b.span::<T>().unwrap_or_else(|e| Borrow::span_panic(e));
+                let (p, n) = match self.b.span::<T>() {
+            Ok(x) => x,
+            Err(e) => Borrow::span_panic(e),
+        };
                 // SAFETY: as `as_slice`.
                 unsafe { std::slice::from_raw_parts(p, n) }
             }
@@ -485,6 +503,7 @@ macro_rules! read_methods {
             type Output = T;
             /// Element `i` of the span in memory order (`(*h)[i]`).
             #[inline]
+            #[track_caller]
             fn index(&self, i: usize) -> &T {
                 &(**self)[i]
             }
@@ -500,13 +519,14 @@ macro_rules! read_methods {
             }
         }
 
-        impl<T: Element, E: Extents<Index = [usize; R]>, const R: usize> Index<[usize; R]> for $t<'_, T, E> {
+        impl<T: Element, E: Rank<R>, const R: usize> Index<[usize; R]> for $t<'_, T, E> {
             type Output = T;
             /// The element at a multi-index of exactly the type's rank.
             ///
             /// # Panics
             /// Out of bounds, or memory the host cannot read.
             #[inline(always)]
+            #[track_caller]
             fn index(&self, idx: [usize; R]) -> &T {
                 // SAFETY: index_fixed checked bounds and host access; borrowed for '_.
                 unsafe { &*self.b.index_fixed::<T, R>(&idx) }
@@ -517,6 +537,7 @@ macro_rules! read_methods {
             type Output = T;
             /// The element at a multi-index (run-time rank: a wrong length panics).
             #[inline]
+            #[track_caller]
             fn index(&self, idx: [usize; N]) -> &T {
                 // SAFETY: as above.
                 unsafe { &*self.b.index_ptr::<T>(&idx) }
@@ -527,6 +548,7 @@ macro_rules! read_methods {
             type Output = T;
             /// The element at a multi-index (run-time rank: a wrong length panics).
             #[inline]
+            #[track_caller]
             fn index(&self, idx: &[usize]) -> &T {
                 // SAFETY: as above.
                 unsafe { &*self.b.index_ptr::<T>(idx) }
@@ -537,6 +559,7 @@ macro_rules! read_methods {
             type Output = T;
             /// The element at a multi-index (run-time rank: a wrong length panics).
             #[inline]
+            #[track_caller]
             fn index(&self, idx: DynIndex) -> &T {
                 // SAFETY: as above.
                 unsafe { &*self.b.index_ptr::<T>(&idx) }
@@ -640,8 +663,12 @@ impl<T: Element, E: Extents> ViewMut<'_, T, E> {
     /// col.host_mut().unwrap().iter_mut().for_each(|x| *x = 5);
     /// assert_eq!(a.host().unwrap().to_vec().unwrap(), vec![0, 0, 5, 0, 0, 5, 0, 0, 5]);
     /// ```
+    #[track_caller]
     pub fn iter_mut(&mut self) -> IterMut<'_, T> {
-        let p = self.b.host_ptr::<T>().unwrap_or_else(|e| Borrow::span_panic(e));
+        let p = match self.b.host_ptr::<T>() {
+            Ok(x) => x,
+            Err(e) => Borrow::span_panic(e),
+        };
         let (ext, st) = self.b.walk_parts();
         // SAFETY: live, host-accessible, exclusively borrowed for '_; each offset once.
         unsafe { IterMut::new(p, ext, st, self.b.contiguous) }
@@ -660,8 +687,12 @@ impl<T: Element, E: Extents> ViewMut<'_, T, E> {
     /// }
     /// assert_eq!(a.host().unwrap()[[1, 2]], 12);
     /// ```
+    #[track_caller]
     pub fn indexed_mut(&mut self) -> IndexedMut<'_, T, E> {
-        let p = self.b.host_ptr::<T>().unwrap_or_else(|e| Borrow::span_panic(e));
+        let p = match self.b.host_ptr::<T>() {
+            Ok(x) => x,
+            Err(e) => Borrow::span_panic(e),
+        };
         let (ext, st) = self.b.walk_parts();
         // SAFETY: as `iter_mut`.
         unsafe { IndexedMut::new(p, ext, st) }
@@ -674,8 +705,12 @@ impl<T: Element, E: Extents> DerefMut for ViewMut<'_, T, E> {
     /// # Panics
     /// When the view is strided or not host-accessible.
     #[inline]
+    #[track_caller]
     fn deref_mut(&mut self) -> &mut [T] {
-        let (p, n) = self.b.span::<T>().unwrap_or_else(|e| Borrow::span_panic(e));
+        let (p, n) = match self.b.span::<T>() {
+            Ok(x) => x,
+            Err(e) => Borrow::span_panic(e),
+        };
         // SAFETY: as `as_mut_slice`.
         unsafe { std::slice::from_raw_parts_mut(p, n) }
     }
@@ -683,6 +718,7 @@ impl<T: Element, E: Extents> DerefMut for ViewMut<'_, T, E> {
 
 impl<T: Element, E: Extents> IndexMut<usize> for ViewMut<'_, T, E> {
     #[inline]
+    #[track_caller]
     fn index_mut(&mut self, i: usize) -> &mut T {
         &mut (**self)[i]
     }
@@ -696,8 +732,9 @@ impl<'b, T: Element, E: Extents> IntoIterator for &'b mut ViewMut<'_, T, E> {
     }
 }
 
-impl<T: Element, E: Extents<Index = [usize; R]>, const R: usize> IndexMut<[usize; R]> for ViewMut<'_, T, E> {
+impl<T: Element, E: Rank<R>, const R: usize> IndexMut<[usize; R]> for ViewMut<'_, T, E> {
     #[inline(always)]
+    #[track_caller]
     fn index_mut(&mut self, idx: [usize; R]) -> &mut T {
         // SAFETY: index_fixed checked bounds and host access; exclusively borrowed.
         unsafe { &mut *self.b.index_fixed::<T, R>(&idx) }
@@ -706,6 +743,7 @@ impl<T: Element, E: Extents<Index = [usize; R]>, const R: usize> IndexMut<[usize
 
 impl<T: Element, const N: usize> IndexMut<[usize; N]> for ViewMut<'_, T, DynRank> {
     #[inline]
+    #[track_caller]
     fn index_mut(&mut self, idx: [usize; N]) -> &mut T {
         // SAFETY: as above.
         unsafe { &mut *self.b.index_ptr::<T>(&idx) }
@@ -714,6 +752,7 @@ impl<T: Element, const N: usize> IndexMut<[usize; N]> for ViewMut<'_, T, DynRank
 
 impl<T: Element> IndexMut<&[usize]> for ViewMut<'_, T, DynRank> {
     #[inline]
+    #[track_caller]
     fn index_mut(&mut self, idx: &[usize]) -> &mut T {
         // SAFETY: as above.
         unsafe { &mut *self.b.index_ptr::<T>(idx) }
@@ -722,6 +761,7 @@ impl<T: Element> IndexMut<&[usize]> for ViewMut<'_, T, DynRank> {
 
 impl<T: Element> IndexMut<DynIndex> for ViewMut<'_, T, DynRank> {
     #[inline]
+    #[track_caller]
     fn index_mut(&mut self, idx: DynIndex) -> &mut T {
         // SAFETY: as above.
         unsafe { &mut *self.b.index_ptr::<T>(&idx) }

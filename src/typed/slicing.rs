@@ -9,9 +9,9 @@
 //!
 //! So `a.slice(s![3, ..])` of a `DualView<T, Dims<2>>` is a
 //! `DualView<T, Dims<1>>`. The number of arguments must equal the rank (a
-//! build error for a rank in the type, `RankMismatch` for `DynRank`).
+//! type error for a rank in the type, `RankMismatch` for `DynRank`).
 
-use crate::extents::{Dims, Extents};
+use crate::extents::{Dims, DynRank, Extents, Rank};
 use crate::layout::Slice;
 use std::ops::{Range, RangeFrom, RangeFull, RangeInclusive, RangeTo, RangeToInclusive};
 
@@ -72,12 +72,15 @@ keeps!(
     RangeToInclusive<usize> => |r| Slice::from(r),
 );
 
-/// A whole subview argument list: a tuple of [`SliceArg`]s, arity 0 to 8.
-pub trait SliceSpec: Sealed {
+/// A whole subview argument list for extents `E`: a tuple of [`SliceArg`]s
+/// with one per axis of a rank in the type (any arity, 0 to 8, for `DynRank`).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` are not subview arguments for `{E}`",
+    label = "give one argument per axis: an index, `..` or a range of `usize`"
+)]
+pub trait SliceSpec<E: Extents>: Sealed {
     /// The extents of the subview: `Dims<k>` for `k` kept axes.
     type Out: Extents;
-    /// How many arguments (the rank it applies to).
-    const ARITY: usize;
     /// The untyped arguments.
     fn to_slices(self) -> Vec<Slice>;
 }
@@ -90,10 +93,14 @@ macro_rules! out {
 macro_rules! spec {
     ($n:literal; $($a:ident $i:tt),*) => {
         impl<$($a: SliceArg),*> Sealed for ($($a,)*) {}
-        impl<$($a: SliceArg),*> SliceSpec for ($($a,)*) {
+        impl<Ext: Rank<$n>, $($a: SliceArg),*> SliceSpec<Ext> for ($($a,)*) {
             type Out = out!(Dims<0>; $($a)*);
-            const ARITY: usize = $n;
-            #[allow(clippy::vec_init_then_push)]
+            fn to_slices(self) -> Vec<Slice> {
+                vec![$(self.$i.to_slice()),*]
+            }
+        }
+        impl<$($a: SliceArg),*> SliceSpec<DynRank> for ($($a,)*) {
+            type Out = out!(Dims<0>; $($a)*);
             fn to_slices(self) -> Vec<Slice> {
                 vec![$(self.$i.to_slice()),*]
             }
