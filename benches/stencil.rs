@@ -6,9 +6,9 @@
 //! `cargo bench --bench stencil --features ndarray` (criterion reports
 //! elements per second; one element is one cell update).
 
-
 // ndarray's `s![1..-1]` counts from the end: not an empty range.
 #![allow(clippy::reversed_empty_ranges)]
+
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use dualview::{DualView, Dims, Layout};
 

@@ -5,9 +5,9 @@
 //!
 //! Run: `cargo run --release --features ndarray,cudarc-interop --example stencil [N] [ITERS]`
 
-
 // ndarray's `s![1..-1]` counts from the end: not an empty range.
 #![allow(clippy::reversed_empty_ranges)]
+
 use dualview::{DualView, Dims, Space};
 use ndarray::{s, Array2, Zip};
 use std::error::Error;

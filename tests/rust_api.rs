@@ -228,3 +228,15 @@ fn a_guard_that_must_sync_needs_the_whole_side() {
     // In sync, nothing to copy: disjoint regions coexist.
     let (_t, _b) = (top.device_mut().unwrap(), bottom.device_mut().unwrap());
 }
+
+#[test]
+fn a_guard_refused_for_its_extents_type_changes_nothing() {
+    use dualview::Const;
+    let a = DualView::<u8, (Const<4>,)>::builder("c", (Const,)).device(Space::test_device(0)).build().unwrap();
+    // The untyped handle can resize to sizes the static type cannot hold.
+    a.raw().resize(&DynRank::new(&[5]).unwrap()).unwrap();
+    assert_eq!(a.host_mut().unwrap_err().kind(), ErrorKind::StaticMismatch);
+    assert_eq!(a.device().unwrap_err().kind(), ErrorKind::StaticMismatch);
+    assert!(!a.need_sync_device() && !a.need_sync_host(), "no side was marked");
+    assert_eq!(a.into_extents::<DynRank>().unwrap().host().unwrap().len(), 5);
+}

@@ -25,7 +25,7 @@ use std::marker::PhantomData;
 use std::ops::{Deref, DerefMut, Index, IndexMut, Range, RangeFrom, RangeFull, RangeInclusive, RangeTo, RangeToInclusive};
 
 /// Shared state of both guard kinds; releases the borrow on drop.
-pub(crate) struct Borrow<'a> {
+pub(super) struct Borrow<'a> {
     dv: &'a RawDualView,
     side: Side,
     pub(super) view: View,
@@ -148,7 +148,6 @@ impl<'a> Borrow<'a> {
             _ => index_fail(idx, self.ext, self.rank, self.host_ok),
         }
     }
-
 
     fn contiguous_len(&self) -> Result<usize> {
         if !self.contiguous {

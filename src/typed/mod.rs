@@ -710,12 +710,14 @@ impl<T: Element, E: Extents> DualView<T, E> {
     }
 
     fn guard_ref(&self, side: Side) -> Result<ViewRef<'_, T, E>> {
+        self.extents()?; // refused before any sync or mark (the guard checks again, for its indexing)
         self.raw.check_borrowable(side, false)?;
         let view = self.raw.access(side, Access::Read)?;
         ViewRef::new(&self.raw, side, view)
     }
 
     fn guard_mut(&self, side: Side, mode: Access) -> Result<ViewMut<'_, T, E>> {
+        self.extents()?;
         self.raw.check_borrowable(side, true)?;
         let view: View = self.raw.access(side, mode)?;
         ViewMut::new(&self.raw, side, view)
