@@ -1,11 +1,19 @@
 #!/usr/bin/env bash
-# The GPU benchmark (benches/gpu_bench.cu), on a machine with an NVIDIA GPU and
-# nvcc (no Rust needed there): builds it against .gpu/lib (scripts/gpu-prepare.sh)
-# and runs it. Prints the table (docs/BENCHMARKS.md holds a copy) and writes
-#   $OUT_DIR/gpu-bench.txt   the whole output
-#   $OUT_DIR/gpu-bench.csv   bandwidth against size (scripts/bench-plot.py draws it)
-# OUT_DIR defaults to .gpu/bench. Extra arguments go to the program
-# (--only sync,tiny,flags,strided,async,resize,create,probe).
+# The GPU benchmarks, on a machine with an NVIDIA GPU and nvcc (no Rust needed
+# there): builds them against .gpu/lib (scripts/gpu-prepare.sh) and runs them.
+#   benches/gpu_bench.cu     dualview against raw CUDA copies (docs/BENCHMARKS.md holds a copy)
+#   benches/lammps_bench.cu  the LAMMPS KOKKOS-package pattern with value checks, at
+#                            $LAMMPS_ATOMS atoms (default "4000000 32000000"), for the
+#                            default, pinned and opt-out pageable (DV_PAGEABLE_MIRROR=1)
+#                            mirrors, one process per row; then the mirror rows (resize
+#                            while the mirror registers, first sync_host of a fresh 1 GiB)
+# Writes
+#   $OUT_DIR/gpu-bench.txt     gpu_bench's whole output
+#   $OUT_DIR/gpu-bench.csv     bandwidth against size (scripts/bench-plot.py draws it)
+#   $OUT_DIR/lammps-bench.txt  lammps_bench's rows
+# OUT_DIR defaults to .gpu/bench. Extra arguments go to gpu_bench; --only picks
+# groups: gpu_bench's (sync,tiny,flags,strided,async,resize,create,probe), lammps
+# and mirror. Exits non-zero when a check failed (a wrong value, an exception, a crash).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -14,9 +22,54 @@ OUT_DIR=${OUT_DIR:-$GPU/bench}
 mkdir -p "$OUT_DIR"
 export PATH=/usr/local/cuda/bin:$PATH
 if ! command -v nvcc >/dev/null; then echo "SKIPPED gpu-bench: no nvcc on this machine"; exit 0; fi
-nvcc -std=c++17 -O2 -arch=native -Xcompiler -pthread -I"$ROOT/include" benches/gpu_bench.cu -o "$GPU/gpu_bench" \
-  -L"$GPU/lib" -ldualview -Xlinker -rpath -Xlinker "$GPU/lib"
+ONLY=""
+args=("$@")
+for ((i = 0; i < ${#args[@]}; i++)); do
+  if [ "${args[i]}" = --only ]; then ONLY=${args[i + 1]:-}; fi
+done
+want() { [ -z "$ONLY" ] || [[ "$ONLY" == *"$1"* ]]; }
+LINK=(-L"$GPU/lib" -ldualview -Xlinker -rpath -Xlinker "$GPU/lib")
+nvcc -std=c++17 -O2 -arch=native -Xcompiler -pthread -I"$ROOT/include" benches/gpu_bench.cu -o "$GPU/gpu_bench" "${LINK[@]}"
+nvcc -std=c++17 -O2 -arch=native -Xcompiler -pthread -I"$ROOT/include" -I"$ROOT/include/dualview/kokkos" \
+  benches/lammps_bench.cu -o "$GPU/lammps_bench" "${LINK[@]}"
 nvidia-smi --query-gpu=name,driver_version,memory.total,pcie.link.gen.current,pcie.link.width.current --format=csv,noheader |
   tee "$OUT_DIR/machine.txt" || true
 echo "host: $(nproc) cores, $(grep MemTotal /proc/meminfo | awk '{print int($2/1048576)}') GiB" | tee -a "$OUT_DIR/machine.txt"
-"$GPU/gpu_bench" --csv "$OUT_DIR/gpu-bench.csv" "$@" | tee "$OUT_DIR/gpu-bench.txt"
+
+status=0
+if [ -z "$ONLY" ] || [[ "$ONLY" =~ sync|tiny|flags|strided|async|resize|create|probe ]]; then
+  "$GPU/gpu_bench" --csv "$OUT_DIR/gpu-bench.csv" "$@" | tee "$OUT_DIR/gpu-bench.txt" || status=1
+fi
+
+LOG=$OUT_DIR/lammps-bench.txt
+: >"$LOG"
+# One lammps_bench process: MIRROR, then its arguments. The pageable opt-out is
+# the process-wide DV_PAGEABLE_MIRROR=1; the other two run without it. A crash
+# (no row printed) is reported as a FAIL line.
+row() {
+  local mirror=$1 rc
+  shift
+  local envs=(env -u DV_PAGEABLE_MIRROR)
+  if [ "$mirror" = pageable ]; then envs=(env DV_PAGEABLE_MIRROR=1); fi
+  set +e
+  "${envs[@]}" "$GPU/lammps_bench" --mirror "$mirror" "$@" 2>&1 | tee -a "$LOG"
+  rc=${PIPESTATUS[0]}
+  set -e
+  if [ "$rc" -ne 0 ]; then
+    status=1
+    if [ "$rc" -gt 128 ]; then echo "FAIL lammps_bench --mirror $mirror $*: killed by signal $((rc - 128))" | tee -a "$LOG"; fi
+  fi
+}
+if want lammps; then
+  echo | tee -a "$LOG"
+  "$GPU/lammps_bench" --header | tee -a "$LOG"
+  for atoms in ${LAMMPS_ATOMS:-4000000 32000000}; do
+    for mirror in default pinned pageable; do row "$mirror" --lammps "$atoms"; done
+  done
+fi
+if want mirror; then
+  "$GPU/lammps_bench" --mirror-header | tee -a "$LOG"
+  for mirror in default pinned pageable; do row "$mirror" --mirror-rows; done
+fi
+if [ "$status" -ne 0 ]; then echo "gpu-bench: a check FAILED (see above)"; fi
+exit "$status"
