@@ -113,6 +113,10 @@ module dualview
   integer(c_int32_t), parameter, public :: DV_SYNC_ONE_SPACE = 3
   !> Sync state bit: the newer side's changes are confined to recorded subview regions.
   integer(c_int32_t), parameter, public :: DV_SYNC_PARTIAL = 4
+  !> Sync state bit (always with `DV_SYNC_PARTIAL`): the recorded regions are what a subview sync
+  !> left of the newer side's change. As after a Kokkos subview sync, the other side may be modified
+  !> now: that modify first copies this rest (nothing is dropped).
+  integer(c_int32_t), parameter, public :: DV_SYNC_REST = 8
   !> `dv_info_t.bits`: host and device are one space (modify and sync do nothing).
   integer(c_int32_t), parameter, public :: DV_INFO_SINGLE_SPACE = 1
   !> `dv_info_t.bits`: host and device views are one allocation (single space or managed memory).

@@ -258,6 +258,14 @@
 #define DV_SYNC_PARTIAL 4
 
 /**
+ * Sync state bit (always with `DV_SYNC_PARTIAL`): the recorded regions are
+ * what a subview sync left of the newer side's change. As after a Kokkos
+ * subview sync, the other side may be modified now: that modify first copies
+ * this rest (nothing is dropped).
+ */
+#define DV_SYNC_REST 8
+
+/**
  * `dv_info_t.bits`: host and device are one space (modify and sync do nothing).
  */
 #define DV_INFO_SINGLE_SPACE 1

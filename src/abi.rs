@@ -106,6 +106,11 @@ pub const DV_SYNC_DEVICE_NEWER: u8 = 2;
 pub const DV_SYNC_ONE_SPACE: u8 = 3;
 /// Sync state bit: the newer side's changes are confined to recorded subview regions.
 pub const DV_SYNC_PARTIAL: u8 = 4;
+/// Sync state bit (always with `DV_SYNC_PARTIAL`): the recorded regions are
+/// what a subview sync left of the newer side's change. As after a Kokkos
+/// subview sync, the other side may be modified now: that modify first copies
+/// this rest (nothing is dropped).
+pub const DV_SYNC_REST: u8 = 8;
 
 /// `dv_info_t.bits`: host and device are one space (modify and sync do nothing).
 pub const DV_INFO_SINGLE_SPACE: u32 = 1;

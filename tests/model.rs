@@ -1,16 +1,15 @@
 //! Model-based property test: random sequences of create / modify / sync /
 //! write / fill / resize / realloc / subview / clone / clear / deep_copy on
 //! two-space DualViews (host + test device), checked after every step against
-//! a small model of the data on each side, of the flags, and of the regions
-//! the newer side changed (a sync copies exactly those: the whole array when
-//! a parent was modified, the subviews' regions otherwise).
+//! a small model of the data on each side, of the flags, of the elements the
+//! newer side changed and has not copied yet, and of the bytes each sync
+//! moved (docs/DECISIONS.md D9: a sync through a handle copies exactly the
+//! changed elements inside that handle's region, each once; what it leaves
+//! is the rest, which a modify of the other side copies first).
 
 use dualview::{Dims, DualView, DynRank, ErrorKind, Layout, RawDualView, Side, Slice, Space};
 use proptest::prelude::*;
 use std::collections::BTreeSet;
-
-/// The most regions the library records before a change counts as whole.
-const MAX_BOXES: usize = 16;
 
 const DEV: Space = Space::test_device(2);
 
@@ -28,15 +27,19 @@ struct Family {
     host: Vec<i64>,
     device: Vec<i64>,
     newer: Newer,
-    /// What the newer side changed: `None` everywhere, or these regions.
-    dirty: Option<Vec<BTreeSet<usize>>>,
+    /// The elements the newer side changed and has not copied yet.
+    dirty: BTreeSet<usize>,
+    /// `dirty` is what a handle's sync left (DV_SYNC_REST): the other side may be modified.
+    rest: bool,
+    /// Bytes copied to the host and to the device so far (`stats()`).
+    moved: [u64; 2],
     generation: u64,
 }
 
 impl Family {
     fn new(ext: [usize; 2]) -> Family {
         let n = ext[0] * ext[1];
-        Family { ext, host: vec![0; n], device: vec![0; n], newer: Newer::None, dirty: None, generation: 0 }
+        Family { ext, host: vec![0; n], device: vec![0; n], newer: Newer::None, dirty: BTreeSet::new(), rest: false, moved: [0; 2], generation: 0 }
     }
     fn side(&mut self, s: Side) -> &mut Vec<i64> {
         match s {
@@ -46,6 +49,15 @@ impl Family {
     }
     fn stale(&self, s: Side) -> bool {
         matches!((self.newer, s), (Newer::Device, Side::Host) | (Newer::Host, Side::Device))
+    }
+    /// Whether a modify (fill, deep copy) of `s` is refused: the other side holds changes that are not a rest.
+    fn conflicts(&self, s: Side) -> bool {
+        self.stale(s) && !self.rest
+    }
+    fn clear(&mut self) {
+        self.newer = Newer::None;
+        self.dirty.clear();
+        self.rest = false;
     }
     fn newer_of(s: Side) -> Newer {
         match s {
@@ -167,43 +179,44 @@ impl World {
         h.region.is_some() && h.generation != self.fams[h.fam].generation
     }
 
-    /// Sync the model towards `s`: copy what the newer side changed, clear.
+    /// Sync the model towards `s` through `h`: copy the changed elements in
+    /// its region; what remains outside it is the rest.
     fn model_sync(&mut self, h: &Handle, s: Side) {
-        let f = &mut self.fams[h.fam];
-        let cells: Vec<usize> = match &f.dirty {
-            None => (0..f.ext[0] * f.ext[1]).collect(),
-            Some(regions) => regions.iter().flatten().copied().collect(),
-        };
-        for i in cells {
-            let v = if s == Side::Host { f.device[i] } else { f.host[i] };
-            f.side(s)[i] = v;
-        }
-        f.newer = Newer::None;
-        f.dirty = None;
+        let region: BTreeSet<usize> = self.region(h).into_iter().collect();
+        self.sync_cells(h.fam, s, &region);
     }
 
-    /// Record a successful modify of `s` through `h` (the caller checked it is allowed).
-    fn mark(&mut self, h: &Handle, s: Side) {
-        let region: BTreeSet<usize> = self.region(h).into_iter().collect();
-        let whole = h.region.is_none();
-        let f = &mut self.fams[h.fam];
-        if f.newer != Family::newer_of(s) {
-            f.newer = Family::newer_of(s);
-            f.dirty = if whole { None } else { Some(vec![]) };
-        }
-        if whole {
-            f.dirty = None;
-        }
-        let Some(list) = &mut f.dirty else { return };
-        if region.is_empty() || list.iter().any(|x| region.is_subset(x)) {
+    fn sync_cells(&mut self, fam: usize, s: Side, region: &BTreeSet<usize>) {
+        let f = &mut self.fams[fam];
+        if !f.stale(s) {
             return;
         }
-        list.retain(|x| !x.is_subset(&region));
-        if list.len() >= MAX_BOXES {
-            f.dirty = None;
-        } else {
-            list.push(region);
+        let copied: Vec<usize> = f.dirty.intersection(region).copied().collect();
+        for &i in &copied {
+            let v = if s == Side::Host { f.device[i] } else { f.host[i] };
+            f.side(s)[i] = v;
+            f.dirty.remove(&i);
         }
+        f.moved[s as usize] += 8 * copied.len() as u64;
+        if f.dirty.is_empty() {
+            f.clear();
+        } else {
+            f.rest = true;
+        }
+    }
+
+    /// Record a successful modify of `s` through `h` (the caller checked that
+    /// it is allowed): a rest of the other side is copied first.
+    fn mark(&mut self, h: &Handle, s: Side) {
+        if self.fams[h.fam].stale(s) {
+            let all: BTreeSet<usize> = (0..self.fams[h.fam].host.len()).collect();
+            self.sync_cells(h.fam, s, &all);
+        }
+        let region = self.region(h);
+        let f = &mut self.fams[h.fam];
+        f.newer = Family::newer_of(s);
+        f.rest = false;
+        f.dirty.extend(region);
     }
 
     fn apply(&mut self, op: &Op) -> Result<(), TestCaseError> {
@@ -215,7 +228,7 @@ impl World {
                 let f = &mut self.fams[h.fam];
                 let expect = if h.region.is_some() && h.generation != f.generation {
                     Some(ErrorKind::Stale)
-                } else if f.stale(s) {
+                } else if f.conflicts(s) {
                     Some(ErrorKind::ConcurrentModification)
                 } else {
                     self.mark(&h, s);
@@ -258,7 +271,8 @@ impl World {
                 if overwrite && h.region.is_none() {
                     let f = &mut self.fams[h.fam];
                     f.newer = Family::newer_of(s);
-                    f.dirty = None;
+                    f.dirty = (0..f.host.len()).collect();
+                    f.rest = false;
                 } else {
                     if self.fams[h.fam].stale(s) {
                         self.model_sync(&h, s);
@@ -276,9 +290,11 @@ impl World {
                 let r = h.raw.fill(s, &v.to_ne_bytes());
                 let expect = if self.is_stale(&h) {
                     Some(ErrorKind::Stale)
-                } else if self.fams[h.fam].stale(s) {
+                } else if self.fams[h.fam].conflicts(s) {
                     Some(ErrorKind::ConcurrentModification)
                 } else {
+                    let all: BTreeSet<usize> = (0..self.fams[h.fam].host.len()).collect();
+                    self.sync_cells(h.fam, s, &all); // a rest first
                     let region = self.region(&h);
                     let f = &mut self.fams[h.fam];
                     for &k in &region {
@@ -297,8 +313,7 @@ impl World {
                     return Ok(());
                 }
                 r.map_err(|e| TestCaseError::fail(e.to_string()))?;
-                self.fams[h.fam].newer = Newer::None;
-                self.fams[h.fam].dirty = None;
+                self.fams[h.fam].clear();
             }
             Op::Resize(i, e) | Op::Realloc(i, e) => {
                 let keep = matches!(op, Op::Resize(..));
@@ -317,15 +332,21 @@ impl World {
                 }
                 *f = Family::new(e);
                 f.generation = if old.ext == e { old.generation } else { old.generation + 1 };
+                f.moved = old.moved;
                 if keep {
-                    // Recorded regions name old indices: the change counts as whole.
-                    f.newer = old.newer;
+                    // Kept indices keep their values and changes; new ones are zero on both sides.
                     for idx in row_major(&e) {
                         if idx[0] < old.ext[0] && idx[1] < old.ext[1] {
                             let (n, o) = (flat(&e, &idx), flat(&old.ext, &idx));
                             f.host[n] = old.host[o];
                             f.device[n] = old.device[o];
+                            if old.dirty.contains(&o) {
+                                f.dirty.insert(n);
+                            }
                         }
+                    }
+                    if !f.dirty.is_empty() {
+                        (f.newer, f.rest) = (old.newer, old.rest);
                     }
                 }
                 for hh in self.handles.iter_mut().filter(|hh| hh.fam == h.fam && hh.region.is_none()) {
@@ -380,11 +401,13 @@ impl World {
                 let s = if self.fams[src.fam].newer == Newer::Host { Side::Host } else { Side::Device };
                 let expect = if self.is_stale(&dst) || self.is_stale(&src) {
                     Some(ErrorKind::Stale)
-                } else if self.fams[dst.fam].stale(s) {
+                } else if self.fams[dst.fam].conflicts(s) {
                     Some(ErrorKind::ConcurrentModification)
                 } else if dst.ext != src.ext {
                     Some(ErrorKind::Incompatible)
                 } else {
+                    let all: BTreeSet<usize> = (0..self.fams[dst.fam].host.len()).collect();
+                    self.sync_cells(dst.fam, s, &all); // a rest first
                     let (dr, sr) = (self.region(&dst), self.region(&src));
                     let vals: Vec<i64> = {
                         let f = &mut self.fams[src.fam];
@@ -408,6 +431,8 @@ impl World {
             let f = &self.fams[h.fam];
             prop_assert_eq!(h.raw.need_sync(Side::Host), f.stale(Side::Host));
             prop_assert_eq!(h.raw.need_sync(Side::Device), f.stale(Side::Device));
+            let st = h.raw.stats();
+            prop_assert_eq!([st.to_host.bytes, st.to_device.bytes], f.moved, "bytes moved by syncs");
             if h.region.is_none() {
                 prop_assert_eq!(h.raw.extents().as_slice().to_vec(), f.ext.to_vec());
                 prop_assert_eq!(read(&h.raw, Side::Host), f.host.clone());

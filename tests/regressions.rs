@@ -261,3 +261,80 @@ fn dv_trace_logs_each_copying_sync() {
     assert_eq!(lines.len(), 1, "one copying sync, one line: {err}");
     assert!(lines[0].contains("host->device 8000 B"), "{}", lines[0]);
 }
+
+/// Issue 18 (2): the LAMMPS border exchange at the size the tester used on the
+/// test device (1.1M atoms, 100k ghosts). The device side changed as a whole;
+/// the ghost rows' sync moves the ghost rows' bytes (a); a later whole sync
+/// moves the rest, each byte once (b); after the ghost sync a whole-array
+/// modify of the host is no error, and it keeps the device's rest (c).
+#[test]
+fn lammps_ghost_sync_moves_the_ghost_rows_and_leaves_nothing_stale() {
+    let (nlocal, nsend) = (1_000_000usize, 100_000usize);
+    let n = nlocal + nsend;
+    let x = DualView::<f64, Dims<2>>::builder("atom:x", Dims::new([n, 3]).unwrap())
+        .layout(Layout::Right)
+        .device(DEV)
+        .build()
+        .unwrap();
+    let value = |i: usize, k: usize, step: usize| (i * 3 + k) as f64 + 0.25 * step as f64;
+    let row_bytes = 3 * 8;
+    for step in 1..=4 {
+        {
+            // A kernel moves every atom and unpacks the ghosts: the device changed as a whole.
+            let mut d = x.device_mut().unwrap();
+            for (j, v) in d.as_mut_slice().unwrap().iter_mut().enumerate() {
+                *v = value(j / 3, j % 3, step);
+            }
+        }
+        let ghosts = x.raw().subview(&[Slice::Range(nlocal, n), Slice::All]).unwrap();
+        x.raw().reset_stats();
+        ghosts.sync(Side::Host).unwrap();
+        assert_eq!(x.stats().to_host.bytes, (nsend * row_bytes) as u64, "(a) the ghost rows' bytes, step {step}");
+        assert!(x.need_sync_host(), "(b) the rest is still owed to the host");
+        let h = read(x.raw(), Side::Host);
+        assert_eq!(h[3 * nlocal..], (3 * nlocal..3 * n).map(|j| value(j / 3, j % 3, step)).collect::<Vec<_>>()[..]);
+    }
+    // (b) a whole sync moves the rest, and only the rest.
+    x.raw().reset_stats();
+    x.sync_host().unwrap();
+    assert_eq!(x.stats().to_host.bytes, (nlocal * row_bytes) as u64);
+    assert!(!x.need_sync_host() && !x.need_sync_device());
+    let want: Vec<f64> = (0..3 * n).map(|j| value(j / 3, j % 3, 4)).collect();
+    assert_eq!(read(x.raw(), Side::Host), want);
+
+    // (c) ghost sync, then a host modify of the whole array: no error, the device's rest kept.
+    x.fill_device(-1.0).unwrap();
+    x.raw().subview(&[Slice::Range(nlocal, n), Slice::All]).unwrap().sync(Side::Host).unwrap();
+    x.raw().reset_stats();
+    x.modify_host().unwrap();
+    assert_eq!(x.stats().to_host.bytes, (nlocal * row_bytes) as u64, "the rest came over first, once");
+    assert!(read(x.raw(), Side::Host).iter().all(|&v| v == -1.0));
+    assert!(x.need_sync_device() && !x.need_sync_host());
+    x.sync_device().unwrap();
+    assert_eq!(read(x.raw(), Side::Device), read(x.raw(), Side::Host));
+}
+
+/// Issue 18 (2b): a resize keeps the record of unsynced changes by index, so
+/// a ghost sync, a grow and a whole sync still copy each changed byte once,
+/// and the new (zero) rows are not copied at all.
+#[test]
+fn a_resize_keeps_the_record_so_each_byte_moves_once() {
+    let a = raw(&[10, 3]); // LayoutLeft: growing the last axis keeps the data as a prefix
+    a.fill(Side::Device, &2.0f64.to_ne_bytes()).unwrap();
+    let g = a.subview(&[Slice::Range(8, 10), Slice::All]).unwrap();
+    g.sync(Side::Host).unwrap();
+    a.resize(&DynRank::new(&[20, 3]).unwrap()).unwrap();
+    a.reset_stats();
+    a.sync(Side::Host).unwrap();
+    assert_eq!(a.stats().to_host.bytes, 8 * 3 * 8, "rows 0..8 only: rows 8..10 came before, rows 10..20 are new");
+    let h = read(&a, Side::Host);
+    assert_eq!(h.iter().filter(|&&v| v == 2.0).count(), 30);
+    assert_eq!(h, read(&a, Side::Device));
+    // A grow while the device is newer as a whole: the later sync moves the old rows, not the new zeros.
+    a.fill(Side::Device, &3.0f64.to_ne_bytes()).unwrap();
+    a.resize(&DynRank::new(&[30, 3]).unwrap()).unwrap();
+    a.reset_stats();
+    a.sync(Side::Host).unwrap();
+    assert_eq!(a.stats().to_host.bytes, 20 * 3 * 8);
+    assert_eq!(read(&a, Side::Host), read(&a, Side::Device));
+}

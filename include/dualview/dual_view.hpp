@@ -60,7 +60,8 @@ inline const uint8_t* hooks_word() {
 }
 /// The inline flag writes of docs/DECISIONS.md ("inline flag writes"): a
 /// whole-array modify, as the ABI's compare-exchange would do it. False when
-/// the ABI must decide (the other side is newer, one space) or report (a hook).
+/// the ABI must decide (the other side is newer, a rest to copy: DV_SYNC_REST,
+/// one space) or report (a hook).
 inline bool modify_inline(const uint8_t* word, uint8_t newer) {
   if (__atomic_load_n(hooks_word(), __ATOMIC_ACQUIRE) != 0) return false;
   auto* w = const_cast<uint8_t*>(word);
@@ -566,7 +567,8 @@ class DualView : public ViewTraits<DataType, Arg1, Arg2, Arg3> {
     return w == newer || w == DV_SYNC_ONE_SPACE;
   }
   bool stale(uint8_t other_newer) const {
-    return (detail::load_flags(word_) & static_cast<uint8_t>(~DV_SYNC_PARTIAL)) == other_newer;
+    // The side bits alone (PARTIAL and REST qualify them; ONE_SPACE is 3, never stale).
+    return (detail::load_flags(word_) & static_cast<uint8_t>(DV_SYNC_HOST_NEWER | DV_SYNC_DEVICE_NEWER)) == other_newer;
   }
 
   bool same_extents(const dv_extents_t& e) const {

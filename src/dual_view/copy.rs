@@ -2,6 +2,7 @@
 //! Each holds the family lock (two families: in address order) and the
 //! borrows of the sides it writes and reads for the whole operation.
 
+use super::flags::{self, REST};
 use super::{lock_pair, RawDualView, State};
 use crate::error::Result;
 use crate::side::Side;
@@ -21,6 +22,8 @@ impl RawDualView {
     pub fn fill(&self, side: Side, value: &[u8]) -> Result<()> {
         self.check_writable("fill", Some(side))?;
         let mut st = self.shared.write();
+        self.placement(&st)?;
+        self.settle_rest_locked(&mut st, side)?;
         self.fill_locked(&st, side, value)?;
         self.mark_locked(&mut st, side)
     }
@@ -75,12 +78,18 @@ impl RawDualView {
         dst.check_writable("deep_copy", Some(side))?;
         let (mut dst_st, src_guard) = lock_pair(&dst.shared, &src.shared);
         {
+            // Every check before anything changes.
             let src_st: &State = src_guard.as_deref().unwrap_or(&dst_st);
-            dst.placement(&dst_st)?;
-            src.placement(src_st)?;
-            if dst.need_sync(side) {
+            let (d, s) = (dst.view_in(&dst_st, side)?, src.view_in(src_st, side)?);
+            let state = dst.shared.flags.load();
+            if flags::is_stale(state, side) && state & REST == 0 {
                 return Err(dst.concurrent(side));
             }
+            d.check_copyable_from(&s).map_err(|e| dst.err_on(e, Some(side)))?;
+        }
+        dst.settle_rest_locked(&mut dst_st, side)?;
+        {
+            let src_st: &State = src_guard.as_deref().unwrap_or(&dst_st);
             Self::copy_locked(dst, &dst_st, side, src, src_st, side)?;
         }
         drop(src_guard);

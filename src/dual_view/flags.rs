@@ -2,22 +2,25 @@
 //!
 //! Kokkos keeps two counters and only ever compares them; in every reachable
 //! state at most one is non-zero. We store that state directly, plus whether
-//! the newer side's changes are confined to recorded subview regions
-//! (`PARTIAL`, see `regions.rs`). The values are ABI (`DV_SYNC_*`): the C++
-//! header reads this byte inline for its fast paths.
+//! the newer side's changes are confined to recorded regions (`PARTIAL`, see
+//! `regions.rs`) and whether those regions are the rest a subview sync left
+//! (`REST`). The values are ABI (`DV_SYNC_*`): the C++ header reads this byte
+//! inline for its fast paths.
 //!
-//! | state | Kokkos counters | `need_sync(host)` | `need_sync(device)` |
-//! | --- | --- | --- | --- |
-//! | `CLEAN` | `[0, 0]` | false | false |
-//! | `HOST_NEWER` (`\| PARTIAL`) | `[n, 0]` | false | true |
-//! | `DEVICE_NEWER` (`\| PARTIAL`) | `[0, n]` | true | false |
-//! | `ONE_SPACE` | (no flags: one memory) | false | false |
+//! | state | Kokkos counters | `need_sync(host)` | `need_sync(device)` | `modify(host)` | `modify(device)` |
+//! | --- | --- | --- | --- | --- | --- |
+//! | `CLEAN` | `[0, 0]` | false | false | ok | ok |
+//! | `HOST_NEWER` (`\| PARTIAL`) | `[n, 0]` | false | true | ok | error |
+//! | `HOST_NEWER \| PARTIAL \| REST` | `[0, 0]` (Kokkos forgot the rest) | false | true | ok | copies the rest, then ok |
+//! | `DEVICE_NEWER` (`\| PARTIAL`) | `[0, n]` | true | false | error | ok |
+//! | `DEVICE_NEWER \| PARTIAL \| REST` | `[0, 0]` | true | false | copies the rest, then ok | ok |
+//! | `ONE_SPACE` | (no flags: one memory) | false | false | nothing | nothing |
 //!
 //! `ONE_SPACE` is fixed for a single-space DualView, so its modify and sync
 //! take the same one-load fast path and never change anything.
 //! The transitions are pure functions ([`modify_next`]), tested exhaustively.
 
-use crate::abi::{DV_SYNC_CLEAN, DV_SYNC_DEVICE_NEWER, DV_SYNC_HOST_NEWER, DV_SYNC_ONE_SPACE, DV_SYNC_PARTIAL};
+use crate::abi::{DV_SYNC_CLEAN, DV_SYNC_DEVICE_NEWER, DV_SYNC_HOST_NEWER, DV_SYNC_ONE_SPACE, DV_SYNC_PARTIAL, DV_SYNC_REST};
 use crate::side::Side;
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -26,6 +29,9 @@ pub(crate) const HOST_NEWER: u8 = DV_SYNC_HOST_NEWER;
 pub(crate) const DEVICE_NEWER: u8 = DV_SYNC_DEVICE_NEWER;
 pub(crate) const ONE_SPACE: u8 = DV_SYNC_ONE_SPACE;
 pub(crate) const PARTIAL: u8 = DV_SYNC_PARTIAL;
+pub(crate) const REST: u8 = DV_SYNC_REST;
+/// The bits naming the newer side.
+const SIDE_BITS: u8 = HOST_NEWER | DEVICE_NEWER;
 
 /// The state in which `side` holds changes the other side lacks (everywhere).
 pub(crate) const fn newer(side: Side) -> u8 {
@@ -40,25 +46,35 @@ pub(crate) const fn is_partial(state: u8) -> bool {
     state & PARTIAL != 0
 }
 
+/// Why a modify cannot be a pure flag change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Blocked {
+    /// The other side holds changes (Kokkos aborts): an error.
+    Conflict,
+    /// The other side holds the rest of a partly synced change: copy it first.
+    Rest,
+}
+
 /// The state after `modify(side)` of the whole array (`whole`) or of a
-/// subview region, or `None` when the other side is newer (the concurrent
-/// modification Kokkos aborts on).
-pub(crate) const fn modify_next(state: u8, side: Side, whole: bool) -> Option<u8> {
-    let base = state & !PARTIAL;
+/// subview region, or why it cannot change by itself.
+pub(crate) const fn modify_next(state: u8, side: Side, whole: bool) -> Result<u8, Blocked> {
+    let base = state & SIDE_BITS;
     if state == ONE_SPACE {
-        Some(ONE_SPACE)
+        Ok(ONE_SPACE)
     } else if state == newer(side) {
-        Some(state) // already newer everywhere
+        Ok(state) // already newer everywhere
     } else if base == CLEAN || base == newer(side) {
-        Some(if whole { newer(side) } else { newer(side) | PARTIAL })
+        Ok(if whole { newer(side) } else { newer(side) | PARTIAL })
+    } else if state & REST != 0 {
+        Err(Blocked::Rest)
     } else {
-        None
+        Err(Blocked::Conflict)
     }
 }
 
-/// Whether `side` is stale in `state` (the other side is newer).
+/// Whether `side` is stale in `state` (the other side holds changes).
 pub(crate) const fn is_stale(state: u8, side: Side) -> bool {
-    state != ONE_SPACE && state & !PARTIAL == newer(side.other())
+    state != ONE_SPACE && state & SIDE_BITS == newer(side.other())
 }
 
 /// One shared, atomic flag word.
@@ -88,13 +104,13 @@ impl Flags {
         self.0.as_ptr()
     }
 
-    /// Apply `modify(side)`; `Err(())` when the other side is newer (nothing
+    /// Apply `modify(side)`; `Err` when it cannot be a flag change (nothing
     /// changes). Returns the state it replaced.
     #[inline]
-    pub(crate) fn modify(&self, side: Side, whole: bool) -> Result<u8, ()> {
+    pub(crate) fn modify(&self, side: Side, whole: bool) -> Result<u8, Blocked> {
         let mut cur = self.load();
         loop {
-            let next = modify_next(cur, side, whole).ok_or(())?;
+            let next = modify_next(cur, side, whole)?;
             if next == cur {
                 return Ok(cur);
             }
@@ -134,35 +150,53 @@ mod tests {
     const D: u8 = DEVICE_NEWER;
     const HP: u8 = HOST_NEWER | PARTIAL;
     const DP: u8 = DEVICE_NEWER | PARTIAL;
+    const HR: u8 = HOST_NEWER | PARTIAL | REST;
+    const DR: u8 = DEVICE_NEWER | PARTIAL | REST;
 
     #[test]
     fn transitions_are_exhaustive() {
+        use Blocked::{Conflict, Rest};
         use Side::{Device as Dv, Host as Hs};
         for (state, side, whole, next) in [
-            (CLEAN, Hs, true, Some(H)),
-            (CLEAN, Hs, false, Some(HP)),
-            (CLEAN, Dv, true, Some(D)),
-            (CLEAN, Dv, false, Some(DP)),
-            (H, Hs, true, Some(H)),
-            (H, Hs, false, Some(H)),
-            (HP, Hs, false, Some(HP)),
-            (HP, Hs, true, Some(H)),
-            (H, Dv, true, None),
-            (HP, Dv, false, None),
-            (D, Dv, true, Some(D)),
-            (D, Dv, false, Some(D)),
-            (DP, Dv, false, Some(DP)),
-            (DP, Dv, true, Some(D)),
-            (D, Hs, true, None),
-            (DP, Hs, false, None),
-            (ONE_SPACE, Hs, true, Some(ONE_SPACE)),
-            (ONE_SPACE, Dv, false, Some(ONE_SPACE)),
+            (CLEAN, Hs, true, Ok(H)),
+            (CLEAN, Hs, false, Ok(HP)),
+            (CLEAN, Dv, true, Ok(D)),
+            (CLEAN, Dv, false, Ok(DP)),
+            (H, Hs, true, Ok(H)),
+            (H, Hs, false, Ok(H)),
+            (HP, Hs, false, Ok(HP)),
+            (HP, Hs, true, Ok(H)),
+            (HR, Hs, false, Ok(HP)),
+            (HR, Hs, true, Ok(H)),
+            (H, Dv, true, Err(Conflict)),
+            (HP, Dv, false, Err(Conflict)),
+            (HR, Dv, true, Err(Rest)),
+            (HR, Dv, false, Err(Rest)),
+            (D, Dv, true, Ok(D)),
+            (D, Dv, false, Ok(D)),
+            (DP, Dv, false, Ok(DP)),
+            (DP, Dv, true, Ok(D)),
+            (DR, Dv, false, Ok(DP)),
+            (DR, Dv, true, Ok(D)),
+            (D, Hs, true, Err(Conflict)),
+            (DP, Hs, false, Err(Conflict)),
+            (DR, Hs, true, Err(Rest)),
+            (DR, Hs, false, Err(Rest)),
+            (ONE_SPACE, Hs, true, Ok(ONE_SPACE)),
+            (ONE_SPACE, Dv, false, Ok(ONE_SPACE)),
         ] {
             assert_eq!(modify_next(state, side, whole), next, "{state} {side} {whole}");
         }
-        for (state, host_stale, device_stale) in
-            [(CLEAN, false, false), (H, false, true), (HP, false, true), (D, true, false), (DP, true, false), (ONE_SPACE, false, false)]
-        {
+        for (state, host_stale, device_stale) in [
+            (CLEAN, false, false),
+            (H, false, true),
+            (HP, false, true),
+            (HR, false, true),
+            (D, true, false),
+            (DP, true, false),
+            (DR, true, false),
+            (ONE_SPACE, false, false),
+        ] {
             assert_eq!(is_stale(state, Side::Host), host_stale, "{state}");
             assert_eq!(is_stale(state, Side::Device), device_stale, "{state}");
         }
@@ -175,11 +209,14 @@ mod tests {
     fn failed_modify_and_moved_state_change_nothing() {
         let f = Flags::default();
         f.modify(Side::Host, true).unwrap();
-        assert!(f.modify(Side::Device, false).is_err());
+        assert_eq!(f.modify(Side::Device, false), Err(Blocked::Conflict));
         assert_eq!(f.load(), H);
         assert!(!f.replace(HP, CLEAN));
         assert_eq!(f.load(), H);
         assert!(f.replace(H, CLEAN));
         assert_eq!(f.load(), CLEAN);
+        f.store(DR);
+        assert_eq!(f.modify(Side::Host, true), Err(Blocked::Rest));
+        assert_eq!(f.load(), DR);
     }
 }

@@ -1,7 +1,8 @@
 //! Reallocation: resize (keeping contents), realloc (dropping them), and
 //! resize into a new family (the C++ wrapper's value semantics).
 
-use super::flags::{is_partial, CLEAN, PARTIAL};
+use super::flags::{is_partial, Flags, CLEAN, ONE_SPACE, PARTIAL};
+use super::regions::{self, IndexBox};
 use super::{Desc, RawDualView, State};
 use crate::error::{err, Error, Result};
 use crate::extents::{DynRank, Extents};
@@ -96,11 +97,7 @@ impl RawDualView {
         if !keep {
             sh.flags.store(CLEAN);
         } else {
-            // Recorded regions name old indices: count the change as the whole array.
-            let f = sh.flags.load();
-            if is_partial(f) && sh.flags.replace(f, f & !PARTIAL) {
-                st.dirty.clear();
-            }
+            keep_record(&sh.flags, &mut st.dirty, old.extents(), extents);
         }
         Ok(())
     }
@@ -140,13 +137,11 @@ impl RawDualView {
             // A grown block lost its registration (see Allocation::grow_in_place); a new one has none.
             sh.adopt_mirror(&st.host);
         }
+        let old = st.mapping;
         st.mapping = mapping;
         st.generation += 1;
         sh.generation.store(st.generation, Ordering::Release);
-        let f = sh.flags.load();
-        if is_partial(f) && sh.flags.replace(f, f & !PARTIAL) {
-            st.dirty.clear();
-        }
+        keep_record(&sh.flags, &mut st.dirty, old.extents(), mapping.extents());
         Ok(())
     }
 
@@ -209,8 +204,35 @@ impl RawDualView {
             let nst = new.shared.read();
             self.copy_overlap(&st, &mapping, &nst.host, &nst.device).map_err(fail)?;
         }
-        new.shared.flags.store(sh.flags.load() & !PARTIAL);
+        let mut nst = new.shared.write();
+        nst.dirty = st.dirty.clone();
+        new.shared.flags.store(sh.flags.load());
+        keep_record(&new.shared.flags, &mut nst.dirty, st.mapping.extents(), extents);
+        drop(nst);
         Ok(new)
+    }
+}
+
+/// After a resize from `old` to `new` extents (same rank), keep the record of
+/// unsynced changes: a resize keeps every index both shapes hold, so the
+/// recorded boxes are clipped; the new indices are zero on both sides and
+/// need no copy, so a change of the whole old array becomes its box.
+fn keep_record(flags: &Flags, dirty: &mut Vec<IndexBox>, old: &DynRank, new: &DynRank) {
+    let f = flags.load();
+    if f == CLEAN || f == ONE_SPACE {
+        return;
+    }
+    let mut boxes = if is_partial(f) { dirty.clone() } else { vec![IndexBox::whole(old)] };
+    regions::clip(&mut boxes, new);
+    let next = if boxes.is_empty() {
+        CLEAN
+    } else if !is_partial(f) && boxes[0] == IndexBox::whole(new) {
+        f // shrunk, or unchanged: still the whole array
+    } else {
+        f | PARTIAL
+    };
+    if flags.replace(f, next) {
+        *dirty = boxes;
     }
 }
 

@@ -1,8 +1,8 @@
 //! Flags and sync: modify, need_sync, sync, clear_sync_state.
 
 use super::borrow::Held;
-use super::flags::{self, is_partial, newer, CLEAN};
-use super::regions::{record, IndexBox};
+use super::flags::{self, is_partial, newer, Blocked, CLEAN, PARTIAL, REST};
+use super::regions::{self, record, IndexBox};
 use super::{RawDualView, State};
 use crate::abi::{DV_TOOLS_DUAL_VIEW_MODIFY, DV_TOOLS_DUAL_VIEW_SYNC};
 use crate::error::{err, Error, Result};
@@ -37,9 +37,14 @@ impl RawDualView {
 
     #[inline(never)]
     fn modify_slow(&self, side: Side) -> Result<()> {
-        if self.sub.is_none() {
-            self.shared.flags.modify(side, true).map_err(|()| self.concurrent(side))?;
-        } else {
+        let flag_only = self.sub.is_none() && {
+            match self.shared.flags.modify(side, true) {
+                Ok(_) => true,
+                Err(Blocked::Conflict) => return Err(self.concurrent(side)),
+                Err(Blocked::Rest) => false, // the other side's rest is copied first, under the lock
+            }
+        };
+        if !flag_only {
             let mut st = self.shared.write();
             self.placement(&st)?;
             self.mark_locked(&mut st, side)?;
@@ -50,39 +55,66 @@ impl RawDualView {
 
     /// Tell Kokkos Tools about a DualView sync or modify of `side`.
     pub(super) fn report(&self, event: u32, side: Side) {
+        if crate::tools::wants(event) {
+            self.report_in(&self.shared.read(), event, side);
+        }
+    }
+
+    /// [`RawDualView::report`] with the family lock held.
+    fn report_in(&self, st: &State, event: u32, side: Side) {
         if crate::tools::wants(event)
-            && let Ok(v) = self.view(side)
+            && let Ok(v) = self.view_in(st, side)
         {
             crate::tools::dual_view_event(event, v.label(), v.data(), side == Side::Device);
         }
     }
 
     /// Record a change of `side` over this handle's region, under the lock.
+    /// When the other side holds the rest of a partly synced change (Kokkos
+    /// would have forgotten it), that rest is copied into `side` first.
     pub(super) fn mark_locked(&self, st: &mut State, side: Side) -> Result<()> {
         let fl = &self.shared.flags;
-        let Some(sub) = &self.sub else {
-            return fl.modify(side, true).map(drop).map_err(|()| self.concurrent(side));
-        };
         loop {
             let cur = fl.load();
-            let next = flags::modify_next(cur, side, false).ok_or_else(|| self.concurrent(side))?;
-            if next != cur {
-                // Clean -> this side newer in this region only.
-                if fl.replace(cur, next) {
-                    st.dirty.clear();
-                    record(&mut st.dirty, sub.bounds);
+            let next = match flags::modify_next(cur, side, self.sub.is_none()) {
+                Ok(next) => next,
+                Err(Blocked::Conflict) => return Err(self.concurrent(side)),
+                Err(Blocked::Rest) => {
+                    self.sync_locked(st, side, None, IndexBox::whole(st.mapping.extents()))?;
+                    continue;
+                }
+            };
+            let Some(sub) = &self.sub else {
+                if next == cur || fl.replace(cur, next) {
                     return Ok(());
                 }
                 continue;
+            };
+            if next == cur && !is_partial(cur) {
+                return Ok(()); // already newer everywhere
             }
-            if !is_partial(cur) || record(&mut st.dirty, sub.bounds) {
-                return Ok(());
-            }
-            // Too many regions: the change counts as the whole array.
-            if fl.replace(cur, newer(side)) {
+            // Partial before (this side's boxes, or a rest it keeps): add ours; clean before: ours alone.
+            let mut boxes = if is_partial(cur) { st.dirty.clone() } else { Vec::new() };
+            let next = if record(&mut boxes, sub.bounds) { next } else { newer(side) }; // too many: the whole array
+            if fl.replace(cur, next) {
+                st.dirty = boxes;
                 return Ok(());
             }
         }
+    }
+
+    /// Before writing `side` of this handle as a whole (fill, deep copy):
+    /// `ConcurrentModification` when the other side holds changes, except
+    /// the rest of a partly synced change, which is copied first.
+    pub(super) fn settle_rest_locked(&self, st: &mut State, side: Side) -> Result<()> {
+        let cur = self.shared.flags.load();
+        if !flags::is_stale(cur, side) {
+            return Ok(());
+        }
+        if cur & REST == 0 {
+            return Err(self.concurrent(side));
+        }
+        self.sync_locked(st, side, None, IndexBox::whole(st.mapping.extents()))
     }
 
     #[cold]
@@ -195,28 +227,47 @@ impl RawDualView {
         }
         let mut st = sh.write();
         self.placement(&st)?;
+        let bounds = self.bounds(&st);
+        self.sync_locked(&mut st, target, stream, bounds)
+    }
+
+    /// Under the family lock: copy into `target` the other side's recorded
+    /// changes inside `bounds` (this handle's box), and take them off the
+    /// record. What remains outside `bounds` stays recorded as the rest
+    /// (`REST`); nothing remaining: both sides clean.
+    pub(super) fn sync_locked(&self, st: &mut State, target: Side, stream: Option<Stream>, bounds: IndexBox) -> Result<()> {
+        let sh = &*self.shared;
         let state = sh.flags.load();
         if !flags::is_stale(state, target) {
             return Ok(()); // another handle synced meanwhile
         }
+        let changed = if is_partial(state) { st.dirty.clone() } else { vec![IndexBox::whole(st.mapping.extents())] };
+        let mut rest = changed.clone();
+        let (next, rest) = if !regions::remove(&mut rest, &bounds) {
+            (state, changed.clone()) // the record would grow too large: keep it (copied again later, never missed)
+        } else if rest.is_empty() {
+            (CLEAN, rest)
+        } else {
+            (newer(target.other()) | PARTIAL | REST, rest)
+        };
         let t0 = Instant::now();
-        let moved = self.copy_changes(&st, state, target, stream).map_err(|e| self.err_on(e, Some(target)))?;
+        let moved = self
+            .copy_changes(st, &regions::inside(&changed, &bounds), target, stream)
+            .map_err(|e| self.err_on(e, Some(target)))?;
         // On the default stream the copy (or prefetch) is complete here: it synchronises itself.
         sh.stats.record(&sh.label, target, moved, t0.elapsed());
         // A side marked again during the copy keeps its mark: its change may postdate the copy.
-        if sh.flags.replace(state, CLEAN) {
-            st.dirty.clear();
+        if sh.flags.replace(state, next) {
+            st.dirty = rest;
         }
-        drop(st);
-        self.report(DV_TOOLS_DUAL_VIEW_SYNC, target);
+        self.report_in(st, DV_TOOLS_DUAL_VIEW_SYNC, target);
         Ok(())
     }
 
-    /// Copy the changes of `state` into `target` (whole array, or the recorded
-    /// boxes); returns the bytes moved (0 for managed memory, which is prefetched).
-    fn copy_changes(&self, st: &State, state: u8, target: Side, stream: Option<Stream>) -> Result<usize> {
+    /// Copy `boxes` (disjoint) of the other side into `target`; returns the
+    /// bytes moved (0 for managed memory, which is prefetched).
+    fn copy_changes(&self, st: &State, boxes: &[IndexBox], target: Side, stream: Option<Stream>) -> Result<usize> {
         let sh = &*self.shared;
-        let boxes: Vec<IndexBox> = if is_partial(state) { st.dirty.clone() } else { vec![IndexBox::whole(st.mapping.extents())] };
         let s = stream.unwrap_or(Stream::null());
         if stream.is_none() {
             space::fence(sh.device_space)?;

@@ -29,6 +29,25 @@ impl View {
         unsafe { self.copy_from_on(src, Stream::null()) }
     }
 
+    /// `Incompatible` unless `src` has this view's extents and element size
+    /// (what [`View::copy_from`] checks before it copies).
+    pub(crate) fn check_copyable_from(&self, src: &View) -> Result<()> {
+        if !self.extents().same_as(src.extents()) {
+            bail!(
+                Incompatible,
+                "deep_copy extents differ: \"{}\" {:?} <- \"{}\" {:?}",
+                self.label(),
+                self.extents().as_slice(),
+                src.label(),
+                src.extents().as_slice()
+            );
+        }
+        if self.elem.size() != src.elem.size() {
+            bail!(Incompatible, "deep_copy element sizes differ: {} <- {} bytes", self.elem.size(), src.elem.size());
+        }
+        Ok(())
+    }
+
     /// [`View::copy_from`] ordered on `stream`.
     ///
     /// ```
@@ -43,24 +62,7 @@ impl View {
     /// # Safety
     /// As [`View::copy_from`], until the stream has executed the copy.
     pub unsafe fn copy_from_on(&self, src: &View, stream: Stream) -> Result<()> {
-        if !self.extents().same_as(src.extents()) {
-            bail!(
-                Incompatible,
-                "deep_copy extents differ: \"{}\" {:?} <- \"{}\" {:?}",
-                self.label(),
-                self.extents().as_slice(),
-                src.label(),
-                src.extents().as_slice()
-            );
-        }
-        if self.elem.size() != src.elem.size() {
-            bail!(
-                Incompatible,
-                "deep_copy element sizes differ: {} <- {} bytes",
-                self.elem.size(),
-                src.elem.size()
-            );
-        }
+        self.check_copyable_from(src)?;
         if self.size() == 0 {
             return Ok(());
         }

@@ -32,7 +32,6 @@ use std::sync::atomic::{AtomicU8, Ordering};
 
 /// An element whose value the model does not know (memory never initialised).
 const UNDEF: u64 = u64::MAX;
-const MAX_BOXES: usize = 16;
 const MAX_HANDLES: usize = 24;
 const MAX_FAMILIES: usize = 8;
 const MAX_OPS: usize = 64;
@@ -113,7 +112,13 @@ struct Fam {
     dev: Vec<u64>,
     newer: Newer,
     /// What the newer side changed: `None` everywhere, or these regions.
-    dirty: Option<Vec<BTreeSet<usize>>>,
+    /// The elements the newer side changed and has not copied yet (every
+    /// element while the change is whole, `partial` false).
+    dirty: BTreeSet<usize>,
+    /// The change is a set of regions (`DV_SYNC_PARTIAL`).
+    partial: bool,
+    /// `dirty` is what a handle's sync left (`DV_SYNC_REST`).
+    rest: bool,
     generation: u64,
     owned: bool,
     /// to_device count, bytes, to_host count, bytes.
@@ -128,6 +133,35 @@ impl Fam {
     }
     fn stale(&self, side: u32) -> bool {
         self.two && matches!((self.newer, side), (Newer::Device, DV_SIDE_HOST) | (Newer::Host, DV_SIDE_DEVICE))
+    }
+    /// A modify of `side` is refused: the other side holds changes that are not a rest.
+    fn conflicts(&self, side: u32) -> bool {
+        self.stale(side) && !self.rest
+    }
+    fn clear(&mut self) {
+        self.newer = Newer::None;
+        self.dirty.clear();
+        (self.partial, self.rest) = (false, false);
+    }
+    /// After a resize from `old` extents to the current ones (same rank): kept
+    /// indices keep their changes, new ones (zero on both sides) have none.
+    fn keep_record(&mut self, old: &[usize]) {
+        if self.newer == Newer::None {
+            return;
+        }
+        let ext = self.ext.clone();
+        let kept: BTreeSet<usize> = row_major(&ext)
+            .into_iter()
+            .filter(|idx| idx.iter().zip(old).all(|(i, e)| i < e) && self.dirty.contains(&flat(old, idx)))
+            .map(|idx| flat(&ext, &idx))
+            .collect();
+        let whole_after = !self.partial && ext.iter().zip(old).all(|(n, o)| n <= o);
+        self.dirty = kept;
+        if self.dirty.is_empty() {
+            self.clear();
+        } else if !whole_after {
+            self.partial = true;
+        }
     }
     fn data(&self, side: u32) -> &Vec<u64> {
         if side == DV_SIDE_HOST { &self.host } else { &self.dev }
@@ -150,7 +184,10 @@ impl Fam {
             Newer::Host => DV_SYNC_HOST_NEWER,
             Newer::Device => DV_SYNC_DEVICE_NEWER,
         };
-        if self.newer != Newer::None && self.dirty.is_some() { base | DV_SYNC_PARTIAL } else { base }
+        if self.newer == Newer::None {
+            return base;
+        }
+        base | if self.partial { DV_SYNC_PARTIAL } else { 0 } | if self.rest { DV_SYNC_REST } else { 0 }
     }
     fn mask(&self) -> u64 {
         if self.elem >= 8 { u64::MAX } else { (1u64 << (8 * self.elem)) - 1 }
@@ -441,55 +478,65 @@ impl World {
 
     // ---- model transitions ---------------------------------------------------------
 
-    fn model_sync(&mut self, fam: usize, side: u32) {
+    /// Sync `side` through a handle whose region is `region` (`None`: the
+    /// whole array): copy the changed elements inside it; the rest stays.
+    fn model_sync(&mut self, fam: usize, side: u32, region: Option<&BTreeSet<usize>>) {
         let f = &mut self.fams[fam];
-        let boxes: Vec<Vec<usize>> = match &f.dirty {
-            None => vec![(0..f.size()).collect()],
-            Some(l) => l.iter().map(|b| b.iter().copied().collect()).collect(),
-        };
-        let mut bytes = 0u64;
-        for b in boxes {
-            for &i in &b {
-                if side == DV_SIDE_HOST {
-                    f.host[i] = f.dev[i];
-                } else {
-                    f.dev[i] = f.host[i];
-                }
+        if !f.stale(side) {
+            return;
+        }
+        let copied: Vec<usize> = f.dirty.iter().copied().filter(|i| region.is_none_or(|r| r.contains(i))).collect();
+        for &i in &copied {
+            if side == DV_SIDE_HOST {
+                f.host[i] = f.dev[i];
+            } else {
+                f.dev[i] = f.host[i];
             }
-            bytes += (b.len() * f.elem) as u64;
+            f.dirty.remove(&i);
         }
         let k = if side == DV_SIDE_DEVICE { 0 } else { 2 };
         f.stats[k] += 1;
-        f.stats[k + 1] += bytes;
-        f.newer = Newer::None;
-        f.dirty = None;
+        f.stats[k + 1] += (copied.len() * f.elem) as u64;
+        if f.dirty.is_empty() {
+            f.clear();
+        } else {
+            (f.partial, f.rest) = (true, true);
+        }
     }
 
-    /// A successful modify of `side` through handle `h` (not concurrent).
+    /// [`Engine::model_sync`] through handle `h`.
+    fn model_sync_through(&mut self, h: usize, side: u32) {
+        let region: Option<BTreeSet<usize>> = self.hs[h].region.as_ref().map(|r| r.iter().copied().collect());
+        self.model_sync(self.hs[h].fam, side, region.as_ref());
+    }
+
+    /// A successful modify of `side` through handle `h` (not a conflict): a
+    /// rest of the other side is copied first.
     fn mark(&mut self, h: usize, side: u32) {
         let whole = self.hs[h].region.is_none();
         let region: BTreeSet<usize> = self.region(h).into_iter().collect();
-        let f = &mut self.fams[self.hs[h].fam];
-        if !f.two {
+        let fam = self.hs[h].fam;
+        if !self.fams[fam].two {
             return;
         }
-        if f.newer != newer_of(side) {
-            f.newer = newer_of(side);
-            f.dirty = if whole { None } else { Some(vec![]) };
+        if self.fams[fam].stale(side) {
+            self.model_sync(fam, side, None);
         }
+        let f = &mut self.fams[fam];
         if whole {
-            f.dirty = None;
-        }
-        let Some(list) = &mut f.dirty else { return };
-        if region.is_empty() || list.iter().any(|x| region.is_subset(x)) {
-            return;
-        }
-        list.retain(|x| !x.is_subset(&region));
-        if list.len() >= MAX_BOXES {
-            f.dirty = None;
+            f.dirty = (0..f.size()).collect();
+            f.partial = false;
+        } else if f.newer == newer_of(side) && !f.partial {
+            return; // already newer everywhere
         } else {
-            list.push(region);
+            if f.newer != newer_of(side) {
+                f.dirty.clear();
+            }
+            f.dirty.extend(region);
+            f.partial = true;
         }
+        f.newer = newer_of(side);
+        f.rest = false;
     }
 
     fn write_region(&mut self, h: usize, side: u32, v: u64) {
@@ -801,7 +848,9 @@ impl World {
             host: vec![init; n],
             dev: vec![init; n],
             newer: Newer::None,
-            dirty: None,
+            dirty: BTreeSet::new(),
+            partial: false,
+            rest: false,
             generation: 0,
             owned,
             stats: [0; 4],
@@ -1164,7 +1213,7 @@ impl World {
             let h = a.live().unwrap();
             if self.is_stale(h) {
                 DV_ERROR_STALE
-            } else if self.fams[self.hs[h].fam].stale(side) {
+            } else if self.fams[self.hs[h].fam].conflicts(side) {
                 DV_ERROR_CONCURRENT_MODIFICATION
             } else {
                 DV_OK
@@ -1210,7 +1259,7 @@ impl World {
         };
         self.expect("dv_sync", st, want);
         if copies {
-            self.model_sync(self.hs[a.live().unwrap()].fam, side);
+            self.model_sync_through(a.live().unwrap(), side);
         }
     }
 
@@ -1255,9 +1304,7 @@ impl World {
         let st = unsafe { dv_clear_sync_state(a.ptr(self)) };
         self.expect("dv_clear_sync_state", st, want);
         if st == DV_OK {
-            let f = &mut self.fams[self.hs[a.live().unwrap()].fam];
-            f.newer = Newer::None;
-            f.dirty = None;
+            self.fams[self.hs[a.live().unwrap()].fam].clear();
         }
     }
 
@@ -1297,12 +1344,14 @@ impl World {
         let whole = self.hs[h].region.is_none();
         if mode == DV_ACCESS_WRITE && whole {
             if self.fams[fam].two {
-                self.fams[fam].newer = newer_of(side);
-                self.fams[fam].dirty = None;
+                let f = &mut self.fams[fam];
+                f.newer = newer_of(side);
+                f.dirty = (0..f.size()).collect();
+                (f.partial, f.rest) = (false, false);
             }
         } else {
             if self.fams[fam].stale(side) {
-                self.model_sync(fam, side);
+                self.model_sync_through(h, side);
             }
             if mode != DV_ACCESS_READ {
                 self.mark(h, side);
@@ -1349,7 +1398,7 @@ impl World {
                 DV_ERROR_INVALID_ARGUMENT
             } else if self.is_stale(h) {
                 DV_ERROR_STALE
-            } else if self.fams[self.hs[h].fam].stale(side) {
+            } else if self.fams[self.hs[h].fam].conflicts(side) {
                 DV_ERROR_CONCURRENT_MODIFICATION
             } else {
                 DV_OK
@@ -1361,6 +1410,7 @@ impl World {
         self.expect("dv_fill_and_modify", st, want);
         if st == DV_OK {
             let h = a.live().unwrap();
+            self.model_sync(self.hs[h].fam, side, None); // a rest first
             self.write_region(h, side, v);
             self.mark(h, side);
         }
@@ -1449,7 +1499,7 @@ impl World {
                 DV_ERROR_INVALID_ARGUMENT
             } else if self.is_stale(d) || self.is_stale(s) {
                 DV_ERROR_STALE
-            } else if fd.stale(side) {
+            } else if fd.conflicts(side) {
                 DV_ERROR_CONCURRENT_MODIFICATION
             } else if self.hs[d].ext != self.hs[s].ext || fd.elem != fs.elem {
                 DV_ERROR_INCOMPATIBLE
@@ -1462,6 +1512,7 @@ impl World {
         self.expect("dv_deep_copy", st, want);
         if st == DV_OK {
             let (d, s) = (dst.live().unwrap(), src.live().unwrap());
+            self.model_sync(self.hs[d].fam, side, None); // a rest first
             self.model_copy(d, side, s, side);
             self.mark(d, side);
         }
@@ -1568,7 +1619,9 @@ impl World {
             }
             f.host = host;
             f.dev = dev;
-            f.dirty = None; // recorded regions name old indices: the change counts as whole
+            let old = std::mem::replace(&mut f.ext, new.clone());
+            f.keep_record(&old);
+            f.ext = old; // updated with the strides below
         } else {
             let n: usize = new.iter().product();
             let init = if how == 1 { 0 } else { UNDEF };
@@ -1580,8 +1633,7 @@ impl World {
                 f.host = vec![UNDEF; n];
                 f.dev = vec![UNDEF; n];
             }
-            f.newer = Newer::None;
-            f.dirty = None;
+            f.clear();
         }
         if !same {
             f.strides = if f.layout == DV_LAYOUT_STRIDE { repack(&f.strides, &new) } else { canonical(f.layout, &new) };
@@ -1648,7 +1700,8 @@ impl World {
             }
         }
         let strides = if f.layout == DV_LAYOUT_STRIDE { repack(&f.strides, &new) } else { canonical(f.layout, &new) };
-        let nf = Fam {
+        let old_ext = f.ext.clone();
+        let mut nf = Fam {
             label: f.label.clone(),
             dtype: f.dtype,
             elem: f.elem,
@@ -1663,12 +1716,15 @@ impl World {
             host,
             dev,
             newer: f.newer,
-            dirty: None,
+            dirty: f.dirty.clone(),
+            partial: f.partial,
+            rest: f.rest,
             generation: 0,
             owned: true,
             stats: [0; 4],
             bufs: vec![],
         };
+        nf.keep_record(&old_ext);
         self.fams.push(nf);
         self.add_handle(H {
             p: out,
