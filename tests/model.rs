@@ -31,6 +31,8 @@ struct Family {
     dirty: BTreeSet<usize>,
     /// `dirty` is what a handle's sync left (DV_SYNC_REST): the other side may be modified.
     rest: bool,
+    /// The change is a set of regions, not the whole array (DV_SYNC_PARTIAL).
+    partial: bool,
     /// Bytes copied to the host and to the device so far (`stats()`).
     moved: [u64; 2],
     generation: u64,
@@ -39,7 +41,7 @@ struct Family {
 impl Family {
     fn new(ext: [usize; 2]) -> Family {
         let n = ext[0] * ext[1];
-        Family { ext, host: vec![0; n], device: vec![0; n], newer: Newer::None, dirty: BTreeSet::new(), rest: false, moved: [0; 2], generation: 0 }
+        Family { ext, host: vec![0; n], device: vec![0; n], newer: Newer::None, dirty: BTreeSet::new(), rest: false, partial: false, moved: [0; 2], generation: 0 }
     }
     fn side(&mut self, s: Side) -> &mut Vec<i64> {
         match s {
@@ -58,6 +60,7 @@ impl Family {
         self.newer = Newer::None;
         self.dirty.clear();
         self.rest = false;
+        self.partial = false;
     }
     fn newer_of(s: Side) -> Newer {
         match s {
@@ -201,7 +204,7 @@ impl World {
         if f.dirty.is_empty() {
             f.clear();
         } else {
-            f.rest = true;
+            (f.rest, f.partial) = (true, true);
         }
     }
 
@@ -212,8 +215,14 @@ impl World {
             let all: BTreeSet<usize> = (0..self.fams[h.fam].host.len()).collect();
             self.sync_cells(h.fam, s, &all);
         }
+        let whole = h.region.is_none();
         let region = self.region(h);
         let f = &mut self.fams[h.fam];
+        if whole {
+            f.partial = false;
+        } else if f.newer != Family::newer_of(s) || f.partial {
+            f.partial = true;
+        }
         f.newer = Family::newer_of(s);
         f.rest = false;
         f.dirty.extend(region);
@@ -272,7 +281,7 @@ impl World {
                     let f = &mut self.fams[h.fam];
                     f.newer = Family::newer_of(s);
                     f.dirty = (0..f.host.len()).collect();
-                    f.rest = false;
+                    (f.rest, f.partial) = (false, false);
                 } else {
                     if self.fams[h.fam].stale(s) {
                         self.model_sync(&h, s);
@@ -345,8 +354,12 @@ impl World {
                             }
                         }
                     }
-                    if !f.dirty.is_empty() {
-                        (f.newer, f.rest) = (old.newer, old.rest);
+                    if old.newer != Newer::None && !old.partial {
+                        // A whole change stays whole: it covers the new elements too.
+                        f.dirty = (0..f.host.len()).collect();
+                    }
+                    if old.newer != Newer::None && (!f.dirty.is_empty() || !old.partial) {
+                        (f.newer, f.rest, f.partial) = (old.newer, old.rest, old.partial);
                     }
                 }
                 for hh in self.handles.iter_mut().filter(|hh| hh.fam == h.fam && hh.region.is_none()) {

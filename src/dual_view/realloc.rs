@@ -1,7 +1,7 @@
 //! Reallocation: resize (keeping contents), realloc (dropping them), and
 //! resize into a new family (the C++ wrapper's value semantics).
 
-use super::flags::{is_partial, Flags, CLEAN, ONE_SPACE, PARTIAL};
+use super::flags::{is_partial, Flags, CLEAN};
 use super::regions::{self, IndexBox};
 use super::{Desc, RawDualView, State};
 use crate::error::{err, Error, Result};
@@ -97,7 +97,7 @@ impl RawDualView {
         if !keep {
             sh.flags.store(CLEAN);
         } else {
-            keep_record(&sh.flags, &mut st.dirty, old.extents(), extents);
+            keep_record(&sh.flags, &mut st.dirty, extents);
         }
         Ok(())
     }
@@ -137,11 +137,10 @@ impl RawDualView {
             // A grown block lost its registration (see Allocation::grow_in_place); a new one has none.
             sh.adopt_mirror(&st.host);
         }
-        let old = st.mapping;
         st.mapping = mapping;
         st.generation += 1;
         sh.generation.store(st.generation, Ordering::Release);
-        keep_record(&sh.flags, &mut st.dirty, old.extents(), mapping.extents());
+        keep_record(&sh.flags, &mut st.dirty, mapping.extents());
         Ok(())
     }
 
@@ -207,31 +206,25 @@ impl RawDualView {
         let mut nst = new.shared.write();
         nst.dirty = st.dirty.clone();
         new.shared.flags.store(sh.flags.load());
-        keep_record(&new.shared.flags, &mut nst.dirty, st.mapping.extents(), extents);
+        keep_record(&new.shared.flags, &mut nst.dirty, extents);
         drop(nst);
         Ok(new)
     }
 }
 
 /// After a resize from `old` to `new` extents (same rank), keep the record of
-/// unsynced changes: a resize keeps every index both shapes hold, so the
-/// recorded boxes are clipped; the new indices are zero on both sides and
-/// need no copy, so a change of the whole old array becomes its box.
-fn keep_record(flags: &Flags, dirty: &mut Vec<IndexBox>, old: &DynRank, new: &DynRank) {
+/// unsynced changes. A change of the whole array stays whole: it covers the
+/// new elements too, which the newer side may write before its sync (Kokkos'
+/// own resize test does). Recorded regions keep their indices, since a resize
+/// keeps every index both shapes hold: they are clipped to the new extents.
+fn keep_record(flags: &Flags, dirty: &mut Vec<IndexBox>, new: &DynRank) {
     let f = flags.load();
-    if f == CLEAN || f == ONE_SPACE {
+    if !is_partial(f) {
         return;
     }
-    let mut boxes = if is_partial(f) { dirty.clone() } else { vec![IndexBox::whole(old)] };
+    let mut boxes = dirty.clone();
     regions::clip(&mut boxes, new);
-    let next = if boxes.is_empty() {
-        CLEAN
-    } else if !is_partial(f) && boxes[0] == IndexBox::whole(new) {
-        f // shrunk, or unchanged: still the whole array
-    } else {
-        f | PARTIAL
-    };
-    if flags.replace(f, next) {
+    if flags.replace(f, if boxes.is_empty() { CLEAN } else { f }) {
         *dirty = boxes;
     }
 }

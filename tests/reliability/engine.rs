@@ -143,24 +143,24 @@ impl Fam {
         self.dirty.clear();
         (self.partial, self.rest) = (false, false);
     }
-    /// After a resize from `old` extents to the current ones (same rank): kept
-    /// indices keep their changes, new ones (zero on both sides) have none.
+    /// After a resize from `old` extents to the current ones (same rank): a
+    /// whole change stays whole; recorded regions keep their kept indices.
     fn keep_record(&mut self, old: &[usize]) {
         if self.newer == Newer::None {
             return;
         }
         let ext = self.ext.clone();
-        let kept: BTreeSet<usize> = row_major(&ext)
+        if !self.partial {
+            self.dirty = (0..self.size()).collect();
+            return;
+        }
+        self.dirty = row_major(&ext)
             .into_iter()
             .filter(|idx| idx.iter().zip(old).all(|(i, e)| i < e) && self.dirty.contains(&flat(old, idx)))
             .map(|idx| flat(&ext, &idx))
             .collect();
-        let whole_after = !self.partial && ext.iter().zip(old).all(|(n, o)| n <= o);
-        self.dirty = kept;
         if self.dirty.is_empty() {
             self.clear();
-        } else if !whole_after {
-            self.partial = true;
         }
     }
     fn data(&self, side: u32) -> &Vec<u64> {
