@@ -490,3 +490,28 @@ TEST(CppParity, InlineFlagWritesAreThreadSafe) {
     for (int t = 0; t < 8; ++t) EXPECT_EQ(won[t], (((t + round) % 2 == 0) == host_won) ? 1 : 0) << "round " << round << " thread " << t;
   }
 }
+
+// Issue 18 (2): the LAMMPS border exchange through the Kokkos names. The device
+// changed as a whole; the ghost rows' subview sync moves the ghost rows only;
+// a host modify of the whole DualView afterwards is no error (as in Kokkos) and
+// keeps the device's rest; a whole sync moves each byte once.
+TEST(KokkosApi, LammpsGhostRowSyncMovesOnlyTheGhostRows) {
+  using X = Kokkos::DualView<double* [3], Kokkos::LayoutRight, TestDev>;
+  const size_t nlocal = 1000, nsend = 100, n = nlocal + nsend;
+  X x("atom:x", n);
+  Kokkos::deep_copy(x.d_view, 2.0);
+  x.modify_device();
+  const auto before = x.stats().to_host_bytes;
+  auto ghosts = Kokkos::subview(x, std::make_pair(nlocal, n), Kokkos::ALL);
+  ghosts.sync_host();
+  EXPECT_EQ(x.stats().to_host_bytes - before, nsend * 3 * sizeof(double));
+  EXPECT_EQ(x.h_view(nlocal, 2), 2.0);
+  EXPECT_EQ(x.h_view(0, 0), 0.0);      // not copied yet: the rest
+  EXPECT_TRUE(x.need_sync_host());     // and still owed to the host
+  EXPECT_NO_THROW(x.modify_host());    // as in Kokkos; the rest comes over first
+  EXPECT_EQ(x.stats().to_host_bytes - before, n * 3 * sizeof(double));
+  EXPECT_EQ(x.h_view(0, 0), 2.0);
+  x.sync_device();
+  EXPECT_FALSE(x.need_sync_host());
+  EXPECT_FALSE(x.need_sync_device());
+}
