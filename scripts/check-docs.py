@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Compile and run every complete program in README.md and docs/*.md.
+"""Compile and run every complete program in README.md and docs/*.md, after
+checking the facts of scripts/doc_facts.py (paths that exist, every exported
+function in docs/C_API.md, speed numbers sourced from docs/BENCHMARKS.md).
 
 A fenced code block is a complete program when its first line is exactly
 `// complete program` (C, C++) or `! complete program` (Fortran). Each one is
@@ -129,7 +131,15 @@ def main():
 
     os.makedirs(args.work, exist_ok=True)
 
-    failures, checked, unmarked = [], 0, []
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import doc_facts
+
+    facts = doc_facts.check(root)
+    for f in facts:
+        print(f"FAILED fact: {f}")
+    print(f"check-docs: doc facts ({len(facts)} wrong)")
+
+    failures, checked, unmarked = [f"fact: {f}" for f in facts], 0, []
     for path in files:
         rel = os.path.relpath(path, root)
         for line, info, body in blocks(path):
