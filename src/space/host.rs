@@ -317,25 +317,23 @@ pub(crate) unsafe fn fill(dst: &Region, value: &[u8]) {
 }
 
 /// Fault in the pages of `[ptr, ptr + bytes)` for writing, keeping their
-/// contents (`MADV_POPULATE_WRITE`), with several threads when large: the
-/// kernel zeroes fresh pages in parallel, where the driver's registration of
-/// an unwritten block would fault them in one by one. Best effort: errors
-/// (older kernels, memory not from `mmap`) leave the pages to fault later.
+/// contents (`MADV_POPULATE_WRITE`): the kernel zeroes fresh pages here, where
+/// the driver's registration of an unwritten block would fault them in one by
+/// one. One thread; the CUDA mirror registration calls it for chunks on
+/// several. Best effort: errors (older kernels, memory not from `mmap`) leave
+/// the pages to fault later.
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))] // only the CUDA registration calls it
 pub(crate) fn populate(ptr: *mut u8, bytes: usize) {
-    const PAGE: usize = 4096;
     let start = (ptr as usize).next_multiple_of(PAGE);
-    let end = (ptr as usize + bytes) / PAGE * PAGE;
+    let end = (ptr as usize).saturating_add(bytes) / PAGE * PAGE;
     if end <= start {
         return;
     }
-    let threads = if end - start >= PARALLEL_COPY { copy_threads() } else { 1 };
-    std::thread::scope(|scope| {
-        for (off, len) in page_parts(end - start, threads) {
-            let lo = start + off;
-            // SAFETY: advice on whole pages of a live mapping we own; it changes no contents.
-            scope.spawn(move || unsafe { libc::madvise(lo as *mut libc::c_void, len, libc::MADV_POPULATE_WRITE) });
-        }
-    });
+    #[cfg(target_os = "linux")]
+    // SAFETY: advice on whole pages inside a live mapping the caller owns; it changes no contents.
+    unsafe {
+        libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_POPULATE_WRITE);
+    }
 }
 
 /// `total` bytes cut into at most `threads` pieces of whole pages (the last
@@ -348,8 +346,9 @@ fn page_parts(total: usize, threads: usize) -> impl Iterator<Item = (usize, usiz
 /// Copies of at least this many bytes are split across threads.
 const PARALLEL_COPY: usize = 32 << 20;
 
-/// Threads for a large host copy: `DV_COPY_THREADS`, else the cores, at most 8.
-fn copy_threads() -> usize {
+/// Threads for a large host copy (and for faulting in a mirror's pages
+/// before its registration): `DV_COPY_THREADS`, else the cores, at most 8.
+pub(crate) fn copy_threads() -> usize {
     static N: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     *N.get_or_init(|| {
         std::env::var("DV_COPY_THREADS")
@@ -476,7 +475,7 @@ mod tests {
 
     #[test]
     fn populating_pages_keeps_what_was_written() {
-        let bytes = 40 << 20; // split across threads
+        let bytes = 40 << 20;
         let p = allocate(bytes, true).unwrap();
         // SAFETY: our own block of `bytes` bytes.
         unsafe {
