@@ -279,7 +279,7 @@ impl Allocation {
     }
 
     /// Whether the whole block is page-locked now: pinned memory, or a
-    /// registered mirror. Never waits.
+    /// registered mirror. Does not wait for a registration under way.
     pub(crate) fn is_page_locked(&self) -> bool {
         self.space.is_page_locked() || self.registration().is_some_and(|r| r.is_registered())
     }

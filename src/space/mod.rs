@@ -502,7 +502,8 @@ pub(crate) trait HostRegistration: Send + Sync {
     /// size) under the lock the registration reads the size under.
     fn resize(&self, change: &mut dyn FnMut() -> Result<usize>) -> Result<usize>;
 
-    /// Whether the whole block is registered now. Never waits.
+    /// Whether the whole block is registered now. Never waits for a
+    /// registration under way.
     fn is_registered(&self) -> bool;
 
     /// The block is being freed: cancel what is pending, undo the

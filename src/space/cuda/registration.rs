@@ -22,7 +22,7 @@
 use crate::error::Result;
 use crate::space::{background, host, HostRegistration};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, TryLockError};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 /// Blocks from this size are registered; smaller ones stay pageable
 /// (registering costs more than it saves on them).
@@ -296,12 +296,10 @@ impl HostRegistration for Registration {
     }
 
     fn is_registered(&self) -> bool {
-        let g = match self.0.inner.try_lock() {
-            Ok(g) => g,
-            Err(TryLockError::Poisoned(e)) => e.into_inner(),
-            Err(TryLockError::WouldBlock) => return false,
-        };
-        matches!(g.state, State::Registered(_))
+        // The lock is never held across populating or the driver's register
+        // call (only across a grow's unregistration, under the DualView's
+        // exclusive lock, which keeps queries away): this does not wait.
+        matches!(self.0.lock().state, State::Registered(_))
     }
 
     fn release(self: Box<Self>, free: Box<dyn FnOnce() + Send>) {
