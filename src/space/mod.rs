@@ -13,7 +13,7 @@
 //! Only the backend modules touch raw memory; the DualView logic sees
 //! `Allocation` and the free functions here. A device space whose DualViews
 //! register their pageable host mirrors with its driver (CUDA) hands out the
-//! registration as a [`HostRegistration`] ([`Backend::mirror_registration`]);
+//! registration as a `HostRegistration` (`Backend::mirror_registration`);
 //! the mirror's `Allocation` drives it and never names the space.
 
 mod allocation;
