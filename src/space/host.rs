@@ -151,7 +151,7 @@ fn refused(bytes: usize, why: impl std::fmt::Display) -> Error {
 }
 
 /// `bytes` for people: "512 GiB", "1.5 MiB", "100 bytes".
-pub(crate) fn human(bytes: usize) -> String {
+fn human(bytes: usize) -> String {
     const UNITS: [&str; 5] = ["KiB", "MiB", "GiB", "TiB", "PiB"];
     let mut v = bytes as f64;
     let mut unit = "bytes";
