@@ -538,3 +538,120 @@ fn dualview_calls_leave_the_callers_cuda_context_current() {
         assert_eq!(sys::cuCtxDestroy_v2(mine), sys::CUresult::CUDA_SUCCESS);
     }
 }
+
+/// An `n` x 3 CUDA DualView of doubles, LayoutRight (as LAMMPS' `x`).
+fn atoms(label: &str, n: usize) -> RawDualView {
+    let map = Mapping::new(Layout::Right, DynRank::new(&[n, 3]).unwrap()).unwrap();
+    RawDualView::new(label, &Desc::new(ElemSpec::of::<f64>(), map, Space::cuda(0))).unwrap()
+}
+
+/// The bytes of `n` f64 values `k * 0.5 + 1` (never zero).
+fn atom_values(n: usize) -> Vec<u8> {
+    (0..n).flat_map(|k| (k as f64 * 0.5 + 1.0).to_ne_bytes()).collect()
+}
+
+// Issue 18: "atom:x_mirror: the mirror stays pageable: CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED",
+// then "dv_sync_host: cuMemcpyAsync failed: CUDA_ERROR_INVALID_VALUE". A grow raced the
+// background registration, which registered the old size; the next sync could not register
+// the grown block, and a copy spanning registered and unregistered pages failed.
+// Run by scripts/gpu-check.sh with --test-threads 1: registered_host_bytes() is process-wide.
+#[test]
+fn lammps_growth_right_after_creation_never_leaves_part_of_the_mirror_registered() {
+    if !gpu("lammps_growth_right_after_creation_never_leaves_part_of_the_mirror_registered") {
+        return;
+    }
+    use dualview::space::{registered_host_bytes, settle};
+    let n0 = 8 << 20; // 8M atoms x 3 doubles = 192 MiB
+    let want = atom_values(n0 * 3);
+    // The device values, ready on the device before the DualView exists, so that
+    // everything below runs within a millisecond of its creation.
+    let src = View::new("x_values", ElemSpec::of::<f64>(), Mapping::new(Layout::Right, DynRank::new(&[n0, 3]).unwrap()).unwrap(), Space::cuda(0), false).unwrap();
+    {
+        let packed = View::new("x_host", ElemSpec::of::<f64>(), Mapping::new(Layout::Right, DynRank::new(&[n0, 3]).unwrap()).unwrap(), Space::HOST, false).unwrap();
+        // SAFETY: a packed host view of n0 * 3 doubles; then two views the test owns.
+        unsafe {
+            std::ptr::copy_nonoverlapping(want.as_ptr(), packed.data(), want.len());
+            src.copy_from(&packed).unwrap();
+        }
+    }
+    settle();
+    let before = registered_host_bytes();
+    for round in 0..5 {
+        let a = atoms("atom:x", n0);
+        let d = a.view(Side::Device).unwrap();
+        // SAFETY: two device views of equal shape, owned by the test.
+        unsafe { d.copy_from(&src) }.unwrap();
+        drop(d);
+        a.modify(Side::Device).unwrap();
+        // Three resizes by 1.5x of the first axis while the device is newer, issued while the
+        // mirror's background registration runs: 192 MiB grows in place to 288 MiB, moves to
+        // a new block of 432 MiB, grows in place to 648 MiB.
+        let mut n = n0;
+        for _ in 0..3 {
+            n += n / 2;
+            a.resize(&DynRank::new(&[n, 3]).unwrap()).unwrap();
+        }
+        assert!(a.need_sync(Side::Host), "round {round}: the device's values are still pending");
+        a.sync(Side::Host).unwrap(); // registers the mirror (or waits for it), then copies
+        assert!(a.is_mirror_pinned(), "round {round}: the whole grown mirror is registered by the sync");
+        let h = a.view(Side::Host).unwrap();
+        // SAFETY: the host mirror of n * 3 doubles; nothing writes it meanwhile.
+        let got = unsafe { std::slice::from_raw_parts(h.data() as *const u8, n * 3 * 8) };
+        assert!(got[..want.len()] == want[..], "round {round}: the first {n0} rows came back");
+        let zeros = vec![0u8; 1 << 20];
+        for chunk in got[want.len()..].chunks(zeros.len()) {
+            assert!(chunk == &zeros[..chunk.len()], "round {round}: the new rows are zero");
+        }
+        drop(h);
+        settle();
+        assert_eq!(registered_host_bytes() - before, n * 3 * 8, "round {round}: one registration, of the whole mirror");
+        drop(a);
+        settle();
+        assert_eq!(registered_host_bytes(), before, "round {round}: released with the DualView");
+    }
+}
+
+// Issue 18: a resize right after creating a 1 GiB DualView waited about 140 ms for the
+// background registration (populate + cuMemHostRegister). Now it cancels a registration
+// still populating and waits only for one inside the driver. Prints the times; asserts none.
+#[test]
+fn a_resize_right_after_creating_a_gib_does_not_wait_for_the_registration() {
+    if !gpu("a_resize_right_after_creating_a_gib_does_not_wait_for_the_registration") {
+        return;
+    }
+    use dualview::space::{registered_host_bytes, settle};
+    use std::time::Instant;
+    settle();
+    let before = registered_host_bytes();
+    let n = (1usize << 30) / 24; // 1 GiB of n x 3 doubles
+    let time_resize = |a: &RawDualView, rows: usize| {
+        let t0 = Instant::now();
+        a.resize(&DynRank::new(&[rows, 3]).unwrap()).unwrap();
+        t0.elapsed()
+    };
+    let a = atoms("gib", n);
+    let right_after = time_resize(&a, n + n / 2);
+    settle();
+    assert!(a.is_mirror_pinned(), "the grown mirror is registered again in the background");
+    assert_eq!(registered_host_bytes() - before, (n + n / 2) * 24);
+    let b = atoms("gib_settled", n);
+    settle(); // registered: the resize unregisters first
+    let registered = time_resize(&b, n + n / 2);
+    // For scale: the same resize of a mirror never registered.
+    let pageable = {
+        let map = Mapping::new(Layout::Right, DynRank::new(&[n, 3]).unwrap()).unwrap();
+        let mut d = Desc::new(ElemSpec::of::<f64>(), map, Space::cuda(0));
+        d.pin_mirror = false;
+        let p = RawDualView::new("gib_opt_out", &d).unwrap();
+        time_resize(&p, n + n / 2)
+    };
+    eprintln!(
+        "resize of a 1 GiB CUDA DualView by 1.5x: right after creation {:.1} ms, once registered {:.1} ms, never registered {:.1} ms",
+        right_after.as_secs_f64() * 1e3,
+        registered.as_secs_f64() * 1e3,
+        pageable.as_secs_f64() * 1e3
+    );
+    drop((a, b));
+    settle();
+    assert_eq!(registered_host_bytes(), before);
+}

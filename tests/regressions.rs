@@ -341,3 +341,206 @@ fn a_resize_keeps_the_record_so_each_byte_moves_once() {
     assert!(read(&a, Side::Host).iter().all(|&v| v == 4.0));
     assert_eq!(read(&a, Side::Host), read(&a, Side::Device));
 }
+
+// ---- Issue 18, item 3: allocation is honest ---------------------------------------
+//
+// A DualView whose memory the kernel cannot commit is refused with OutOfMemory
+// at create, resize and realloc, as malloc refuses it; address space reserved
+// for growth in place does not count. Checked in the kernel's default
+// heuristic overcommit mode (0), which refuses one commit larger than RAM +
+// swap, and in strict mode (2); skipped, visibly, where it refuses nothing (1).
+
+fn skipped(test: &str, why: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "SKIPPED {test}: {why}");
+}
+
+/// The kernel's overcommit mode: 0 heuristic, 1 always overcommit, 2 strict.
+fn overcommit_mode() -> Option<u32> {
+    std::fs::read_to_string("/proc/sys/vm/overcommit_memory").ok()?.trim().parse().ok()
+}
+
+/// Whether the kernel refuses commits it cannot back; else say why not on stderr.
+fn kernel_refuses(test: &str) -> bool {
+    match overcommit_mode() {
+        Some(1) => skipped(test, "vm.overcommit_memory is 1 (always overcommit): the kernel refuses no allocation"),
+        None => skipped(test, "no /proc/sys/vm/overcommit_memory on this system"),
+        Some(_) => return true,
+    }
+    false
+}
+
+/// RAM + swap in bytes, as the kernel's heuristic counts them (/proc/meminfo).
+fn ram_and_swap() -> usize {
+    let info = std::fs::read_to_string("/proc/meminfo").unwrap();
+    let kib = |key: &str| -> usize {
+        let line = info.lines().find(|l| l.starts_with(key)).unwrap_or_else(|| panic!("{key} in /proc/meminfo"));
+        line.split_whitespace().nth(1).unwrap().parse::<usize>().unwrap()
+    };
+    (kib("MemTotal:") + kib("SwapTotal:")) * 1024
+}
+
+/// 512 GiB, or more on a machine that could commit that much.
+fn too_big() -> usize {
+    let mut n = 512usize << 30;
+    while n <= ram_and_swap() {
+        n *= 2;
+    }
+    n
+}
+
+/// A test-device ordinal that only these tests use (they compare its byte count).
+const HONEST: Space = Space::test_device(31);
+
+#[test]
+fn issue18_item3_a_dual_view_the_machine_cannot_back_is_refused() {
+    if !kernel_refuses("issue18_item3_a_dual_view_the_machine_cannot_back_is_refused") {
+        return;
+    }
+    let big = too_big();
+    let used = dualview::space::test_device::used_bytes(HONEST.ordinal()).unwrap();
+    for space in [Space::HOST, HONEST] {
+        let e = DualView::<f64, Dims<1>>::builder("too_big", Dims::new([big / 8]).unwrap()).device(space).build().unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::OutOfMemory, "{space}: {e}");
+        assert!(e.to_string().contains(&format!("{big} bytes")), "{space}: the message names the bytes: {e}");
+        eprintln!("{space}: {e}");
+    }
+    assert!(!live_allocations().iter().any(|a| a.label.starts_with("too_big")), "nothing left allocated");
+    assert_eq!(dualview::space::test_device::used_bytes(HONEST.ordinal()).unwrap(), used);
+}
+
+#[test]
+fn issue18_item3_a_resize_the_machine_cannot_back_keeps_the_old_data_and_flags() {
+    if !kernel_refuses("issue18_item3_a_resize_the_machine_cannot_back_keeps_the_old_data_and_flags") {
+        return;
+    }
+    let big = too_big();
+    // 1000 rows (a small block) and 2M rows (64 MiB: a large block with room to
+    // grow in place, though not that far); LayoutRight, so that these resizes
+    // grow the slowest axis and try the in-place path first.
+    for rows in [1000usize, 2 << 20] {
+        for space in [Space::HOST, HONEST] {
+            let a = DualView::<f64, Dims<2>>::builder("keep", Dims::new([rows, 4]).unwrap()).layout(Layout::Right).device(space).build().unwrap();
+            let r = a.raw();
+            for (side, sign) in [(Side::Host, 1.0), (Side::Device, -1.0)] {
+                let v = r.view(side).unwrap();
+                // SAFETY: host or test-device memory of `span` f64; no guard is out. For
+                // Space::HOST both sides are one block: the device pass writes last.
+                let s = unsafe { std::slice::from_raw_parts_mut(v.data() as *mut f64, v.span()) };
+                for (k, x) in s.iter_mut().enumerate() {
+                    *x = sign * k as f64;
+                }
+            }
+            a.modify_device().unwrap();
+            let snap = || (r.extents(), read(r, Side::Host), read(r, Side::Device), r.need_sync(Side::Host), r.need_sync(Side::Device));
+            let before = snap();
+            let e = a.resize(Dims::new([big / 32, 4]).unwrap()).unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::OutOfMemory, "resize, {space}, {rows} rows: {e}");
+            assert!(e.to_string().contains(&format!("{big} bytes")), "{e}");
+            assert!(snap() == before, "resize, {space}, {rows} rows: a refused resize changed the DualView");
+            let e = a.realloc(Dims::new([big / 32, 4]).unwrap()).unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::OutOfMemory, "realloc, {space}, {rows} rows: {e}");
+            assert!(snap() == before, "realloc, {space}, {rows} rows: a refused realloc changed the DualView");
+            // And the DualView still works: a normal resize keeps both sides.
+            a.resize(Dims::new([rows + 10, 4]).unwrap()).unwrap();
+            assert_eq!(read(r, Side::Device)[..8], before.2[..8]);
+            assert!(r.need_sync(Side::Host) || space == Space::HOST);
+        }
+    }
+}
+
+#[test]
+fn issue18_item3_address_space_kept_for_growth_does_not_count() {
+    let test = "issue18_item3_address_space_kept_for_growth_does_not_count";
+    match overcommit_mode() {
+        Some(0) => {}
+        m => return skipped(test, &format!("checks the heuristic overcommit mode (0); this kernel is in mode {m:?}")),
+    }
+    // 60% of RAM + swap: its reservation for growth (twice that) could not be committed.
+    let n = ram_and_swap() / 10 * 6 / 4096 * 4096;
+    let a = DualView::<u8, Dims<1>>::new("roomy", Dims::new([n]).unwrap()).unwrap();
+    let p = a.host().unwrap().as_ptr() as usize;
+    // Growing in place charges only the new pages. Only dualview's own host
+    // allocator grows in place; the checkers' one would copy (touch) n bytes.
+    let own_allocator = ["DV_SYSTEM_ALLOCATOR", "DV_DEBUG_MEMORY"].iter().all(|k| std::env::var_os(k).is_none())
+        && !std::env::var("LD_PRELOAD").is_ok_and(|v| v.contains("vgpreload"));
+    if own_allocator {
+        a.resize(Dims::new([n + n / 10]).unwrap()).unwrap();
+        assert_eq!(a.host().unwrap().as_ptr() as usize, p, "grown in place");
+        assert_eq!(a.len(), n + n / 10);
+    }
+}
+
+/// The same through the C ABI: DV_ERROR_OUT_OF_MEMORY, no handle written, the
+/// message names the bytes; a refused resize or realloc keeps data and flags.
+#[test]
+fn issue18_item3_through_the_c_abi() {
+    use dualview::abi::*;
+    use dualview::ffi::dv_status_t::*;
+    use dualview::ffi::*;
+    if !kernel_refuses("issue18_item3_through_the_c_abi") {
+        return;
+    }
+    let big = too_big() as u64;
+    let last_error = || {
+        // SAFETY: never NULL, NUL-terminated.
+        unsafe { std::ffi::CStr::from_ptr(dv_last_error()) }.to_string_lossy().into_owned()
+    };
+    let extents = |n: u64| {
+        let mut e = dv_extents_t { rank: 1, reserved: 0, extent: [1; 8] };
+        e.extent[0] = n;
+        e
+    };
+    for space in [DV_SPACE_HOST, DV_SPACE_TEST_DEVICE] {
+        let desc = |n: u64| dv_desc_t {
+            dtype: DV_DTYPE_FLOAT64,
+            elem_size: 0,
+            elem_align: 0,
+            layout: DV_LAYOUT_RIGHT,
+            space,
+            ordinal: HONEST.ordinal(),
+            flags: 0,
+            reserved: 0,
+            extents: extents(n),
+            strides: [0; 8],
+        };
+        let mut out = std::ptr::null_mut();
+        // SAFETY: valid arguments.
+        assert_eq!(unsafe { dv_create(c"too_big".as_ptr(), &desc(big / 8), &mut out) }, DV_ERROR_OUT_OF_MEMORY);
+        assert!(out.is_null(), "no handle written");
+        let msg = last_error();
+        assert!(msg.starts_with("dv_create") && msg.contains(&format!("{big} bytes")), "{msg}");
+
+        // A small filled DualView, the device side newer.
+        // SAFETY: valid arguments; the views are live host (or test-device) memory of 1000 f64.
+        unsafe {
+            assert_eq!(dv_create(c"small".as_ptr(), &desc(1000), &mut out), DV_OK);
+            let mut h = std::mem::zeroed::<dv_view_info_t>();
+            let mut d = std::mem::zeroed::<dv_view_info_t>();
+            assert_eq!(dv_host_view(out, &mut h), DV_OK);
+            assert_eq!(dv_device_view(out, &mut d), DV_OK);
+            for k in 0..1000 {
+                *(h.data as *mut f64).add(k) = k as f64;
+                *(d.data as *mut f64).add(k) = 0.5 + k as f64; // the same memory on DV_SPACE_HOST
+            }
+            assert_eq!(dv_modify_device(out), DV_OK);
+            let snap = || {
+                let mut e = extents(0);
+                assert_eq!(dv_extents(out, &mut e), DV_OK);
+                let (mut nh, mut nd) = (false, false);
+                assert_eq!(dv_need_sync_host(out, &mut nh), DV_OK);
+                assert_eq!(dv_need_sync_device(out, &mut nd), DV_OK);
+                let side = |v: &dv_view_info_t| (0..1000).map(|k| *(v.data as *const f64).add(k)).collect::<Vec<f64>>();
+                (e.extent, side(&h), side(&d), nh, nd)
+            };
+            let before = snap();
+            assert_eq!(dv_resize(out, &extents(big / 8)), DV_ERROR_OUT_OF_MEMORY);
+            let msg = last_error();
+            assert!(msg.starts_with("dv_resize") && msg.contains(&format!("{big} bytes")), "{msg}");
+            assert!(snap() == before, "a refused dv_resize changed the DualView");
+            assert_eq!(dv_realloc(out, &extents(big / 8)), DV_ERROR_OUT_OF_MEMORY);
+            assert!(snap() == before, "a refused dv_realloc changed the DualView");
+            assert_eq!(dv_destroy(out), DV_OK);
+        }
+    }
+}

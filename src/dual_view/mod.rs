@@ -98,7 +98,9 @@ pub struct Desc {
     /// Register a CUDA DualView's pageable host mirror with the driver, in the
     /// background once allocated, so that copies run at pinned speed (default true;
     /// `DV_FLAG_PAGEABLE_HOST`, or `DV_PAGEABLE_MIRROR=1` in the environment,
-    /// keep it pageable). `h_view` stays ordinary host memory either way.
+    /// keep it pageable). `h_view` stays ordinary host memory either way. The
+    /// device space decides whether it registers mirrors at all (only CUDA
+    /// device memory does).
     pub pin_mirror: bool,
 }
 
@@ -128,7 +130,8 @@ struct Shared {
     single: bool,
     /// One allocation for both sides (single space, or managed memory).
     aliased: bool,
-    /// Register the pageable host mirror with the CUDA driver (see [`Desc::pin_mirror`]).
+    /// Register the pageable host mirror with the device space's driver (see
+    /// [`Desc::pin_mirror`]): asked for, and the device space registers mirrors.
     pin_mirror: bool,
     flags: Flags,
     /// Mirror of `State::generation`, for cheap stale-subview checks.
@@ -179,11 +182,11 @@ pub struct RawDualView {
 }
 
 impl Shared {
-    /// A new host mirror: a CUDA DualView registers it with the driver in the
-    /// background, while the program fills it (docs/GPU.md).
+    /// A new (or grown) host mirror: registered with the device space's
+    /// driver in the background, while the program fills it (docs/GPU.md).
     fn adopt_mirror(&self, host: &Arc<Allocation>) {
-        if self.pin_mirror && host.bytes() >= crate::space::PIN_MIN {
-            host.pin_in_background();
+        if self.pin_mirror {
+            host.register_in_background(self.device_space);
         }
     }
 
@@ -331,12 +334,7 @@ impl RawDualView {
             device_space: desc.device,
             single,
             aliased,
-            pin_mirror: desc.pin_mirror
-                && !aliased
-                && desc.device.kind() == crate::SpaceKind::Cuda
-                && desc.host.kind() == crate::SpaceKind::Host
-                && host.is_owned()
-                && !std::env::var("DV_PAGEABLE_MIRROR").is_ok_and(|v| !v.is_empty() && v != "0"),
+            pin_mirror: desc.pin_mirror && !aliased && host.is_owned() && desc.device.registers_mirror(desc.host),
             flags: Flags::new(single),
             generation: AtomicU64::new(0),
             borrows: Default::default(),
@@ -548,17 +546,18 @@ impl RawDualView {
         self.shared.flags.as_ptr()
     }
 
-    /// Whether the host mirror is registered with the CUDA driver (page-locked,
-    /// copied at pinned speed). False until its first copying sync, and always
-    /// for mirrors kept pageable ([`Desc::pin_mirror`]) or under 256 KiB.
+    /// Whether the host mirror is page-locked (copied at pinned speed): in
+    /// pinned memory, or registered with the CUDA driver. A registered mirror
+    /// is once its background registration (or its first copying sync) is
+    /// done; never for mirrors kept pageable ([`Desc::pin_mirror`]), under
+    /// 256 KiB, or refused by the driver. Does not wait.
     ///
     /// ```
     /// let a = dualview::doc::raw::<f64>(&[4], dualview::Space::test_device(0));
     /// assert!(!a.is_mirror_pinned()); // only CUDA mirrors are registered
     /// ```
     pub fn is_mirror_pinned(&self) -> bool {
-        let st = self.shared.read();
-        st.host.space().kind() == crate::SpaceKind::HostPinned || (self.shared.pin_mirror && st.host.is_pinned())
+        self.shared.read().host.is_page_locked()
     }
 
     /// The `dv_info_t.bits` of this handle (`DV_INFO_*`).

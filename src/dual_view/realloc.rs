@@ -134,7 +134,8 @@ impl RawDualView {
             st.host = h;
         }
         if !sh.aliased {
-            // A grown block lost its registration (see Allocation::grow_in_place); a new one has none.
+            // A grown block's registration was taken out of the way (Allocation::grow_in_place);
+            // a new block has none: register either in the background.
             sh.adopt_mirror(&st.host);
         }
         st.mapping = mapping;

@@ -273,9 +273,10 @@ impl RawDualView {
             space::fence(sh.device_space)?;
         }
         let _held = if sh.aliased { None } else { Some(self.hold(target, target.other())?) };
-        if sh.pin_mirror && st.host.bytes() >= space::PIN_MIN {
-            // Registered once (usually already, in the background): the copies below run at pinned speed.
-            st.host.pin();
+        if sh.pin_mirror {
+            // Registered once (usually already, in the background): the copies below run at
+            // pinned speed. A refusal is no error: they run pageable.
+            st.host.ensure_registered();
         }
         let mut moved = 0;
         for b in boxes {

@@ -6,34 +6,22 @@
 //! - listed in a registry of live allocations (label, space, bytes), which
 //!   the exit report of `DV_LEAK_REPORT=1` prints and tests read;
 //! - subject to the test-only failure injection ([`inject_allocation_failure`]);
-//! - for the host mirror of a CUDA DualView, registered with the driver as one
-//!   range (page-locked, so copies run at full speed): in the background as
-//!   soon as it is allocated, or at the latest by its first copying sync; and
-//!   unregistered before it is freed or grown ([`Allocation::pin`]).
+//! - for the host mirror of a DualView whose device space registers mirrors
+//!   (CUDA), registered with that space's driver through the
+//!   [`HostRegistration`] the space hands out: in the background as soon as it
+//!   is allocated, or at the latest by its first copying sync; a grow and the
+//!   free go through it, so that no part of the block stays registered
+//!   ([`Allocation::register_in_background`]).
 
-use super::Space;
+use super::{HostRegistration, Space};
 use crate::error::{bail, Result};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, Once};
+use std::sync::{Arc, Mutex, Once, OnceLock};
 
-/// Bytes of pageable mirrors registered with the CUDA driver now.
-static REGISTERED: AtomicUsize = AtomicUsize::new(0);
-
-/// Bytes of host mirrors that dualview has registered with the CUDA driver
-/// and not yet unregistered (0 without CUDA). Every registration ends when its
-/// block is freed, so this returns to 0 when the last DualView goes.
-///
-/// ```
-/// assert_eq!(dualview::space::registered_host_bytes(), 0); // no CUDA DualView here
-/// ```
-pub fn registered_host_bytes() -> usize {
-    REGISTERED.load(Ordering::Relaxed)
-}
-
-/// A block address handed to the background thread with the block's ownership.
+/// A block address handed to the code that frees it, possibly on the background thread.
 struct SendPtr(NonNull<u8>);
 // SAFETY: the block has no other owner left (its Allocation is being dropped).
 unsafe impl Send for SendPtr {}
@@ -48,34 +36,18 @@ pub(crate) struct Allocation {
     label: Arc<str>,
     /// Key in the registry of live allocations (0 for wrapped memory).
     id: u64,
-    /// Whether this host block is registered with the CUDA driver.
-    pinned: Mutex<Pinned>,
+    /// The registration with a device's driver, for the host mirror of a
+    /// DualView whose device space registers mirrors; set once, by
+    /// [`Allocation::register_in_background`].
+    registration: OnceLock<Option<Box<dyn HostRegistration>>>,
 }
-
-/// The registration state of a host block. One registration covers the
-/// whole block, so that any host range inside it (a raw `cudaMemcpy` of part
-/// of `h_view` included) lies in a single registration.
-#[derive(Default)]
-struct Pinned {
-    /// Bytes registered from the base (0: none; else the block's size).
-    registered: usize,
-    /// The driver refused once: copies stay pageable.
-    refused: bool,
-}
-
-/// Host mirrors from this size are registered; smaller ones stay pageable
-/// (registering costs more than it saves on them).
-pub(crate) const PIN_MIN: usize = 256 << 10;
-
-/// Mirrors from this size have their pages faulted in by several threads
-/// before registration (see `host::populate`).
-const POPULATE_MIN: usize = 64 << 20;
 
 // SAFETY: an Allocation is an address range plus bookkeeping; whoever reads or
 // writes the memory synchronises (DualView locks and borrow flags; `View`'s
 // writing methods are `unsafe` and state that contract).
 unsafe impl Send for Allocation {}
-// SAFETY: as above; `&Allocation` exposes no interior mutability.
+// SAFETY: as above; the interior mutability (`bytes`, the registration) is
+// atomic or locked.
 unsafe impl Sync for Allocation {}
 
 /// A live owned allocation, as listed by [`live_allocations`].
@@ -198,7 +170,7 @@ impl Allocation {
             owned: true,
             label: label.clone(),
             id,
-            pinned: Mutex::default(),
+            registration: OnceLock::new(),
         }))
     }
 
@@ -214,7 +186,7 @@ impl Allocation {
             owned: false,
             label: label.clone(),
             id: 0,
-            pinned: Mutex::default(),
+            registration: OnceLock::new(),
         })
     }
 
@@ -241,7 +213,10 @@ impl Allocation {
 
     /// Grow to `new` bytes keeping the address and contents (the new bytes
     /// zero), when the space can: `Ok(false)` otherwise (nothing changed).
-    /// The caller holds the DualView's lock and both sides' borrows.
+    /// The caller holds the DualView's lock and both sides' borrows. A
+    /// registered block goes through its registration, which takes the old
+    /// registration out of the way first (the caller registers the grown
+    /// block again).
     pub(crate) fn grow_in_place(&self, new: usize) -> Result<bool> {
         let old = self.bytes();
         if new < old || !self.owned {
@@ -250,83 +225,63 @@ impl Allocation {
         if new == old {
             return Ok(true);
         }
-        // SAFETY: our own live block of `old` bytes from this backend; the
-        // caller excludes every other user of the bytes past `old`.
-        self.unpin();
-        let grown = unsafe { self.space.backend()?.grow_in_place(self.space.ordinal(), self.ptr, old, new)? };
-        if grown {
+        let mut change = || -> Result<usize> {
+            // SAFETY: our own live block of `old` bytes from this backend; the
+            // caller excludes every other user of the bytes past `old`.
+            let grown = unsafe { self.space.backend()?.grow_in_place(self.space.ordinal(), self.ptr, old, new)? };
+            if !grown {
+                return Ok(old);
+            }
             crate::tools::deallocate(self.space, &self.label, self.ptr.as_ptr(), old);
             self.bytes.store(new, Ordering::Release);
             if let Some((_, _, b)) = LIVE.lock().unwrap_or_else(|e| e.into_inner()).as_mut().and_then(|m| m.get_mut(&self.id)) {
                 *b = new;
             }
             crate::tools::allocate(self.space, &self.label, self.ptr.as_ptr(), new);
-        }
-        Ok(grown)
-    }
-
-    /// Register this (pageable host) block with the CUDA driver as one range,
-    /// unless it is already; waits while the background thread is doing it.
-    /// False when the driver refuses (then it is not tried again and copies
-    /// stay pageable).
-    pub(crate) fn pin(&self) -> bool {
-        let mut p = self.pinned.lock().unwrap_or_else(|e| e.into_inner());
-        let bytes = self.bytes();
-        if p.registered == bytes {
-            return true;
-        }
-        if p.refused {
-            return false;
-        }
-        if bytes >= POPULATE_MIN {
-            super::host::populate(self.ptr.as_ptr(), bytes);
-        }
-        let registered = allocation_point("mirror registration").and_then(|()| super::cuda::register_host(self.ptr.as_ptr(), bytes));
-        match registered {
-            Ok(()) => {
-                p.registered = bytes;
-                REGISTERED.fetch_add(bytes, Ordering::Relaxed);
-                true
-            }
-            Err(e) => {
-                if crate::stats::trace_enabled() {
-                    eprintln!("dualview: \"{}\": the mirror stays pageable: {}", self.label, e.message());
-                }
-                p.refused = true;
-                false
-            }
-        }
-    }
-
-    /// Register this block on the background thread, so that the driver's
-    /// work overlaps the program filling the mirror (see [`Allocation::pin`]).
-    pub(crate) fn pin_in_background(self: &Arc<Self>) {
-        let me = Arc::clone(self);
-        super::background::submit(move || {
-            me.pin();
-        });
-    }
-
-    /// Drop the registration (before the block grows: a registration must
-    /// cover the whole block or nothing).
-    fn unpin(&self) {
-        let mut p = self.pinned.lock().unwrap_or_else(|e| e.into_inner());
-        if p.registered > 0 {
-            super::cuda::unregister_host(self.ptr.as_ptr());
-            REGISTERED.fetch_sub(p.registered, Ordering::Relaxed);
-            p.registered = 0;
-        }
-    }
-
-    /// Whether the whole block is registered.
-    /// Does not wait: while a registration is running (the lock is held), false.
-    pub(crate) fn is_pinned(&self) -> bool {
-        let p = match self.pinned.try_lock() {
-            Ok(p) => p,
-            Err(std::sync::TryLockError::Poisoned(e)) => e.into_inner(),
-            Err(std::sync::TryLockError::WouldBlock) => return false,
+            Ok(new)
         };
-        p.registered > 0 && p.registered == self.bytes()
+        let now = match self.registration() {
+            Some(r) => r.resize(&mut change)?,
+            None => change()?,
+        };
+        Ok(now == new)
+    }
+
+    /// The registration with a device's driver, once made.
+    fn registration(&self) -> Option<&dyn HostRegistration> {
+        self.registration.get().and_then(|r| r.as_deref())
+    }
+
+    /// Register this (owned, pageable host) block with the driver of
+    /// `device`, the device space of the DualView it mirrors, when that space
+    /// registers mirrors: in the background, so that the driver's work overlaps
+    /// the program filling the mirror. Again after a grow: the registration
+    /// made the first time is kept and started anew.
+    pub(crate) fn register_in_background(&self, device: Space) {
+        if !self.owned {
+            return;
+        }
+        let r = self.registration.get_or_init(|| {
+            let b = device.backend().ok()?;
+            b.mirror_registration(device.ordinal(), self.ptr, self.bytes(), &self.label)
+        });
+        if let Some(r) = r {
+            r.start();
+        }
+    }
+
+    /// Make sure the block is registered before a copy (waits for a
+    /// registration under way, or does it here). False when it is not (not
+    /// a registered mirror, too small, or refused by the driver: the copy runs
+    /// pageable). Never an error.
+    pub(crate) fn ensure_registered(&self) -> bool {
+        self.registration().is_some_and(|r| r.ensure())
+    }
+
+    /// Whether the whole block is page-locked now: pinned memory, or a
+    /// registered mirror. Does not wait for a registration under way.
+    pub(crate) fn is_page_locked(&self) -> bool {
+        self.space.is_page_locked() || self.registration().is_some_and(|r| r.is_registered())
     }
 
     /// The space.
@@ -349,26 +304,21 @@ impl Drop for Allocation {
             m.remove(&self.id);
         }
         let bytes = self.bytes();
-        let registered = self.pinned.get_mut().unwrap_or_else(|e| e.into_inner()).registered;
         crate::tools::deallocate(self.space, &self.label, self.ptr.as_ptr(), bytes);
         let (space, ptr) = (self.space, SendPtr(self.ptr));
-        let release = move || {
+        let free = move || {
             let ptr = ptr;
-            if registered > 0 {
-                super::cuda::unregister_host(ptr.0.as_ptr());
-                REGISTERED.fetch_sub(registered, Ordering::Relaxed);
-            }
             if let Ok(b) = space.backend() {
                 // SAFETY: ptr/bytes came from `allocate` (or a grow) on this
-                // backend, and the last Arc is gone, so nobody uses the memory.
+                // backend, and the last Arc is gone, so nobody uses the memory
+                // (the registration runs this once its workers are done).
                 unsafe { b.deallocate(space.ordinal(), ptr.0, bytes) };
             }
         };
-        if registered > 0 {
-            // Unregistering takes the driver milliseconds per GiB: off the caller's path.
-            super::background::submit(release);
-        } else {
-            release();
+        match self.registration.take().flatten() {
+            // Cancels what is pending; unregisters off the caller's path, then frees.
+            Some(r) => r.release(Box::new(free)),
+            None => free(),
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Host memory: aligned allocation and strided fill/copy by contiguous runs.
 
 use super::{Backend, Region, Space, Stream, ALIGNMENT};
-use crate::error::{bail, Result};
+use crate::error::{bail, Error, Result};
 use crate::layout::{for_each_outer, for_each_run, plan};
 use std::alloc::{alloc, alloc_zeroed, dealloc, Layout};
 use std::ptr::{self, NonNull};
@@ -110,7 +110,7 @@ pub(crate) fn allocate(bytes: usize, zeroed: bool) -> Result<NonNull<u8>> {
     }
     #[cfg(unix)]
     match mode() {
-        Mode::Guard => return map(rounded(bytes)),
+        Mode::Guard => return map(bytes),
         Mode::Fast if bytes >= LARGE => return reserve(bytes),
         Mode::Fast if bytes >= MEDIUM => {
             let size = rounded(bytes);
@@ -127,7 +127,7 @@ pub(crate) fn allocate(bytes: usize, zeroed: bool) -> Result<NonNull<u8>> {
                     return Ok(NonNull::new(p).expect("cached blocks are non-null"));
                 }
             }
-            return map(size);
+            return map(bytes);
         }
         _ => {}
     }
@@ -138,19 +138,50 @@ pub(crate) fn allocate(bytes: usize, zeroed: bool) -> Result<NonNull<u8>> {
     let p = unsafe { if zeroed { alloc_zeroed(layout) } else { alloc(layout) } };
     match NonNull::new(p) {
         Some(p) => Ok(p),
-        None => bail!(OutOfMemory, "host allocation of {bytes} bytes failed"),
+        None => Err(refused(bytes, "the system allocator returned NULL")),
     }
 }
 
-/// Anonymous private pages: zero-filled by the kernel, page-aligned.
-/// `bytes` is a multiple of the page size.
+/// The error of a host allocation of `bytes` that the system refused (`why`).
+fn refused(bytes: usize, why: impl std::fmt::Display) -> Error {
+    Error::new(
+        crate::ErrorKind::OutOfMemory,
+        format!("host allocation of {bytes} bytes ({}) failed: the system cannot commit that much memory ({why})", human(bytes)),
+    )
+}
+
+/// `bytes` for people: "512 GiB", "1.5 MiB", "100 bytes".
+fn human(bytes: usize) -> String {
+    const UNITS: [&str; 5] = ["KiB", "MiB", "GiB", "TiB", "PiB"];
+    let mut v = bytes as f64;
+    let mut unit = "bytes";
+    for u in UNITS {
+        if v < 1024.0 {
+            break;
+        }
+        v /= 1024.0;
+        unit = u;
+    }
+    if unit == "bytes" {
+        format!("{bytes} bytes")
+    } else if v.fract() == 0.0 {
+        format!("{v} {unit}")
+    } else {
+        format!("{v:.1} {unit}")
+    }
+}
+
+/// Anonymous private pages for `bytes` (page-rounded): zero-filled by the
+/// kernel, page-aligned, charged (committed) at once, so that the kernel
+/// refuses here what it could not back later (ENOMEM: `OutOfMemory`).
 #[cfg(unix)]
 fn map(bytes: usize) -> Result<NonNull<u8>> {
+    let size = rounded(bytes);
     // SAFETY: an anonymous private mapping touches no existing memory.
     let p = unsafe {
         libc::mmap(
             std::ptr::null_mut(),
-            bytes,
+            size,
             libc::PROT_READ | libc::PROT_WRITE,
             libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
             -1,
@@ -158,35 +189,41 @@ fn map(bytes: usize) -> Result<NonNull<u8>> {
         )
     };
     if p == libc::MAP_FAILED {
-        bail!(OutOfMemory, "host allocation of {bytes} bytes failed: {}", std::io::Error::last_os_error());
+        return Err(refused(bytes, std::io::Error::last_os_error()));
     }
     #[cfg(target_os = "linux")]
     // SAFETY: advice on our own fresh mapping; failure only means no huge pages.
     unsafe {
-        libc::madvise(p, bytes, libc::MADV_HUGEPAGE);
+        libc::madvise(p, size, libc::MADV_HUGEPAGE);
     }
     Ok(NonNull::new(p as *mut u8).expect("mmap never returns null on success"))
 }
 
 /// A large block: `reservation(bytes)` of address space, the first `bytes`
 /// (page-rounded) usable. Fresh pages: zero.
+///
+/// Honest about memory: the reservation is an inaccessible private mapping,
+/// which the kernel does not charge; making the used part read-write charges
+/// (commits) exactly that part, and fails with ENOMEM when the kernel cannot
+/// back it (in the default heuristic overcommit mode: more than RAM + swap),
+/// so the block is refused here, as malloc refuses it. Address space kept for
+/// growth costs nothing; growing charges the new pages ([`grow_in_place`]).
+/// Never `MAP_NORESERVE`: it would exempt the pages from the charge.
 #[cfg(unix)]
 fn reserve(bytes: usize) -> Result<NonNull<u8>> {
     let size = rounded(bytes);
     let total = reservation(bytes);
     // SAFETY: an anonymous inaccessible reservation touches no existing memory.
-    let p = unsafe {
-        libc::mmap(std::ptr::null_mut(), total, libc::PROT_NONE, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE, -1, 0)
-    };
+    let p = unsafe { libc::mmap(std::ptr::null_mut(), total, libc::PROT_NONE, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS, -1, 0) };
     if p == libc::MAP_FAILED {
-        return map(size); // no address space to spare: an exact mapping
+        return map(bytes); // no address space to spare: an exact mapping
     }
     // SAFETY: the first `size` bytes of our own reservation.
     if unsafe { libc::mprotect(p, size, libc::PROT_READ | libc::PROT_WRITE) } != 0 {
         let e = std::io::Error::last_os_error();
         // SAFETY: the reservation made above.
         unsafe { libc::munmap(p, total) };
-        bail!(OutOfMemory, "host allocation of {bytes} bytes failed: {e}");
+        return Err(refused(bytes, e));
     }
     #[cfg(target_os = "linux")]
     // SAFETY: advice on our own reservation; failure only means no huge pages.
@@ -206,38 +243,46 @@ pub(crate) fn can_grow_in_place(ptr: NonNull<u8>, old: usize, new: usize) -> boo
 }
 
 /// Grow a block from [`allocate`] in place to `new` bytes, keeping its
-/// address and contents (the new bytes are zero). False when it cannot:
-/// only large blocks of the fast mode grow in place, within their reservation.
+/// address and contents (the new bytes are zero). `Ok(false)` when it cannot:
+/// only large blocks of the fast mode grow in place, within their
+/// reservation. `OutOfMemory` when the kernel cannot commit the new pages
+/// (the block is unchanged).
 ///
 /// # Safety
 /// `ptr` and `old` come from [`allocate`] (or an earlier grow); `new >= old`.
-pub(crate) unsafe fn grow_in_place(ptr: NonNull<u8>, old: usize, new: usize) -> bool {
+pub(crate) unsafe fn grow_in_place(ptr: NonNull<u8>, old: usize, new: usize) -> Result<bool> {
     #[cfg(unix)]
     {
         if new < old || mode() != Mode::Fast || old < LARGE {
-            return false;
+            return Ok(false);
         }
         let reserved = RESERVED.lock().unwrap_or_else(|e| e.into_inner()).get(&(ptr.as_ptr() as usize)).copied();
-        let Some(total) = reserved else { return false };
+        let Some(total) = reserved else { return Ok(false) };
         let (from, to) = (rounded(old), rounded(new));
         if to > total {
-            return false;
+            return Ok(false);
         }
         if to > from {
             // SAFETY: pages of our own reservation past the usable part; they
             // were never accessible, so they are zero when first touched.
+            // Making them writable charges them: ENOMEM when they cannot be backed.
             if unsafe { libc::mprotect(ptr.as_ptr().add(from) as *mut libc::c_void, to - from, libc::PROT_READ | libc::PROT_WRITE) }
                 != 0
             {
-                return false;
+                let e = std::io::Error::last_os_error();
+                bail!(
+                    OutOfMemory,
+                    "growing a host block from {old} to {new} bytes in place failed: the system cannot commit {} more ({e})",
+                    human(to - from)
+                );
             }
         }
-        true
+        Ok(true)
     }
     #[cfg(not(unix))]
     {
         let _ = (ptr, old, new);
-        false
+        Ok(false)
     }
 }
 
@@ -317,25 +362,23 @@ pub(crate) unsafe fn fill(dst: &Region, value: &[u8]) {
 }
 
 /// Fault in the pages of `[ptr, ptr + bytes)` for writing, keeping their
-/// contents (`MADV_POPULATE_WRITE`), with several threads when large: the
-/// kernel zeroes fresh pages in parallel, where the driver's registration of
-/// an unwritten block would fault them in one by one. Best effort: errors
-/// (older kernels, memory not from `mmap`) leave the pages to fault later.
+/// contents (`MADV_POPULATE_WRITE`): the kernel zeroes fresh pages here, where
+/// the driver's registration of an unwritten block would fault them in one by
+/// one. One thread; the CUDA mirror registration calls it for chunks on
+/// several. Best effort: errors (older kernels, memory not from `mmap`) leave
+/// the pages to fault later.
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))] // only the CUDA registration calls it
 pub(crate) fn populate(ptr: *mut u8, bytes: usize) {
-    const PAGE: usize = 4096;
     let start = (ptr as usize).next_multiple_of(PAGE);
-    let end = (ptr as usize + bytes) / PAGE * PAGE;
+    let end = (ptr as usize).saturating_add(bytes) / PAGE * PAGE;
     if end <= start {
         return;
     }
-    let threads = if end - start >= PARALLEL_COPY { copy_threads() } else { 1 };
-    std::thread::scope(|scope| {
-        for (off, len) in page_parts(end - start, threads) {
-            let lo = start + off;
-            // SAFETY: advice on whole pages of a live mapping we own; it changes no contents.
-            scope.spawn(move || unsafe { libc::madvise(lo as *mut libc::c_void, len, libc::MADV_POPULATE_WRITE) });
-        }
-    });
+    #[cfg(target_os = "linux")]
+    // SAFETY: advice on whole pages inside a live mapping the caller owns; it changes no contents.
+    unsafe {
+        libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_POPULATE_WRITE);
+    }
 }
 
 /// `total` bytes cut into at most `threads` pieces of whole pages (the last
@@ -348,8 +391,9 @@ fn page_parts(total: usize, threads: usize) -> impl Iterator<Item = (usize, usiz
 /// Copies of at least this many bytes are split across threads.
 const PARALLEL_COPY: usize = 32 << 20;
 
-/// Threads for a large host copy: `DV_COPY_THREADS`, else the cores, at most 8.
-fn copy_threads() -> usize {
+/// Threads for a large host copy (and for faulting in a mirror's pages
+/// before its registration): `DV_COPY_THREADS`, else the cores, at most 8.
+pub(crate) fn copy_threads() -> usize {
     static N: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     *N.get_or_init(|| {
         std::env::var("DV_COPY_THREADS")
@@ -463,7 +507,7 @@ impl Backend for HostBackend {
     }
     unsafe fn grow_in_place(&self, _ordinal: u32, ptr: NonNull<u8>, old: usize, new: usize) -> Result<bool> {
         // SAFETY: forwarded contract.
-        Ok(unsafe { grow_in_place(ptr, old, new) })
+        unsafe { grow_in_place(ptr, old, new) }
     }
     fn can_grow_in_place(&self, _ordinal: u32, ptr: NonNull<u8>, old: usize, new: usize) -> bool {
         can_grow_in_place(ptr, old, new)
@@ -476,7 +520,7 @@ mod tests {
 
     #[test]
     fn populating_pages_keeps_what_was_written() {
-        let bytes = 40 << 20; // split across threads
+        let bytes = 40 << 20;
         let p = allocate(bytes, true).unwrap();
         // SAFETY: our own block of `bytes` bytes.
         unsafe {
@@ -498,10 +542,10 @@ mod tests {
         // SAFETY: n fresh bytes; then the grown block of 2n, then freed.
         unsafe {
             ptr::write_bytes(p.as_ptr(), 7, n);
-            assert!(grow_in_place(p, n, 2 * n));
+            assert!(grow_in_place(p, n, 2 * n).unwrap());
             let all = std::slice::from_raw_parts(p.as_ptr(), 2 * n);
             assert!(all[..n].iter().all(|&b| b == 7) && all[n..].iter().all(|&b| b == 0));
-            assert!(!grow_in_place(p, 2 * n, 100 * n), "beyond the reservation");
+            assert!(!grow_in_place(p, 2 * n, 100 * n).unwrap(), "beyond the reservation");
             deallocate(p, 2 * n);
         }
     }

@@ -11,7 +11,10 @@
 //! | [`SpaceKind::CudaUvm`] | managed memory | yes | `cuda` |
 //!
 //! Only the backend modules touch raw memory; the DualView logic sees
-//! `Allocation` and the free functions here.
+//! `Allocation` and the free functions here. A device space whose DualViews
+//! register their pageable host mirrors with its driver (CUDA) hands out the
+//! registration as a `HostRegistration` (`Backend::mirror_registration`);
+//! the mirror's `Allocation` drives it and never names the space.
 
 mod allocation;
 #[cfg(feature = "cuda")]
@@ -36,9 +39,20 @@ pub(crate) use cuda::device_count;
 pub mod test_device;
 
 pub(crate) use allocation::{allocation_point, Allocation};
-pub use allocation::{inject_allocation_failure, live_allocations, registered_host_bytes, LiveAllocation};
-pub(crate) use allocation::PIN_MIN;
+pub use allocation::{inject_allocation_failure, live_allocations, LiveAllocation};
 pub use background::settle;
+
+/// Bytes of host mirrors that dualview has registered with the CUDA driver
+/// and not yet unregistered (0 without CUDA). Every registration ends when its
+/// block is freed, so this returns to 0 when the last DualView goes (after
+/// [`settle`]: the background thread unregisters).
+///
+/// ```
+/// assert_eq!(dualview::space::registered_host_bytes(), 0); // no CUDA DualView here
+/// ```
+pub fn registered_host_bytes() -> usize {
+    cuda::registered_host_bytes()
+}
 
 use crate::abi::*;
 use crate::error::Result;
@@ -47,6 +61,7 @@ use crate::layout::{Layout, Strides};
 use crate::side::Side;
 use std::fmt;
 use std::ptr::NonNull;
+use std::sync::Arc;
 
 /// Alignment of every allocation the library makes, in bytes.
 ///
@@ -86,19 +101,20 @@ abi_enum! {
 
 /// What a memory space means for DualViews: the one table every language asks.
 ///
-/// | kind | host can read | needs a mirror | default layout | one address for both sides |
-/// | --- | --- | --- | --- | --- |
-/// | Host | yes | no (one space) | Right | yes |
-/// | HostPinned | yes | no (one space) | Right | yes |
-/// | Cuda | no | yes (HostSpace) | Left | no |
-/// | CudaUvm | yes | no (same allocation, flags tracked) | Left | yes |
-/// | TestDevice | yes (it is host memory) | yes (HostSpace) | Left (it stands in for a GPU) | no |
+/// | kind | host can read | needs a mirror | default layout | one address for both sides | page-locked |
+/// | --- | --- | --- | --- | --- | --- |
+/// | Host | yes | no (one space) | Right | yes | no (a CUDA DualView's mirror is registered with the driver instead, docs/GPU.md) |
+/// | HostPinned | yes | no (one space) | Right | yes | yes |
+/// | Cuda | no | yes (HostSpace) | Left | no | no |
+/// | CudaUvm | yes | no (same allocation, flags tracked) | Left | yes | no |
+/// | TestDevice | yes (it is host memory) | yes (HostSpace) | Left (it stands in for a GPU) | no | no |
 ///
 /// ```
 /// use dualview::{Layout, SpaceKind};
 /// let p = SpaceKind::TestDevice.policy();
-/// assert!(p.needs_mirror && p.host_accessible);
+/// assert!(p.needs_mirror && p.host_accessible && !p.page_locked);
 /// assert_eq!(p.default_layout, Layout::Left);
+/// assert!(SpaceKind::HostPinned.policy().page_locked);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SpacePolicy {
@@ -112,6 +128,8 @@ pub struct SpacePolicy {
     pub default_layout: Layout,
     /// The execution space's device side: true for spaces whose work runs on a (real or test) device.
     pub is_device: bool,
+    /// Page-locked host memory: a device copies it by DMA at full speed.
+    pub page_locked: bool,
 }
 
 impl SpaceKind {
@@ -123,7 +141,8 @@ impl SpaceKind {
             SpaceKind::CudaUvm => (true, false, true, Layout::Left, true),
             SpaceKind::TestDevice => (true, true, false, Layout::Left, true),
         };
-        SpacePolicy { host_accessible, needs_mirror, unified, default_layout, is_device }
+        let page_locked = matches!(self, SpaceKind::HostPinned);
+        SpacePolicy { host_accessible, needs_mirror, unified, default_layout, is_device, page_locked }
     }
 }
 
@@ -254,6 +273,25 @@ impl Space {
     /// ```
     pub const fn default_layout(&self) -> Layout {
         self.kind.policy().default_layout
+    }
+
+    /// Whether this is page-locked host memory (pinned), which a device copies at full speed.
+    ///
+    /// ```
+    /// # use dualview::Space;
+    /// assert!(Space::host_pinned().is_page_locked() && !Space::HOST.is_page_locked());
+    /// ```
+    pub const fn is_page_locked(&self) -> bool {
+        self.kind.policy().page_locked
+    }
+
+    /// Whether a DualView over this (device) space registers its host mirror,
+    /// a pageable block of `host`, with the device's driver, so that copies run
+    /// at pinned speed (docs/GPU.md). The space decides: CUDA device memory
+    /// does for a `HostSpace` mirror unless `DV_PAGEABLE_MIRROR=1` is set;
+    /// every other space does not.
+    pub(crate) fn registers_mirror(&self, host: Space) -> bool {
+        self.backend().is_ok_and(|b| b.registers_mirror(self.ordinal, host))
     }
 
     /// Check that this space can be used here (a CUDA space needs a driver
@@ -427,6 +465,51 @@ pub(crate) trait Backend: Send + Sync {
     fn can_grow_in_place(&self, _ordinal: u32, _ptr: NonNull<u8>, _old: usize, _new: usize) -> bool {
         false
     }
+
+    /// Whether a DualView over this (device) space registers its host mirror,
+    /// a pageable block of `host`, with this space's driver (see
+    /// [`Backend::mirror_registration`]). No, unless the space says so.
+    fn registers_mirror(&self, _ordinal: u32, _host: Space) -> bool {
+        false
+    }
+
+    /// The registration with this space's driver of the host block
+    /// `[ptr, ptr + bytes)`, the mirror of a DualView over this space, for
+    /// the block's allocation to drive; `None` where this space registers
+    /// nothing.
+    fn mirror_registration(&self, _ordinal: u32, _ptr: NonNull<u8>, _bytes: usize, _label: &Arc<str>) -> Option<Box<dyn HostRegistration>> {
+        None
+    }
+}
+
+/// The registration of one host block with a device's driver (page-locked,
+/// so that copies run at full speed), as a device backend hands it out
+/// ([`Backend::mirror_registration`]). The block's `Allocation` drives it; the
+/// implementation owns the state and its rules: it never leaves part of the
+/// block registered, and a refusal by the driver is never an error (the
+/// copies stay pageable). The CUDA one is `src/space/cuda/registration.rs`.
+pub(crate) trait HostRegistration: Send + Sync {
+    /// Register the whole block in the background (again after a grow);
+    /// nothing when it is registered, pending or refused.
+    fn start(&self);
+
+    /// Register the block now unless it is already (a copying sync wants it);
+    /// waits for a registration under way. True when the whole block is registered.
+    fn ensure(&self) -> bool;
+
+    /// Change the block's size: cancel a pending registration, wait for one
+    /// inside the driver and undo any, then run `change` (it returns the new
+    /// size) under the lock the registration reads the size under.
+    fn resize(&self, change: &mut dyn FnMut() -> Result<usize>) -> Result<usize>;
+
+    /// Whether the whole block is registered now. Never waits for a
+    /// registration under way.
+    fn is_registered(&self) -> bool;
+
+    /// The block is being freed: cancel what is pending, undo the
+    /// registration, then run `free`, on the background thread when the driver
+    /// has work to do or a worker still touches the pages.
+    fn release(self: Box<Self>, free: Box<dyn FnOnce() + Send>);
 }
 
 /// Fill `dst` in `space` with one element's bytes.

@@ -14,10 +14,7 @@ pub(crate) fn probe(space: Space) -> Result<()> {
     bail!(NoDevice, "{space}: dualview was built without its `cuda` feature")
 }
 
-/// Never reached: no DualView has a CUDA device in this build.
-pub(crate) fn register_host(_ptr: *mut u8, _len: usize) -> Result<()> {
-    bail!(NoDevice, "dualview was built without its `cuda` feature")
+/// Nothing is ever registered with a CUDA driver in this build.
+pub(crate) fn registered_host_bytes() -> usize {
+    0
 }
-
-/// Never reached, as [`register_host`].
-pub(crate) fn unregister_host(_ptr: *mut u8) {}

@@ -10,7 +10,7 @@
 //! ```
 
 use super::{host, Backend, Region, Space, Stream};
-use crate::error::{bail, Result};
+use crate::error::{bail, Error, Result};
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -92,8 +92,9 @@ impl Backend for TestBackend {
                 Space::test_device(ordinal)
             );
         }
-        host::allocate(bytes, zeroed).inspect_err(|_| {
+        host::allocate(bytes, zeroed).map_err(|e| {
             d.used.fetch_sub(bytes, Ordering::SeqCst);
+            Error::new(e.kind(), format!("{}: {}", Space::test_device(ordinal), e.message()))
         })
     }
     unsafe fn deallocate(&self, ordinal: u32, ptr: NonNull<u8>, bytes: usize) {
@@ -128,10 +129,10 @@ impl Backend for TestBackend {
         }
         // SAFETY: forwarded contract; test-device memory is host memory.
         let grown = unsafe { host::grow_in_place(ptr, old, new) };
-        if !grown {
+        if !matches!(grown, Ok(true)) {
             d.used.fetch_sub(extra, Ordering::SeqCst);
         }
-        Ok(grown)
+        grown.map_err(|e| Error::new(e.kind(), format!("{}: {}", Space::test_device(ordinal), e.message())))
     }
     fn can_grow_in_place(&self, ordinal: u32, ptr: NonNull<u8>, old: usize, new: usize) -> bool {
         let Ok(d) = device(ordinal) else { return false };

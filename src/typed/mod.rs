@@ -145,7 +145,8 @@ impl<T: Element, E: Extents> Builder<T, E> {
     }
 
     /// Keep a CUDA DualView's host mirror pageable: never registered with the
-    /// driver (by default it is, at its first copying sync, for pinned-speed copies).
+    /// driver (by default it is, in the background once allocated and at the
+    /// latest by its first copying sync, for pinned-speed copies).
     ///
     /// ```
     /// # use dualview::{DualView, Dims, Space};

@@ -6,21 +6,26 @@
 //! | raw calls | `cudarc::driver::sys` |
 //! | checked results | [`check`]: `CUresult` to [`Error`] with the driver's name and text |
 //! | safe types | [`CudaBackend`], behind the crate's `Backend` trait |
+//! | host mirrors | `registration.rs`: the state machine registering a DualView's pageable mirror, handed out as a `HostRegistration` |
 //!
 //! Allocations live in each device's primary context, so kernels launched
 //! with the runtime API (`<<<>>>`, `cudaMemcpy`) use them directly. Without
 //! libcuda or without the device, every call answers `NoDevice`; nothing
 //! panics (the driver is probed with `is_culib_present` before any call).
 
-use super::{host, Backend, Region, Space, SpaceKind, Stream};
+mod registration;
+
+use super::{allocation_point, host, Backend, HostRegistration, Region, Space, SpaceKind, Stream};
 use crate::error::{bail, err, Error, ErrorKind, Result};
 use crate::side::Side;
 use crate::extents::DynRank;
 use crate::layout::{for_each_outer, plan, Strides};
 use cudarc::driver::sys;
+use registration::{HostDriver, Registration};
 use std::ffi::{c_void, CStr};
 use std::ptr::NonNull;
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 
 /// Turn a driver result into an error naming the call and the driver's name and text.
 fn check(r: sys::CUresult, call: &str) -> Result<()> {
@@ -318,6 +323,17 @@ impl Backend for CudaBackend {
         check(unsafe { sys::cuCtxSynchronize() }, "cuCtxSynchronize")
     }
 
+    fn registers_mirror(&self, _ordinal: u32, host: Space) -> bool {
+        self.0 == SpaceKind::Cuda && host == Space::HOST && !pageable_by_environment()
+    }
+
+    fn mirror_registration(&self, _ordinal: u32, ptr: NonNull<u8>, bytes: usize, label: &Arc<str>) -> Option<Box<dyn HostRegistration>> {
+        if self.0 != SpaceKind::Cuda {
+            return None;
+        }
+        Some(Box::new(Registration::new(&CUDA_HOST, ptr.as_ptr() as usize, bytes, label.clone())))
+    }
+
     unsafe fn prefetch(&self, ordinal: u32, region: &Region, to: Side, stream: Stream) -> Result<()> {
         if self.0 != SpaceKind::CudaUvm {
             return Ok(());
@@ -492,20 +508,51 @@ impl CudaBackend {
 /// device take the tiny path (one synchronous driver copy).
 const TINY_BYTES: usize = 64 << 10;
 
-/// Page-lock `len` bytes of pageable host memory at `ptr` for full-speed
-/// copies, in every context (the mirror registration of docs/GPU.md).
-pub(crate) fn register_host(ptr: *mut u8, len: usize) -> Result<()> {
-    let _bound = bind(0)?;
-    // SAFETY: the caller owns the range; registration only pins its pages.
-    check(unsafe { sys::cuMemHostRegister_v2(ptr as *mut c_void, len, sys::CU_MEMHOSTREGISTER_PORTABLE) }, "cuMemHostRegister")
+/// `DV_PAGEABLE_MIRROR=1` (any value but empty and 0): DualViews made now keep their mirrors pageable.
+fn pageable_by_environment() -> bool {
+    std::env::var("DV_PAGEABLE_MIRROR").is_ok_and(|v| !v.is_empty() && v != "0")
 }
 
-/// Undo [`register_host`] of the range starting at `ptr`.
-pub(crate) fn unregister_host(ptr: *mut u8) {
-    if let Ok(_bound) = bind(0) {
-        // SAFETY: a range registered by `register_host`; errors leave it to the driver.
-        let _ = unsafe { sys::cuMemHostUnregister(ptr as *mut c_void) };
+/// The CUDA driver as the registration state machine sees it (one per process).
+struct CudaHost {
+    /// Bytes registered now ([`registered_host_bytes`]).
+    registered: AtomicUsize,
+}
+
+static CUDA_HOST: CudaHost = CudaHost { registered: AtomicUsize::new(0) };
+
+impl HostDriver for CudaHost {
+    fn populate(&self, addr: usize, len: usize) {
+        host::populate(addr as *mut u8, len);
     }
+
+    fn register(&self, addr: usize, len: usize) -> Result<()> {
+        // The failure injection of the tests reaches the refusal path here.
+        allocation_point("mirror registration")?;
+        let _bound = bind(0)?;
+        // SAFETY: a live host block the state machine owns the registration of;
+        // registration only pins its pages.
+        check(
+            unsafe { sys::cuMemHostRegister_v2(addr as *mut c_void, len, sys::CU_MEMHOSTREGISTER_PORTABLE) },
+            "cuMemHostRegister",
+        )
+    }
+
+    fn unregister(&self, addr: usize) {
+        if let Ok(_bound) = bind(0) {
+            // SAFETY: a range registered by `register`; errors leave it to the driver.
+            let _ = unsafe { sys::cuMemHostUnregister(addr as *mut c_void) };
+        }
+    }
+
+    fn registered_bytes(&self) -> &AtomicUsize {
+        &self.registered
+    }
+}
+
+/// Bytes of host mirrors registered with the driver now.
+pub(crate) fn registered_host_bytes() -> usize {
+    CUDA_HOST.registered.load(Ordering::Relaxed)
 }
 
 fn with_bytes(e: Error, space: Space, bytes: usize) -> Error {
