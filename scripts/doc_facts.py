@@ -7,8 +7,8 @@ without building anything (imported by scripts/check-docs.py):
    of a build or target folder, and of a file marked "(new)" are not repository paths;
 2. every function the C header exports appears in docs/C_API.md
    (`dv_sync_host/_device` counts for both);
-3. a speed number in prose (ns, us, ms, GB/s, or a ratio such as 6.2x) either
-   quotes docs/BENCHMARKS.md or sits in a paragraph or table row that points to it.
+3. a speed number in prose (ns, us, ms, GB/s, or a ratio such as "6.2x faster") either
+   quotes docs/BENCHMARKS.md or sits in a paragraph or table (row or header) that points to it.
 """
 
 import glob
@@ -17,7 +17,10 @@ import re
 
 FENCE = re.compile(r"^\s*(```+|~~~+)")
 PATHLIKE = re.compile(r"`([^`\s]+)`|\]\(([^)\s]+)\)")
-SPEED = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:ns|us|µs|ms|GB/s|MB/s|GiB/s)(?!\w)|(?<![\w.])\d+(?:\.\d+)?x(?!\w)")
+SPEED = re.compile(
+    r"(?<![\w.])\d+(?:\.\d+)?\s?(?:ns|us|µs|ms|GB/s|MB/s|GiB/s)(?!\w)"
+    r"|(?<![\w.])\d+(?:\.\d+)?x(?= (?:faster|slower|Kokkos|the raw|of Kokkos))"
+)
 GENERATED = ("build", "target", ".gpu")
 
 
@@ -87,10 +90,13 @@ def unsourced_numbers(root, files):
         rel_doc = os.path.relpath(doc, root)
         if rel_doc == os.path.join("docs", "BENCHMARKS.md"):
             continue
-        paras, para, start = [], [], 0
+        paras, para, start, header = [], [], 0, None
         for n, line in prose(doc):
             if line.startswith("|"):
-                paras.append((n, line))
+                header = header or line  # a row points where its table's header does
+                paras.append((n, line + " " + header))
+            else:
+                header = None
             if not line.strip() or line.startswith(("#", "|")):
                 if para:
                     paras.append((start, " ".join(para)))
