@@ -118,6 +118,15 @@ impl Desc {
     }
 }
 
+/// When a new host mirror is registered with the device's driver.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Registering {
+    /// In the background at once (a created DualView).
+    Now,
+    /// At the first copying sync (a resized one).
+    AtFirstSync,
+}
+
 /// The state every handle of a family shares.
 struct Shared {
     label: Arc<str>,
@@ -183,10 +192,13 @@ pub struct RawDualView {
 
 impl Shared {
     /// A new (or grown) host mirror: registered with the device space's
-    /// driver in the background, while the program fills it (docs/GPU.md).
-    fn adopt_mirror(&self, host: &Arc<Allocation>) {
+    /// driver (docs/GPU.md). A created one in the background, while the
+    /// program fills it; one from a resize at its first copying sync, since
+    /// resizes come in runs and the driver's registration stalls every other
+    /// driver call while it runs (docs/DECISIONS.md G10).
+    fn adopt_mirror(&self, host: &Arc<Allocation>, how: Registering) {
         if self.pin_mirror {
-            host.register_in_background(self.device_space);
+            host.register_mirror(self.device_space, how == Registering::Now);
         }
     }
 
@@ -235,12 +247,19 @@ impl RawDualView {
     /// assert!(a.is_single_space());
     /// ```
     pub fn new(label: &str, desc: &Desc) -> Result<RawDualView> {
+        Self::new_registering(label, desc, Registering::Now)
+    }
+
+    /// [`RawDualView::new`], its mirror registered as `how` says.
+    fn new_registering(label: &str, desc: &Desc, how: Registering) -> Result<RawDualView> {
         let (single, aliased) = Self::topology(desc)?;
         let bytes = desc.elem.bytes(&desc.mapping)?;
         let (label, host_label) = Self::labels(label, aliased);
         let device = Allocation::new(desc.device, bytes, desc.init, &label)?;
         let host = if aliased { device.clone() } else { Allocation::new(desc.host, bytes, desc.init, &host_label)? };
-        Ok(Self::assemble(label, host_label, desc, single, aliased, host, device))
+        let dv = Self::assemble(label, host_label, desc, single, aliased, host, device);
+        dv.shared.adopt_mirror(&dv.shared.read().host, how);
+        Ok(dv)
     }
 
     /// A DualView over memory the caller owns (unmanaged): never freed here,
@@ -300,7 +319,9 @@ impl RawDualView {
             (Allocation::wrap(desc.host, host, bytes, &host_label), Allocation::wrap(desc.device, device, bytes, &label))
         };
         let d = if aliased { h.clone() } else { d };
-        Ok(Self::assemble(label, host_label, desc, single, aliased, h, d))
+        let dv = Self::assemble(label, host_label, desc, single, aliased, h, d);
+        dv.shared.adopt_mirror(&dv.shared.read().host, Registering::Now);
+        Ok(dv)
     }
 
     fn topology(desc: &Desc) -> Result<(bool, bool)> {
@@ -341,7 +362,6 @@ impl RawDualView {
             stats: StatsCell::default(),
             state: RwLock::new(State { generation: 0, mapping: desc.mapping, host, device, dirty: Vec::new() }),
         };
-        shared.adopt_mirror(&shared.read().host);
         RawDualView { shared: Arc::new(shared), sub: None, const_data: false }
     }
 

@@ -3,7 +3,7 @@
 
 use super::flags::{is_partial, Flags, CLEAN};
 use super::regions::{self, IndexBox};
-use super::{Desc, RawDualView, State};
+use super::{Desc, RawDualView, Registering, State};
 use crate::error::{err, Error, Result};
 use crate::extents::{DynRank, Extents};
 use crate::layout::{Layout, Mapping, Slice};
@@ -89,7 +89,7 @@ impl RawDualView {
         st.mapping = mapping;
         st.host = host;
         if !sh.aliased {
-            sh.adopt_mirror(&st.host);
+            sh.adopt_mirror(&st.host, if keep { Registering::AtFirstSync } else { Registering::Now });
         }
         st.device = device;
         st.generation += 1;
@@ -135,8 +135,8 @@ impl RawDualView {
         }
         if !sh.aliased {
             // A grown block's registration was taken out of the way (Allocation::grow_in_place);
-            // a new block has none: register either in the background.
-            sh.adopt_mirror(&st.host);
+            // a new block has none: register either at the first copying sync.
+            sh.adopt_mirror(&st.host, Registering::AtFirstSync);
         }
         st.mapping = mapping;
         st.generation += 1;
@@ -199,7 +199,7 @@ impl RawDualView {
         );
         let mapping = st.mapping.with_extents(*extents).map_err(fail)?;
         let desc = Desc { elem: sh.elem, mapping, device: sh.device_space, host: sh.host_space, init: true, pin_mirror: sh.pin_mirror };
-        let new = RawDualView::new(&sh.label, &desc)?;
+        let new = RawDualView::new_registering(&sh.label, &desc, Registering::AtFirstSync)?;
         {
             let nst = new.shared.read();
             self.copy_overlap(&st, &mapping, &nst.host, &nst.device).map_err(fail)?;

@@ -254,10 +254,11 @@ impl Allocation {
 
     /// Register this (owned, pageable host) block with the driver of
     /// `device`, the device space of the DualView it mirrors, when that space
-    /// registers mirrors: in the background, so that the driver's work overlaps
-    /// the program filling the mirror. Again after a grow: the registration
-    /// made the first time is kept and started anew.
-    pub(crate) fn register_in_background(&self, device: Space) {
+    /// registers mirrors. `now`: start in the background, so that the driver's
+    /// work overlaps the program filling the mirror; otherwise at the first
+    /// copying sync ([`Allocation::ensure_registered`]). Again after a grow:
+    /// the registration made the first time is kept and started anew.
+    pub(crate) fn register_mirror(&self, device: Space, now: bool) {
         if !self.owned {
             return;
         }
@@ -265,7 +266,7 @@ impl Allocation {
             let b = device.backend().ok()?;
             b.mirror_registration(device.ordinal(), self.ptr, self.bytes(), &self.label)
         });
-        if let Some(r) = r {
+        if let (Some(r), true) = (r, now) {
             r.start();
         }
     }

@@ -211,12 +211,24 @@ fn map(bytes: usize) -> Result<NonNull<u8>> {
 /// Never `MAP_NORESERVE`: it would exempt the pages from the charge.
 #[cfg(unix)]
 fn reserve(bytes: usize) -> Result<NonNull<u8>> {
+    const HUGE: usize = 2 << 20;
     let size = rounded(bytes);
     let total = reservation(bytes);
     // SAFETY: an anonymous inaccessible reservation touches no existing memory.
-    let p = unsafe { libc::mmap(std::ptr::null_mut(), total, libc::PROT_NONE, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS, -1, 0) };
-    if p == libc::MAP_FAILED {
+    let raw = unsafe { libc::mmap(std::ptr::null_mut(), total + HUGE, libc::PROT_NONE, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS, -1, 0) };
+    if raw == libc::MAP_FAILED {
         return map(bytes); // no address space to spare: an exact mapping
+    }
+    // Start on a huge-page boundary, so that the kernel can back the block with
+    // 2 MiB pages from its first byte (faulting them in is several times faster).
+    let head = (raw as usize).next_multiple_of(HUGE) - raw as usize;
+    let p = (raw as usize + head) as *mut libc::c_void;
+    // SAFETY: the unaligned head and the tail of our own reservation, outside [p, p + total).
+    unsafe {
+        if head > 0 {
+            libc::munmap(raw, head);
+        }
+        libc::munmap((p as usize + total) as *mut libc::c_void, HUGE - head);
     }
     // SAFETY: the first `size` bytes of our own reservation.
     if unsafe { libc::mprotect(p, size, libc::PROT_READ | libc::PROT_WRITE) } != 0 {
@@ -369,15 +381,22 @@ pub(crate) unsafe fn fill(dst: &Region, value: &[u8]) {
 /// the pages to fault later.
 #[cfg_attr(not(feature = "cuda"), allow(dead_code))] // only the CUDA registration calls it
 pub(crate) fn populate(ptr: *mut u8, bytes: usize) {
+    // One call per 2 MiB: the kernel holds the process's mmap lock during each
+    // call, and every mmap, munmap and mprotect (the driver's cuMemAlloc
+    // included) waits for it. On the H200 a device grow took 166 ms during a
+    // 1 GiB populate in whole-range calls, against 0.7 ms alone.
+    const STEP: usize = 2 << 20;
     let start = (ptr as usize).next_multiple_of(PAGE);
     let end = (ptr as usize).saturating_add(bytes) / PAGE * PAGE;
-    if end <= start {
-        return;
-    }
-    #[cfg(target_os = "linux")]
-    // SAFETY: advice on whole pages inside a live mapping the caller owns; it changes no contents.
-    unsafe {
-        libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_POPULATE_WRITE);
+    let mut at = start;
+    while at < end {
+        let len = STEP.min(end - at);
+        #[cfg(target_os = "linux")]
+        // SAFETY: advice on whole pages inside a live mapping the caller owns; it changes no contents.
+        unsafe {
+            libc::madvise(at as *mut libc::c_void, len, libc::MADV_POPULATE_WRITE);
+        }
+        at += len;
     }
 }
 
