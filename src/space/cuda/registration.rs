@@ -7,7 +7,7 @@
 //! | --- | --- | --- |
 //! | `Idle` | nothing registered, nothing pending | `start` -> `Queued` (a background job); `ensure` -> `Populating` (on the caller's thread); free -> `Released` |
 //! | `Queued` | a background job will register the block | the job -> `Populating`; `ensure` takes the work over -> `Populating`; grow / free cancel -> `Idle` |
-//! | `Populating` | a worker faults the pages in, by chunks of 64 MiB | the worker -> `Registering`; grow / free cancel -> `Idle` without waiting (the worker stops before its next chunk) |
+//! | `Populating` | a worker faults the pages in, by chunks of 4 MiB | the worker -> `Registering`; grow / free cancel -> `Idle` without waiting (the worker stops before its next chunk) |
 //! | `Registering` | inside `cuMemHostRegister`: not cancellable | the worker -> `Registered(len)` or `Refused`; grow, free and `ensure` wait for it |
 //! | `Registered(len)` | `[ptr, ptr + len)` registered, `len` the block's size | grow: unregister -> `Idle`; free: unregister on the background thread -> `Released` |
 //! | `Refused` | the driver refused (any error): copies stay pageable, the reason goes to `DV_TRACE` | free -> `Released`; never retried for this block |
@@ -32,8 +32,10 @@ pub(crate) const PIN_MIN: usize = 256 << 10;
 /// before registration (the driver would fault them in one by one).
 const POPULATE_MIN: usize = 64 << 20;
 
-/// Pages are faulted in by chunks of this size; a cancel is seen between two chunks.
-const CHUNK: usize = 64 << 20;
+/// Pages are faulted in by chunks of this size; a cancel is seen between two
+/// chunks. Small, because a cancelled worker finishes its chunk while the
+/// grow that cancelled it runs (8 threads zeroing pages slow everything else).
+const CHUNK: usize = 4 << 20;
 
 /// What the state machine needs from the driver: the CUDA driver
 /// (`src/space/cuda/mod.rs`), or a fake in the tests. Addresses are plain
