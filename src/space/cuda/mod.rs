@@ -276,21 +276,32 @@ impl Backend for CudaBackend {
                 }
             }
         }
-        // Any element and any strides: fill a packed host buffer, then one strided copy.
-        let packed = DynRank::from_slice_unchecked(dst.extents.as_slice());
-        let mut buf = vec![0u8; n * es];
-        for chunk in buf.chunks_mut(es) {
-            chunk.copy_from_slice(value);
+        if contiguous {
+            // SAFETY: n contiguous elements of live device memory.
+            unsafe { fill_by_doubling(d, value, n, s)? };
+        } else {
+            // Any strides: fill a packed device scratch block, then one strided device copy.
+            let packed = DynRank::from_slice_unchecked(dst.extents.as_slice());
+            let mut scratch: sys::CUdeviceptr = 0;
+            // SAFETY: a plain allocation with a valid out-pointer on the bound context.
+            check(unsafe { sys::cuMemAlloc_v2(&mut scratch, n * es) }, "cuMemAlloc")?;
+            let src = Region {
+                ptr: scratch as usize as *mut u8,
+                elem_size: es,
+                extents: packed,
+                strides: Strides::canonical(packed.as_slice(), crate::Layout::Right)?,
+            };
+            let space = Space::new(self.0, ordinal);
+            // SAFETY: the scratch block is n packed elements, freed only after the stream has run both steps.
+            let done = unsafe {
+                fill_by_doubling(scratch, value, n, s)
+                    .and_then(|()| self.issue((space, dst), (space, &src), stream))
+                    .and_then(|()| check(sys::cuStreamSynchronize(s), "cuStreamSynchronize"))
+            };
+            // SAFETY: our own block; the stream work using it is complete (or failed).
+            let _ = unsafe { sys::cuMemFree_v2(scratch) };
+            done?;
         }
-        let src = Region {
-            ptr: buf.as_mut_ptr(),
-            elem_size: es,
-            extents: packed,
-            strides: Strides::canonical(packed.as_slice(), crate::Layout::Right)?,
-        };
-        // SAFETY: `src` is the live buffer above; the stream is synchronised
-        // below, before the buffer is freed.
-        unsafe { self.copy((Space::new(self.0, ordinal), dst), (Space::HOST, &src), stream)? };
         // SAFETY: a plain driver call on a valid stream.
         check(unsafe { sys::cuStreamSynchronize(s) }, "cuStreamSynchronize")
     }
@@ -501,6 +512,33 @@ impl CudaBackend {
             self.copy(dst, (Space::HOST, &tmp), stream)?;
             check(sys::cuStreamSynchronize(stream_of(stream)), "cuStreamSynchronize")
         }
+    }
+}
+
+/// Fill `n` contiguous elements at device address `d` with `value` (an
+/// element's bytes) on stream `s`, as a device memset cannot: one small host
+/// seed copied in, then device-to-device copies that double the filled
+/// prefix. About `n * value.len()` bytes of device traffic; no host buffer of
+/// the array's size. The caller synchronises `s` before the seed's host buffer
+/// could matter: this waits for the seed copy itself.
+///
+/// # Safety
+/// `[d, d + n * value.len())` is live device (or managed) memory; the context is bound.
+unsafe fn fill_by_doubling(d: sys::CUdeviceptr, value: &[u8], n: usize, s: sys::CUstream) -> Result<()> {
+    let es = value.len();
+    let seed_n = n.min((64usize << 10).div_ceil(es).max(1));
+    let seed: Vec<u8> = value.iter().copied().cycle().take(seed_n * es).collect();
+    // SAFETY: the seed lies in the first `seed_n` elements; the host buffer
+    // lives until the stream has run the copy (synchronised below).
+    unsafe {
+        check(sys::cuMemcpyHtoDAsync_v2(d, seed.as_ptr() as *const c_void, seed_n * es, s), "cuMemcpyHtoDAsync")?;
+        let mut filled = seed_n;
+        while filled < n {
+            let k = filled.min(n - filled);
+            check(sys::cuMemcpyDtoDAsync_v2(d + (filled * es) as sys::CUdeviceptr, d, k * es, s), "cuMemcpyDtoDAsync")?;
+            filled += k;
+        }
+        check(sys::cuStreamSynchronize(s), "cuStreamSynchronize")
     }
 }
 
