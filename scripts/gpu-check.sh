@@ -72,6 +72,7 @@ for d in $(cat "$GPU/doctests.txt"); do
     *) run "doctest_$d" "$GPU/doctests/$d" ;;
   esac
 done
+[ -f "$GPU/doctests.skipped" ] && record doctests "SKIPPED ($(cat "$GPU/doctests.skipped"))"
 grep -h "^test result" "$GPU"/log.doctest* || true
 run stencil_example sh -c "'$GPU/bin/stencil' 1024 500 | tee /dev/stderr | grep -q 'a cudarc kernel'"
 grep -h "^stencil" "$GPU/log.stencil_example" || true
