@@ -30,9 +30,14 @@ fail=0
 soak() { # log name, seconds, max bytes, command prefix...
   local name=$1 log=$GPU/log.soak_$1 secs=$2 max=$3; shift 3
   echo "== soak ($log): $secs s, arrays up to $max, 4 threads ${*:+(under $*)}"
+  # A hang (a deadlock in a sync, say) is a failure too: the run ends within
+  # twice its time and 10 minutes of final checks, or it is killed.
+  local limit
+  limit=$(awk -v s="$secs" 'BEGIN { printf "%d", 2 * s + 600 }')
   DV_SOAK_SECONDS=$secs DV_SOAK_MAX_BYTES=$max DV_SOAK_THREADS=4 \
-    "$@" "$BIN" --test-threads 1 > "$log" 2>&1
+    timeout --signal=KILL "$limit" "$@" "$BIN" --test-threads 1 > "$log" 2>&1
   local rc=$?
+  [ $rc = 137 ] && echo "killed after $limit s (a hang?)" >> "$log"
   grep -E "^soak: (thread|coverage)" "$log"
   if [ $rc = 0 ] && grep -q "^soak: [0-9]* operations" "$log"; then
     grep "^soak: [0-9]* operations" "$log"
