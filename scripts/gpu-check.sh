@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Everything GPU, on a machine with an NVIDIA GPU and the CUDA toolkit (no Rust
 # needed there). Expects what scripts/gpu-prepare.sh put in .gpu/:
-#   .gpu/lib/libdualview.so*   .gpu/bin/<rust gpu tests, dv_gtest>
+#   .gpu/lib/libdualview.so*   .gpu/bin/<every Rust test binary, stencil, dv_gtest>
+#   .gpu/doctests/<the compiled documentation examples>   .gpu/shim/cargo
 # (the benchmark is scripts/gpu-bench.sh)
-# Builds the .cu tests with CMake's CUDA language, runs every GPU test, runs
-# them again under compute-sanitizer (memcheck and racecheck; SANITIZE=0 skips
-# that pass), prints a summary.
+# Builds the .cu tests with CMake's CUDA language, runs every Rust test binary
+# (each its own row), the doctests and the other GPU tests, the soak test
+# (scripts/gpu-soak.sh; SOAK=0 skips it, SOAK_SECONDS shortens it), runs the
+# GPU tests again under compute-sanitizer (memcheck and racecheck; SANITIZE=0
+# skips that pass), prints a summary.
 set -u
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -50,11 +53,27 @@ else
   record build_mpi_jacobi "SKIPPED (no nvcc or no mpicxx)"
 fi
 
-# 2. Every GPU test.
-run rust_gpu_tests "$GPU/bin/gpu" --test-threads 1
-run rust_core_tests "$GPU/bin/kokkos_behaviour"
-# On a GPU none of its cases may skip.
-run rust_cudarc_interop sh -c "'$GPU/bin/interop' --test-threads 1 > '$GPU/interop.out' 2>&1; rc=\$?; cat '$GPU/interop.out'; [ \$rc = 0 ] && ! grep SKIPPED '$GPU/interop.out'"
+# 2. Every Rust test binary (tests/*.rs and the library's unit tests: the
+# CPU ones too, which must hold on a GPU machine), then the doctests. Tests that
+# read the source tree find this copy; cargo metadata comes from the stand-in.
+export CARGO_MANIFEST_DIR=$ROOT CARGO=$GPU/shim/cargo
+for t in $(cat "$GPU/rust-tests.txt"); do
+  case $t in
+    soak) ;; # its own step (3), with its own settings
+    # process-wide registration counts; on a GPU none of the interop cases may skip
+    gpu) run rust_gpu "$GPU/bin/gpu" --test-threads 1 ;;
+    interop) run rust_interop sh -c "'$GPU/bin/interop' --test-threads 1 > '$GPU/interop.out' 2>&1; rc=\$?; cat '$GPU/interop.out'; [ \$rc = 0 ] && ! grep SKIPPED '$GPU/interop.out'" ;;
+    *) run "rust_$t" "$GPU/bin/$t" ;;
+  esac
+done
+for d in $(cat "$GPU/doctests.txt"); do
+  case $d in
+    merged_doctest*) run "doctests_$d" env RUSTDOC_DOCTEST_BIN_PATH="$GPU/doctests/$d" "$GPU/doctests/$d" ;;
+    *) run "doctest_$d" "$GPU/doctests/$d" ;;
+  esac
+done
+[ -f "$GPU/doctests.skipped" ] && record doctests "SKIPPED ($(cat "$GPU/doctests.skipped"))"
+grep -h "^test result" "$GPU"/log.doctest* || true
 run stencil_example sh -c "'$GPU/bin/stencil' 1024 500 | tee /dev/stderr | grep -q 'a cudarc kernel'"
 grep -h "^stencil" "$GPU/log.stencil_example" || true
 run gtest "$GPU/bin/dv_gtest"
@@ -73,7 +92,15 @@ else
 fi
 grep -h "SKIPPED" "$GPU"/log.* | sort -u
 
-# 3. Again under compute-sanitizer.
+# 3. The model-based soak test: 300 s with arrays of several GiB, then 60 s under memcheck.
+if [ "${SOAK:-1}" = 0 ]; then
+  record soak "SKIPPED (SOAK=0)"
+else
+  run soak bash scripts/gpu-soak.sh
+  grep -h -e "^soak: [0-9]* operations" -e "^== soak" "$GPU/log.soak" || true
+fi
+
+# 4. Again under compute-sanitizer.
 if [ "${SANITIZE:-1}" = 0 ]; then
   record sanitizer "SKIPPED (SANITIZE=0)"
 elif command -v compute-sanitizer >/dev/null; then

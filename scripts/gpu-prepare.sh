@@ -1,26 +1,80 @@
 #!/usr/bin/env bash
 # On the build machine (Rust, no GPU needed): build everything the GPU check
 # runs and copy it into .gpu/ (ignored by git), for scripts/gpu-check.sh on a
-# GPU machine. See docs/GPU.md.
+# GPU machine, which has no Rust. See docs/GPU.md.
+#   .gpu/lib/         libdualview.so (the C library)
+#   .gpu/bin/         every Rust test binary (tests/*.rs and the library's unit
+#                     tests as `lib`, listed in .gpu/rust-tests.txt), the stencil
+#                     example, dv_gtest
+#   .gpu/doctests/    the documentation examples, compiled (nightly rustdoc
+#                     --persist-doctests --no-run), listed in .gpu/doctests.txt
+#                     (without a nightly toolchain: .gpu/doctests.skipped says so)
+#   .gpu/shim/cargo   answers `cargo metadata` there (tests/msrv.rs, and cbindgen
+#                     in tests/header.rs) from what cargo says here
 set -euo pipefail
 cd "$(dirname "$0")/.."
-rm -rf .gpu && mkdir -p .gpu/bin .gpu/lib
+FEATURES=ndarray,cudarc-interop
+rm -rf .gpu && mkdir -p .gpu/bin .gpu/lib .gpu/doctests .gpu/shim
 cargo rustc --release --lib --crate-type cdylib -- -C link-arg=-Wl,-soname,libdualview.so.0.1
 cp -a target/release/libdualview.so .gpu/lib/
 cp .gpu/lib/libdualview.so .gpu/lib/libdualview.so.0.1
-executable() { # cargo arguments...: the path of the one executable they build
+executables() { # cargo arguments...: "name path" of each executable they build
   cargo "$@" --message-format=json 2>/dev/null | python3 -c 'import json,sys
 for l in sys.stdin:
     m=json.loads(l)
-    if m.get("reason")=="compiler-artifact" and m.get("executable"): print(m["executable"])' | tail -1
+    if m.get("reason")=="compiler-artifact" and m.get("executable"):
+        t=m["target"]
+        print("lib" if set(t["kind"]) & {"lib", "rlib"} else t["name"], m["executable"])'
 }
-for t in gpu kokkos_behaviour; do
-  cp "$(executable test --release --no-run --test "$t")" ".gpu/bin/$t"
+# Every Rust test binary, with every feature (a superset of the default).
+executables test --release --no-run --tests --features $FEATURES > .gpu/rust-tests.paths
+[ -s .gpu/rust-tests.paths ] || { echo "cargo test --no-run built nothing"; exit 1; }
+while read -r name path; do cp "$path" ".gpu/bin/$name"; echo "$name"; done < .gpu/rust-tests.paths > .gpu/rust-tests.txt
+rm .gpu/rust-tests.paths
+for t in tests/*.rs tests/*/main.rs; do
+  n=$(basename "$t" .rs); [ "$n" = main ] && n=$(basename "$(dirname "$t")")
+  grep -qx "$n" .gpu/rust-tests.txt || { echo "tests/$n was not built"; exit 1; }
 done
-# The cudarc interop test and the stencil example (after the library copy:
-# these feature builds replace target/release/libdualview.so).
-cp "$(executable test --release --no-run --features ndarray,cudarc-interop --test interop)" .gpu/bin/interop
-cp "$(executable build --release --features ndarray,cudarc-interop --example stencil)" .gpu/bin/stencil
+echo "$(wc -l < .gpu/rust-tests.txt) Rust test binaries: $(tr '\n' ' ' < .gpu/rust-tests.txt)"
+cp "$(executables build --release --features $FEATURES --example stencil | awk '{print $2}' | tail -1)" .gpu/bin/stencil
+# The doctests, compiled here to run there. Edition 2024 merges them into one
+# binary (run with RUSTDOC_DOCTEST_BIN_PATH naming itself: one process per
+# example, as rustdoc runs them); examples that cannot merge get their own.
+# compile_fail examples are checked here and leave nothing to run.
+if grep -rqE '^\s*(//[/!]|)\s*```[a-z_,0-9]*(no_run|should_panic)' src README.md; then
+  echo "a no_run or should_panic doctest: teach gpu-check.sh how to run it"; exit 1
+fi
+: > .gpu/doctests.txt
+if cargo +nightly --version >/dev/null 2>&1; then
+  rm -rf target/doctest/persist && mkdir -p target/doctest
+  RUSTDOCFLAGS="-Z unstable-options --persist-doctests $PWD/target/doctest/persist --no-run" \
+    CARGO_TARGET_DIR=target/doctest cargo +nightly test --doc --features $FEATURES > target/doctest/build.log 2>&1 \
+    || { tail -30 target/doctest/build.log; exit 1; }
+  for d in target/doctest/persist/*/; do
+    n=$(basename "$d")
+    [ -x "$d/rust_out" ] && cp "$d/rust_out" ".gpu/doctests/$n" && echo "$n"
+  done > .gpu/doctests.txt
+  grep -q '^merged_doctest' .gpu/doctests.txt || { echo "no merged doctest binary in target/doctest/persist"; exit 1; }
+  echo "doctests: $(grep -h '^test result' target/doctest/build.log | tr '\n' ' ')"
+else
+  echo "no nightly toolchain (rustdoc --persist-doctests is unstable): the doctests will not run on the GPU" \
+       "(rustup toolchain install nightly)" | tee .gpu/doctests.skipped
+fi
+# `cargo metadata` for a machine without cargo: this tree's path becomes the copy's there.
+root=$(python3 -c 'import json,sys; print(json.dumps(sys.argv[1])[1:-1])' "$PWD")
+cargo metadata --format-version 1 --offline --locked | sed "s|$root|@ROOT@|g" > .gpu/shim/metadata.json
+cargo metadata --format-version 1 --offline --locked --all-features | sed "s|$root|@ROOT@|g" > .gpu/shim/metadata-all-features.json
+cat > .gpu/shim/cargo <<'EOF'
+#!/bin/sh
+# Stands in for cargo on the GPU machine (scripts/gpu-prepare.sh wrote it):
+# answers `cargo metadata` with what cargo said on the build machine.
+case " $* " in *" metadata "*) ;; *) echo "cargo stand-in: only 'cargo metadata' was recorded" >&2; exit 2 ;; esac
+here=$(cd "$(dirname "$0")/../.." && pwd)
+f=metadata.json
+case " $* " in *" --all-features "*) f=metadata-all-features.json ;; esac
+sed "s|@ROOT@|$here|g" "$(dirname "$0")/$f"
+EOF
+chmod +x .gpu/shim/cargo
 # The googletest suite, built by the CMake workflow.
 # (its own build folder, so that a workflow run in build/default is left alone)
 cmake -S . -B build/gpu-prepare -DCMAKE_BUILD_TYPE=Release -DDUALVIEW_BUILD_TESTS=ON >/dev/null
@@ -37,5 +91,5 @@ if [ -n "${KOKKOS_SRC:-}" ] && [ -n "${GTEST_ROOT:-}" ]; then
 else
   echo "no KOKKOS_SRC / GTEST_ROOT: gpu-check.sh will skip Kokkos' own tests on the GPU"
 fi
-strip --strip-debug .gpu/bin/* .gpu/lib/*
+strip --strip-debug .gpu/bin/* .gpu/lib/* .gpu/doctests/*
 du -sh .gpu

@@ -8,10 +8,16 @@
 
 use dualview::abi::dv_status_t;
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::PathBuf;
+
+/// The source tree: `CARGO_MANIFEST_DIR` at run time (cargo test sets it, and
+/// scripts/gpu-check.sh to the copy on a GPU machine), else where it was built.
+fn root() -> PathBuf {
+    std::env::var_os("CARGO_MANIFEST_DIR").map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from)
+}
 
 fn read(rel: &str) -> String {
-    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+    std::fs::read_to_string(root().join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
 }
 
 /// `NAME = value` pairs found by `pick` on each line of `text`.
@@ -102,7 +108,7 @@ fn the_fortran_module_has_every_constant_with_the_same_value() {
 
 #[test]
 fn the_cpp_headers_define_no_abi_numbers_of_their_own() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("include/dualview");
+    let dir = root().join("include/dualview");
     let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
     files.extend(std::fs::read_dir(dir.join("kokkos")).unwrap().map(|e| e.unwrap().path()));
     // ABI names: the table's, and anything sharing a family prefix with them (DV_SPACE_, DV_FLAG_, ...).

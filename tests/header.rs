@@ -2,14 +2,20 @@
 //! and its version macros match Cargo.toml.
 //! Regenerate with `DUALVIEW_BLESS=1 cargo test --test header`.
 
-use std::path::Path;
+use std::path::PathBuf;
+
+/// The source tree: `CARGO_MANIFEST_DIR` at run time (cargo test sets it, and
+/// scripts/gpu-check.sh to the copy on a GPU machine), else where it was built.
+fn root() -> PathBuf {
+    std::env::var_os("CARGO_MANIFEST_DIR").map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from)
+}
 
 fn generate() -> String {
-    let dir = env!("CARGO_MANIFEST_DIR");
-    let config = cbindgen::Config::from_file(Path::new(dir).join("cbindgen.toml")).expect("cbindgen.toml");
+    let dir = root();
+    let config = cbindgen::Config::from_file(dir.join("cbindgen.toml")).expect("cbindgen.toml");
     let mut out = Vec::new();
     cbindgen::Builder::new()
-        .with_crate(dir)
+        .with_crate(&dir)
         .with_config(config)
         .generate()
         .expect("cbindgen runs")
@@ -19,7 +25,7 @@ fn generate() -> String {
 
 #[test]
 fn committed_header_is_up_to_date() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("include/dualview.h");
+    let path = root().join("include/dualview.h");
     let fresh = generate();
     if std::env::var("DUALVIEW_BLESS").as_deref() == Ok("1") {
         std::fs::write(&path, &fresh).unwrap();
@@ -33,7 +39,7 @@ fn committed_header_is_up_to_date() {
 
 #[test]
 fn header_version_matches_cargo() {
-    let h = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("include/dualview.h")).unwrap();
+    let h = std::fs::read_to_string(root().join("include/dualview.h")).unwrap();
     for (name, value) in [
         ("DV_VERSION_MAJOR", env!("CARGO_PKG_VERSION_MAJOR")),
         ("DV_VERSION_MINOR", env!("CARGO_PKG_VERSION_MINOR")),
@@ -45,7 +51,7 @@ fn header_version_matches_cargo() {
 
 #[test]
 fn every_status_function_is_nodiscard() {
-    let h = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("include/dualview.h")).unwrap();
+    let h = std::fs::read_to_string(root().join("include/dualview.h")).unwrap();
     let lines: Vec<&str> = h.lines().collect();
     let mut n = 0;
     for (i, line) in lines.iter().enumerate() {

@@ -88,15 +88,31 @@ fn copy_checks_shapes_and_element_sizes() {
     assert_eq!(unsafe { a.copy_from(&c) }.unwrap_err().kind(), ErrorKind::Incompatible);
 }
 
+/// Without a GPU the CUDA spaces answer `NoDevice`; with one they allocate
+/// (zero-filled, read back through a host copy). A device that does not exist
+/// answers `NoDevice` on every machine.
 #[test]
 fn cuda_spaces_answer_no_device_without_a_backend() {
+    let gpu = dualview::space::cuda_device_count() > 0;
     for s in [Space::cuda(0), Space::cuda_uvm(0), Space::host_pinned()] {
-        let e = View::new("g", ElemSpec::of::<f32>(), right(&[4]), s, true).unwrap_err();
-        assert_eq!(e.kind(), ErrorKind::NoDevice);
-        assert!(!e.message().is_empty());
+        let r = View::new("g", ElemSpec::of::<f32>(), right(&[4]), s, true);
+        if gpu {
+            let v = r.unwrap_or_else(|e| panic!("{s} with a GPU present: {e}"));
+            let h = View::new("h", ElemSpec::of::<f32>(), right(&[4]), Space::HOST, false).unwrap();
+            // SAFETY: the test owns these views; nothing else uses them.
+            unsafe { h.copy_from(&v) }.unwrap();
+            // SAFETY: 4 f32 of host memory, written by the copy.
+            assert_eq!(unsafe { std::slice::from_raw_parts(h.data() as *const f32, 4) }, &[0.0; 4], "{s}");
+        } else {
+            let e = r.unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::NoDevice);
+            assert!(!e.message().is_empty());
+        }
     }
-    let e = View::new("t", ElemSpec::of::<f32>(), right(&[4]), Space::test_device(64), true).unwrap_err();
-    assert_eq!(e.kind(), ErrorKind::NoDevice);
+    for s in [Space::cuda(99), Space::cuda_uvm(99), Space::test_device(64)] {
+        let e = View::new("t", ElemSpec::of::<f32>(), right(&[4]), s, true).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::NoDevice, "{s}");
+    }
 }
 
 #[test]

@@ -9,7 +9,13 @@
 mod engine;
 mod table;
 
-use std::path::Path;
+use std::path::PathBuf;
+
+/// The source tree: `CARGO_MANIFEST_DIR` at run time (cargo test sets it, and
+/// scripts/gpu-check.sh to the copy on a GPU machine), else where it was built.
+pub fn root() -> PathBuf {
+    std::env::var_os("CARGO_MANIFEST_DIR").map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from)
+}
 use std::sync::Mutex;
 
 /// The engine checks process-wide counts (handles, allocations): one at a time.
@@ -22,7 +28,7 @@ fn lock() -> std::sync::MutexGuard<'static, ()> {
 #[test]
 fn fuzz_corpus_replays_clean() {
     let _g = lock();
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/c_abi");
+    let dir = root().join("fuzz/corpus/c_abi");
     let mut files: Vec<_> = std::fs::read_dir(&dir).expect("fuzz/corpus/c_abi").map(|e| e.unwrap().path()).collect();
     files.sort();
     assert!(!files.is_empty(), "no seeds in {}", dir.display());
@@ -107,7 +113,7 @@ fn bad_input_table() {
 #[test]
 fn miri_c_abi_programs() {
     let _g = lock();
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/c_abi");
+    let dir = root().join("fuzz/corpus/c_abi");
     for name in ["seed-scenario-00", "seed-random-00", "seed-random-01"] {
         engine::run(&std::fs::read(dir.join(name)).unwrap());
     }
