@@ -356,9 +356,13 @@ impl Effect {
 struct Model {
     ext: [usize; R],
     es: usize,
-    /// The side that owns `owned` (nothing else is owned anywhere).
+    /// The side holding changes the other lacks (the library's flags: set
+    /// even while what it owns is empty, as after a modify of an empty array).
     owner: Option<Side>,
-    /// Disjoint boxes.
+    /// The owner's change covers the whole array, new elements of a resize
+    /// included (the library's flags without `DV_SYNC_PARTIAL`).
+    whole: bool,
+    /// Disjoint boxes, while not `whole`.
     owned: Vec<Bx>,
     rest: bool,
     vals: [Vec<Layer>; 2],
@@ -366,22 +370,24 @@ struct Model {
 
 impl Model {
     fn new(ext: [usize; R], es: usize) -> Model {
-        Model { ext, es, owner: None, owned: Vec::new(), rest: false, vals: [Vec::new(), Vec::new()] }
+        Model { ext, es, owner: None, whole: false, owned: Vec::new(), rest: false, vals: [Vec::new(), Vec::new()] }
     }
     fn whole(&self) -> Bx {
         Bx::whole(&self.ext)
     }
     fn owns(&self, s: Side) -> bool {
-        self.owner == Some(s) && !self.owned.is_empty()
+        self.owner == Some(s)
     }
     fn need_sync(&self, t: Side) -> bool {
         self.owns(t.other())
     }
-    fn normalize(&mut self) {
-        if self.owned.is_empty() {
-            self.owner = None;
-            self.rest = false;
-        }
+    /// What the owner changed, as disjoint boxes.
+    fn changed(&self) -> Vec<Bx> {
+        if self.whole { vec![self.whole()] } else { self.owned.clone() }
+    }
+    fn clean(&mut self) {
+        (self.owner, self.whole, self.rest) = (None, false, false);
+        self.owned.clear();
     }
     /// Paint `src` over `b` on side `s`.
     fn write(&mut self, s: Side, b: Bx, src: Src, op: u64) {
@@ -404,72 +410,87 @@ impl Model {
         }
         (region_vol(region) * self.es) as u64
     }
-    fn modify(&mut self, s: Side, b: Bx) -> Effect {
+    /// A modify of side `s` through a handle whose box is `b` (`parent`: the whole DualView).
+    fn modify(&mut self, s: Side, b: Bx, parent: bool) -> Effect {
         let mut e = Effect::default();
         if self.owns(s.other()) {
             if !self.rest {
                 return Effect::refused();
             }
-            let all = std::mem::take(&mut self.owned);
+            let all = self.changed();
             e = Effect::moved(s, self.copy(s.other(), &all));
+            self.clean();
+        }
+        if parent {
+            (self.whole, self.owned) = (true, Vec::new());
+        } else if !(self.owns(s) && self.whole) {
+            if !self.owns(s) {
+                self.owned.clear();
+            }
+            region_add(&mut self.owned, b);
         }
         self.owner = Some(s);
-        region_add(&mut self.owned, b);
         self.rest = false;
-        self.normalize();
         e
     }
     fn sync(&mut self, t: Side, b: Bx) -> Effect {
         if !self.owns(t.other()) {
             return Effect::default();
         }
-        let part = region_inter(&self.owned, &b);
+        let mut owned = self.changed();
+        let part = region_inter(&owned, &b);
         let e = Effect::moved(t, self.copy(t.other(), &part));
-        region_sub(&mut self.owned, &b);
-        self.rest = !self.owned.is_empty();
-        self.normalize();
+        region_sub(&mut owned, &b);
+        if owned.is_empty() {
+            self.clean();
+        } else {
+            (self.owned, self.whole, self.rest) = (owned, false, true);
+        }
         e
     }
     /// Fill and mark, ruled like modify: refused only while the other side
     /// owns elements and no subview sync left them (`rest`); otherwise those
     /// are copied first. (On the branch this test was written on, `fill`
     /// refuses whenever the other side owns anything: `fill_locked`.)
-    fn fill(&mut self, s: Side, b: Bx, v: [u8; 16], op: u64) -> Effect {
+    fn fill(&mut self, s: Side, b: Bx, parent: bool, v: [u8; 16], op: u64) -> Effect {
         if self.owns(s.other()) && !self.rest {
             return Effect::refused();
         }
         // Any copy of the other side's elements comes before the fill.
-        let e = self.modify(s, b);
+        let e = self.modify(s, b, parent);
         self.write(s, b, Src::Fill(v), op);
         e
     }
     fn clear(&mut self) {
-        self.owned.clear();
-        self.normalize();
+        self.clean();
     }
     fn access(&mut self, s: Side, mode: Access, b: Bx, parent: bool) -> Effect {
         match mode {
             Access::Read => self.sync(s, b),
             Access::Write if parent => {
                 self.owner = Some(s);
-                self.owned = vec![self.whole()];
-                self.rest = false;
+                (self.whole, self.owned, self.rest) = (true, Vec::new(), false);
                 Effect::default()
             }
             Access::ReadWrite | Access::Write => {
                 let e = self.sync(s, b);
-                e.then(self.modify(s, b))
+                e.then(self.modify(s, b, parent))
             }
         }
     }
     fn resize(&mut self, ext: [usize; R]) {
         let w = Bx::whole(&ext);
         self.ext = ext;
-        self.owned = region_inter(&self.owned, &w);
+        // A whole change stays whole (it covers the new elements too); regions keep their kept indices.
+        if self.owner.is_some() && !self.whole {
+            self.owned = region_inter(&self.owned, &w);
+            if self.owned.is_empty() {
+                self.clean();
+            }
+        }
         for v in &mut self.vals {
             *v = v.iter().filter_map(|l| l.b.inter(&w).map(|b| Layer { b, ..*l })).collect();
         }
-        self.normalize();
     }
     fn realloc(&mut self, ext: [usize; R]) {
         *self = Model::new(ext, self.es);
@@ -1095,7 +1116,7 @@ impl<'a> Soak<'a> {
                 let s = self.rng.side();
                 let what = format!("modify({s}) through the {}", h.name(rank));
                 self.note(format!("dv{} {what}", dv.id));
-                let want = dv.m.modify(s, h.b);
+                let want = dv.m.modify(s, h.b, h.parent);
                 let r = h.raw.modify(s);
                 self.verify(dv, &what, &r, want, before)?;
             }
@@ -1116,7 +1137,7 @@ impl<'a> Soak<'a> {
                 let what = format!("{}({s}, {:02x?}) through the {}", if matches!(op, Op::Fill) { "fill" } else { "view_fill" }, &v[..dv.es], h.name(rank));
                 self.note(format!("dv{} {what}", dv.id));
                 let (want, r) = if matches!(op, Op::Fill) {
-                    (dv.m.fill(s, h.b, v, op_id), h.raw.fill(s, &v[..dv.es]))
+                    (dv.m.fill(s, h.b, h.parent, v, op_id), h.raw.fill(s, &v[..dv.es]))
                 } else {
                     dv.m.write(s, h.b, Src::Fill(v), op_id);
                     (Effect::default(), h.raw.view_fill(s, &v[..dv.es]))
@@ -1133,7 +1154,7 @@ impl<'a> Soak<'a> {
                 if mark {
                     let what = format!("modify({s}) through the {} after a write", h.name(rank));
                     let before = dv.parent.stats();
-                    let want = dv.m.modify(s, h.b);
+                    let want = dv.m.modify(s, h.b, h.parent);
                     let r = h.raw.modify(s);
                     self.verify(dv, &what, &r, want, before)?;
                 }
@@ -1571,7 +1592,7 @@ fn the_model_follows_the_region_exact_rules() {
     let mut m = Model::new([100, 8, 1], es);
     let whole = m.whole();
     m.write(Device, whole, Src::Pat(1), 1);
-    assert_eq!(m.modify(Device, whole), Effect::default());
+    assert_eq!(m.modify(Device, whole, true), Effect::default());
     let ghosts = b([90, 0], [100, 8]);
     assert_eq!(m.sync(Host, ghosts), Effect::moved(Host, 10 * 8 * 8), "the ghost rows only");
     assert!(m.need_sync(Host) && m.rest, "nothing left silently stale");
@@ -1584,48 +1605,52 @@ fn the_model_follows_the_region_exact_rules() {
     // After a subview sync, a whole-array modify of the other side is allowed: the rest is copied first.
     let mut m = Model::new([10, 10, 1], es);
     let whole = m.whole();
-    m.modify(Device, whole);
+    m.modify(Device, whole, true);
     assert_eq!(m.sync(Host, b([0, 0], [2, 10])), Effect::moved(Host, 20 * 8));
-    assert_eq!(m.modify(Host, whole), Effect::moved(Host, 80 * 8));
-    assert_eq!((m.owner, region_vol(&m.owned), m.rest), (Some(Host), 100, false));
+    assert_eq!(m.modify(Host, whole, true), Effect::moved(Host, 80 * 8));
+    assert_eq!((m.owner, region_vol(&m.changed()), m.rest), (Some(Host), 100, false));
     // Without a subview sync, modify and fill of the other side are refused and change nothing.
-    assert_eq!(m.modify(Device, b([0, 0], [1, 1])), Effect::refused());
-    assert_eq!(m.fill(Device, b([0, 0], [1, 1]), [7; 16], 2), Effect::refused());
-    assert_eq!((m.owner, region_vol(&m.owned)), (Some(Host), 100));
+    assert_eq!(m.modify(Device, b([0, 0], [1, 1]), false), Effect::refused());
+    assert_eq!(m.fill(Device, b([0, 0], [1, 1]), false, [7; 16], 2), Effect::refused());
+    assert_eq!((m.owner, region_vol(&m.changed())), (Some(Host), 100));
 
     // Overlapping subview changes: every element moves once.
     let mut m = Model::new([10, 10, 1], es);
-    m.modify(Host, b([0, 0], [4, 4]));
-    m.modify(Host, b([2, 2], [6, 6]));
-    assert_eq!(region_vol(&m.owned), 28);
+    m.modify(Host, b([0, 0], [4, 4]), false);
+    m.modify(Host, b([2, 2], [6, 6]), false);
+    assert_eq!(region_vol(&m.changed()), 28);
     // Rows 3.. of the union: [3..4, 0..4] and [3..6, 2..6] share [3..4, 2..4]: 4 + 12 - 2.
     assert_eq!(m.sync(Device, b([3, 0], [10, 10])), Effect::moved(Device, 14 * 8));
     assert!(m.rest && m.need_sync(Device));
     // ReadWrite through a subview: its region (one element), then the rest (13), then it is device-owned.
     assert_eq!(m.access(Device, Access::ReadWrite, b([0, 0], [1, 1]), false), Effect::moved(Device, 14 * 8));
-    assert_eq!((m.owner, region_vol(&m.owned), m.rest), (Some(Device), 1, false));
+    assert_eq!((m.owner, region_vol(&m.changed()), m.rest), (Some(Device), 1, false));
     // Write through a whole DualView: the other side's change is dropped, nothing is copied.
     assert_eq!(m.access(Host, Access::Write, m.whole(), true), Effect::default());
-    assert_eq!((m.owner, region_vol(&m.owned)), (Some(Host), 100));
+    assert_eq!((m.owner, region_vol(&m.changed())), (Some(Host), 100));
     // A fill after a subview sync copies the rest first, then fills and marks its box.
     m.clear();
-    m.modify(Device, b([0, 0], [10, 10]));
+    m.modify(Device, b([0, 0], [10, 10]), false);
     m.sync(Host, b([0, 0], [5, 10]));
-    assert_eq!(m.fill(Host, b([0, 0], [1, 1]), [9; 16], 3), Effect::moved(Host, 50 * 8));
-    assert_eq!((m.owner, region_vol(&m.owned), value(&m, Host, 0, 0)), (Some(Host), 1, Src::Fill([9; 16])));
+    assert_eq!(m.fill(Host, b([0, 0], [1, 1]), false, [9; 16], 3), Effect::moved(Host, 50 * 8));
+    assert_eq!((m.owner, region_vol(&m.changed()), value(&m, Host, 0, 0)), (Some(Host), 1, Src::Fill([9; 16])));
 
-    // Resize keeps owner and value in the overlap; new elements are unowned zeros on both sides.
+    // Resize keeps owner and value in the overlap; new elements are zeros on both sides, unowned
+    // after a change of regions (a whole change stays whole: it covers them, as in Kokkos).
     let mut m = Model::new([4, 4, 1], es);
     m.write(Host, m.whole(), Src::Pat(3), 3);
-    m.modify(Host, b([2, 2], [4, 4]));
+    m.modify(Host, b([2, 2], [4, 4]), false);
     m.resize([3, 8, 1]);
-    assert_eq!(region_vol(&m.owned), 2);
+    assert_eq!(region_vol(&m.changed()), 2);
     m.resize([8, 8, 1]);
     assert_eq!(m.sync(Device, m.whole()), Effect::moved(Device, 2 * 8));
     assert_eq!((value(&m, Device, 2, 3), value(&m, Device, 3, 3), value(&m, Host, 3, 3)), (Src::Pat(3), Src::Zero, Src::Zero));
     assert_eq!(value(&m, Device, 1, 1), Src::Zero, "never synced");
+    m.modify(Device, m.whole(), true);
+    m.resize([9, 8, 1]);
+    assert_eq!(m.sync(Host, m.whole()), Effect::moved(Host, 72 * 8), "the whole change covers the new rows");
     // Realloc: everything zero and unowned.
-    m.modify(Device, b([0, 0], [1, 1]));
+    m.modify(Device, b([0, 0], [1, 1]), false);
     m.realloc([2, 2, 1]);
     assert!(m.owner.is_none() && m.vals.iter().all(Vec::is_empty));
 }
