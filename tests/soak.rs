@@ -907,8 +907,14 @@ impl<'a> Soak<'a> {
     }
 
     fn run(&mut self, deadline: Instant, stop: &AtomicBool) -> Result<(), String> {
+        let mut shown = Instant::now();
         while Instant::now() < deadline && !stop.load(Ordering::Relaxed) {
             self.step()?;
+            if shown.elapsed() >= Duration::from_secs(60) {
+                // A sign of life on long runs (a hang shows as silence).
+                eprintln!("soak: progress: {} operations, {} DualViews live ({} bytes)", self.t.ops, self.dvs.len(), self.live_bytes());
+                shown = Instant::now();
+            }
         }
         while let Some(dv) = self.dvs.pop() {
             self.note(format!("end of the run: check and drop dv{}", dv.id));
