@@ -53,17 +53,11 @@ impl RawDualView {
         Ok(())
     }
 
-    /// Tell Kokkos Tools about a DualView sync or modify of `side`.
+    /// Tell Kokkos Tools about a DualView sync or modify of `side` (called
+    /// without the family lock: a tool's callback may call back into dualview).
     pub(super) fn report(&self, event: u32, side: Side) {
-        if crate::tools::wants(event) {
-            self.report_in(&self.shared.read(), event, side);
-        }
-    }
-
-    /// [`RawDualView::report`] with the family lock held.
-    fn report_in(&self, st: &State, event: u32, side: Side) {
         if crate::tools::wants(event)
-            && let Ok(v) = self.view_in(st, side)
+            && let Ok(v) = self.view(side)
         {
             crate::tools::dual_view_event(event, v.label(), v.data(), side == Side::Device);
         }
@@ -114,7 +108,7 @@ impl RawDualView {
         if cur & REST == 0 {
             return Err(self.concurrent(side));
         }
-        self.sync_locked(st, side, None, IndexBox::whole(st.mapping.extents()))
+        self.sync_locked(st, side, None, IndexBox::whole(st.mapping.extents())).map(drop)
     }
 
     #[cold]
@@ -228,18 +222,23 @@ impl RawDualView {
         let mut st = sh.write();
         self.placement(&st)?;
         let bounds = self.bounds(&st);
-        self.sync_locked(&mut st, target, stream, bounds)
+        if self.sync_locked(&mut st, target, stream, bounds)? {
+            drop(st); // tool callbacks run without the lock
+            self.report(DV_TOOLS_DUAL_VIEW_SYNC, target);
+        }
+        Ok(())
     }
 
     /// Under the family lock: copy into `target` the other side's recorded
     /// changes inside `bounds` (this handle's box), and take them off the
     /// record. What remains outside `bounds` stays recorded as the rest
-    /// (`REST`); nothing remaining: both sides clean.
-    pub(super) fn sync_locked(&self, st: &mut State, target: Side, stream: Option<Stream>, bounds: IndexBox) -> Result<()> {
+    /// (`REST`); nothing remaining: both sides clean. False when `target`
+    /// was not stale (nothing done).
+    pub(super) fn sync_locked(&self, st: &mut State, target: Side, stream: Option<Stream>, bounds: IndexBox) -> Result<bool> {
         let sh = &*self.shared;
         let state = sh.flags.load();
         if !flags::is_stale(state, target) {
-            return Ok(()); // another handle synced meanwhile
+            return Ok(false); // another handle synced meanwhile
         }
         let changed = if is_partial(state) { st.dirty.clone() } else { vec![IndexBox::whole(st.mapping.extents())] };
         let mut rest = changed.clone();
@@ -260,8 +259,7 @@ impl RawDualView {
         if sh.flags.replace(state, next) {
             st.dirty = rest;
         }
-        self.report_in(st, DV_TOOLS_DUAL_VIEW_SYNC, target);
-        Ok(())
+        Ok(true)
     }
 
     /// Copy `boxes` (disjoint) of the other side into `target`; returns the
