@@ -3,24 +3,11 @@
 
 use dualview::{DynRank, ElemSpec, ErrorKind, Extents, Layout, Mapping, Slice, Space, View};
 use proptest::prelude::*;
+mod common;
+use common::row_major;
 
 fn d(v: &[usize]) -> DynRank {
     DynRank::new(v).unwrap()
-}
-
-/// All multi-indices of `ext` in row-major order.
-fn indices(ext: &[usize]) -> Vec<Vec<usize>> {
-    let n: usize = ext.iter().product();
-    (0..n)
-        .map(|mut lin| {
-            let mut idx = vec![0; ext.len()];
-            for r in (0..ext.len()).rev() {
-                idx[r] = lin % ext[r];
-                lin /= ext[r];
-            }
-            idx
-        })
-        .collect()
 }
 
 #[test]
@@ -31,7 +18,7 @@ fn left_and_right_offsets_for_ranks_0_to_8() {
             let m = Mapping::new(layout, d(&ext)).unwrap();
             assert_eq!(m.rank(), rank);
             let mut seen = vec![false; m.size()];
-            for idx in indices(&ext) {
+            for idx in row_major(&ext) {
                 let off = m.offset(&idx).unwrap();
                 // The textbook formula.
                 let mut want = 0;
@@ -162,7 +149,7 @@ fn parent_index(slices: &[Slice], sub_idx: &[usize]) -> Vec<usize> {
 
 fn fill_counting(v: &View) {
     let p = v.data() as *mut u32;
-    for (k, idx) in indices(v.extents().as_slice()).iter().enumerate() {
+    for (k, idx) in row_major(v.extents().as_slice()).iter().enumerate() {
         let off = v.mapping().offset(idx).unwrap();
         // SAFETY: host view, offset inside the span.
         unsafe { *p.add(off) = k as u32 + 1 };
@@ -171,7 +158,7 @@ fn fill_counting(v: &View) {
 
 fn read_all(v: &View) -> Vec<u32> {
     let p = v.data() as *const u32;
-    indices(v.extents().as_slice())
+    row_major(v.extents().as_slice())
         .iter()
         .map(|idx| {
             // SAFETY: host-accessible view, offset inside the span.
@@ -185,7 +172,7 @@ proptest! {
     fn subview_offsets_match_the_parent((ext, slices) in extents_strategy().prop_flat_map(slices_for), layout in layout_strategy()) {
         let m = Mapping::new(layout, d(&ext)).unwrap();
         let (s, off) = m.subview(&slices).unwrap();
-        for idx in indices(s.extents().as_slice()) {
+        for idx in row_major(s.extents().as_slice()) {
             let p = parent_index(&slices, &idx);
             prop_assert_eq!(off + s.offset(&idx).unwrap(), m.offset(&p).unwrap());
         }

@@ -10,6 +10,8 @@
 use dualview::{Dims, DualView, DynRank, ErrorKind, Layout, RawDualView, Side, Slice, Space};
 use proptest::prelude::*;
 use std::collections::BTreeSet;
+mod common;
+use common::{flat, row_major};
 
 const DEV: Space = Space::test_device(2);
 
@@ -134,24 +136,6 @@ fn slices(ext: &[usize], spec: &[(u8, usize, usize)]) -> Vec<Slice> {
             _ => Slice::All,
         })
         .collect()
-}
-
-fn row_major(ext: &[usize]) -> Vec<Vec<usize>> {
-    let n: usize = ext.iter().product();
-    (0..n)
-        .map(|mut lin| {
-            let mut idx = vec![0; ext.len()];
-            for r in (0..ext.len()).rev() {
-                idx[r] = lin % ext[r];
-                lin /= ext[r];
-            }
-            idx
-        })
-        .collect()
-}
-
-fn flat(ext: &[usize], idx: &[usize]) -> usize {
-    idx.iter().zip(ext).fold(0, |acc, (i, e)| acc * e + i)
 }
 
 /// Read one side of a handle in row-major order, straight from memory.

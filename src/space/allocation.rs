@@ -53,8 +53,16 @@ unsafe impl Sync for Allocation {}
 /// A live owned allocation, as listed by [`live_allocations`].
 ///
 /// ```
-/// let all = dualview::space::live_allocations();
-/// assert!(all.iter().all(|a| a.bytes > 0 || a.bytes == 0));
+/// use dualview::{DualView, Dims, Space};
+/// let a = DualView::<u32, Dims<1>>::builder("listed", Dims::new([10]).unwrap())
+///     .device(Space::test_device(0))
+///     .build()
+///     .unwrap();
+/// let mine: Vec<_> = dualview::space::live_allocations().into_iter().filter(|x| x.label.starts_with("listed")).collect();
+/// // The device side and the host mirror, 40 bytes each.
+/// assert_eq!(mine.len(), 2);
+/// assert!(mine.iter().all(|x| x.bytes == 40));
+/// assert!(mine.iter().any(|x| x.label == "listed_mirror" && x.space == Space::HOST));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LiveAllocation {

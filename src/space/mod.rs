@@ -29,8 +29,13 @@ pub(crate) mod host;
 /// The number of CUDA devices this process can use (0 without a driver). Never panics.
 ///
 /// ```
+/// use dualview::{ErrorKind, Space};
+/// // A CUDA space is usable exactly when a device is counted.
 /// let n = dualview::space::cuda_device_count();
-/// assert!(n < 1024);
+/// match Space::cuda(0).probe() {
+///     Ok(()) => assert!(n > 0),
+///     Err(e) => assert!(n == 0 && e.kind() == ErrorKind::NoDevice),
+/// }
 /// ```
 pub fn cuda_device_count() -> usize {
     cuda::device_count()

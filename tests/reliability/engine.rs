@@ -29,6 +29,9 @@ use std::collections::BTreeSet;
 use std::ffi::{c_char, c_void, CStr};
 use std::ptr::{null, null_mut};
 use std::sync::atomic::{AtomicU8, Ordering};
+#[path = "../common/mod.rs"]
+mod common;
+use common::{flat, row_major};
 
 /// An element whose value the model does not know (memory never initialised).
 const UNDEF: u64 = u64::MAX;
@@ -224,24 +227,6 @@ fn sub_mapping(parent_layout: u32, ext: &[usize], raw: &[usize]) -> (u32, Vec<us
         }
     }
     (DV_LAYOUT_STRIDE, raw.to_vec())
-}
-
-fn row_major(ext: &[usize]) -> Vec<Vec<usize>> {
-    let n: usize = ext.iter().product();
-    (0..n)
-        .map(|mut lin| {
-            let mut idx = vec![0; ext.len()];
-            for r in (0..ext.len()).rev() {
-                idx[r] = lin % ext[r];
-                lin /= ext[r];
-            }
-            idx
-        })
-        .collect()
-}
-
-fn flat(ext: &[usize], idx: &[usize]) -> usize {
-    idx.iter().zip(ext).fold(0, |acc, (i, e)| acc * e + i)
 }
 
 fn canonical(layout: u32, ext: &[usize]) -> Vec<usize> {

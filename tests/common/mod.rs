@@ -1,0 +1,24 @@
+//! Helpers shared by the integration tests. Each test file is its own crate
+//! and takes what it needs with `mod common;` (`tests/reliability/engine.rs`,
+//! which the fuzz target also compiles, with a `#[path]`).
+#![allow(dead_code)] // every file uses only some of them
+
+/// Every multi-index of `ext`, in row-major order (the last index fastest).
+pub fn row_major(ext: &[usize]) -> Vec<Vec<usize>> {
+    let n: usize = ext.iter().product();
+    (0..n)
+        .map(|mut lin| {
+            let mut idx = vec![0; ext.len()];
+            for r in (0..ext.len()).rev() {
+                idx[r] = lin % ext[r];
+                lin /= ext[r];
+            }
+            idx
+        })
+        .collect()
+}
+
+/// The row-major position of multi-index `idx` in `ext`.
+pub fn flat(ext: &[usize], idx: &[usize]) -> usize {
+    idx.iter().zip(ext).fold(0, |acc, (i, e)| acc * e + i)
+}
