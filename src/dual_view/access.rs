@@ -4,10 +4,35 @@
 use super::borrow::Region;
 use super::flags::newer;
 use super::RawDualView;
-use crate::dual_view::Access;
+use crate::abi::*;
 use crate::error::{err, Error, Result};
 use crate::side::Side;
 use crate::view::View;
+
+abi_enum! {
+    /// What an access call will do with the data. The numbers are the C ABI values
+    /// (`DV_ACCESS_READ | DV_ACCESS_WRITE == DV_ACCESS_READ_WRITE`).
+    ///
+    /// | mode | stale side | flags afterwards |
+    /// | --- | --- | --- |
+    /// | `Read` | synced first | unchanged (clean) |
+    /// | `ReadWrite` | synced first | this side modified |
+    /// | `Write` | not copied: the other side's pending change is discarded (a subview syncs first, since it overwrites only part) | this side modified |
+    ///
+    /// ```
+    /// use dualview::Access;
+    /// assert_eq!(Access::try_from(3u32).unwrap(), Access::ReadWrite);
+    /// assert!(Access::try_from(0u32).is_err());
+    /// ```
+    pub enum Access ("access mode") {
+        /// Read only.
+        Read = DV_ACCESS_READ => "read",
+        /// Overwrite everything without reading.
+        Write = DV_ACCESS_WRITE => "write",
+        /// Read and write.
+        ReadWrite = DV_ACCESS_READ_WRITE => "read-write",
+    }
+}
 
 impl RawDualView {
     /// Sync `side` if stale and mark it modified for any write mode, in one

@@ -8,12 +8,13 @@
 //!
 //! | file | holds |
 //! | --- | --- |
-//! | `mod.rs` | the types, construction, identity and shape |
+//! | `mod.rs` | the handle and family types, construction, identity and shape |
+//! | `desc.rs` | [`Desc`]: how to create one |
 //! | `flags.rs` | the flag word and its transitions |
 //! | `regions.rs` | subview boxes and the record of modified regions |
 //! | `borrow.rs` | run-time borrows of each side (guards, and writers while they write) |
 //! | `sync.rs` | modify, need_sync, sync, clear_sync_state |
-//! | `access.rs` | access with a mode, guard borrows |
+//! | `access.rs` | [`Access`] modes, access with a mode, guard borrows |
 //! | `copy.rs` | fill, deep copy, view fill and copy |
 //! | `realloc.rs` | resize, realloc, resized |
 //! | `subview.rs` | subviews |
@@ -25,6 +26,7 @@
 mod access;
 mod borrow;
 mod copy;
+mod desc;
 mod flags;
 mod realloc;
 mod regions;
@@ -48,75 +50,8 @@ use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
-abi_enum! {
-    /// What an access call will do with the data. The numbers are the C ABI values
-    /// (`DV_ACCESS_READ | DV_ACCESS_WRITE == DV_ACCESS_READ_WRITE`).
-    ///
-    /// | mode | stale side | flags afterwards |
-    /// | --- | --- | --- |
-    /// | `Read` | synced first | unchanged (clean) |
-    /// | `ReadWrite` | synced first | this side modified |
-    /// | `Write` | not copied: the other side's pending change is discarded (a subview syncs first, since it overwrites only part) | this side modified |
-    ///
-    /// ```
-    /// use dualview::Access;
-    /// assert_eq!(Access::try_from(3u32).unwrap(), Access::ReadWrite);
-    /// assert!(Access::try_from(0u32).is_err());
-    /// ```
-    pub enum Access ("access mode") {
-        /// Read only.
-        Read = DV_ACCESS_READ => "read",
-        /// Overwrite everything without reading.
-        Write = DV_ACCESS_WRITE => "write",
-        /// Read and write.
-        ReadWrite = DV_ACCESS_READ_WRITE => "read-write",
-    }
-}
-
-/// How to create a DualView.
-///
-/// ```
-/// use dualview::{Desc, DynRank, ElemSpec, Layout, Mapping, RawDualView, Space};
-/// let m = Mapping::new(Layout::Left, DynRank::new(&[10, 3]).unwrap()).unwrap();
-/// let desc = Desc::new(ElemSpec::of::<f64>(), m, Space::test_device(0));
-/// let a = RawDualView::new("A", &desc).unwrap();
-/// assert_eq!(a.mapping().span(), 30);
-/// ```
-#[derive(Clone, Copy, Debug)]
-pub struct Desc {
-    /// Element size and alignment.
-    pub elem: ElemSpec,
-    /// Layout and extents (strides for LayoutStride), shared by both sides.
-    pub mapping: Mapping,
-    /// The device space.
-    pub device: Space,
-    /// The host side's space: `device.host_side()` by default, `Space::host_pinned()`
-    /// for a pinned mirror, or `device` itself for a single-space handle (a plain View).
-    pub host: Space,
-    /// Zero-fill new memory (false: Kokkos `WithoutInitializing`).
-    pub init: bool,
-    /// Register a CUDA DualView's pageable host mirror with the driver, in the
-    /// background once allocated, so that copies run at pinned speed (default true;
-    /// `DV_FLAG_PAGEABLE_HOST`, or `DV_PAGEABLE_MIRROR=1` in the environment,
-    /// keep it pageable). `h_view` stays ordinary host memory either way. The
-    /// device space decides whether it registers mirrors at all (only CUDA
-    /// device memory does).
-    pub pin_mirror: bool,
-}
-
-impl Desc {
-    /// A description with the default host side and zero-filled memory.
-    ///
-    /// ```
-    /// # use dualview::{Desc, DynRank, ElemSpec, Layout, Mapping, Space};
-    /// let m = Mapping::new(Layout::Left, DynRank::new(&[2]).unwrap()).unwrap();
-    /// let d = Desc::new(ElemSpec::of::<f64>(), m, Space::test_device(0));
-    /// assert_eq!((d.host, d.init), (Space::HOST, true));
-    /// ```
-    pub fn new(elem: ElemSpec, mapping: Mapping, device: Space) -> Desc {
-        Desc { elem, mapping, device, host: device.host_side(), init: true, pin_mirror: true }
-    }
-}
+pub use access::Access;
+pub use desc::Desc;
 
 /// When a new host mirror is registered with the device's driver.
 #[derive(Clone, Copy, PartialEq, Eq)]

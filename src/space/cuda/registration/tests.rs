@@ -1,0 +1,509 @@
+//! The state machine driven by a fake driver that records every call,
+//! can hold a worker at a gate, sleep or refuse, and checks on every call
+//! that no registration overlaps another or covers less (or more) than
+//! its block's size at that moment.
+
+use super::*;
+use crate::space::settle;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// The tests share the one background thread, and some hold it: one at a time.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn serial() -> MutexGuard<'static, ()> {
+    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+const MIB: usize = 1 << 20;
+
+/// A door that callers of `pass` go through only once it is open; counts arrivals.
+struct Gate {
+    /// (open, arrivals)
+    state: Mutex<(bool, usize)>,
+    cv: Condvar,
+}
+
+impl Gate {
+    fn new(open: bool) -> Gate {
+        Gate { state: Mutex::new((open, 0)), cv: Condvar::new() }
+    }
+    fn pass(&self) {
+        let mut g = self.state.lock().unwrap();
+        g.1 += 1;
+        self.cv.notify_all();
+        while !g.0 {
+            g = self.cv.wait(g).unwrap();
+        }
+    }
+    fn wait_arrivals(&self, n: usize) {
+        let mut g = self.state.lock().unwrap();
+        while g.1 < n {
+            g = self.cv.wait(g).unwrap();
+        }
+    }
+    fn open(&self) {
+        self.state.lock().unwrap().0 = true;
+        self.cv.notify_all();
+    }
+    fn close(&self) {
+        *self.state.lock().unwrap() = (false, 0);
+    }
+}
+
+/// Opens a gate when dropped, so that a failing test never leaves the
+/// shared background thread held (the other tests would hang).
+struct OpenOnDrop<'a>(&'a Gate);
+
+impl Drop for OpenOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.open();
+    }
+}
+
+/// What the fake saw, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Event {
+    Populate(usize, usize),
+    Register(usize, usize),
+    Refused(usize, usize),
+    Unregister(usize),
+    Resize(usize, usize),
+    Free(usize),
+}
+
+/// A driver that checks the rules instead of pinning memory.
+struct Fake {
+    registered: AtomicUsize,
+    /// Our registrations: start -> length.
+    live: Mutex<BTreeMap<usize, usize>>,
+    /// Someone else's registrations (the driver answers ALREADY_REGISTERED over them).
+    foreign: Mutex<BTreeMap<usize, usize>>,
+    /// Each live block's size now, as the tests' resizes set it.
+    sizes: Mutex<HashMap<usize, usize>>,
+    events: Mutex<Vec<Event>>,
+    violations: Mutex<Vec<String>>,
+    /// Refuse every registration.
+    fail: AtomicBool,
+    populate_gate: Gate,
+    register_gate: Gate,
+    /// Sleep up to this many microseconds in each call (0: never).
+    jitter_us: u64,
+    dice: AtomicU64,
+}
+
+impl Fake {
+    fn leak(jitter_us: u64) -> &'static Fake {
+        Box::leak(Box::new(Fake {
+            registered: AtomicUsize::new(0),
+            live: Mutex::default(),
+            foreign: Mutex::default(),
+            sizes: Mutex::default(),
+            events: Mutex::default(),
+            violations: Mutex::default(),
+            fail: AtomicBool::new(false),
+            populate_gate: Gate::new(true),
+            register_gate: Gate::new(true),
+            jitter_us,
+            dice: AtomicU64::new(0x9E37_79B9_7F4A_7C15),
+        }))
+    }
+
+    fn violation(&self, what: String) {
+        self.violations.lock().unwrap().push(what);
+    }
+
+    fn event(&self, e: Event) {
+        self.events.lock().unwrap().push(e);
+    }
+
+    fn events(&self) -> Vec<Event> {
+        self.events.lock().unwrap().clone()
+    }
+
+    fn jitter(&self) {
+        if self.jitter_us > 0 {
+            let r = rand(&self.dice);
+            std::thread::sleep(Duration::from_micros(r % self.jitter_us));
+        }
+    }
+
+    /// The live block holding `addr`: (base, size).
+    fn block_of(&self, addr: usize) -> Option<(usize, usize)> {
+        self.sizes.lock().unwrap().iter().map(|(&b, &n)| (b, n)).find(|&(b, n)| b <= addr && addr < b + n)
+    }
+
+    /// A block of `len` bytes at `addr`, known to the fake.
+    fn block(&'static self, addr: usize, len: usize) -> Registration {
+        self.sizes.lock().unwrap().insert(addr, len);
+        Registration::new(self, addr, len, "fake".into())
+    }
+
+    /// Grow `r` to `new` bytes as an allocation would; returns the size after.
+    fn grow(&self, r: &Registration, new: usize) -> usize {
+        let addr = r.0.addr;
+        r.resize(&mut || {
+            if self.live.lock().unwrap().contains_key(&addr) {
+                self.violation(format!("{addr:#x} grew while registered"));
+            }
+            self.sizes.lock().unwrap().insert(addr, new);
+            self.event(Event::Resize(addr, new));
+            Ok(new)
+        })
+        .unwrap()
+    }
+
+    /// Free `r` as an allocation's drop does; the flag is set once the memory is freed.
+    fn free(&'static self, r: Registration) -> Arc<AtomicBool> {
+        let addr = r.0.addr;
+        let freed = Arc::new(AtomicBool::new(false));
+        let done = freed.clone();
+        Box::new(r).release(Box::new(move || {
+            if self.live.lock().unwrap().contains_key(&addr) {
+                self.violation(format!("{addr:#x} freed while registered"));
+            }
+            self.sizes.lock().unwrap().remove(&addr);
+            self.event(Event::Free(addr));
+            done.store(true, Ordering::SeqCst);
+        }));
+        freed
+    }
+
+    /// After everything: no rule broken, nothing of ours registered, the count back to 0.
+    fn assert_clean(&self) {
+        settle();
+        assert_eq!(*self.violations.lock().unwrap(), Vec::<String>::new());
+        assert_eq!(*self.live.lock().unwrap(), BTreeMap::new(), "registrations left");
+        assert_eq!(self.registered.load(Ordering::SeqCst), 0);
+        assert!(self.sizes.lock().unwrap().is_empty(), "blocks never freed");
+    }
+
+    fn count(&self, what: impl Fn(&Event) -> bool) -> usize {
+        self.events().iter().filter(|e| what(e)).count()
+    }
+}
+
+/// A pseudo-random number (xorshift on a shared word).
+fn rand(state: &AtomicU64) -> u64 {
+    let mut x = state.fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed);
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    x
+}
+
+impl HostDriver for Fake {
+    fn populate(&self, addr: usize, len: usize) {
+        self.populate_gate.pass();
+        self.jitter();
+        match self.block_of(addr) {
+            Some((b, n)) if addr + len <= b + n => {}
+            _ => self.violation(format!("populate of {addr:#x}+{len} outside every live block")),
+        }
+        self.event(Event::Populate(addr, len));
+    }
+
+    fn register(&self, addr: usize, len: usize) -> Result<()> {
+        self.register_gate.pass();
+        self.jitter();
+        let size = self.sizes.lock().unwrap().get(&addr).copied();
+        if size != Some(len) {
+            self.violation(format!("registration of {addr:#x}+{len}, the block is {size:?}"));
+        }
+        let overlaps = |m: &BTreeMap<usize, usize>| m.iter().any(|(&a, &n)| a < addr + len && addr < a + n);
+        if overlaps(&self.live.lock().unwrap()) {
+            self.violation(format!("registration of {addr:#x}+{len} overlaps one of ours"));
+        }
+        if self.fail.load(Ordering::SeqCst) || overlaps(&self.foreign.lock().unwrap()) || overlaps(&self.live.lock().unwrap()) {
+            self.event(Event::Refused(addr, len));
+            crate::error::bail!(Device, "cuMemHostRegister failed: CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED (fake)");
+        }
+        self.live.lock().unwrap().insert(addr, len);
+        self.event(Event::Register(addr, len));
+        Ok(())
+    }
+
+    fn unregister(&self, addr: usize) {
+        self.jitter();
+        if self.live.lock().unwrap().remove(&addr).is_none() {
+            self.violation(format!("unregister of {addr:#x}, which is not registered"));
+        }
+        self.event(Event::Unregister(addr));
+    }
+
+    fn registered_bytes(&self) -> &AtomicUsize {
+        &self.registered
+    }
+}
+
+/// Hold the background thread until the returned gate opens (on drop at the latest).
+fn hold_background() -> OpenOnDrop<'static> {
+    let gate: &'static Gate = Box::leak(Box::new(Gate::new(false)));
+    background::submit(move || gate.pass());
+    gate.wait_arrivals(1);
+    OpenOnDrop(gate)
+}
+
+const A: usize = 1 << 40;
+const B: usize = 2 << 40;
+
+#[test]
+fn a_registration_queued_is_cancelled_by_a_grow() {
+    let _s = serial();
+    let f = Fake::leak(0);
+    let hold = hold_background();
+    let r = f.block(A, 256 * MIB);
+    r.start();
+    assert_eq!(r.state(), State::Queued);
+    assert_eq!(f.grow(&r, 512 * MIB), 512 * MIB);
+    assert_eq!(r.state(), State::Idle, "cancelled, without waiting for the held background thread");
+    r.start();
+    hold.0.open();
+    settle();
+    assert_eq!(r.state(), State::Registered(512 * MIB));
+    assert_eq!(f.count(|e| matches!(e, Event::Register(..))), 1, "{:?}", f.events());
+    assert!(f.events().contains(&Event::Register(A, 512 * MIB)));
+    assert_eq!(f.registered.load(Ordering::SeqCst), 512 * MIB);
+    f.free(r);
+    f.assert_clean();
+}
+
+#[test]
+fn a_grow_while_populating_cancels_without_waiting() {
+    let _s = serial();
+    let f = Fake::leak(0);
+    f.populate_gate.close();
+    let _open = OpenOnDrop(&f.populate_gate);
+    let r = f.block(A, 4096 * MIB); // 64 chunks
+    r.start();
+    f.populate_gate.wait_arrivals(1);
+    assert_eq!(r.state(), State::Populating);
+    // The worker is held inside a chunk: the grow returns all the same.
+    assert_eq!(f.grow(&r, 5000 * MIB), 5000 * MIB);
+    assert_eq!(r.state(), State::Idle);
+    f.populate_gate.open();
+    settle();
+    let chunks = f.count(|e| matches!(e, Event::Populate(..)));
+    assert!(chunks < 64, "the worker stopped between chunks ({chunks} of 64 populated)");
+    assert_eq!(f.count(|e| matches!(e, Event::Register(..) | Event::Refused(..))), 0, "the old size was never registered");
+    r.start();
+    settle();
+    assert_eq!(r.state(), State::Registered(5000 * MIB));
+    f.free(r);
+    f.assert_clean();
+}
+
+#[test]
+fn a_grow_while_registering_waits_for_the_driver_then_unregisters() {
+    let _s = serial();
+    let f = Fake::leak(0);
+    f.register_gate.close();
+    let _open = OpenOnDrop(&f.register_gate);
+    let r = Arc::new(f.block(A, MIB));
+    r.start();
+    f.register_gate.wait_arrivals(1);
+    assert_eq!(r.state(), State::Registering);
+    let grower = {
+        let r = r.clone();
+        std::thread::spawn(move || f.grow(&r, 2 * MIB))
+    };
+    std::thread::sleep(Duration::from_millis(50));
+    assert!(!grower.is_finished(), "a grow waits while the driver registers");
+    f.register_gate.open();
+    assert_eq!(grower.join().unwrap(), 2 * MIB);
+    assert_eq!(f.events(), vec![Event::Register(A, MIB), Event::Unregister(A), Event::Resize(A, 2 * MIB)]);
+    assert_eq!((r.state(), f.registered.load(Ordering::SeqCst)), (State::Idle, 0));
+    r.start();
+    settle();
+    assert_eq!(r.state(), State::Registered(2 * MIB));
+    f.free(Arc::into_inner(r).unwrap());
+    f.assert_clean();
+}
+
+#[test]
+fn a_refusal_leaves_nothing_registered_and_is_no_error() {
+    let _s = serial();
+    let f = Fake::leak(0);
+    f.fail.store(true, Ordering::SeqCst);
+    let r = f.block(A, 4 * MIB);
+    r.start();
+    settle();
+    assert_eq!(r.state(), State::Refused);
+    assert!(!r.ensure() && !r.is_registered(), "copies run pageable");
+    r.start(); // never retried
+    assert_eq!(f.grow(&r, 8 * MIB), 8 * MIB, "a refused block still grows");
+    r.start();
+    settle();
+    assert_eq!(f.count(|e| matches!(e, Event::Refused(..))), 1);
+    assert_eq!(r.state(), State::Refused);
+    assert!(f.free(r).load(Ordering::SeqCst), "nothing to undo: freed at once");
+    f.assert_clean();
+
+    // Someone else registered part of the block (the driver says ALREADY_REGISTERED):
+    // refused too, and their registration is left alone.
+    let f = Fake::leak(0);
+    f.foreign.lock().unwrap().insert(B + MIB, MIB);
+    let r = f.block(B, 4 * MIB);
+    assert!(!r.ensure());
+    assert_eq!(r.state(), State::Refused);
+    f.free(r);
+    f.assert_clean();
+    assert_eq!(f.foreign.lock().unwrap().get(&(B + MIB)), Some(&MIB));
+}
+
+#[test]
+fn a_free_while_queued_frees_at_once() {
+    let _s = serial();
+    let f = Fake::leak(0);
+    let hold = hold_background();
+    let r = f.block(A, 256 * MIB);
+    r.start();
+    assert!(f.free(r).load(Ordering::SeqCst), "freed on the caller's thread, the background thread still held");
+    hold.0.open();
+    f.assert_clean();
+    assert_eq!(f.events(), vec![Event::Free(A)]);
+}
+
+#[test]
+fn a_free_while_populating_waits_for_the_worker_off_the_callers_path() {
+    let _s = serial();
+    let f = Fake::leak(0);
+    f.populate_gate.close();
+    let _open = OpenOnDrop(&f.populate_gate);
+    let r = f.block(A, 1024 * MIB);
+    r.start();
+    f.populate_gate.wait_arrivals(1);
+    let freed = f.free(r);
+    assert!(!freed.load(Ordering::SeqCst), "a worker still touches the pages: not freed yet");
+    f.populate_gate.open();
+    f.assert_clean();
+    assert!(freed.load(Ordering::SeqCst));
+    assert_eq!(f.count(|e| matches!(e, Event::Register(..) | Event::Refused(..))), 0);
+    assert_eq!(f.events().last(), Some(&Event::Free(A)));
+}
+
+#[test]
+fn a_free_while_registering_unregisters_then_frees_in_the_background() {
+    let _s = serial();
+    let f = Fake::leak(0);
+    f.register_gate.close();
+    let _open = OpenOnDrop(&f.register_gate);
+    let r = f.block(A, 8 * MIB);
+    r.start();
+    f.register_gate.wait_arrivals(1);
+    let freed = f.free(r); // returns at once
+    assert!(!freed.load(Ordering::SeqCst));
+    f.register_gate.open();
+    f.assert_clean();
+    assert_eq!(f.events(), vec![Event::Register(A, 8 * MIB), Event::Unregister(A), Event::Free(A)]);
+}
+
+#[test]
+fn a_copying_sync_registers_a_queued_block_itself() {
+    let _s = serial();
+    let f = Fake::leak(0);
+    let hold = hold_background();
+    let r = f.block(A, 128 * MIB);
+    r.start();
+    assert!(r.ensure(), "done on the caller's thread while the background thread is busy");
+    assert_eq!(r.state(), State::Registered(128 * MIB));
+    hold.0.open();
+    settle();
+    assert_eq!(f.count(|e| matches!(e, Event::Register(..))), 1, "the queued job saw it done");
+    // Small blocks stay pageable.
+    let s = f.block(B, PIN_MIN - 1);
+    s.start();
+    assert!(!s.ensure());
+    assert_eq!(s.state(), State::Idle);
+    f.free(s);
+    f.free(r);
+    f.assert_clean();
+}
+
+#[test]
+fn repeated_grows_end_with_one_registration_of_the_final_size() {
+    let _s = serial();
+    let f = Fake::leak(50);
+    let r = f.block(A, 64 * MIB + 1);
+    let mut len = 64 * MIB + 1;
+    for k in 0..20 {
+        r.start();
+        if k % 3 == 1 {
+            assert!(r.ensure());
+        }
+        len += 37 * MIB;
+        assert_eq!(f.grow(&r, len), len);
+    }
+    assert!(r.ensure());
+    assert_eq!(r.state(), State::Registered(len));
+    assert_eq!(*f.live.lock().unwrap(), BTreeMap::from([(A, len)]));
+    f.free(r);
+    f.assert_clean();
+}
+
+#[test]
+fn four_threads_create_grow_sync_and_free_blocks_concurrently() {
+    let _s = serial();
+    let f = Fake::leak(300);
+    std::thread::scope(|s| {
+        for t in 0..4usize {
+            s.spawn(move || {
+                let dice = AtomicU64::new(t as u64 * 7919 + 1);
+                for i in 0..40usize {
+                    let addr = ((t + 1) << 44) + (i << 36);
+                    let mut len = PIN_MIN + (rand(&dice) as usize % (200 * MIB));
+                    let r = f.block(addr, len);
+                    r.start();
+                    for _ in 0..6 {
+                        match rand(&dice) % 4 {
+                            0 => r.start(),
+                            1 => {
+                                assert!(r.ensure());
+                                assert!(r.is_registered());
+                            }
+                            2 => {
+                                len += rand(&dice) as usize % (100 * MIB);
+                                assert_eq!(f.grow(&r, len), len);
+                            }
+                            _ => std::thread::sleep(Duration::from_micros(rand(&dice) % 500)),
+                        }
+                    }
+                    f.free(r);
+                }
+            });
+        }
+    });
+    f.assert_clean();
+    assert!(f.count(|e| matches!(e, Event::Register(..))) > 0);
+}
+
+#[test]
+fn one_block_under_syncs_and_grows_from_two_threads() {
+    // The DualView's lock never lets a sync and a grow of one block meet;
+    // the state machine stays right when they do.
+    let _s = serial();
+    let f = Fake::leak(200);
+    let r = f.block(A, 70 * MIB);
+    let grown = Mutex::new(70 * MIB);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            for _ in 0..40 {
+                r.ensure();
+            }
+        });
+        s.spawn(|| {
+            for _ in 0..40 {
+                let mut g = grown.lock().unwrap();
+                *g += 3 * MIB;
+                assert_eq!(f.grow(&r, *g), *g);
+                drop(g);
+                r.start();
+            }
+        });
+    });
+    assert!(r.ensure());
+    assert_eq!(r.state(), State::Registered(*grown.lock().unwrap()));
+    f.free(r);
+    f.assert_clean();
+}
