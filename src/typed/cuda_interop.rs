@@ -17,7 +17,7 @@ use crate::element::Element;
 use crate::error::{bail, Result};
 use crate::extents::Extents;
 use crate::space::{SpaceKind, Stream};
-use super::guard::Borrow;
+use super::borrow::Borrow;
 use cudarc::driver::{CudaSlice, CudaStream, CudaViewMut, LaunchArgs, PushKernelArg};
 use std::marker::PhantomData;
 use std::mem::ManuallyDrop;

@@ -8,7 +8,8 @@
 //!
 //! The views borrow the guard, so the DualView's borrow rules hold for them.
 
-use super::guard::{Borrow, ViewMut, ViewRef};
+use super::borrow::Borrow;
+use super::guard::{ViewMut, ViewRef};
 use crate::element::Element;
 use crate::error::Result;
 use crate::extents::Extents;

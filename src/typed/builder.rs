@@ -1,0 +1,169 @@
+//! [`Builder`]: how a typed DualView is made (extents, layout, spaces, initialisation).
+
+use super::DualView;
+use crate::dual_view::{Desc, RawDualView};
+use crate::element::{ElemSpec, Element};
+use crate::error::{bail, Result};
+use crate::extents::Extents;
+use crate::layout::{Layout, Mapping};
+use crate::space::Space;
+use std::marker::PhantomData;
+
+/// Options for [`DualView::builder`].
+///
+/// ```
+/// use dualview::{DualView, DynRank, Layout, Space};
+/// let a = DualView::<u32>::builder("S", DynRank::new(&[3, 4]).unwrap())
+///     .strides(&[1, 5])
+///     .device(Space::test_device(0))
+///     .build()
+///     .unwrap();
+/// assert_eq!(a.layout(), Layout::Stride);
+/// assert_eq!(a.span(), 18);
+/// ```
+#[must_use]
+pub struct Builder<T: Element, E: Extents> {
+    label: String,
+    extents: E,
+    layout: Option<Layout>,
+    strides: Option<Vec<usize>>,
+    device: Space,
+    host: Option<Space>,
+    init: bool,
+    pin_mirror: bool,
+    _t: PhantomData<fn() -> T>,
+}
+
+impl<T: Element, E: Extents> Builder<T, E> {
+    /// The defaults: the host space, its layout, zero-filled, the mirror registered.
+    pub(super) fn new(label: &str, extents: E) -> Builder<T, E> {
+        Builder {
+            label: label.to_owned(),
+            extents,
+            layout: None,
+            strides: None,
+            device: Space::HOST,
+            host: None,
+            init: true,
+            pin_mirror: true,
+            _t: PhantomData,
+        }
+    }
+
+    /// The layout (default: the device space's, [`Space::default_layout`]: Left for CUDA and the test device, Right for the host, as Kokkos).
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
+    ///     .layout(dualview::Layout::Left).device(Space::test_device(0)).build().unwrap();
+    /// assert_eq!(a.layout(), dualview::Layout::Left);
+    /// ```
+    pub fn layout(mut self, layout: Layout) -> Self {
+        self.layout = Some(layout);
+        self
+    }
+
+    /// Explicit strides in elements; implies `Layout::Stride`.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Layout};
+    /// let a = DualView::<u8, Dims<2>>::builder("s", Dims::new([2, 2]).unwrap()).strides(&[2, 1]).build().unwrap();
+    /// assert_eq!(a.layout(), Layout::Stride);
+    /// ```
+    pub fn strides(mut self, strides: &[usize]) -> Self {
+        self.layout = Some(Layout::Stride);
+        self.strides = Some(strides.to_vec());
+        self
+    }
+
+    /// The device space (default: `Space::HOST`, a single-space DualView).
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
+    ///     .device(Space::test_device(0)).build().unwrap();
+    /// a.fill_host(1.0).unwrap();
+    /// assert_eq!(*a.device().unwrap().get([1, 1]).unwrap(), 1.0);
+    /// ```
+    pub fn device(mut self, space: Space) -> Self {
+        self.device = space;
+        self
+    }
+
+    /// Put the host mirror in page-locked memory (full-bandwidth transfers).
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space, ErrorKind};
+    /// // Pinned memory needs the CUDA driver.
+    /// let r = DualView::<f64, Dims<1>>::builder("P", Dims::new([4]).unwrap()).device(Space::cuda(0)).pinned_host().build();
+    /// if dualview::space::cuda_device_count() > 0 {
+    ///     assert!(r.unwrap().raw().is_mirror_pinned());
+    /// } else {
+    ///     assert_eq!(r.unwrap_err().kind(), ErrorKind::NoDevice);
+    /// }
+    /// ```
+    pub fn pinned_host(mut self) -> Self {
+        self.host = Some(Space::host_pinned());
+        self
+    }
+
+    /// Keep a CUDA DualView's host mirror pageable: never registered with the
+    /// driver (by default it is, in the background once allocated and at the
+    /// latest by its first copying sync, for pinned-speed copies).
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<1>>::builder("P", Dims::new([4]).unwrap()).device(Space::test_device(0)).pageable_host().build().unwrap();
+    /// assert!(!a.raw().is_mirror_pinned());
+    /// ```
+    pub fn pageable_host(mut self) -> Self {
+        self.pin_mirror = false;
+        self
+    }
+
+    /// Skip zero-filling (Kokkos `WithoutInitializing`).
+    ///
+    /// # Safety
+    /// Every element must be written before it is read through this DualView.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims};
+    /// // SAFETY: every element is written before it is read.
+    /// let a = unsafe { DualView::<u8, Dims<1>>::builder("u", Dims::new([4]).unwrap()).without_initializing() }.build().unwrap();
+    /// a.host_write().unwrap().fill(1).unwrap();
+    /// assert_eq!(a.host().unwrap().to_vec().unwrap(), vec![1; 4]);
+    /// ```
+    pub unsafe fn without_initializing(mut self) -> Self {
+        self.init = false;
+        self
+    }
+
+    /// Allocate the DualView.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
+    ///     .device(Space::test_device(0)).build().unwrap();
+    /// assert_eq!(a.size(), 6);
+    /// ```
+    pub fn build(self) -> Result<DualView<T, E>> {
+        self.extents.check()?;
+        let ext = self.extents.to_dyn();
+        let layout = self.layout.unwrap_or(self.device.default_layout());
+        let mapping = match (&self.strides, layout) {
+            (Some(s), _) => Mapping::with_strides(ext, s)?,
+            (None, Layout::Stride) => bail!(InvalidArgument, "LayoutStride needs explicit strides"),
+            (None, l) => Mapping::new(l, ext)?,
+        };
+        let elem = ElemSpec::of::<T>();
+        let desc = Desc {
+            elem,
+            mapping,
+            device: self.device,
+            host: self.host.unwrap_or(self.device.host_side()),
+            init: self.init,
+            pin_mirror: self.pin_mirror,
+        };
+        Ok(DualView { raw: RawDualView::new(&self.label, &desc)?, _t: PhantomData })
+    }
+}
