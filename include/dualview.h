@@ -648,36 +648,6 @@ typedef struct dv_info_t {
 } dv_info_t;
 
 /**
- * Transfer counters: syncs that copied data, bytes moved, time spent.
- */
-typedef struct dv_stats_t {
-  /**
-   * Host-to-device syncs.
-   */
-  uint64_t to_device_count;
-  /**
-   * Bytes copied host to device.
-   */
-  uint64_t to_device_bytes;
-  /**
-   * Nanoseconds spent copying host to device.
-   */
-  uint64_t to_device_ns;
-  /**
-   * Device-to-host syncs.
-   */
-  uint64_t to_host_count;
-  /**
-   * Bytes copied device to host.
-   */
-  uint64_t to_host_bytes;
-  /**
-   * Nanoseconds spent copying device to host.
-   */
-  uint64_t to_host_ns;
-} dv_stats_t;
-
-/**
  * What a memory space means for DualViews (`dv_space_info`): the core's
  * policy table, which the C++ space tags and the Fortran module follow.
  */
@@ -707,6 +677,36 @@ typedef struct dv_space_info_t {
    */
   uint32_t host_side;
 } dv_space_info_t;
+
+/**
+ * Transfer counters: syncs that copied data, bytes moved, time spent.
+ */
+typedef struct dv_stats_t {
+  /**
+   * Host-to-device syncs.
+   */
+  uint64_t to_device_count;
+  /**
+   * Bytes copied host to device.
+   */
+  uint64_t to_device_bytes;
+  /**
+   * Nanoseconds spent copying host to device.
+   */
+  uint64_t to_device_ns;
+  /**
+   * Device-to-host syncs.
+   */
+  uint64_t to_host_count;
+  /**
+   * Bytes copied device to host.
+   */
+  uint64_t to_host_bytes;
+  /**
+   * Nanoseconds spent copying device to host.
+   */
+  uint64_t to_host_ns;
+} dv_stats_t;
 
 
 
@@ -1019,6 +1019,192 @@ enum dv_status_t dv_fill_and_modify_device(const struct dv_dualview_t *dv,
                                            const void *value);
 
 /**
+ * Kokkos `realloc`: new extents of the same rank, contents dropped, both
+ * sides zero-filled (also at the same size, which keeps the allocation),
+ * flags clean. Errors: RANK_MISMATCH, OVERFLOW, OUT_OF_MEMORY (the DualView
+ * is then unchanged), UNMANAGED, INVALID_ARGUMENT for a subview or a const handle.
+ *
+ * # Safety
+ * `dv` is a handle or NULL; `extents` points to a `dv_extents_t`.
+ */
+DV_NODISCARD
+enum dv_status_t dv_realloc(const struct dv_dualview_t *dv,
+                            const struct dv_extents_t *extents);
+
+/**
+ * `dv_realloc` without zero-filling (Kokkos `WithoutInitializing`).
+ *
+ * # Safety
+ * As `dv_realloc`.
+ */
+DV_NODISCARD
+enum dv_status_t dv_realloc_without_initializing(const struct dv_dualview_t *dv,
+                                                 const struct dv_extents_t *extents);
+
+/**
+ * Kokkos `resize`, fixed: new extents of the same rank, keeping the
+ * overlapping index range on *both* sides; new elements are zero; flags
+ * unchanged; subviews of the old shape become stale. On error (RANK_MISMATCH,
+ * OVERFLOW, OUT_OF_MEMORY, UNMANAGED, INVALID_ARGUMENT for a subview or a
+ * const handle) nothing changes.
+ *
+ * # Safety
+ * `dv` is a handle or NULL; `extents` points to a `dv_extents_t`.
+ */
+DV_NODISCARD
+enum dv_status_t dv_resize(const struct dv_dualview_t *dv,
+                           const struct dv_extents_t *extents);
+
+/**
+ * Kokkos-style resize into a new DualView: `*out` gets the same label,
+ * element, layout and spaces with `extents`, the overlapping index range of
+ * both sides and the flags of `src`. `src` and its handles, views and
+ * pointers are untouched (the C++ wrapper's value semantics use this).
+ * Release `*out` with `dv_destroy`. Errors: RANK_MISMATCH, OVERFLOW,
+ * OUT_OF_MEMORY, INVALID_ARGUMENT for a subview.
+ *
+ * # Safety
+ * `src` is a handle or NULL; `extents` points to a `dv_extents_t`; `out` is writable.
+ */
+DV_NODISCARD
+enum dv_status_t dv_resized(const struct dv_dualview_t *src,
+                            const struct dv_extents_t *extents,
+                            struct dv_dualview_t **out);
+
+/**
+ * Kokkos `deep_copy(View, View)`: copy one side's view of `src` into one
+ * side's view of `dst` (`DV_SIDE_HOST` / `DV_SIDE_DEVICE`), across spaces and
+ * layouts. Touches **no flags**. Serialised with every other data-moving call
+ * on either DualView. Errors: INCOMPATIBLE (extents or element sizes), STALE,
+ * INVALID_ARGUMENT when `dst` is const, BUSY while a Rust guard holds the data.
+ *
+ * # Safety
+ * `dst` and `src` are handles or NULL.
+ */
+DV_NODISCARD
+enum dv_status_t dv_view_copy(const struct dv_dualview_t *dst,
+                              uint32_t dst_side,
+                              const struct dv_dualview_t *src,
+                              uint32_t src_side);
+
+/**
+ * Kokkos `deep_copy(View, scalar)`: set every element of one side's view to
+ * `*value` (one element's bytes). Touches **no flags** (`dv_fill_and_modify_*`
+ * also marks the side). Refused through a const handle.
+ *
+ * # Safety
+ * `dv` is a handle or NULL; `value` points to one element.
+ */
+DV_NODISCARD
+enum dv_status_t dv_view_fill(const struct dv_dualview_t *dv,
+                              uint32_t side,
+                              const void *value);
+
+/**
+ * Kokkos `deep_copy(dst, src)` between DualViews: if `src`'s host is newer,
+ * copy host to host and mark `dst`'s host modified; otherwise copy device to
+ * device and mark `dst`'s device modified. Errors: INCOMPATIBLE (shapes or
+ * element sizes), CONCURRENT_MODIFICATION (that side of `dst` is stale),
+ * INVALID_ARGUMENT when `dst` is const.
+ *
+ * # Safety
+ * `dst` and `src` are handles or NULL.
+ */
+DV_NODISCARD
+enum dv_status_t dv_deep_copy(const struct dv_dualview_t *dst,
+                              const struct dv_dualview_t *src);
+
+/**
+ * Make extents of `rank` from `values` (rank 0 to 8; `values` may be NULL
+ * when `rank` is 0), padding entries past the rank with 1.
+ * Errors: RANK (rank > 8), OVERFLOW (product overflows).
+ *
+ * # Safety
+ * `values` points to `rank` values; `out` is writable.
+ */
+DV_NODISCARD
+enum dv_status_t dv_extents_make(const uint64_t *values,
+                                 uint32_t rank,
+                                 struct dv_extents_t *out);
+
+/**
+ * `*out` = the number of elements (1 for rank 0).
+ *
+ * # Safety
+ * `e` points to extents; `out` is writable.
+ */
+DV_NODISCARD enum dv_status_t dv_extents_size(const struct dv_extents_t *e, uint64_t *out);
+
+/**
+ * Canonical strides for `DV_LAYOUT_LEFT` or `DV_LAYOUT_RIGHT` into `out[0..rank]`.
+ * `DV_ERROR_OUT_OF_RANGE` when `n < rank`; `DV_ERROR_INVALID_ARGUMENT` for
+ * another layout.
+ *
+ * # Safety
+ * `e` points to extents; `out` has room for `n` values.
+ */
+DV_NODISCARD
+enum dv_status_t dv_extents_strides(const struct dv_extents_t *e,
+                                    uint32_t layout,
+                                    uint64_t *out,
+                                    size_t n);
+
+/**
+ * `*out` = whether `a` and `b` have the same rank and sizes.
+ *
+ * # Safety
+ * `a`, `b` point to extents; `out` is writable.
+ */
+DV_NODISCARD
+enum dv_status_t dv_extents_equal(const struct dv_extents_t *a,
+                                  const struct dv_extents_t *b,
+                                  bool *out);
+
+/**
+ * `*out` = `e` without its extents of 1: `DV_SQUEEZE_NUMPY` drops them all,
+ * `DV_SQUEEZE_OCTAVE` keeps at least two axes (uBLAS 2020 rule).
+ *
+ * # Safety
+ * `e` points to extents; `out` is writable (it may be `e`).
+ */
+DV_NODISCARD
+enum dv_status_t dv_extents_squeeze(const struct dv_extents_t *e,
+                                    uint32_t mode,
+                                    struct dv_extents_t *out);
+
+/**
+ * `*out` = uBLAS `is_scalar`: rank > 0 and every extent 1.
+ *
+ * # Safety
+ * `e` points to extents; `out` is writable.
+ */
+DV_NODISCARD enum dv_status_t dv_extents_is_scalar(const struct dv_extents_t *e, bool *out);
+
+/**
+ * `*out` = uBLAS `is_vector` (develop formula; `{1,1}` is also a scalar and a matrix).
+ *
+ * # Safety
+ * `e` points to extents; `out` is writable.
+ */
+DV_NODISCARD enum dv_status_t dv_extents_is_vector(const struct dv_extents_t *e, bool *out);
+
+/**
+ * `*out` = uBLAS `is_matrix` (develop formula).
+ *
+ * # Safety
+ * `e` points to extents; `out` is writable.
+ */
+DV_NODISCARD enum dv_status_t dv_extents_is_matrix(const struct dv_extents_t *e, bool *out);
+
+/**
+ * `*out` = uBLAS `is_tensor`: rank > 2 with a trailing extent above 1.
+ *
+ * # Safety
+ * `e` points to extents; `out` is writable.
+ */
+DV_NODISCARD enum dv_status_t dv_extents_is_tensor(const struct dv_extents_t *e, bool *out);
+
+/**
  * `*out` = the rank.
  *
  * # Safety
@@ -1137,229 +1323,6 @@ enum dv_status_t dv_view_label(const struct dv_dualview_t *dv,
 DV_NODISCARD enum dv_status_t dv_desc_of(const struct dv_dualview_t *dv, struct dv_desc_t *out);
 
 /**
- * Kokkos `realloc`: new extents of the same rank, contents dropped, both
- * sides zero-filled (also at the same size, which keeps the allocation),
- * flags clean. Errors: RANK_MISMATCH, OVERFLOW, OUT_OF_MEMORY (the DualView
- * is then unchanged), UNMANAGED, INVALID_ARGUMENT for a subview or a const handle.
- *
- * # Safety
- * `dv` is a handle or NULL; `extents` points to a `dv_extents_t`.
- */
-DV_NODISCARD
-enum dv_status_t dv_realloc(const struct dv_dualview_t *dv,
-                            const struct dv_extents_t *extents);
-
-/**
- * `dv_realloc` without zero-filling (Kokkos `WithoutInitializing`).
- *
- * # Safety
- * As `dv_realloc`.
- */
-DV_NODISCARD
-enum dv_status_t dv_realloc_without_initializing(const struct dv_dualview_t *dv,
-                                                 const struct dv_extents_t *extents);
-
-/**
- * Kokkos `resize`, fixed: new extents of the same rank, keeping the
- * overlapping index range on *both* sides; new elements are zero; flags
- * unchanged; subviews of the old shape become stale. On error (RANK_MISMATCH,
- * OVERFLOW, OUT_OF_MEMORY, UNMANAGED, INVALID_ARGUMENT for a subview or a
- * const handle) nothing changes.
- *
- * # Safety
- * `dv` is a handle or NULL; `extents` points to a `dv_extents_t`.
- */
-DV_NODISCARD
-enum dv_status_t dv_resize(const struct dv_dualview_t *dv,
-                           const struct dv_extents_t *extents);
-
-/**
- * Kokkos-style resize into a new DualView: `*out` gets the same label,
- * element, layout and spaces with `extents`, the overlapping index range of
- * both sides and the flags of `src`. `src` and its handles, views and
- * pointers are untouched (the C++ wrapper's value semantics use this).
- * Release `*out` with `dv_destroy`. Errors: RANK_MISMATCH, OVERFLOW,
- * OUT_OF_MEMORY, INVALID_ARGUMENT for a subview.
- *
- * # Safety
- * `src` is a handle or NULL; `extents` points to a `dv_extents_t`; `out` is writable.
- */
-DV_NODISCARD
-enum dv_status_t dv_resized(const struct dv_dualview_t *src,
-                            const struct dv_extents_t *extents,
-                            struct dv_dualview_t **out);
-
-/**
- * Kokkos `deep_copy(View, View)`: copy one side's view of `src` into one
- * side's view of `dst` (`DV_SIDE_HOST` / `DV_SIDE_DEVICE`), across spaces and
- * layouts. Touches **no flags**. Serialised with every other data-moving call
- * on either DualView. Errors: INCOMPATIBLE (extents or element sizes), STALE,
- * INVALID_ARGUMENT when `dst` is const, BUSY while a Rust guard holds the data.
- *
- * # Safety
- * `dst` and `src` are handles or NULL.
- */
-DV_NODISCARD
-enum dv_status_t dv_view_copy(const struct dv_dualview_t *dst,
-                              uint32_t dst_side,
-                              const struct dv_dualview_t *src,
-                              uint32_t src_side);
-
-/**
- * Kokkos `deep_copy(View, scalar)`: set every element of one side's view to
- * `*value` (one element's bytes). Touches **no flags** (`dv_fill_and_modify_*`
- * also marks the side). Refused through a const handle.
- *
- * # Safety
- * `dv` is a handle or NULL; `value` points to one element.
- */
-DV_NODISCARD
-enum dv_status_t dv_view_fill(const struct dv_dualview_t *dv,
-                              uint32_t side,
-                              const void *value);
-
-/**
- * Kokkos `deep_copy(dst, src)` between DualViews: if `src`'s host is newer,
- * copy host to host and mark `dst`'s host modified; otherwise copy device to
- * device and mark `dst`'s device modified. Errors: INCOMPATIBLE (shapes or
- * element sizes), CONCURRENT_MODIFICATION (that side of `dst` is stale),
- * INVALID_ARGUMENT when `dst` is const.
- *
- * # Safety
- * `dst` and `src` are handles or NULL.
- */
-DV_NODISCARD
-enum dv_status_t dv_deep_copy(const struct dv_dualview_t *dst,
-                              const struct dv_dualview_t *src);
-
-/**
- * `*out` = the transfer counters of this DualView (all its handles).
- *
- * # Safety
- * `dv` is a handle or NULL; `out` is writable.
- */
-DV_NODISCARD enum dv_status_t dv_stats(const struct dv_dualview_t *dv, struct dv_stats_t *out);
-
-/**
- * Zero the transfer counters of this DualView.
- *
- * # Safety
- * `dv` is a handle or NULL.
- */
-DV_NODISCARD enum dv_status_t dv_stats_reset(const struct dv_dualview_t *dv);
-
-/**
- * `*out` = the process-wide transfer counters of every DualView.
- *
- * # Safety
- * `out` is writable.
- */
-DV_NODISCARD enum dv_status_t dv_stats_global(struct dv_stats_t *out);
-
-/**
- * Zero the process-wide transfer counters.
- */
-DV_NODISCARD enum dv_status_t dv_stats_global_reset(void);
-
-/**
- * `*out` = how many DualView handles are live in the process (leak checks).
- *
- * # Safety
- * `out` is writable.
- */
-DV_NODISCARD enum dv_status_t dv_handle_count(size_t *out);
-
-/**
- * Make extents of `rank` from `values` (rank 0 to 8; `values` may be NULL
- * when `rank` is 0), padding entries past the rank with 1.
- * Errors: RANK (rank > 8), OVERFLOW (product overflows).
- *
- * # Safety
- * `values` points to `rank` values; `out` is writable.
- */
-DV_NODISCARD
-enum dv_status_t dv_extents_make(const uint64_t *values,
-                                 uint32_t rank,
-                                 struct dv_extents_t *out);
-
-/**
- * `*out` = the number of elements (1 for rank 0).
- *
- * # Safety
- * `e` points to extents; `out` is writable.
- */
-DV_NODISCARD enum dv_status_t dv_extents_size(const struct dv_extents_t *e, uint64_t *out);
-
-/**
- * Canonical strides for `DV_LAYOUT_LEFT` or `DV_LAYOUT_RIGHT` into `out[0..rank]`.
- * `DV_ERROR_OUT_OF_RANGE` when `n < rank`; `DV_ERROR_INVALID_ARGUMENT` for
- * another layout.
- *
- * # Safety
- * `e` points to extents; `out` has room for `n` values.
- */
-DV_NODISCARD
-enum dv_status_t dv_extents_strides(const struct dv_extents_t *e,
-                                    uint32_t layout,
-                                    uint64_t *out,
-                                    size_t n);
-
-/**
- * `*out` = whether `a` and `b` have the same rank and sizes.
- *
- * # Safety
- * `a`, `b` point to extents; `out` is writable.
- */
-DV_NODISCARD
-enum dv_status_t dv_extents_equal(const struct dv_extents_t *a,
-                                  const struct dv_extents_t *b,
-                                  bool *out);
-
-/**
- * `*out` = `e` without its extents of 1: `DV_SQUEEZE_NUMPY` drops them all,
- * `DV_SQUEEZE_OCTAVE` keeps at least two axes (uBLAS 2020 rule).
- *
- * # Safety
- * `e` points to extents; `out` is writable (it may be `e`).
- */
-DV_NODISCARD
-enum dv_status_t dv_extents_squeeze(const struct dv_extents_t *e,
-                                    uint32_t mode,
-                                    struct dv_extents_t *out);
-
-/**
- * `*out` = uBLAS `is_scalar`: rank > 0 and every extent 1.
- *
- * # Safety
- * `e` points to extents; `out` is writable.
- */
-DV_NODISCARD enum dv_status_t dv_extents_is_scalar(const struct dv_extents_t *e, bool *out);
-
-/**
- * `*out` = uBLAS `is_vector` (develop formula; `{1,1}` is also a scalar and a matrix).
- *
- * # Safety
- * `e` points to extents; `out` is writable.
- */
-DV_NODISCARD enum dv_status_t dv_extents_is_vector(const struct dv_extents_t *e, bool *out);
-
-/**
- * `*out` = uBLAS `is_matrix` (develop formula).
- *
- * # Safety
- * `e` points to extents; `out` is writable.
- */
-DV_NODISCARD enum dv_status_t dv_extents_is_matrix(const struct dv_extents_t *e, bool *out);
-
-/**
- * `*out` = uBLAS `is_tensor`: rank > 2 with a trailing extent above 1.
- *
- * # Safety
- * `e` points to extents; `out` is writable.
- */
-DV_NODISCARD enum dv_status_t dv_extents_is_tensor(const struct dv_extents_t *e, bool *out);
-
-/**
  * `*out` = what memory space `space` (`DV_SPACE_*`) means for DualViews:
  * whether the host can read it, whether it needs a separate mirror, its
  * default layout and the host side a DualView over it gets. The C++ space
@@ -1408,6 +1371,43 @@ const char *dv_dtype_str(uint32_t dtype);
  * The library version, "MAJOR.MINOR.PATCH". Never NULL; do not free.
  */
 const char *dv_version(void);
+
+/**
+ * `*out` = the transfer counters of this DualView (all its handles).
+ *
+ * # Safety
+ * `dv` is a handle or NULL; `out` is writable.
+ */
+DV_NODISCARD enum dv_status_t dv_stats(const struct dv_dualview_t *dv, struct dv_stats_t *out);
+
+/**
+ * Zero the transfer counters of this DualView.
+ *
+ * # Safety
+ * `dv` is a handle or NULL.
+ */
+DV_NODISCARD enum dv_status_t dv_stats_reset(const struct dv_dualview_t *dv);
+
+/**
+ * `*out` = the process-wide transfer counters of every DualView.
+ *
+ * # Safety
+ * `out` is writable.
+ */
+DV_NODISCARD enum dv_status_t dv_stats_global(struct dv_stats_t *out);
+
+/**
+ * Zero the process-wide transfer counters.
+ */
+DV_NODISCARD enum dv_status_t dv_stats_global_reset(void);
+
+/**
+ * `*out` = how many DualView handles are live in the process (leak checks).
+ *
+ * # Safety
+ * `out` is writable.
+ */
+DV_NODISCARD enum dv_status_t dv_handle_count(size_t *out);
 
 /**
  * A static, NUL-terminated description of a status code ("unknown status"

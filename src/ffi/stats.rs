@@ -1,0 +1,76 @@
+//! The transfer statistics of the C ABI, per DualView and process-wide, and
+//! the count of live handles.
+
+use super::boundary::{call, function};
+use super::dual_view::dv;
+use super::handle::{self, dv_dualview_t};
+use super::status::dv_status_t;
+use super::types::*;
+
+// ---- statistics -----------------------------------------------------------------------
+
+/// `*out` = the transfer counters of this DualView (all its handles).
+///
+/// # Safety
+/// `dv` is a handle or NULL; `out` is writable.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_stats(dv: *const dv_dualview_t, out: *mut dv_stats_t) -> dv_status_t {
+    call(function!(), || {
+        let d = self::dv(dv, "dv")?;
+        let o = super::types::out(out, "out")?;
+        put(o, stats_to(d.stats()));
+        Ok(())
+    })
+}
+
+/// Zero the transfer counters of this DualView.
+///
+/// # Safety
+/// `dv` is a handle or NULL.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_stats_reset(dv: *const dv_dualview_t) -> dv_status_t {
+    call(function!(), || {
+        self::dv(dv, "dv")?.reset_stats();
+        Ok(())
+    })
+}
+
+/// `*out` = the process-wide transfer counters of every DualView.
+///
+/// # Safety
+/// `out` is writable.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_stats_global(out: *mut dv_stats_t) -> dv_status_t {
+    call(function!(), || {
+        let o = super::types::out(out, "out")?;
+        put(o, stats_to(crate::stats::global()));
+        Ok(())
+    })
+}
+
+/// Zero the process-wide transfer counters.
+#[must_use]
+#[unsafe(no_mangle)]
+pub extern "C" fn dv_stats_global_reset() -> dv_status_t {
+    call(function!(), || {
+        crate::stats::reset_global();
+        Ok(())
+    })
+}
+
+/// `*out` = how many DualView handles are live in the process (leak checks).
+///
+/// # Safety
+/// `out` is writable.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_handle_count(out: *mut usize) -> dv_status_t {
+    call(function!(), || {
+        let o = super::types::out(out, "out")?;
+        put(o, handle::live());
+        Ok(())
+    })
+}
