@@ -24,7 +24,7 @@ TEST(Extents, DynExtentsCountsItsValues) {
   EXPECT_EQ(dv::dyn_extents(4).rank(), 1u);
   EXPECT_EQ(dv::dyn_extents(4, 4).rank(), 2u);
   EXPECT_EQ(dv::dyn_extents().rank(), 0u);
-  EXPECT_THROW(dv::dyn_extents(2).extent(1), dv::out_of_range);
+  EXPECT_EQ(dv::dyn_extents(2).extent(1), 0u);
 }
 
 TEST(Extents, MdspanConstructorRule) {
@@ -60,4 +60,41 @@ TEST(Extents, DualViewFromExtents) {
   dv::DualView<double*[3], dv::LayoutRight, TestDev> b("F", dv::extents<dv::dynamic_extent, 3>(6));
   EXPECT_EQ(b.extent(0), 6u);
   EXPECT_THROW((dv::DualView<double*[3], dv::LayoutRight, TestDev>("G", dv::dims<2>(6, 4))), dv::static_mismatch);
+}
+
+// DECISIONS E10: extent(r) past the rank is 0 for every kind, noexcept.
+TEST(Extents, ExtentPastTheRankIsZeroForEveryKind) {
+  constexpr dv::extents<2, 3> s{};
+  static_assert(s.extent(2) == 0 && s.extent(8) == 0 && s.extent(100) == 0);
+  const dv::dims<2> d(4, 5);
+  const dv::dyn_extents y(4, 5);
+  static_assert(noexcept(y.extent(7)));
+  for (std::size_t r : {2u, 3u, 7u, 8u, 9u, 1000u}) {
+    EXPECT_EQ(d.extent(r), 0u) << r;
+    EXPECT_EQ(y.extent(r), 0u) << r;
+  }
+  EXPECT_EQ(dv::dyn_extents().extent(0), 0u);
+  EXPECT_EQ(y.extent(1), 5u);
+}
+
+// DECISIONS E11: the uBLAS predicates overlap; rank 0 has size 1 but is not a scalar.
+TEST(Extents, UblasPredicatesOverlapAsUblasSays) {
+  const dv::dyn_extents v4(4);
+  EXPECT_TRUE(dv::is_vector(v4));
+  EXPECT_TRUE(dv::is_matrix(v4));
+  EXPECT_FALSE(dv::is_scalar(v4));
+  const dv::dyn_extents one(1);
+  EXPECT_TRUE(dv::is_scalar(one) && dv::is_vector(one) && dv::is_matrix(one));
+  const dv::dyn_extents r0;
+  EXPECT_EQ(r0.size(), 1u);
+  EXPECT_FALSE(dv::is_scalar(r0) || dv::is_vector(r0) || dv::is_matrix(r0) || dv::is_tensor(r0));
+  dv_extents_t c = r0.to_c();
+  bool out = true;
+  ASSERT_EQ(dv_extents_is_scalar(&c, &out), DV_OK);
+  EXPECT_FALSE(out);
+  c = v4.to_c();
+  bool vec = false, mat = false;
+  ASSERT_EQ(dv_extents_is_vector(&c, &vec), DV_OK);
+  ASSERT_EQ(dv_extents_is_matrix(&c, &mat), DV_OK);
+  EXPECT_TRUE(vec && mat);
 }

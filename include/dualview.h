@@ -1090,7 +1090,10 @@ enum dv_status_t dv_view_copy(const struct dv_dualview_t *dst,
 /**
  * Kokkos `deep_copy(View, scalar)`: set every element of one side's view to
  * `*value` (one element's bytes). Touches **no flags** (`dv_fill_and_modify_*`
- * also marks the side). Refused through a const handle.
+ * also marks the side). Refused through a const handle. Kokkos Tools sees
+ * it as Kokkos reports the fill: `begin_deep_copy` (destination: the view's
+ * space and label; source: `Host`, `"Scalar"`, `value`; `span * element
+ * size` bytes), then `end_deep_copy`.
  *
  * # Safety
  * `dv` is a handle or NULL; `value` points to one element.
@@ -1175,6 +1178,11 @@ enum dv_status_t dv_extents_squeeze(const struct dv_extents_t *e,
 /**
  * `*out` = uBLAS `is_scalar`: rank > 0 and every extent 1.
  *
+ * Rank 0 is **not** a scalar here although its size is 1: uBLAS' formula
+ * asks for at least one extent (`size() > 0 && all_of(n == 1)`), and a
+ * rank-0 extents has none. The predicates classify *shapes*; the size of a
+ * rank-0 view (one element) is a separate fact.
+ *
  * # Safety
  * `e` points to extents; `out` is writable.
  */
@@ -1182,6 +1190,12 @@ DV_NODISCARD enum dv_status_t dv_extents_is_scalar(const struct dv_extents_t *e,
 
 /**
  * `*out` = uBLAS `is_vector` (develop formula; `{1,1}` is also a scalar and a matrix).
+ *
+ * With `n` the extents and `r` the rank: false for `r == 0`; `n[0] >= 1` for
+ * `r == 1`; otherwise `(n[0] >= 1 || n[1] >= 1) && (n[0] == 1 || n[1] == 1)
+ * && n[k] == 1 for every k >= 2`. The predicates overlap: `{4}` is a vector
+ * **and** a matrix (uBLAS treats a rank-1 shape as a one-column matrix), and
+ * `{1}` is a scalar, a vector and a matrix.
  *
  * # Safety
  * `e` points to extents; `out` is writable.
@@ -1191,6 +1205,10 @@ DV_NODISCARD enum dv_status_t dv_extents_is_vector(const struct dv_extents_t *e,
 /**
  * `*out` = uBLAS `is_matrix` (develop formula).
  *
+ * False for `r == 0`; `n[0] >= 1` for `r == 1` (so `{4}` is a matrix as well
+ * as a vector); otherwise `(n[0] >= 1 || n[1] >= 1) && n[k] == 1 for every
+ * k >= 2`.
+ *
  * # Safety
  * `e` points to extents; `out` is writable.
  */
@@ -1198,6 +1216,8 @@ DV_NODISCARD enum dv_status_t dv_extents_is_matrix(const struct dv_extents_t *e,
 
 /**
  * `*out` = uBLAS `is_tensor`: rank > 2 with a trailing extent above 1.
+ *
+ * `r > 2 && n[0] >= 1 && n[1] >= 1 && n[k] > 1 for some k >= 2`.
  *
  * # Safety
  * `e` points to extents; `out` is writable.

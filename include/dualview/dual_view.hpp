@@ -698,27 +698,28 @@ void deep_copy(const E&, DualView<DT, DA1, DA2, DA3>& dst, const DualView<ST, SA
   deep_copy(dst, src);
 }
 
-template <class DT, class A1, class A2, class A3, class... N, class = std::enable_if_t<(std::is_integral_v<N> && ...)>>
+/// Kokkos resize / realloc of a DualView; extents of any arithmetic type (converted to size_t).
+template <class DT, class A1, class A2, class A3, class... N, class = std::enable_if_t<detail::extent_args_v<N...>>>
 void resize(DualView<DT, A1, A2, A3>& dv, N... n) {
   dv.resize(static_cast<std::size_t>(n)...);
 }
-template <class DT, class A1, class A2, class A3, class... N>
+template <class DT, class A1, class A2, class A3, class... N, class = std::enable_if_t<detail::extent_args_v<N...>>>
 void resize(WithoutInitializing_t w, DualView<DT, A1, A2, A3>& dv, N... n) {
   dv.resize(w, static_cast<std::size_t>(n)...);
 }
-template <class DT, class A1, class A2, class A3, class... N>
+template <class DT, class A1, class A2, class A3, class... N, class = std::enable_if_t<detail::extent_args_v<N...>>>
 void resize(const ViewAllocProp& p, DualView<DT, A1, A2, A3>& dv, N... n) {
   dv.resize(p, static_cast<std::size_t>(n)...);
 }
-template <class DT, class A1, class A2, class A3, class... N, class = std::enable_if_t<(std::is_integral_v<N> && ...)>>
+template <class DT, class A1, class A2, class A3, class... N, class = std::enable_if_t<detail::extent_args_v<N...>>>
 void realloc(DualView<DT, A1, A2, A3>& dv, N... n) {
   dv.realloc(static_cast<std::size_t>(n)...);
 }
-template <class DT, class A1, class A2, class A3, class... N>
+template <class DT, class A1, class A2, class A3, class... N, class = std::enable_if_t<detail::extent_args_v<N...>>>
 void realloc(WithoutInitializing_t w, DualView<DT, A1, A2, A3>& dv, N... n) {
   dv.realloc(w, static_cast<std::size_t>(n)...);
 }
-template <class DT, class A1, class A2, class A3, class... N>
+template <class DT, class A1, class A2, class A3, class... N, class = std::enable_if_t<detail::extent_args_v<N...>>>
 void realloc(const ViewAllocProp& p, DualView<DT, A1, A2, A3>& dv, N... n) {
   dv.realloc(p, static_cast<std::size_t>(n)...);
 }

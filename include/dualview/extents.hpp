@@ -239,11 +239,8 @@ class dyn_extents {
   }
   DV_INLINE_FUNCTION constexpr std::size_t rank() const noexcept { return rank_; }
   DV_INLINE_FUNCTION constexpr std::size_t rank_dynamic() const noexcept { return rank_; }
-  /// The size of axis r; throws dv::out_of_range past the rank.
-  constexpr std::size_t extent(std::size_t r) const {
-    if (r >= rank_) raise(DV_ERROR_OUT_OF_RANGE, "dv::dyn_extents: axis " + std::to_string(r) + " >= rank " + std::to_string(rank_));
-    return e_[r];
-  }
+  /// The size of axis r; 0 past the rank, as extents<...> and dims<R> answer (DECISIONS E10).
+  DV_INLINE_FUNCTION constexpr std::size_t extent(std::size_t r) const noexcept { return r < rank_ ? e_[r] : 0; }
   /// The size of axis r, unchecked (device code).
   DV_INLINE_FUNCTION constexpr std::size_t operator[](std::size_t r) const noexcept { return e_[r]; }
   DV_INLINE_FUNCTION constexpr std::size_t size() const noexcept {
@@ -309,7 +306,8 @@ DV_INLINE_FUNCTION constexpr stride_array strides(const E& e, bool column_major)
   return s;
 }
 
-/// uBLAS is_scalar: rank > 0 and every extent 1.
+/// uBLAS is_scalar: rank > 0 and every extent 1. Rank 0 has size 1 yet is
+/// not a scalar: uBLAS' formula asks for at least one extent (DECISIONS E11).
 template <class E, class = std::enable_if_t<detail::is_extents<E>::value>>
 DV_INLINE_FUNCTION constexpr bool is_scalar(const E& e) noexcept {
   if (e.rank() == 0) return false;
@@ -327,7 +325,9 @@ DV_INLINE_FUNCTION constexpr bool trailing_ones(const E& e) {
 }
 }  // namespace detail
 
-/// uBLAS is_vector (develop formula; {1,1} is also a scalar and a matrix).
+/// uBLAS is_vector (develop formula; {1,1} is also a scalar and a matrix):
+/// false at rank 0; n[0] >= 1 at rank 1; otherwise (n[0] >= 1 || n[1] >= 1)
+/// && (n[0] == 1 || n[1] == 1) && n[k] == 1 for k >= 2. {4} is also a matrix.
 template <class E, class = std::enable_if_t<detail::is_extents<E>::value>>
 DV_INLINE_FUNCTION constexpr bool is_vector(const E& e) noexcept {
   if (e.rank() == 0) return false;
@@ -336,7 +336,9 @@ DV_INLINE_FUNCTION constexpr bool is_vector(const E& e) noexcept {
   return (a >= 1 || b >= 1) && (a == 1 || b == 1) && detail::trailing_ones(e);
 }
 
-/// uBLAS is_matrix (develop formula).
+/// uBLAS is_matrix (develop formula): false at rank 0; n[0] >= 1 at rank 1
+/// (so {4} is a vector and a one-column matrix); otherwise
+/// (n[0] >= 1 || n[1] >= 1) && n[k] == 1 for k >= 2.
 template <class E, class = std::enable_if_t<detail::is_extents<E>::value>>
 DV_INLINE_FUNCTION constexpr bool is_matrix(const E& e) noexcept {
   if (e.rank() == 0) return false;

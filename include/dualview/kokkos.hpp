@@ -48,6 +48,10 @@
 #ifndef KOKKOS_HAS_SHARED_SPACE
 #define KOKKOS_HAS_SHARED_SPACE
 #endif
+/// Kokkos::SharedHostPinnedSpace exists (CudaHostPinnedSpace under nvcc, HostSpace otherwise).
+#ifndef KOKKOS_HAS_SHARED_HOST_PINNED_SPACE
+#define KOKKOS_HAS_SHARED_HOST_PINNED_SPACE
+#endif
 /// Kokkos' default build keeps deprecated code 4: DualView<D, A1, A2, A3>.
 #if !defined(KOKKOS_ENABLE_DEPRECATED_CODE_4) && !defined(DUALVIEW_KOKKOS_NO_DEPRECATED_CODE_4)
 #define KOKKOS_ENABLE_DEPRECATED_CODE_4
@@ -115,6 +119,79 @@ using dv::SequentialHostInit;
 using dv::subview;
 using dv::view_alloc;
 using dv::WithoutInitializing;
+
+/// Kokkos_Layout.hpp: the largest rank of a View (an unnamed enum there too,
+/// so it is a constant expression at namespace scope, as FLCL uses it).
+enum { ARRAY_LAYOUT_MAX_RANK = 8 };
+static_assert(ARRAY_LAYOUT_MAX_RANK == DV_MAX_RANK, "Kokkos::ARRAY_LAYOUT_MAX_RANK is dualview's maximum rank");
+
+/// Kokkos_Layout.hpp: iteration order of multidimensional policies (a name only: dualview has no policies).
+enum class Iterate { Default, Left, Right };
+
+/// Kokkos_Concepts.hpp: is_X<T> and is_X_v<T>.
+template <class T>
+struct is_array_layout : dv::detail::is_layout<std::remove_cv_t<T>> {};
+template <class T>
+inline constexpr bool is_array_layout_v = is_array_layout<T>::value;
+template <class T>
+struct is_memory_space : dv::detail::is_memory_space<std::remove_cv_t<T>> {};
+template <class T>
+inline constexpr bool is_memory_space_v = is_memory_space<T>::value;
+template <class T>
+struct is_execution_space : dv::detail::is_execution_space<std::remove_cv_t<T>> {};
+template <class T>
+inline constexpr bool is_execution_space_v = is_execution_space<T>::value;
+template <class T>
+struct is_memory_traits : dv::detail::is_memory_traits<std::remove_cv_t<T>> {};
+template <class T>
+inline constexpr bool is_memory_traits_v = is_memory_traits<T>::value;
+template <class T>
+struct is_device : dv::detail::is_device<std::remove_cv_t<T>> {};
+template <class T>
+inline constexpr bool is_device_v = is_device<T>::value;
+/// is_space<T>::value (Kokkos' is_space also carries the host mirror types; not here).
+template <class T>
+struct is_space : dv::detail::is_space<std::remove_cv_t<T>> {};
+
+/// Kokkos::rank(view): the rank of a View as a value.
+template <class DT, class... P>
+constexpr unsigned rank(const View<DT, P...>&) {
+  return View<DT, P...>::rank;
+}
+
+/// Names of Kokkos' CPU execution spaces, for CPU-only codes: each is the host
+/// execution space (HostSpace memory, LayoutRight, concurrency 1) under its
+/// own name, so `DualView<double*, Kokkos::OpenMP>` and
+/// `View<double*, Kokkos::OpenMP>` are host Views, as with Serial. They are
+/// distinct types (name() says which); KOKKOS_ENABLE_OPENMP / _THREADS / _HPX
+/// stay undefined, since there is no parallel back end behind them, and the
+/// defaults (DefaultExecutionSpace, DefaultHostExecutionSpace,
+/// HostSpace::execution_space) stay Serial.
+struct OpenMP : dv::detail::execution_space_tag<OpenMP, HostSpace, LayoutRight> {
+  static const char* name() { return "OpenMP"; }
+  static bool in_parallel() { return false; }
+  static int impl_thread_pool_size() { return 1; }
+};
+struct Threads : dv::detail::execution_space_tag<Threads, HostSpace, LayoutRight> {
+  static const char* name() { return "Threads"; }
+  static bool in_parallel() { return false; }
+  static int impl_thread_pool_size() { return 1; }
+};
+namespace Experimental {
+struct HPX : dv::detail::execution_space_tag<HPX, HostSpace, LayoutRight> {
+  static const char* name() { return "HPX"; }
+  static bool in_parallel() { return false; }
+};
+}  // namespace Experimental
+/// Kokkos spells it Kokkos::Experimental::HPX; Kokkos::HPX is kept for code that says so.
+using Experimental::HPX;
+
+/// Memory host and device use at one address, page-locked (Kokkos_Core_fwd.hpp).
+#if defined(__CUDACC__)
+using SharedHostPinnedSpace = CudaHostPinnedSpace;
+#else
+using SharedHostPinnedSpace = HostSpace;
+#endif
 
 /// Kokkos::Subview<V, Args...>: the type subview(V, Args...) returns.
 template <class V, class... Args>

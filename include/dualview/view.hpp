@@ -271,7 +271,13 @@ class View : public ViewTraits<DataType, Props...> {
   using element_type = value_type;
   using mapping_type = detail::mapping<array_layout, extents_type>;
   /// The host mirror type: same layout, host-reachable memory, non-const data, no memory traits.
-  using HostMirror = View<non_const_data_type, array_layout, Device<DefaultHostExecutionSpace, typename traits::host_mirror_space>>;
+  /// Kokkos' HostMirror keeps the execution space when the host runs it (Serial, and
+  /// Kokkos::OpenMP / Threads / HPX) and the memory needs no mirror; otherwise the default host space.
+  using HostMirror = View<non_const_data_type, array_layout,
+                          Device<std::conditional_t<std::is_same_v<typename traits::execution_space::memory_space, HostSpace> &&
+                                                        std::is_same_v<typename traits::host_mirror_space, memory_space>,
+                                                    typename traits::execution_space, DefaultHostExecutionSpace>,
+                                 typename traits::host_mirror_space>>;
   using host_mirror_type = HostMirror;
   using type = View<data_type, array_layout, device_type, memory_traits>;
   using const_type = View<const_data_type, array_layout, device_type, memory_traits>;
@@ -733,28 +739,59 @@ V reshaped(const V& v, const ViewAllocProp& p, const std::size_t (&n)[8], bool k
 }
 }  // namespace detail
 
+namespace detail {
+/// Kokkos' extent arguments: any arithmetic type, converted to size_t
+/// (miniMD resizes with a double); the axes not given keep ctor_default.
+template <class... N>
+inline constexpr bool extent_args_v = (std::is_arithmetic_v<N> && ...);
+template <class... N>
+void full_extents(std::size_t (&full)[8], N... n) {
+  static_assert(sizeof...(N) <= 8, "dv::resize / realloc: at most 8 extents");
+  const std::size_t e[sizeof...(N) + 1] = {static_cast<std::size_t>(n)..., 0};
+  for (std::size_t k = 0; k < 8; ++k) full[k] = k < sizeof...(N) ? e[k] : ctor_default;
+}
+}  // namespace detail
+
 /// Kokkos resize(view, n...): a new allocation keeping the overlapping contents.
-template <class DT, class... P, class... N, class = std::enable_if_t<(std::is_integral_v<N> && ...)>>
+/// The extents may be of any arithmetic type (converted to size_t, as Kokkos does).
+template <class DT, class... P, class... N, class = std::enable_if_t<detail::extent_args_v<N...>>>
 void resize(View<DT, P...>& v, N... n) {
-  const std::size_t e[8] = {static_cast<std::size_t>(n)..., detail::ctor_default};
   std::size_t full[8];
-  for (std::size_t k = 0; k < 8; ++k) full[k] = k < sizeof...(N) ? e[k] : detail::ctor_default;
+  detail::full_extents(full, n...);
   v = detail::reshaped(v, view_alloc(), full, true);
 }
-template <class DT, class... P, class... N, class = std::enable_if_t<(std::is_integral_v<N> && ...)>>
+template <class DT, class... P, class... N, class = std::enable_if_t<detail::extent_args_v<N...>>>
 void resize(WithoutInitializing_t w, View<DT, P...>& v, N... n) {
   std::size_t full[8];
-  const std::size_t e[8] = {static_cast<std::size_t>(n)..., detail::ctor_default};
-  for (std::size_t k = 0; k < 8; ++k) full[k] = k < sizeof...(N) ? e[k] : detail::ctor_default;
+  detail::full_extents(full, n...);
   v = detail::reshaped(v, view_alloc(w), full, true);
 }
+/// Kokkos resize(view_alloc(...), view, n...).
+template <class DT, class... P, class... N, class = std::enable_if_t<detail::extent_args_v<N...>>>
+void resize(const ViewAllocProp& p, View<DT, P...>& v, N... n) {
+  std::size_t full[8];
+  detail::full_extents(full, n...);
+  v = detail::reshaped(v, p, full, true);
+}
 /// Kokkos realloc(view, n...): a new allocation, contents dropped.
-template <class DT, class... P, class... N, class = std::enable_if_t<(std::is_integral_v<N> && ...)>>
+template <class DT, class... P, class... N, class = std::enable_if_t<detail::extent_args_v<N...>>>
 void realloc(View<DT, P...>& v, N... n) {
   std::size_t full[8];
-  const std::size_t e[8] = {static_cast<std::size_t>(n)..., detail::ctor_default};
-  for (std::size_t k = 0; k < 8; ++k) full[k] = k < sizeof...(N) ? e[k] : detail::ctor_default;
+  detail::full_extents(full, n...);
   v = detail::reshaped(v, view_alloc(), full, false);
+}
+template <class DT, class... P, class... N, class = std::enable_if_t<detail::extent_args_v<N...>>>
+void realloc(WithoutInitializing_t w, View<DT, P...>& v, N... n) {
+  std::size_t full[8];
+  detail::full_extents(full, n...);
+  v = detail::reshaped(v, view_alloc(w), full, false);
+}
+/// Kokkos realloc(view_alloc(...), view, n...).
+template <class DT, class... P, class... N, class = std::enable_if_t<detail::extent_args_v<N...>>>
+void realloc(const ViewAllocProp& p, View<DT, P...>& v, N... n) {
+  std::size_t full[8];
+  detail::full_extents(full, n...);
+  v = detail::reshaped(v, p, full, false);
 }
 
 }  // namespace dv

@@ -572,7 +572,10 @@ pub unsafe extern "C" fn dv_view_copy(dst: *const dv_dualview_t, dst_side: u32, 
 
 /// Kokkos `deep_copy(View, scalar)`: set every element of one side's view to
 /// `*value` (one element's bytes). Touches **no flags** (`dv_fill_and_modify_*`
-/// also marks the side). Refused through a const handle.
+/// also marks the side). Refused through a const handle. Kokkos Tools sees
+/// it as Kokkos reports the fill: `begin_deep_copy` (destination: the view's
+/// space and label; source: `Host`, `"Scalar"`, `value`; `span * element
+/// size` bytes), then `end_deep_copy`.
 ///
 /// # Safety
 /// `dv` is a handle or NULL; `value` points to one element.

@@ -127,6 +127,11 @@ fn predicate(name: &'static str, e: *const dv_extents_t, out: *mut bool, f: fn(&
 
 /// `*out` = uBLAS `is_scalar`: rank > 0 and every extent 1.
 ///
+/// Rank 0 is **not** a scalar here although its size is 1: uBLAS' formula
+/// asks for at least one extent (`size() > 0 && all_of(n == 1)`), and a
+/// rank-0 extents has none. The predicates classify *shapes*; the size of a
+/// rank-0 view (one element) is a separate fact.
+///
 /// # Safety
 /// `e` points to extents; `out` is writable.
 #[must_use]
@@ -136,6 +141,12 @@ pub unsafe extern "C" fn dv_extents_is_scalar(e: *const dv_extents_t, out: *mut 
 }
 
 /// `*out` = uBLAS `is_vector` (develop formula; `{1,1}` is also a scalar and a matrix).
+///
+/// With `n` the extents and `r` the rank: false for `r == 0`; `n[0] >= 1` for
+/// `r == 1`; otherwise `(n[0] >= 1 || n[1] >= 1) && (n[0] == 1 || n[1] == 1)
+/// && n[k] == 1 for every k >= 2`. The predicates overlap: `{4}` is a vector
+/// **and** a matrix (uBLAS treats a rank-1 shape as a one-column matrix), and
+/// `{1}` is a scalar, a vector and a matrix.
 ///
 /// # Safety
 /// `e` points to extents; `out` is writable.
@@ -147,6 +158,10 @@ pub unsafe extern "C" fn dv_extents_is_vector(e: *const dv_extents_t, out: *mut 
 
 /// `*out` = uBLAS `is_matrix` (develop formula).
 ///
+/// False for `r == 0`; `n[0] >= 1` for `r == 1` (so `{4}` is a matrix as well
+/// as a vector); otherwise `(n[0] >= 1 || n[1] >= 1) && n[k] == 1 for every
+/// k >= 2`.
+///
 /// # Safety
 /// `e` points to extents; `out` is writable.
 #[must_use]
@@ -156,6 +171,8 @@ pub unsafe extern "C" fn dv_extents_is_matrix(e: *const dv_extents_t, out: *mut 
 }
 
 /// `*out` = uBLAS `is_tensor`: rank > 2 with a trailing extent above 1.
+///
+/// `r > 2 && n[0] >= 1 && n[1] >= 1 && n[k] > 1 for some k >= 2`.
 ///
 /// # Safety
 /// `e` points to extents; `out` is writable.

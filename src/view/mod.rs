@@ -8,6 +8,7 @@ use crate::error::{bail, Result};
 use crate::extents::DynRank;
 use crate::layout::{Layout, Mapping, Slice};
 use crate::space::{self, Allocation, Region, Space, Stream};
+use crate::tools;
 use std::fmt;
 use std::ptr::NonNull;
 use std::sync::Arc;
@@ -316,9 +317,21 @@ impl View {
                 self.elem.size()
             );
         }
+        // Kokkos Tools sees a fill as Kokkos' deep_copy(view, scalar) reports
+        // it: destination this view, source HostSpace "Scalar" at the value,
+        // span() * sizeof(element) bytes (core/src/Kokkos_CopyViews.hpp).
+        let traced = tools::wants_deep_copy();
+        if traced {
+            let bytes = self.span() * self.elem.size();
+            tools::begin_deep_copy((self.space, self.label(), self.data()), (Space::HOST, "Scalar", value.as_ptr()), bytes);
+        }
         // SAFETY: the region is this view's mapping inside its live
         // allocation; exclusivity is the caller's contract.
-        unsafe { space::fill(self.space, &self.region(), value, stream) }
+        let r = unsafe { space::fill(self.space, &self.region(), value, stream) };
+        if traced {
+            tools::end_deep_copy();
+        }
+        r
     }
 }
 

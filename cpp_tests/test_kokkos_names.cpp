@@ -1,0 +1,221 @@
+// Issue 21: Kokkos names real codes use (constants, traits, the CPU execution
+// spaces), resize / realloc with extents of any arithmetic type, and the
+// Kokkos Tools events of deep_copy(view, scalar).
+#include <Kokkos_Core.hpp>
+#include <Kokkos_DualView.hpp>
+
+#include <string>
+#include <vector>
+
+#include "common.hpp"
+
+// ---- constants and traits -------------------------------------------------------
+
+// FLCL's flcl-cxx.hpp uses it at namespace scope, in a constant expression.
+namespace flcl_like {
+constexpr std::size_t max_rank = Kokkos::ARRAY_LAYOUT_MAX_RANK;
+std::size_t dims[Kokkos::ARRAY_LAYOUT_MAX_RANK];
+static_assert(max_rank == 8);
+}  // namespace flcl_like
+
+static_assert(Kokkos::ARRAY_LAYOUT_MAX_RANK == 8);
+static_assert(Kokkos::is_array_layout<Kokkos::LayoutLeft>::value && Kokkos::is_array_layout_v<Kokkos::LayoutStride>);
+static_assert(!Kokkos::is_array_layout_v<Kokkos::HostSpace>);
+static_assert(Kokkos::is_memory_space<Kokkos::HostSpace>::value && Kokkos::is_memory_space_v<const Kokkos::CudaSpace>);
+static_assert(!Kokkos::is_memory_space_v<Kokkos::Serial>);
+static_assert(Kokkos::is_execution_space_v<Kokkos::Serial> && Kokkos::is_execution_space<Kokkos::OpenMP>::value);
+static_assert(!Kokkos::is_execution_space_v<Kokkos::HostSpace>);
+static_assert(Kokkos::is_memory_traits_v<Kokkos::MemoryTraits<Kokkos::Unmanaged>> && !Kokkos::is_memory_traits_v<int>);
+static_assert(Kokkos::is_device_v<Kokkos::Device<Kokkos::Serial, Kokkos::HostSpace>> && !Kokkos::is_device_v<Kokkos::Serial>);
+static_assert(Kokkos::is_space<Kokkos::HostSpace>::value && Kokkos::is_space<Kokkos::Threads>::value && !Kokkos::is_space<int>::value);
+static_assert(Kokkos::is_view<Kokkos::View<double*>>::value && Kokkos::is_view_v<Kokkos::View<int**>> && !Kokkos::is_view_v<int>);
+static_assert(Kokkos::is_dual_view<Kokkos::DualView<double*>>::value && Kokkos::is_dual_view_v<Kokkos::DualView<int>>);
+static_assert(!Kokkos::is_dual_view_v<Kokkos::View<double*>>);
+static_assert(std::is_same_v<Kokkos::SharedHostPinnedSpace, Kokkos::HostSpace>);
+static_assert(Kokkos::Iterate::Left != Kokkos::Iterate::Right);
+
+TEST(KokkosNames, RankOfAView) {
+  Kokkos::View<double**[3]> v("v", 2, 2);
+  EXPECT_EQ(Kokkos::rank(v), 3u);
+}
+
+// ---- OpenMP, Threads, HPX: the host execution space under Kokkos' names ------------
+
+template <class Space>
+void host_space_behaves_as_serial(const char* name) {
+  static_assert(std::is_same_v<typename Space::memory_space, Kokkos::HostSpace>);
+  static_assert(std::is_same_v<typename Space::execution_space, Space>);
+  static_assert(std::is_same_v<typename Space::array_layout, Kokkos::LayoutRight>);
+  static_assert(std::is_same_v<typename Space::device_type, Kokkos::Device<Space, Kokkos::HostSpace>>);
+  EXPECT_STREQ(Space::name(), name);
+  EXPECT_EQ(Space().concurrency(), 1);
+  Space().fence();
+  Space().fence("named");
+
+  using DV = Kokkos::DualView<double*, Space>;
+  static_assert(std::is_same_v<typename DV::t_dev::memory_space, Kokkos::HostSpace>);
+  static_assert(std::is_same_v<typename DV::t_dev::execution_space, Space>);
+  static_assert(std::is_same_v<typename DV::t_host::memory_space, Kokkos::HostSpace>);
+  static_assert(Kokkos::SpaceAccessibility<Space, Kokkos::HostSpace>::accessible);
+  DV a("a", 4);
+  static_assert(DV::impl_dualview_is_single_device);
+  EXPECT_EQ(a.view_host().data(), a.view_device().data());
+  Kokkos::deep_copy(a.view_device(), 2.0);
+  a.template modify<Space>();
+  a.template sync<Kokkos::HostSpace>();
+  EXPECT_EQ(a.h_view(3), 2.0);
+  a.resize(8.0);
+  EXPECT_EQ(a.extent(0), 8u);
+
+  Kokkos::View<double*, Space> v("v", 3);
+  static_assert(std::is_same_v<typename Kokkos::View<double*, Space>::memory_space, Kokkos::HostSpace>);
+  Kokkos::deep_copy(Space(), v, 1.5);
+  EXPECT_EQ(v(2), 1.5);
+  // Same memory space: assignable to a Serial/HostSpace View and back.
+  Kokkos::View<double*, Kokkos::HostSpace> h = v;
+  Kokkos::View<double*, Space> back = h;
+  EXPECT_EQ(back.data(), v.data());
+  auto m = Kokkos::create_mirror_view(v);
+  EXPECT_EQ(m.data(), v.data());
+  Kokkos::View<double*, Space> w("w", 3);
+  Kokkos::deep_copy(w, v);
+  EXPECT_EQ(w(0), 1.5);
+}
+
+TEST(KokkosNames, OpenMPIsTheHostSpace) { host_space_behaves_as_serial<Kokkos::OpenMP>("OpenMP"); }
+TEST(KokkosNames, ThreadsIsTheHostSpace) { host_space_behaves_as_serial<Kokkos::Threads>("Threads"); }
+TEST(KokkosNames, HPXIsTheHostSpace) {
+  static_assert(std::is_same_v<Kokkos::HPX, Kokkos::Experimental::HPX>);
+  host_space_behaves_as_serial<Kokkos::HPX>("HPX");
+}
+TEST(KokkosNames, CpuSpacesAreDistinctAndDefaultsStaySerial) {
+  static_assert(!std::is_same_v<Kokkos::OpenMP, Kokkos::Serial> && !std::is_same_v<Kokkos::Threads, Kokkos::OpenMP>);
+  static_assert(std::is_same_v<Kokkos::DefaultHostExecutionSpace, Kokkos::Serial>);
+  static_assert(std::is_same_v<Kokkos::HostSpace::execution_space, Kokkos::Serial>);
+#if defined(KOKKOS_ENABLE_OPENMP) || defined(KOKKOS_ENABLE_THREADS) || defined(KOKKOS_ENABLE_HPX)
+  ADD_FAILURE() << "no parallel CPU back end is behind these names; the KOKKOS_ENABLE_ macros must stay undefined";
+#endif
+  EXPECT_FALSE(Kokkos::OpenMP::in_parallel());
+}
+
+// ---- resize / realloc take any arithmetic extents ----------------------------------
+
+template <class N>
+void resize_and_realloc_forms(N n) {
+  const std::size_t want = static_cast<std::size_t>(n);
+  {
+    Kokkos::DualView<double*> a("a", 2);
+    a.h_view(1) = 7.0;
+    Kokkos::resize(a, n);
+    EXPECT_EQ(a.extent(0), want);
+    EXPECT_EQ(a.h_view(1), 7.0);
+    Kokkos::resize(Kokkos::WithoutInitializing, a, n + N(1));
+    EXPECT_EQ(a.extent(0), want + 1);
+    Kokkos::resize(Kokkos::view_alloc(Kokkos::WithoutInitializing), a, n);
+    EXPECT_EQ(a.extent(0), want);
+    Kokkos::realloc(a, n + N(2));
+    EXPECT_EQ(a.extent(0), want + 2);
+    Kokkos::realloc(Kokkos::WithoutInitializing, a, n);
+    EXPECT_EQ(a.extent(0), want);
+    Kokkos::realloc(Kokkos::view_alloc(Kokkos::WithoutInitializing), a, n + N(1));
+    EXPECT_EQ(a.extent(0), want + 1);
+    a.resize(n);
+    EXPECT_EQ(a.extent(0), want);
+    a.resize(Kokkos::WithoutInitializing, n + N(1));
+    EXPECT_EQ(a.extent(0), want + 1);
+    a.resize(Kokkos::view_alloc(Kokkos::WithoutInitializing), n);
+    EXPECT_EQ(a.extent(0), want);
+    a.realloc(n + N(1));
+    EXPECT_EQ(a.extent(0), want + 1);
+    a.realloc(Kokkos::WithoutInitializing, n);
+    EXPECT_EQ(a.extent(0), want);
+    a.realloc(Kokkos::view_alloc(Kokkos::WithoutInitializing), n + N(2));
+    EXPECT_EQ(a.extent(0), want + 2);
+  }
+  {
+    Kokkos::DualView<double**, Kokkos::LayoutLeft, TestDev> b("b", 2, 2);
+    Kokkos::resize(b, n, n);
+    EXPECT_EQ(b.extent(0), want);
+    EXPECT_EQ(b.extent(1), want);
+    b.realloc(n, n + N(1));
+    EXPECT_EQ(b.extent(1), want + 1);
+  }
+  {
+    Kokkos::View<int*> v("v", 2);
+    v(0) = 5;
+    Kokkos::resize(v, n);
+    EXPECT_EQ(v.extent(0), want);
+    EXPECT_EQ(v(0), 5);
+    Kokkos::resize(Kokkos::WithoutInitializing, v, n + N(1));
+    EXPECT_EQ(v.extent(0), want + 1);
+    Kokkos::resize(Kokkos::view_alloc(Kokkos::WithoutInitializing), v, n);
+    EXPECT_EQ(v.extent(0), want);
+    Kokkos::realloc(v, n + N(2));
+    EXPECT_EQ(v.extent(0), want + 2);
+    Kokkos::realloc(Kokkos::WithoutInitializing, v, n);
+    EXPECT_EQ(v.extent(0), want);
+    Kokkos::realloc(Kokkos::view_alloc(Kokkos::WithoutInitializing), v, n + N(1));
+    EXPECT_EQ(v.extent(0), want + 1);
+    EXPECT_EQ(v.label(), "v");
+  }
+}
+
+TEST(KokkosNames, ResizeAndReallocTakeDoubleExtents) { resize_and_realloc_forms(5.0); }
+TEST(KokkosNames, ResizeAndReallocTakeIntExtents) { resize_and_realloc_forms(5); }
+TEST(KokkosNames, ResizeAndReallocTakeLongExtents) { resize_and_realloc_forms(5L); }
+TEST(KokkosNames, ResizeAndReallocTakeSizeTExtents) { resize_and_realloc_forms(std::size_t(5)); }
+
+TEST(KokkosNames, MiniMDResizesWithADouble) {
+  Kokkos::DualView<int*> list("list", 10);
+  const int count = 10;
+  Kokkos::resize(list, (count + 1) * 1.1);  // miniMD's growth step: 12.1 -> 12
+  EXPECT_EQ(list.extent(0), 12u);
+  Kokkos::View<int*> v("v", 1);
+  Kokkos::realloc(v, 2.9);
+  EXPECT_EQ(v.extent(0), 2u);
+  list.resize(0);
+  EXPECT_EQ(list.extent(0), 0u);
+}
+
+// ---- deep_copy(view, scalar) sends Kokkos' deep-copy events ------------------------
+
+namespace {
+std::vector<std::string> copies;
+const void* scalar_src = nullptr;
+const void* scalar_dst = nullptr;
+void on_begin(Kokkos::Tools::SpaceHandle dh, const char* dl, const void* dp, Kokkos::Tools::SpaceHandle sh, const char* sl,
+              const void* sp, uint64_t n) {
+  copies.push_back(std::string("begin ") + sh.name + ":" + sl + " -> " + dh.name + ":" + dl + " " + std::to_string(n));
+  scalar_dst = dp;
+  scalar_src = sp;
+}
+void on_end() { copies.push_back("end"); }
+}  // namespace
+
+TEST(KokkosNames, DeepCopyOfAScalarSendsDeepCopyEvents) {
+  using namespace Kokkos::Tools::Experimental;
+  copies.clear();
+  set_begin_deep_copy_callback(on_begin);
+  set_end_deep_copy_callback(on_end);
+  {
+    Kokkos::View<double*> h("hview", 6);
+    Kokkos::deep_copy(h, 3.0);
+    EXPECT_EQ(scalar_dst, h.data());
+    EXPECT_NE(scalar_src, nullptr);
+    Kokkos::View<float**, Kokkos::LayoutLeft, TestDev> d("dview", 2, 3);
+    Kokkos::deep_copy(Kokkos::Serial(), d, 1.0f);
+    // Views of DualViews: the same events; a subview reports its span, as Kokkos does.
+    Kokkos::DualView<int**, TestDev> a("dual", 4, 5);
+    Kokkos::deep_copy(a.view_device(), 7);
+    auto sub = Kokkos::subview(a.view_host(), Kokkos::make_pair(0, 2), Kokkos::ALL());
+    Kokkos::deep_copy(sub, 1);
+  }
+  set_callbacks(EventSet{});
+  const std::vector<std::string> want = {
+      "begin Host:Scalar -> Host:hview 48",        "end",
+      "begin Host:Scalar -> TestDevice:dview 24",  "end",
+      "begin Host:Scalar -> TestDevice:dual 80",   "end",
+      "begin Host:Scalar -> Host:dual_mirror 72",  "end",  // LayoutLeft 4x5, rows 0-1: span 4*4+2 = 18 ints
+  };
+  EXPECT_EQ(copies, want);
+}
