@@ -493,8 +493,9 @@ TEST(CppParity, InlineFlagWritesAreThreadSafe) {
 
 // Issue 18 (2): the LAMMPS border exchange through the Kokkos names. The device
 // changed as a whole; the ghost rows' subview sync moves the ghost rows only;
-// a host modify of the whole DualView afterwards is no error (as in Kokkos) and
-// keeps the device's rest; a whole sync moves each byte once.
+// the rest stays owed to the host (need_sync_host), a whole sync moves it once;
+// after a ghost sync, the host's write and modify of the whole DualView is no
+// error (as in Kokkos) and copies nothing: the later write wins.
 TEST(KokkosApi, LammpsGhostRowSyncMovesOnlyTheGhostRows) {
   using X = Kokkos::DualView<double* [3], Kokkos::LayoutRight, TestDev>;
   const size_t nlocal = 1000, nsend = 100, n = nlocal + nsend;
@@ -506,12 +507,21 @@ TEST(KokkosApi, LammpsGhostRowSyncMovesOnlyTheGhostRows) {
   ghosts.sync_host();
   EXPECT_EQ(x.stats().to_host_bytes - before, nsend * 3 * sizeof(double));
   EXPECT_EQ(x.h_view(nlocal, 2), 2.0);
-  EXPECT_EQ(x.h_view(0, 0), 0.0);      // not copied yet: the rest
-  EXPECT_TRUE(x.need_sync_host());     // and still owed to the host
-  EXPECT_NO_THROW(x.modify_host());    // as in Kokkos; the rest comes over first
+  EXPECT_EQ(x.h_view(0, 0), 0.0);   // not copied yet: the rest
+  EXPECT_TRUE(x.need_sync_host());  // and still owed to the host
+  x.sync_host();                    // the rest, once
   EXPECT_EQ(x.stats().to_host_bytes - before, n * 3 * sizeof(double));
   EXPECT_EQ(x.h_view(0, 0), 2.0);
+  // Again, and this time the host writes everything and marks it without a whole sync.
+  Kokkos::deep_copy(x.d_view, 3.0);
+  x.modify_device();
+  ghosts.sync_host();
+  Kokkos::deep_copy(x.h_view, 4.0);
+  const auto mid = x.stats().to_host_bytes;
+  EXPECT_NO_THROW(x.modify_host());
+  EXPECT_EQ(x.stats().to_host_bytes, mid);  // nothing copied: the host's write wins
   x.sync_device();
+  EXPECT_EQ(x.d_view(0, 0), 4.0);
   EXPECT_FALSE(x.need_sync_host());
   EXPECT_FALSE(x.need_sync_device());
 }

@@ -115,7 +115,8 @@ module dualview
   integer(c_int32_t), parameter, public :: DV_SYNC_PARTIAL = 4
   !> Sync state bit (always with `DV_SYNC_PARTIAL`): the recorded regions are what a subview sync
   !> left of the newer side's change. As after a Kokkos subview sync, the other side may be modified
-  !> now: that modify first copies this rest (nothing is dropped).
+  !> now: that modify takes the rest outside its own region first and drops the part inside (its
+  !> writes win).
   integer(c_int32_t), parameter, public :: DV_SYNC_REST = 8
   !> `dv_info_t.bits`: host and device are one space (modify and sync do nothing).
   integer(c_int32_t), parameter, public :: DV_INFO_SINGLE_SPACE = 1

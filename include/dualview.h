@@ -260,8 +260,8 @@
 /**
  * Sync state bit (always with `DV_SYNC_PARTIAL`): the recorded regions are
  * what a subview sync left of the newer side's change. As after a Kokkos
- * subview sync, the other side may be modified now: that modify first copies
- * this rest (nothing is dropped).
+ * subview sync, the other side may be modified now: that modify takes the
+ * rest outside its own region first and drops the part inside (its writes win).
  */
 #define DV_SYNC_REST 8
 

@@ -108,8 +108,8 @@ pub const DV_SYNC_ONE_SPACE: u8 = 3;
 pub const DV_SYNC_PARTIAL: u8 = 4;
 /// Sync state bit (always with `DV_SYNC_PARTIAL`): the recorded regions are
 /// what a subview sync left of the newer side's change. As after a Kokkos
-/// subview sync, the other side may be modified now: that modify first copies
-/// this rest (nothing is dropped).
+/// subview sync, the other side may be modified now: that modify takes the
+/// rest outside its own region first and drops the part inside (its writes win).
 pub const DV_SYNC_REST: u8 = 8;
 
 /// `dv_info_t.bits`: host and device are one space (modify and sync do nothing).

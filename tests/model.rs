@@ -192,13 +192,24 @@ impl World {
         }
     }
 
-    /// Record a successful modify of `s` through `h` (the caller checked that
-    /// it is allowed): a rest of the other side is copied first.
-    fn mark(&mut self, h: &Handle, s: Side) {
-        if self.fams[h.fam].stale(s) {
-            let all: BTreeSet<usize> = (0..self.fams[h.fam].host.len()).collect();
-            self.sync_cells(h.fam, s, &all);
+    /// A write of `s` through `h` while the other side holds a rest: the rest
+    /// outside `h`'s region is copied into `s`, the part inside is dropped;
+    /// then both sides are clean.
+    fn release(&mut self, h: &Handle, s: Side) {
+        if !self.fams[h.fam].stale(s) {
+            return;
         }
+        let region: BTreeSet<usize> = self.region(h).into_iter().collect();
+        let f = &mut self.fams[h.fam];
+        let outside: BTreeSet<usize> = f.dirty.iter().copied().filter(|i| !region.contains(i)).collect();
+        self.sync_cells(h.fam, s, &outside);
+        self.fams[h.fam].clear();
+    }
+
+    /// Record a successful modify of `s` through `h` (the caller checked that
+    /// it is allowed): a rest of the other side is released first.
+    fn mark(&mut self, h: &Handle, s: Side) {
+        self.release(h, s);
         let whole = h.region.is_none();
         let region = self.region(h);
         let f = &mut self.fams[h.fam];
@@ -286,8 +297,7 @@ impl World {
                 } else if self.fams[h.fam].conflicts(s) {
                     Some(ErrorKind::ConcurrentModification)
                 } else {
-                    let all: BTreeSet<usize> = (0..self.fams[h.fam].host.len()).collect();
-                    self.sync_cells(h.fam, s, &all); // a rest first
+                    self.release(&h, s); // a rest first
                     let region = self.region(&h);
                     let f = &mut self.fams[h.fam];
                     for &k in &region {
@@ -338,9 +348,18 @@ impl World {
                             }
                         }
                     }
-                    if old.newer != Newer::None && !old.partial {
-                        // A whole change stays whole: it covers the new elements too.
-                        f.dirty = (0..f.host.len()).collect();
+                    if old.newer != Newer::None {
+                        // A whole change stays whole, and a record of regions gains the new
+                        // elements: the newer side may write them before its sync.
+                        if old.partial {
+                            for idx in row_major(&e) {
+                                if idx[0] >= old.ext[0] || idx[1] >= old.ext[1] {
+                                    f.dirty.insert(flat(&e, &idx));
+                                }
+                            }
+                        } else {
+                            f.dirty = (0..f.host.len()).collect();
+                        }
                     }
                     if old.newer != Newer::None && (!f.dirty.is_empty() || !old.partial) {
                         (f.newer, f.rest, f.partial) = (old.newer, old.rest, old.partial);
@@ -403,8 +422,7 @@ impl World {
                 } else if dst.ext != src.ext {
                     Some(ErrorKind::Incompatible)
                 } else {
-                    let all: BTreeSet<usize> = (0..self.fams[dst.fam].host.len()).collect();
-                    self.sync_cells(dst.fam, s, &all); // a rest first
+                    self.release(&dst, s); // a rest first
                     let (dr, sr) = (self.region(&dst), self.region(&src));
                     let vals: Vec<i64> = {
                         let f = &mut self.fams[src.fam];

@@ -278,7 +278,8 @@ fn dv_trace_logs_each_copying_sync() {
 /// test device (1.1M atoms, 100k ghosts). The device side changed as a whole;
 /// the ghost rows' sync moves the ghost rows' bytes (a); a later whole sync
 /// moves the rest, each byte once (b); after the ghost sync a whole-array
-/// modify of the host is no error, and it keeps the device's rest (c).
+/// modify of the host is no error, as in Kokkos (c): the host wrote it all,
+/// so the device's rest is dropped and nothing is copied.
 #[test]
 fn lammps_ghost_sync_moves_the_ghost_rows_and_leaves_nothing_stale() {
     let (nlocal, nsend) = (1_000_000usize, 100_000usize);
@@ -314,21 +315,81 @@ fn lammps_ghost_sync_moves_the_ghost_rows_and_leaves_nothing_stale() {
     let want: Vec<f64> = (0..3 * n).map(|j| value(j / 3, j % 3, 4)).collect();
     assert_eq!(read(x.raw(), Side::Host), want);
 
-    // (c) ghost sync, then a host modify of the whole array: no error, the device's rest kept.
+    // (c) ghost sync, then a host write and modify of the whole array: no error, nothing copied.
     x.fill_device(-1.0).unwrap();
     x.raw().subview(&[Slice::Range(nlocal, n), Slice::All]).unwrap().sync(Side::Host).unwrap();
+    assert!(x.need_sync_host(), "the rest is owed to the host until then");
+    x.raw().view_fill(Side::Host, &5.0f64.to_ne_bytes()).unwrap(); // the host writes every atom
     x.raw().reset_stats();
     x.modify_host().unwrap();
-    assert_eq!(x.stats().to_host.bytes, (nlocal * row_bytes) as u64, "the rest came over first, once");
-    assert!(read(x.raw(), Side::Host).iter().all(|&v| v == -1.0));
+    assert_eq!(x.stats().to_host.bytes, 0, "Kokkos semantics: the later write wins");
     assert!(x.need_sync_device() && !x.need_sync_host());
     x.sync_device().unwrap();
-    assert_eq!(read(x.raw(), Side::Device), read(x.raw(), Side::Host));
+    assert!(read(x.raw(), Side::Device).iter().all(|&v| v == 5.0), "the host's writes reached the device");
+}
+
+/// Review of issue 18: a program that writes first and marks afterwards (the
+/// Kokkos order) after a subview sync. The device kernel rewrites every
+/// element, then `modify_device`: the host's unsynced rest must not overwrite
+/// the kernel's values (it did when a modify copied the whole rest first).
+#[test]
+fn a_write_then_modify_after_a_subview_sync_keeps_the_writes() {
+    let a = raw(&[100]);
+    a.fill(Side::Host, &1.0f64.to_ne_bytes()).unwrap();
+    a.subview(&[Slice::Range(90, 100)]).unwrap().sync(Side::Device).unwrap();
+    a.view_fill(Side::Device, &7.0f64.to_ne_bytes()).unwrap(); // the kernel, unmarked yet
+    a.modify(Side::Device).unwrap();
+    a.sync(Side::Host).unwrap();
+    assert!(read(&a, Side::Host).iter().all(|&v| v == 7.0));
+    // Through a subview: the rest outside its box is copied first, the box itself is the writer's.
+    a.fill(Side::Host, &1.0f64.to_ne_bytes()).unwrap();
+    a.subview(&[Slice::Range(90, 100)]).unwrap().sync(Side::Device).unwrap();
+    let low = a.subview(&[Slice::Range(0, 50)]).unwrap();
+    low.view_fill(Side::Device, &7.0f64.to_ne_bytes()).unwrap();
+    a.reset_stats();
+    low.modify(Side::Device).unwrap();
+    assert_eq!(a.stats().to_device.bytes, 40 * 8, "rows 50..90 of the host's rest, not rows 0..50");
+    a.sync(Side::Host).unwrap();
+    let h = read(&a, Side::Host);
+    assert!(h[..50].iter().all(|&v| v == 7.0) && h[50..].iter().all(|&v| v == 1.0));
+    assert_eq!(h, read(&a, Side::Device));
+    // A const handle never copies: such a modify answers ConstSync and changes nothing.
+    a.fill(Side::Host, &2.0f64.to_ne_bytes()).unwrap();
+    a.subview(&[Slice::Range(90, 100)]).unwrap().sync(Side::Device).unwrap();
+    let c = a.subview(&[Slice::Range(0, 10)]).unwrap().as_const();
+    assert_eq!(c.modify(Side::Device).unwrap_err().kind(), ErrorKind::ConstSync);
+    assert!(a.need_sync(Side::Device));
+}
+
+/// Review of issue 18: the record of regions gains the elements a resize
+/// adds, which the newer side may write before its sync (as Kokkos marks the
+/// newer side whole); and a subview sync whose record would overflow still
+/// leaves a rest, so the other side's modify behaves the same.
+#[test]
+fn a_resize_adds_its_new_elements_to_a_record_of_regions_and_overflow_keeps_the_rest() {
+    let a = raw(&[100]);
+    a.subview(&[Slice::Range(0, 10)]).unwrap().fill(Side::Host, &3.0f64.to_ne_bytes()).unwrap();
+    a.resize(&DynRank::new(&[200]).unwrap()).unwrap();
+    a.view_fill(Side::Host, &9.0f64.to_ne_bytes()).unwrap(); // the host writes the new elements too
+    a.reset_stats();
+    a.sync(Side::Device).unwrap();
+    assert_eq!(a.stats().to_device.bytes, (10 + 100) * 8, "the recorded 10 and the 100 new ones");
+    let d = read(&a, Side::Device);
+    assert!(d[..10].iter().all(|&v| v == 9.0) && d[100..].iter().all(|&v| v == 9.0));
+    // 63 single elements and one range recorded, then a sync inside the range: more than 64 boxes.
+    let b = raw(&[300]);
+    for i in 0..63 {
+        b.subview(&[Slice::Range(2 * i, 2 * i + 1)]).unwrap().modify(Side::Host).unwrap();
+    }
+    b.subview(&[Slice::Range(200, 300)]).unwrap().modify(Side::Host).unwrap();
+    let s = b.subview(&[Slice::Range(250, 260)]).unwrap();
+    s.sync(Side::Device).unwrap();
+    s.modify(Side::Device).unwrap(); // a rest, whatever the record's size
 }
 
 /// Issue 18 (2b): a resize keeps the record of unsynced regions by index, so
-/// a ghost sync, a grow and a whole sync still copy each changed byte once,
-/// and the new (zero) rows are not copied at all.
+/// a ghost sync, a grow and a whole sync still copy each changed byte once
+/// (the new rows count as changed: the newer side may write them).
 #[test]
 fn a_resize_keeps_the_record_so_each_byte_moves_once() {
     let a = raw(&[10, 3]); // LayoutLeft: growing the last axis keeps the data as a prefix
@@ -338,7 +399,7 @@ fn a_resize_keeps_the_record_so_each_byte_moves_once() {
     a.resize(&DynRank::new(&[20, 3]).unwrap()).unwrap();
     a.reset_stats();
     a.sync(Side::Host).unwrap();
-    assert_eq!(a.stats().to_host.bytes, 8 * 3 * 8, "rows 0..8 only: rows 8..10 came before, rows 10..20 are new");
+    assert_eq!(a.stats().to_host.bytes, (8 + 10) * 3 * 8, "rows 0..8 and the new rows 10..20, not rows 8..10 again");
     let h = read(&a, Side::Host);
     assert_eq!(h.iter().filter(|&&v| v == 2.0).count(), 30);
     assert_eq!(h, read(&a, Side::Device));

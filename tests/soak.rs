@@ -417,8 +417,12 @@ impl Model {
             if !self.rest {
                 return Effect::refused();
             }
-            let all = self.changed();
-            e = Effect::moved(s, self.copy(s.other(), &all));
+            // The rest outside this handle's box is copied into `s`; inside it, `s` has just written.
+            let mut outside = self.changed();
+            region_sub(&mut outside, &b);
+            if !outside.is_empty() {
+                e = Effect::moved(s, self.copy(s.other(), &outside));
+            }
             self.clean();
         }
         if parent {
@@ -480,10 +484,18 @@ impl Model {
     }
     fn resize(&mut self, ext: [usize; R]) {
         let w = Bx::whole(&ext);
+        let old_ext = self.ext;
         self.ext = ext;
-        // A whole change stays whole (it covers the new elements too); regions keep their kept indices.
+        // A whole change stays whole (it covers the new elements too); regions keep their
+        // kept indices and gain the new ones (the newer side may write them before its sync).
         if self.owner.is_some() && !self.whole {
+            let old = Bx::whole(&old_ext);
             self.owned = region_inter(&self.owned, &w);
+            let mut added = vec![w];
+            region_sub(&mut added, &old);
+            for b in added {
+                region_add(&mut self.owned, b);
+            }
             if self.owned.is_empty() {
                 self.clean();
             }
@@ -1608,12 +1620,13 @@ fn the_model_follows_the_region_exact_rules() {
     assert!(!m.need_sync(Host) && !m.rest && m.owner.is_none());
     assert_eq!(value(&m, Host, 5, 3), Src::Pat(1));
 
-    // After a subview sync, a whole-array modify of the other side is allowed: the rest is copied first.
+    // After a subview sync, a whole-array modify of the other side is allowed, as in Kokkos:
+    // the host wrote everything, so the device's rest is dropped, nothing copied.
     let mut m = Model::new([10, 10, 1], es);
     let whole = m.whole();
     m.modify(Device, whole, true);
     assert_eq!(m.sync(Host, b([0, 0], [2, 10])), Effect::moved(Host, 20 * 8));
-    assert_eq!(m.modify(Host, whole, true), Effect::moved(Host, 80 * 8));
+    assert_eq!(m.modify(Host, whole, true), Effect::default());
     assert_eq!((m.owner, region_vol(&m.changed()), m.rest), (Some(Host), 100, false));
     // Without a subview sync, modify and fill of the other side are refused and change nothing.
     assert_eq!(m.modify(Device, b([0, 0], [1, 1]), false), Effect::refused());
@@ -1634,22 +1647,27 @@ fn the_model_follows_the_region_exact_rules() {
     // Write through a whole DualView: the other side's change is dropped, nothing is copied.
     assert_eq!(m.access(Host, Access::Write, m.whole(), true), Effect::default());
     assert_eq!((m.owner, region_vol(&m.changed())), (Some(Host), 100));
-    // A fill after a subview sync copies the rest first, then fills and marks its box.
+    // A fill of a subview after a subview sync copies the rest outside its box first, then fills and marks it.
+    m.clear();
+    m.modify(Device, b([0, 0], [10, 10]), false);
+    m.sync(Host, b([0, 0], [5, 10]));
+    assert_eq!(m.fill(Host, b([5, 0], [6, 1]), false, [9; 16], 3), Effect::moved(Host, 49 * 8));
+    assert_eq!((m.owner, region_vol(&m.changed()), value(&m, Host, 5, 0)), (Some(Host), 1, Src::Fill([9; 16])));
     m.clear();
     m.modify(Device, b([0, 0], [10, 10]), false);
     m.sync(Host, b([0, 0], [5, 10]));
     assert_eq!(m.fill(Host, b([0, 0], [1, 1]), false, [9; 16], 3), Effect::moved(Host, 50 * 8));
     assert_eq!((m.owner, region_vol(&m.changed()), value(&m, Host, 0, 0)), (Some(Host), 1, Src::Fill([9; 16])));
 
-    // Resize keeps owner and value in the overlap; new elements are zeros on both sides, unowned
-    // after a change of regions (a whole change stays whole: it covers them, as in Kokkos).
+    // Resize keeps owner and value in the overlap; new elements are zeros on both sides, and
+    // count as changed by the newer side (it may write them before its sync, as Kokkos assumes).
     let mut m = Model::new([4, 4, 1], es);
     m.write(Host, m.whole(), Src::Pat(3), 3);
     m.modify(Host, b([2, 2], [4, 4]), false);
     m.resize([3, 8, 1]);
-    assert_eq!(region_vol(&m.changed()), 2);
+    assert_eq!(region_vol(&m.changed()), 2 + 3 * 4);
     m.resize([8, 8, 1]);
-    assert_eq!(m.sync(Device, m.whole()), Effect::moved(Device, 2 * 8));
+    assert_eq!(m.sync(Device, m.whole()), Effect::moved(Device, (2 + 3 * 4 + 5 * 8) * 8));
     assert_eq!((value(&m, Device, 2, 3), value(&m, Device, 3, 3), value(&m, Host, 3, 3)), (Src::Pat(3), Src::Zero, Src::Zero));
     assert_eq!(value(&m, Device, 1, 1), Src::Zero, "never synced");
     m.modify(Device, m.whole(), true);

@@ -11,9 +11,14 @@
 //! | --- | --- | --- | --- | --- | --- |
 //! | `CLEAN` | `[0, 0]` | false | false | ok | ok |
 //! | `HOST_NEWER` (`\| PARTIAL`) | `[n, 0]` | false | true | ok | error |
-//! | `HOST_NEWER \| PARTIAL \| REST` | `[0, 0]` (Kokkos forgot the rest) | false | true | ok | copies the rest, then ok |
+//! | `HOST_NEWER \| PARTIAL \| REST` | `[0, 0]` (Kokkos forgot the rest) | false | true | ok | releases the rest, then ok |
 //! | `DEVICE_NEWER` (`\| PARTIAL`) | `[0, n]` | true | false | error | ok |
-//! | `DEVICE_NEWER \| PARTIAL \| REST` | `[0, 0]` | true | false | copies the rest, then ok | ok |
+//! | `DEVICE_NEWER \| PARTIAL \| REST` | `[0, 0]` | true | false | releases the rest, then ok | ok |
+//!
+//! Releasing the rest (`sync.rs`): the part outside the modifying handle's
+//! box is copied into that side, the part inside is dropped (the side has
+//! just written it: Kokkos marks after writing), so a whole-array modify
+//! copies nothing, as in Kokkos.
 //! | `ONE_SPACE` | (no flags: one memory) | false | false | nothing | nothing |
 //!
 //! `ONE_SPACE` is fixed for a single-space DualView, so its modify and sync
@@ -51,7 +56,7 @@ pub(crate) const fn is_partial(state: u8) -> bool {
 pub(crate) enum Blocked {
     /// The other side holds changes (Kokkos aborts): an error.
     Conflict,
-    /// The other side holds the rest of a partly synced change: copy it first.
+    /// The other side holds the rest of a partly synced change: release it first.
     Rest,
 }
 

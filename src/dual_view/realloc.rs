@@ -1,7 +1,7 @@
 //! Reallocation: resize (keeping contents), realloc (dropping them), and
 //! resize into a new family (the C++ wrapper's value semantics).
 
-use super::flags::{is_partial, Flags, CLEAN};
+use super::flags::{is_partial, Flags, CLEAN, PARTIAL, REST};
 use super::regions::{self, IndexBox};
 use super::{Desc, RawDualView, Registering, State};
 use crate::error::{err, Error, Result};
@@ -97,7 +97,7 @@ impl RawDualView {
         if !keep {
             sh.flags.store(CLEAN);
         } else {
-            keep_record(&sh.flags, &mut st.dirty, extents);
+            keep_record(&sh.flags, &mut st.dirty, old.extents(), extents);
         }
         Ok(())
     }
@@ -138,10 +138,11 @@ impl RawDualView {
             // a new block has none: register either at the first copying sync.
             sh.adopt_mirror(&st.host, Registering::AtFirstSync);
         }
+        let old = st.mapping;
         st.mapping = mapping;
         st.generation += 1;
         sh.generation.store(st.generation, Ordering::Release);
-        keep_record(&sh.flags, &mut st.dirty, mapping.extents());
+        keep_record(&sh.flags, &mut st.dirty, old.extents(), mapping.extents());
         Ok(())
     }
 
@@ -207,7 +208,7 @@ impl RawDualView {
         let mut nst = new.shared.write();
         nst.dirty = st.dirty.clone();
         new.shared.flags.store(sh.flags.load());
-        keep_record(&new.shared.flags, &mut nst.dirty, extents);
+        keep_record(&new.shared.flags, &mut nst.dirty, st.mapping.extents(), extents);
         drop(nst);
         Ok(new)
     }
@@ -216,16 +217,27 @@ impl RawDualView {
 /// After a resize from `old` to `new` extents (same rank), keep the record of
 /// unsynced changes. A change of the whole array stays whole: it covers the
 /// new elements too, which the newer side may write before its sync (Kokkos'
-/// own resize test does). Recorded regions keep their indices, since a resize
-/// keeps every index both shapes hold: they are clipped to the new extents.
-fn keep_record(flags: &Flags, dirty: &mut Vec<IndexBox>, new: &DynRank) {
+/// own resize test does). A record of regions keeps its indices (a resize
+/// keeps every index both shapes hold: the boxes are clipped) and gains the
+/// new elements, for the same reason (Kokkos marks the newer side whole).
+fn keep_record(flags: &Flags, dirty: &mut Vec<IndexBox>, old: &DynRank, new: &DynRank) {
     let f = flags.load();
     if !is_partial(f) {
         return;
     }
     let mut boxes = dirty.clone();
     regions::clip(&mut boxes, new);
-    if flags.replace(f, if boxes.is_empty() { CLEAN } else { f }) {
+    let mut next = f;
+    for added in IndexBox::whole(new).subtract(&IndexBox::whole(old).clip(new)) {
+        if !regions::record(&mut boxes, added) {
+            next = f & !(PARTIAL | REST); // too many boxes: the whole array
+            break;
+        }
+    }
+    if boxes.is_empty() && next & PARTIAL != 0 {
+        next = CLEAN;
+    }
+    if flags.replace(f, next) {
         *dirty = boxes;
     }
 }

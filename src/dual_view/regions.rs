@@ -123,7 +123,6 @@ impl IndexBox {
     }
 
     /// The number of indices in the box.
-    #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
         (0..self.rank as usize).map(|r| self.hi[r].saturating_sub(self.lo[r])).product()
     }

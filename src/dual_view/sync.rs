@@ -64,8 +64,8 @@ impl RawDualView {
     }
 
     /// Record a change of `side` over this handle's region, under the lock.
-    /// When the other side holds the rest of a partly synced change (Kokkos
-    /// would have forgotten it), that rest is copied into `side` first.
+    /// When the other side holds the rest of a partly synced change, that
+    /// rest is released first ([`RawDualView::release_rest_locked`]).
     pub(super) fn mark_locked(&self, st: &mut State, side: Side) -> Result<()> {
         let fl = &self.shared.flags;
         loop {
@@ -74,7 +74,7 @@ impl RawDualView {
                 Ok(next) => next,
                 Err(Blocked::Conflict) => return Err(self.concurrent(side)),
                 Err(Blocked::Rest) => {
-                    self.sync_locked(st, side, None, IndexBox::whole(st.mapping.extents()))?;
+                    self.release_rest_locked(st, side)?;
                     continue;
                 }
             };
@@ -97,9 +97,9 @@ impl RawDualView {
         }
     }
 
-    /// Before writing `side` of this handle as a whole (fill, deep copy):
+    /// Before writing `side` through this handle (fill, deep copy):
     /// `ConcurrentModification` when the other side holds changes, except
-    /// the rest of a partly synced change, which is copied first.
+    /// the rest of a partly synced change, which is released first.
     pub(super) fn settle_rest_locked(&self, st: &mut State, side: Side) -> Result<()> {
         let cur = self.shared.flags.load();
         if !flags::is_stale(cur, side) {
@@ -108,7 +108,61 @@ impl RawDualView {
         if cur & REST == 0 {
             return Err(self.concurrent(side));
         }
-        self.sync_locked(st, side, None, IndexBox::whole(st.mapping.extents())).map(drop)
+        self.release_rest_locked(st, side)
+    }
+
+    /// A write of `side` through this handle's box while the other side holds
+    /// the rest of a partly synced change (after a subview sync, where Kokkos
+    /// calls both sides clean): the part of the rest outside the box is copied
+    /// into `side`, which is stale there; the part inside is dropped, since
+    /// `side` has just written it (Kokkos marks after writing). So a modify of
+    /// the whole array copies nothing, as in Kokkos, and a subview's keeps the
+    /// other side's changes elsewhere. Then both sides are clean. A const
+    /// handle that would copy answers `ConstSync`.
+    fn release_rest_locked(&self, st: &mut State, side: Side) -> Result<()> {
+        let sh = &*self.shared;
+        let state = sh.flags.load();
+        if state & REST == 0 || !flags::is_stale(state, side) {
+            return Ok(());
+        }
+        let mine = self.bounds(st);
+        let mut outside = st.dirty.clone();
+        if !regions::remove(&mut outside, &mine) {
+            outside = st.dirty.clone(); // too many boxes: copy it all (more bytes, nothing lost)
+        }
+        if !outside.is_empty() {
+            if self.const_data {
+                return Err(self.err_on(
+                    err!(
+                        ConstSync,
+                        "modify_{side}: the {} side still holds changes outside this const handle's region that a \
+                         subview sync left; copying them would write the {side} side: sync_{side}() through a \
+                         non-const handle first",
+                        side.other()
+                    ),
+                    Some(side),
+                ));
+            }
+            let t0 = Instant::now();
+            let moved = self.copy_changes(st, &outside, side, None).map_err(|e| self.err_on(e, Some(side)))?;
+            sh.stats.record(&sh.label, side, moved, t0.elapsed());
+        }
+        if crate::stats::trace_enabled() {
+            let dropped: usize = regions::inside(&st.dirty, &mine).iter().map(|b| b.len()).sum();
+            if dropped > 0 {
+                eprintln!(
+                    "dualview: \"{}\": a write of the {side} side drops {} element(s) of the {} side's rest, which no sync \
+                     had copied yet (Kokkos semantics: the later write wins)",
+                    sh.label,
+                    dropped,
+                    side.other()
+                );
+            }
+        }
+        if sh.flags.replace(state, CLEAN) {
+            st.dirty.clear();
+        }
+        Ok(())
     }
 
     #[cold]
@@ -243,7 +297,8 @@ impl RawDualView {
         let changed = if is_partial(state) { st.dirty.clone() } else { vec![IndexBox::whole(st.mapping.extents())] };
         let mut rest = changed.clone();
         let (next, rest) = if !regions::remove(&mut rest, &bounds) {
-            (state, changed.clone()) // the record would grow too large: keep it (copied again later, never missed)
+            // The record would grow too large: keep it whole (copied again later, never missed), as a rest.
+            (newer(target.other()) | PARTIAL | REST, changed.clone())
         } else if rest.is_empty() {
             (CLEAN, rest)
         } else {

@@ -147,7 +147,8 @@ impl Fam {
         (self.partial, self.rest) = (false, false);
     }
     /// After a resize from `old` extents to the current ones (same rank): a
-    /// whole change stays whole; recorded regions keep their kept indices.
+    /// whole change stays whole; recorded regions keep their kept indices and
+    /// gain the new ones.
     fn keep_record(&mut self, old: &[usize]) {
         if self.newer == Newer::None {
             return;
@@ -157,9 +158,13 @@ impl Fam {
             self.dirty = (0..self.size()).collect();
             return;
         }
+        // Kept indices keep their changes; new ones count as changed (the newer side may write them).
         self.dirty = row_major(&ext)
             .into_iter()
-            .filter(|idx| idx.iter().zip(old).all(|(i, e)| i < e) && self.dirty.contains(&flat(old, idx)))
+            .filter(|idx| {
+                let kept = idx.iter().zip(old).all(|(i, e)| i < e);
+                !kept || self.dirty.contains(&flat(old, idx))
+            })
             .map(|idx| flat(&ext, &idx))
             .collect();
         if self.dirty.is_empty() {
@@ -495,8 +500,31 @@ impl World {
         self.model_sync(self.hs[h].fam, side, region.as_ref());
     }
 
+    /// A write of `side` through handle `h` while the other side holds a
+    /// rest: the rest outside `h`'s region is copied into `side`, the part
+    /// inside is dropped; then both sides are clean.
+    fn release(&mut self, h: usize, side: u32) {
+        let fam = self.hs[h].fam;
+        if !self.fams[fam].stale(side) {
+            return;
+        }
+        let region: BTreeSet<usize> = self.region(h).into_iter().collect();
+        let outside: BTreeSet<usize> = self.fams[fam].dirty.iter().copied().filter(|i| !region.contains(i)).collect();
+        if !outside.is_empty() {
+            self.model_sync(fam, side, Some(&outside));
+        }
+        self.fams[fam].clear();
+    }
+
+    /// Whether a write of `side` through `h` would copy part of a rest (refused through a const handle).
+    fn rest_to_copy(&self, h: usize, side: u32) -> bool {
+        let f = &self.fams[self.hs[h].fam];
+        let region: BTreeSet<usize> = self.region(h).into_iter().collect();
+        f.stale(side) && f.rest && f.dirty.iter().any(|i| !region.contains(i))
+    }
+
     /// A successful modify of `side` through handle `h` (not a conflict): a
-    /// rest of the other side is copied first.
+    /// rest of the other side is released first.
     fn mark(&mut self, h: usize, side: u32) {
         let whole = self.hs[h].region.is_none();
         let region: BTreeSet<usize> = self.region(h).into_iter().collect();
@@ -504,9 +532,7 @@ impl World {
         if !self.fams[fam].two {
             return;
         }
-        if self.fams[fam].stale(side) {
-            self.model_sync(fam, side, None);
-        }
+        self.release(h, side);
         let f = &mut self.fams[fam];
         if whole {
             f.dirty = (0..f.size()).collect();
@@ -1200,6 +1226,8 @@ impl World {
                 DV_ERROR_STALE
             } else if self.fams[self.hs[h].fam].conflicts(side) {
                 DV_ERROR_CONCURRENT_MODIFICATION
+            } else if self.hs[h].konst && self.rest_to_copy(h, side) {
+                DV_ERROR_CONST_SYNC
             } else {
                 DV_OK
             }
@@ -1395,7 +1423,7 @@ impl World {
         self.expect("dv_fill_and_modify", st, want);
         if st == DV_OK {
             let h = a.live().unwrap();
-            self.model_sync(self.hs[h].fam, side, None); // a rest first
+            self.release(h, side); // a rest first
             self.write_region(h, side, v);
             self.mark(h, side);
         }
@@ -1497,7 +1525,7 @@ impl World {
         self.expect("dv_deep_copy", st, want);
         if st == DV_OK {
             let (d, s) = (dst.live().unwrap(), src.live().unwrap());
-            self.model_sync(self.hs[d].fam, side, None); // a rest first
+            self.release(d, side); // a rest first
             self.model_copy(d, side, s, side);
             self.mark(d, side);
         }
