@@ -150,6 +150,9 @@ pub(crate) fn record(boxes: &mut Vec<IndexBox>, b: IndexBox) -> bool {
     let mut parts = vec![b];
     for x in boxes.iter() {
         parts = parts.iter().flat_map(|p| p.subtract(x)).collect();
+        if parts.len() > 4 * MAX_BOXES {
+            return false; // bound the work; the change then counts as the whole array
+        }
     }
     if boxes.len() + parts.len() > MAX_BOXES {
         return false;

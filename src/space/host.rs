@@ -90,7 +90,8 @@ static RESERVED: std::sync::Mutex<std::collections::BTreeMap<usize, usize>> =
 /// Address space reserved for a large block of `bytes`: room to double, at least.
 fn reservation(bytes: usize) -> usize {
     const HUGE: usize = 2 << 20;
-    bytes.saturating_mul(2).max(bytes.saturating_add(LARGE)).div_ceil(HUGE) * HUGE
+    let want = bytes.saturating_mul(2).max(bytes.saturating_add(LARGE));
+    want.checked_next_multiple_of(HUGE).unwrap_or(usize::MAX - (HUGE - 1))
 }
 
 fn rounded(bytes: usize) -> usize {
@@ -214,8 +215,11 @@ fn reserve(bytes: usize) -> Result<NonNull<u8>> {
     const HUGE: usize = 2 << 20;
     let size = rounded(bytes);
     let total = reservation(bytes);
+    let Some(asked) = total.checked_add(HUGE) else {
+        return map(bytes); // no address space to spare: an exact mapping
+    };
     // SAFETY: an anonymous inaccessible reservation touches no existing memory.
-    let raw = unsafe { libc::mmap(std::ptr::null_mut(), total + HUGE, libc::PROT_NONE, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS, -1, 0) };
+    let raw = unsafe { libc::mmap(std::ptr::null_mut(), asked, libc::PROT_NONE, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS, -1, 0) };
     if raw == libc::MAP_FAILED {
         return map(bytes); // no address space to spare: an exact mapping
     }
