@@ -127,9 +127,8 @@ impl RawDualView {
         }
         let mine = self.bounds(st);
         let mut outside = st.dirty.clone();
-        if !regions::remove(&mut outside, &mine) {
-            outside = st.dirty.clone(); // too many boxes: copy it all (more bytes, nothing lost)
-        }
+        // Too many boxes: `remove` leaves it all, copied (more bytes, nothing lost).
+        regions::remove(&mut outside, &mine);
         if !outside.is_empty() {
             if self.const_data {
                 return Err(self.err_on(
@@ -296,14 +295,9 @@ impl RawDualView {
         }
         let changed = if is_partial(state) { st.dirty.clone() } else { vec![IndexBox::whole(st.mapping.extents())] };
         let mut rest = changed.clone();
-        let (next, rest) = if !regions::remove(&mut rest, &bounds) {
-            // The record would grow too large: keep it whole (copied again later, never missed), as a rest.
-            (newer(target.other()) | PARTIAL | REST, changed.clone())
-        } else if rest.is_empty() {
-            (CLEAN, rest)
-        } else {
-            (newer(target.other()) | PARTIAL | REST, rest)
-        };
+        // When the record would grow too large, `remove` leaves it whole: copied again later, never missed.
+        let removed = regions::remove(&mut rest, &bounds);
+        let next = if removed && rest.is_empty() { CLEAN } else { newer(target.other()) | PARTIAL | REST };
         let t0 = Instant::now();
         let moved = self
             .copy_changes(st, &regions::inside(&changed, &bounds), target, stream)
@@ -326,9 +320,10 @@ impl RawDualView {
             space::fence(sh.device_space)?;
         }
         let _held = if sh.aliased { None } else { Some(self.hold(target, target.other())?) };
-        if sh.pin_mirror {
+        if sh.pin_mirror && !boxes.is_empty() {
             // Registered once (usually already, in the background): the copies below run at
-            // pinned speed. A refusal is no error: they run pageable.
+            // pinned speed. A refusal is no error: they run pageable. Nothing to copy: no
+            // reason to register (that can fault in and pin a GiB on this thread).
             st.host.ensure_registered();
         }
         let mut moved = 0;

@@ -282,15 +282,11 @@ impl Backend for CudaBackend {
         } else {
             // Any strides: fill a packed device scratch block, then one strided device copy.
             let packed = DynRank::from_slice_unchecked(dst.extents.as_slice());
+            let strides = Strides::canonical(packed.as_slice(), crate::Layout::Right)?;
             let mut scratch: sys::CUdeviceptr = 0;
             // SAFETY: a plain allocation with a valid out-pointer on the bound context.
             check(unsafe { sys::cuMemAlloc_v2(&mut scratch, n * es) }, "cuMemAlloc")?;
-            let src = Region {
-                ptr: scratch as usize as *mut u8,
-                elem_size: es,
-                extents: packed,
-                strides: Strides::canonical(packed.as_slice(), crate::Layout::Right)?,
-            };
+            let src = Region { ptr: scratch as usize as *mut u8, elem_size: es, extents: packed, strides };
             let space = Space::new(self.0, ordinal);
             // SAFETY: the scratch block is n packed elements, freed only after the stream has run both steps.
             let done = unsafe {
@@ -302,8 +298,7 @@ impl Backend for CudaBackend {
             let _ = unsafe { sys::cuMemFree_v2(scratch) };
             done?;
         }
-        // SAFETY: a plain driver call on a valid stream.
-        check(unsafe { sys::cuStreamSynchronize(s) }, "cuStreamSynchronize")
+        Ok(()) // both paths synchronised the stream
     }
 
     unsafe fn copy(&self, dst: (Space, &Region), src: (Space, &Region), stream: Stream) -> Result<()> {
@@ -519,8 +514,8 @@ impl CudaBackend {
 /// element's bytes) on stream `s`, as a device memset cannot: one small host
 /// seed copied in, then device-to-device copies that double the filled
 /// prefix. About `n * value.len()` bytes of device traffic; no host buffer of
-/// the array's size. The caller synchronises `s` before the seed's host buffer
-/// could matter: this waits for the seed copy itself.
+/// the array's size. Returns once the stream has run it (the seed's host
+/// buffer lives only until then).
 ///
 /// # Safety
 /// `[d, d + n * value.len())` is live device (or managed) memory; the context is bound.
