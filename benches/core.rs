@@ -275,5 +275,58 @@ fn resize(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, flags, create, create_touch, resize);
+/// The sync path through the C ABI (issue 19, item 3): `dv_sync_device` on a
+/// clean DualView (nothing to copy), and the tiny round trip (write one double,
+/// `dv_modify_host`, `dv_sync_device`) on the test device, whose copy is a memcpy:
+/// what is measured is the path around the copy.
+fn sync_path(c: &mut Criterion) {
+    use dualview::ffi::{dv_desc_t, dv_extents_t, dv_status_t::DV_OK};
+    let mut g = c.benchmark_group("sync");
+    let desc = |n: u64| dv_desc_t {
+        dtype: dualview::ffi::DV_DTYPE_FLOAT64,
+        elem_size: 0,
+        elem_align: 0,
+        layout: dualview::ffi::DV_LAYOUT_LEFT,
+        space: dualview::ffi::DV_SPACE_TEST_DEVICE,
+        ordinal: 0,
+        flags: 0,
+        reserved: 0,
+        extents: dv_extents_t { rank: 1, reserved: 0, extent: [n, 1, 1, 1, 1, 1, 1, 1] },
+        strides: [0; 8],
+    };
+    let (mut clean, mut tiny) = (std::ptr::null_mut(), std::ptr::null_mut());
+    let mut host: *mut std::ffi::c_void = std::ptr::null_mut();
+    // SAFETY: valid labels, descriptions and output pointers.
+    unsafe {
+        assert_eq!(dualview::ffi::dv_create(c"clean".as_ptr(), &desc(1024), &mut clean), DV_OK);
+        assert_eq!(dualview::ffi::dv_create(c"tiny".as_ptr(), &desc(1), &mut tiny), DV_OK);
+        assert_eq!(dualview::ffi::dv_host_ptr(tiny, &mut host), DV_OK);
+    }
+    g.bench_function("c_abi_sync_device_clean", |b| {
+        b.iter(|| {
+            // SAFETY: a live handle.
+            black_box(unsafe { dualview::ffi::dv_sync_device(black_box(clean)) })
+        })
+    });
+    let mut v = 0.0f64;
+    g.bench_function("c_abi_tiny_round_trip", |b| {
+        b.iter(|| {
+            v += 1.0;
+            // SAFETY: `host` is the live host side of one f64, written by no one else.
+            unsafe {
+                host.cast::<f64>().write(v);
+                assert_eq!(dualview::ffi::dv_modify_host(tiny), DV_OK);
+                assert_eq!(dualview::ffi::dv_sync_device(tiny), DV_OK);
+            }
+        })
+    });
+    // SAFETY: live handles, destroyed once.
+    unsafe {
+        assert_eq!(dualview::ffi::dv_destroy(clean), DV_OK);
+        assert_eq!(dualview::ffi::dv_destroy(tiny), DV_OK);
+    }
+    g.finish();
+}
+
+criterion_group!(benches, flags, sync_path, create, create_touch, resize);
 criterion_main!(benches);
