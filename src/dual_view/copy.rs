@@ -43,10 +43,7 @@ impl RawDualView {
         let st = self.shared.write();
         self.placement(&st)?;
         let v = self.view_in(&st, side)?;
-        let _held = self.hold(side, side)?;
-        // SAFETY: the family lock is held exclusively and `_held` holds the
-        // exclusive borrow of the side: nobody else reads or writes it.
-        unsafe { v.fill(value) }.map_err(|e| self.err_on(e, Some(side)))
+        self.exclusive(&st, side, side)?.fill(&v, value).map_err(|e| self.err_on(e, Some(side)))
     }
 
     fn fill_locked(&self, st: &State, side: Side, value: &[u8]) -> Result<()> {
@@ -55,9 +52,7 @@ impl RawDualView {
             return Err(self.concurrent(side));
         }
         let v = self.view_in(st, side)?;
-        let _held = self.hold(side, side)?;
-        // SAFETY: lock held exclusively, exclusive borrow of the side held.
-        unsafe { v.fill(value) }.map_err(|e| self.err_on(e, Some(side)))
+        self.exclusive(st, side, side)?.fill(&v, value).map_err(|e| self.err_on(e, Some(side)))
     }
 
     /// Kokkos `deep_copy(DualView dst, DualView src)`: when the source's host
@@ -118,17 +113,13 @@ impl RawDualView {
     fn copy_locked(dst: &RawDualView, dst_st: &State, dst_side: Side, src: &RawDualView, src_st: &State, src_side: Side) -> Result<()> {
         let d = dst.view_in(dst_st, dst_side)?;
         let s = src.view_in(src_st, src_side)?;
-        let same = dst.same_family(src);
-        let _held_dst = if same { dst.hold(dst_side, src_side)? } else { dst.hold(dst_side, dst_side)? };
-        let _held_src = if same {
-            None
+        let proof = if dst.same_family(src) {
+            dst.exclusive(dst_st, dst_side, src_side)?
         } else {
-            Some(super::borrow::Held::take(src.shared.borrow(src_side), false).ok_or_else(|| src.busy(src_side, false))?)
+            dst.exclusive(dst_st, dst_side, dst_side)?.join(src.reading(src_st, src_side)?)
         };
         space::fence(d.space())?;
         space::fence(s.space())?;
-        // SAFETY: both families are locked (dst exclusively) and the borrows
-        // are held: nobody else writes either view meanwhile.
-        unsafe { d.copy_from(&s) }.map_err(|e| dst.err_on(e, Some(dst_side)))
+        proof.copy_view(&d, &s).map_err(|e| dst.err_on(e, Some(dst_side)))
     }
 }

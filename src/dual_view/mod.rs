@@ -13,6 +13,7 @@
 //! | `flags.rs` | the flag word and its transitions |
 //! | `regions.rs` | subview boxes and the record of modified regions |
 //! | `borrow.rs` | run-time borrows of each side (guards, and writers while they write) |
+//! | `exclusive.rs` | [`exclusive::Exclusive`], the proof of held borrows that every write of array memory needs |
 //! | `sync.rs` | modify, need_sync, sync, clear_sync_state |
 //! | `access.rs` | [`Access`] modes, access with a mode, guard borrows |
 //! | `copy.rs` | fill, deep copy, view fill and copy |
@@ -27,6 +28,7 @@ mod access;
 mod borrow;
 mod copy;
 mod desc;
+mod exclusive;
 mod flags;
 mod realloc;
 mod regions;
@@ -93,6 +95,16 @@ struct State {
     device: Arc<Allocation>,
     /// The regions the newer side changed, while the flags say `PARTIAL`.
     dirty: Vec<IndexBox>,
+}
+
+impl State {
+    /// The allocation of `side` (one for both when they share memory).
+    fn side(&self, side: Side) -> &Arc<Allocation> {
+        match side {
+            Side::Host => &self.host,
+            Side::Device => &self.device,
+        }
+    }
 }
 
 /// Where a subview sits: its own mapping and offset, and its box in the parent.
@@ -579,11 +591,7 @@ impl RawDualView {
     }
 
     fn shared_view(&self, st: &State, side: Side, mapping: Mapping, offset: usize) -> View {
-        let alloc = match side {
-            Side::Host => st.host.clone(),
-            Side::Device => st.device.clone(),
-        };
-        View::from_parts(self.shared.alloc_label(side).clone(), self.shared.elem, mapping, alloc, offset)
+        View::from_parts(self.shared.alloc_label(side).clone(), self.shared.elem, mapping, st.side(side).clone(), offset)
     }
 
     /// This handle's box in the parent (the whole array for a parent).

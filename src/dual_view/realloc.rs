@@ -2,13 +2,14 @@
 //! resize into a new family (the C++ wrapper's value semantics).
 
 use super::flags::{is_partial, Flags, CLEAN, PARTIAL, REST};
+use super::exclusive::{Exclusive, Part};
 use super::regions::{self, IndexBox};
 use super::{Desc, RawDualView, Registering, State};
 use crate::error::{err, Error, Result};
 use crate::extents::{DynRank, Extents};
 use crate::layout::{Layout, Mapping, Slice};
 use crate::side::Side;
-use crate::space::{self, Allocation, Region, Stream};
+use crate::space::{self, Allocation, Stream};
 use crate::view::View;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -60,15 +61,13 @@ impl RawDualView {
             return Err(fail(err!(RankMismatch, "{what} from rank {} to rank {}: the rank cannot change", old.rank(), extents.rank())));
         }
         extents.check().map_err(fail)?;
-        let _host = self.hold(Side::Host, Side::Host)?;
-        let _device = if sh.aliased { None } else { Some(self.hold(Side::Device, Side::Device)?) };
+        let mut proof = self.exclusive_all(&st)?;
         if old.extents() == extents {
             if !keep {
                 if init {
                     let zero = vec![0u8; sh.elem.size()];
                     for side in Side::BOTH.into_iter().take(if sh.aliased { 1 } else { 2 }) {
-                        // SAFETY: lock held exclusively, both sides' borrows held.
-                        unsafe { self.view_in(&st, side)?.fill(&zero) }.map_err(fail)?;
+                        proof.fill(&self.view_in(&st, side)?, &zero).map_err(fail)?;
                     }
                 }
                 sh.flags.store(CLEAN);
@@ -79,12 +78,19 @@ impl RawDualView {
         let bytes = sh.elem.bytes(&mapping).map_err(fail)?;
         if keep && grows_as_prefix(&old, &mapping) {
             let old_bytes = sh.elem.bytes(&old).map_err(fail)?;
-            return self.grow(&mut st, mapping, old_bytes, bytes).map_err(fail);
+            return self.grow(&mut st, &mut proof, mapping, old_bytes, bytes).map_err(fail);
         }
         let device = Allocation::new(sh.device_space, bytes, init, &sh.label).map_err(fail)?;
-        let host = if sh.aliased { device.clone() } else { Allocation::new(sh.host_space, bytes, init, &sh.host_label).map_err(fail)? };
+        proof.admit_fresh(&device).map_err(fail)?;
+        let host = if sh.aliased {
+            device.clone()
+        } else {
+            let h = Allocation::new(sh.host_space, bytes, init, &sh.host_label).map_err(fail)?;
+            proof.admit_fresh(&h).map_err(fail)?;
+            h
+        };
         if keep {
-            self.copy_overlap(&st, &mapping, &host, &device).map_err(fail)?;
+            self.copy_overlap(&st, &proof, &mapping, &host, &device).map_err(fail)?;
         }
         st.mapping = mapping;
         st.host = host;
@@ -107,7 +113,7 @@ impl RawDualView {
     /// copy: host and test-device blocks keep their address), otherwise gets a
     /// new allocation and one copy of the old bytes in its own space. All that
     /// can fail happens before anything changes.
-    fn grow(&self, st: &mut State, mapping: Mapping, old_bytes: usize, new_bytes: usize) -> Result<()> {
+    fn grow(&self, st: &mut State, proof: &mut Exclusive<'_>, mapping: Mapping, old_bytes: usize, new_bytes: usize) -> Result<()> {
         let sh = &*self.shared;
         let dev_in_place = st.device.prepare_grow(new_bytes)?;
         let host_in_place = sh.aliased || st.host.prepare_grow(new_bytes)?;
@@ -116,7 +122,10 @@ impl RawDualView {
         space::fence(sh.device_space)?;
         for (new, old) in [(&new_dev, &st.device), (&new_host, &st.host)] {
             if let Some(n) = new {
-                copy_prefix(n, old, old_bytes)?;
+                proof.admit_fresh(n)?;
+                if old_bytes > 0 {
+                    proof.transfer(&[(Part::prefix(n, old_bytes)?, Part::prefix(old, old_bytes)?)], Stream::null(), false)?;
+                }
             }
         }
         if dev_in_place && !st.device.grow_in_place(new_bytes)? {
@@ -148,7 +157,7 @@ impl RawDualView {
 
     /// Copy the index range that `st` and `mapping` share, side by side, from
     /// the current allocations into `host` / `device` (laid out by `mapping`).
-    fn copy_overlap(&self, st: &State, mapping: &Mapping, host: &Arc<Allocation>, device: &Arc<Allocation>) -> Result<()> {
+    fn copy_overlap(&self, st: &State, proof: &Exclusive<'_>, mapping: &Mapping, host: &Arc<Allocation>, device: &Arc<Allocation>) -> Result<()> {
         let sh = &*self.shared;
         let overlap: Vec<Slice> = st
             .mapping
@@ -164,9 +173,7 @@ impl RawDualView {
         for &(side, new_alloc) in sides {
             let from = self.shared_view(st, side, st.mapping, 0).subview(&overlap)?;
             let to = View::from_parts(sh.alloc_label(side).clone(), sh.elem, *mapping, new_alloc.clone(), 0).subview(&overlap)?;
-            // SAFETY: `to` is a fresh allocation nobody else has; `from` is
-            // read under the family lock with the borrows held by the caller.
-            unsafe { to.copy_from(&from)? }; // synchronous: complete on return
+            proof.copy_view(&to, &from)?; // synchronous: complete on return
         }
         Ok(())
     }
@@ -194,16 +201,14 @@ impl RawDualView {
         if extents.rank() != st.mapping.rank() {
             return Err(fail(err!(RankMismatch, "resize from rank {} to rank {}: the rank cannot change", st.mapping.rank(), extents.rank())));
         }
-        let _held = (
-            super::borrow::Held::take(sh.borrow(Side::Host), false).ok_or_else(|| self.busy(Side::Host, false))?,
-            super::borrow::Held::take(sh.borrow(Side::Device), false).ok_or_else(|| self.busy(Side::Device, false))?,
-        );
+        let reading = self.reading(&st, Side::Host)?.join(self.reading(&st, Side::Device)?);
         let mapping = st.mapping.with_extents(*extents).map_err(fail)?;
         let desc = Desc { elem: sh.elem, mapping, device: sh.device_space, host: sh.host_space, init: true, pin_mirror: sh.pin_mirror };
         let new = RawDualView::new_registering(&sh.label, &desc, Registering::AtFirstSync)?;
         {
-            let nst = new.shared.read();
-            self.copy_overlap(&st, &mapping, &nst.host, &nst.device).map_err(fail)?;
+            let nst = new.shared.write();
+            let proof = new.exclusive_all(&nst)?.join(reading);
+            self.copy_overlap(&st, &proof, &mapping, &nst.host, &nst.device).map_err(fail)?;
         }
         let mut nst = new.shared.write();
         nst.dirty = st.dirty.clone();
@@ -255,18 +260,4 @@ fn grows_as_prefix(old: &Mapping, new: &Mapping) -> bool {
         Layout::Left => a[..r - 1] == b[..r - 1] && b[r - 1] >= a[r - 1],
         Layout::Stride => false,
     }
-}
-
-/// Copy the first `bytes` bytes of `src` into `dst` (each in its own space).
-fn copy_prefix(dst: &Allocation, src: &Allocation, bytes: usize) -> Result<()> {
-    if bytes == 0 {
-        return Ok(());
-    }
-    let ext = DynRank::new(&[bytes])?;
-    let strides = Layout::Right.strides(&ext)?;
-    let d = Region { ptr: dst.ptr(), elem_size: 1, extents: ext, strides };
-    let s = Region { ptr: src.ptr(), elem_size: 1, extents: ext, strides };
-    // SAFETY: two distinct live allocations of at least `bytes` bytes; the
-    // caller holds the family lock and both sides' borrows; complete on return.
-    unsafe { space::copy(dst.space(), &d, src.space(), &s, Stream::null()) }
 }

@@ -66,9 +66,18 @@ impl IndexBox {
         (b, kept)
     }
 
-    /// The slices that cut this box out of the parent.
-    pub(crate) fn slices(&self) -> Vec<Slice> {
-        (0..self.rank as usize).map(|r| Slice::Range(self.lo[r], self.hi[r])).collect()
+    /// The first index of the box (its lowest corner).
+    pub(crate) fn lo(&self) -> &[usize] {
+        &self.lo[..self.rank as usize]
+    }
+
+    /// The box's extent along each axis.
+    pub(crate) fn extents(&self) -> DynRank {
+        let mut e = [0; MAX_RANK];
+        for (r, x) in e.iter_mut().enumerate().take(self.rank as usize) {
+            *x = self.hi[r].saturating_sub(self.lo[r]);
+        }
+        DynRank::from_slice_unchecked(&e[..self.rank as usize])
     }
 
     /// Whether the box holds no index.
@@ -228,7 +237,7 @@ mod tests {
         assert_eq!(axes, vec![0, 1]);
         let (col, axes) = rows.narrow(&axes, &[Slice::Range(1, 3), Slice::Index(4)]);
         assert_eq!(axes, vec![0]);
-        assert_eq!(col.slices(), vec![Slice::Range(3, 5), Slice::Range(4, 5)]);
+        assert_eq!((col.lo(), col.extents().as_slice()), (&[3, 4][..], &[2, 1][..]));
     }
 
     #[test]

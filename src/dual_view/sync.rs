@@ -1,6 +1,7 @@
 //! Flags and sync: modify, need_sync, sync, clear_sync_state.
 
 use super::borrow::Held;
+use super::exclusive::Part;
 use super::flags::{self, is_partial, newer, Blocked, CLEAN, PARTIAL, REST};
 use super::regions::{self, record, IndexBox};
 use super::{RawDualView, State};
@@ -293,15 +294,20 @@ impl RawDualView {
         if !flags::is_stale(state, target) {
             return Ok(false); // another handle synced meanwhile
         }
-        let changed = if is_partial(state) { st.dirty.clone() } else { vec![IndexBox::whole(st.mapping.extents())] };
-        let mut rest = changed.clone();
-        // When the record would grow too large, `remove` leaves it whole: copied again later, never missed.
-        let removed = regions::remove(&mut rest, &bounds);
-        let next = if removed && rest.is_empty() { CLEAN } else { newer(target.other()) | PARTIAL | REST };
+        let whole = IndexBox::whole(st.mapping.extents());
+        let (copy, next, rest) = if !is_partial(state) && bounds == whole {
+            // The common case: all of it changed, all of it is synced. Nothing to work out.
+            (vec![whole], CLEAN, Vec::new())
+        } else {
+            let changed = if is_partial(state) { st.dirty.clone() } else { vec![whole] };
+            let mut rest = changed.clone();
+            // When the record would grow too large, `remove` leaves it whole: copied again later, never missed.
+            let removed = regions::remove(&mut rest, &bounds);
+            let next = if removed && rest.is_empty() { CLEAN } else { newer(target.other()) | PARTIAL | REST };
+            (regions::inside(&changed, &bounds), next, rest)
+        };
         let t0 = Instant::now();
-        let moved = self
-            .copy_changes(st, &regions::inside(&changed, &bounds), target, stream)
-            .map_err(|e| self.err_on(e, Some(target)))?;
+        let moved = self.copy_changes(st, &copy, target, stream).map_err(|e| self.err_on(e, Some(target)))?;
         // On the default stream the copy (or prefetch) is complete here: it synchronises itself.
         sh.stats.record(&sh.label, target, moved, t0.elapsed());
         // A side marked again during the copy keeps its mark: its change may postdate the copy.
@@ -312,35 +318,37 @@ impl RawDualView {
     }
 
     /// Copy `boxes` (disjoint) of the other side into `target`; returns the
-    /// bytes moved (0 for managed memory, which is prefetched).
+    /// bytes moved (0 for managed memory, which is prefetched). One backend
+    /// call: the fence (default stream) and every box's copy, each region
+    /// made straight from its box.
     fn copy_changes(&self, st: &State, boxes: &[IndexBox], target: Side, stream: Option<Stream>) -> Result<usize> {
         let sh = &*self.shared;
         let s = stream.unwrap_or(Stream::null());
-        if stream.is_none() {
-            space::fence(sh.device_space)?;
+        let es = sh.elem.size();
+        let proof = self.exclusive(st, target, target.other())?;
+        let part = |side: Side, b: &IndexBox| Part::of_box(st.side(side), &st.mapping, 0, es, b);
+        if sh.aliased {
+            if stream.is_none() {
+                space::fence(sh.device_space)?;
+            }
+            let parts = boxes.iter().map(|b| part(target, b)).collect::<Result<Vec<_>>>()?;
+            proof.prefetch(&parts, target, s)?;
+            return Ok(0);
         }
-        let _held = if sh.aliased { None } else { Some(self.hold(target, target.other())?) };
         if sh.pin_mirror && !boxes.is_empty() {
             // Registered once (usually already, in the background): the copies below run at
             // pinned speed. A refusal is no error: they run pageable. Nothing to copy: no
             // reason to register (that can fault in and pin a GiB on this thread).
             st.host.ensure_registered();
         }
-        let mut moved = 0;
+        let mut pairs = Vec::with_capacity(boxes.len());
         for b in boxes {
-            let dst = self.shared_view(st, target, st.mapping, 0).subview(&b.slices())?;
-            if sh.aliased {
-                // SAFETY: the region is a box of the family's live allocation.
-                unsafe { space::prefetch(sh.device_space, &dst.region(), target, s)? };
-            } else {
-                let src = self.shared_view(st, target.other(), st.mapping, 0).subview(&b.slices())?;
-                // SAFETY: the family lock is held exclusively and `_held` holds
-                // the borrows: nobody else writes either side meanwhile.
-                unsafe { dst.copy_from_on(&src, s)? };
-                moved += dst.size() * sh.elem.size();
-            }
+            pairs.push((part(target, b)?, part(target.other(), b)?));
         }
-        Ok(moved)
+        if pairs.is_empty() && stream.is_none() {
+            space::fence(sh.device_space)?;
+        }
+        proof.transfer(&pairs, s, stream.is_none())
     }
 
     /// Hold the exclusive borrow of `write` and a shared one of `read` (one

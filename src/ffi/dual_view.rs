@@ -40,32 +40,41 @@ fn element<'a>(d: &RawDualView, value: *const c_void) -> Result<&'a [u8]> {
 
 #[inline(always)]
 fn modify(h: *const dv_dualview_t, side: Side, name: &'static str) -> dv_status_t {
-    // Fast path: loads only, nothing that can fail or panic.
-    if handle::peek(h).is_some_and(|e| e.dv.modify_is_noop(side)) {
-        return dv_status_t::DV_OK;
+    // One lookup. Fast path: loads only, nothing that can fail or panic.
+    match handle::peek(h) {
+        Some(e) if e.dv.modify_is_noop(side) => dv_status_t::DV_OK,
+        Some(e) => modify_slow(&e.dv, side, name),
+        None => invalid(h, name),
     }
-    modify_slow(h, side, name)
 }
 
 #[cold]
 #[inline(never)]
-fn modify_slow(h: *const dv_dualview_t, side: Side, name: &'static str) -> dv_status_t {
-    call(name, || dv(h, "dv")?.modify(side))
+fn modify_slow(d: &RawDualView, side: Side, name: &'static str) -> dv_status_t {
+    call(name, || d.modify(side))
 }
 
 #[inline(always)]
 fn sync(h: *const dv_dualview_t, side: Side, name: &'static str) -> dv_status_t {
-    // Fast path: loads only. Subviews take the slow path (it checks staleness).
-    if handle::peek(h).is_some_and(|e| !e.dv.is_subview() && !e.dv.need_sync(side)) {
-        return dv_status_t::DV_OK;
+    // One lookup. Fast path: loads only; subviews take the slow path (it checks staleness).
+    match handle::peek(h) {
+        Some(e) if !e.dv.is_subview() && !e.dv.need_sync(side) => dv_status_t::DV_OK,
+        Some(e) => sync_slow(&e.dv, side, name),
+        None => invalid(h, name),
     }
-    sync_slow(h, side, name)
 }
 
 #[cold]
 #[inline(never)]
-fn sync_slow(h: *const dv_dualview_t, side: Side, name: &'static str) -> dv_status_t {
-    call(name, || dv(h, "dv")?.sync(side))
+fn sync_slow(d: &RawDualView, side: Side, name: &'static str) -> dv_status_t {
+    call(name, || d.sync(side))
+}
+
+/// The status and message of a handle `peek` did not find (NULL, destroyed, foreign).
+#[cold]
+#[inline(never)]
+fn invalid(h: *const dv_dualview_t, name: &'static str) -> dv_status_t {
+    call(name, || dv(h, "dv").map(drop))
 }
 
 fn sync_async(h: *const dv_dualview_t, side: Side, stream: *mut c_void, name: &'static str) -> dv_status_t {

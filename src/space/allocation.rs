@@ -13,7 +13,7 @@
 //!   free go through it, so that no part of the block stays registered
 //!   ([`Allocation::register_in_background`]).
 
-use super::{HostRegistration, Space};
+use super::{Backend, HostRegistration, Space};
 use crate::error::{bail, Result};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -29,6 +29,9 @@ unsafe impl Send for SendPtr {}
 /// A block of memory in one space.
 pub(crate) struct Allocation {
     space: Space,
+    /// The space's backend, resolved once (`None` for wrapped memory of a
+    /// space unusable here: every use then answers the space's error).
+    backend: Option<&'static dyn Backend>,
     ptr: NonNull<u8>,
     /// The size; changes only by [`Allocation::grow_in_place`].
     bytes: AtomicUsize,
@@ -173,6 +176,7 @@ impl Allocation {
         crate::tools::allocate(space, label, ptr.as_ptr(), bytes);
         Ok(Arc::new(Allocation {
             space,
+            backend: Some(backend),
             ptr,
             bytes: AtomicUsize::new(bytes),
             owned: true,
@@ -189,6 +193,7 @@ impl Allocation {
     pub(crate) unsafe fn wrap(space: Space, ptr: NonNull<u8>, bytes: usize, label: &Arc<str>) -> Arc<Allocation> {
         Arc::new(Allocation {
             space,
+            backend: space.backend().ok(),
             ptr,
             bytes: AtomicUsize::new(bytes),
             owned: false,
@@ -196,6 +201,19 @@ impl Allocation {
             id: 0,
             registration: OnceLock::new(),
         })
+    }
+
+    /// The space's backend, resolved when the block was made.
+    pub(crate) fn backend(&self) -> Result<&'static dyn Backend> {
+        match self.backend {
+            Some(b) => Ok(b),
+            None => self.space.backend(),
+        }
+    }
+
+    /// The label tools and reports see (`"A"`, `"A_mirror"`).
+    pub(crate) fn label(&self) -> &str {
+        &self.label
     }
 
     /// The base address.
@@ -216,7 +234,7 @@ impl Allocation {
             return Ok(false);
         }
         allocation_point("grow in place")?;
-        Ok(new == old || self.space.backend()?.can_grow_in_place(self.space.ordinal(), self.ptr, old, new))
+        Ok(new == old || self.backend()?.can_grow_in_place(self.space.ordinal(), self.ptr, old, new))
     }
 
     /// Grow to `new` bytes keeping the address and contents (the new bytes
@@ -236,7 +254,7 @@ impl Allocation {
         let mut change = || -> Result<usize> {
             // SAFETY: our own live block of `old` bytes from this backend; the
             // caller excludes every other user of the bytes past `old`.
-            let grown = unsafe { self.space.backend()?.grow_in_place(self.space.ordinal(), self.ptr, old, new)? };
+            let grown = unsafe { self.backend()?.grow_in_place(self.space.ordinal(), self.ptr, old, new)? };
             if !grown {
                 return Ok(old);
             }
@@ -314,10 +332,10 @@ impl Drop for Allocation {
         }
         let bytes = self.bytes();
         crate::tools::deallocate(self.space, &self.label, self.ptr.as_ptr(), bytes);
-        let (space, ptr) = (self.space, SendPtr(self.ptr));
+        let (space, backend, ptr) = (self.space, self.backend(), SendPtr(self.ptr));
         let free = move || {
             let ptr = ptr;
-            if let Ok(b) = space.backend() {
+            if let Ok(b) = backend {
                 // SAFETY: ptr/bytes came from `allocate` (or a grow) on this
                 // backend, and the last Arc is gone, so nobody uses the memory
                 // (the registration runs this once its workers are done).

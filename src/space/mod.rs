@@ -453,6 +453,25 @@ pub(crate) trait Backend: Send + Sync {
     /// Wait for all outstanding work on the device.
     fn fence(&self, ordinal: u32) -> Result<()>;
 
+    /// Everything one sync moves, as one call: a fence when asked, then each
+    /// pair's copy, where this backend owns at least one of the two spaces
+    /// and `ordinal` is its device. On the default stream all of it is
+    /// complete on return. A backend that binds a context binds it once here
+    /// and plans each copy once (the CUDA one does).
+    ///
+    /// # Safety
+    /// As [`Backend::copy`], for every pair.
+    unsafe fn transfer(&self, ordinal: u32, t: &Transfer<'_>) -> Result<()> {
+        if t.fence {
+            self.fence(ordinal)?;
+        }
+        for (d, s) in t.pairs {
+            // SAFETY: forwarded contract.
+            unsafe { self.copy((t.dst, d), (t.src, s), t.stream)? };
+        }
+        Ok(())
+    }
+
     /// Move managed memory towards `to` (managed spaces only; others do nothing).
     ///
     /// # Safety
@@ -522,6 +541,34 @@ pub(crate) trait HostRegistration: Send + Sync {
     fn release(self: Box<Self>, free: Box<dyn FnOnce() + Send>);
 }
 
+/// The copies of one sync (or one resize step) between two spaces, for
+/// [`Backend::transfer`]: `(dst, src)` region pairs of equal extents and
+/// element size.
+pub(crate) struct Transfer<'a> {
+    /// The space every destination region lies in.
+    pub dst: Space,
+    /// The space every source region lies in.
+    pub src: Space,
+    /// `(destination, source)` pairs.
+    pub pairs: &'a [(Region, Region)],
+    /// Where the copies are ordered; the default stream completes them before returning.
+    pub stream: Stream,
+    /// Wait for all outstanding device work first (a Kokkos fence).
+    pub fence: bool,
+}
+
+impl Transfer<'_> {
+    /// The space whose backend drives the copies (the non-host party; host to
+    /// host is plain memory) and its device ordinal.
+    pub(crate) fn driver(&self) -> Space {
+        if !self.dst.is_host_accessible() || self.dst.is_unified() {
+            self.dst
+        } else {
+            self.src
+        }
+    }
+}
+
 /// Fill `dst` in `space` with one element's bytes.
 ///
 /// # Safety
@@ -547,12 +594,7 @@ pub(crate) unsafe fn copy(
     src: &Region,
     stream: Stream,
 ) -> Result<()> {
-    // The non-host party drives the copy; host to host is plain memory.
-    let driver = if !dst_space.is_host_accessible() || dst_space.is_unified() {
-        dst_space
-    } else {
-        src_space
-    };
+    let driver = Transfer { dst: dst_space, src: src_space, pairs: &[], stream, fence: false }.driver();
     // SAFETY: forwarded contract. On the default stream the backend completes
     // the copy before returning (no device-wide fence needed).
     unsafe { driver.backend()?.copy((dst_space, dst), (src_space, src), stream) }

@@ -15,11 +15,11 @@
 
 mod registration;
 
-use super::{allocation_point, host, Backend, HostRegistration, Region, Space, SpaceKind, Stream};
+use super::{allocation_point, host, Backend, HostRegistration, Region, Space, SpaceKind, Stream, Transfer};
 use crate::error::{bail, err, Error, ErrorKind, Result};
 use crate::side::Side;
 use crate::extents::DynRank;
-use crate::layout::{for_each_outer, plan, Strides};
+use crate::layout::{for_each_outer, plan, Plan, Strides};
 use cudarc::driver::sys;
 use registration::{HostDriver, Registration};
 use std::ffi::{c_void, CStr};
@@ -116,7 +116,6 @@ pub(crate) fn device_count() -> usize {
 /// guard lives; the caller's own current context comes back on drop, so code
 /// that manages its own contexts is never switched behind its back.
 struct Bound {
-    ctx: sys::CUcontext,
     /// The context to restore, when binding changed it.
     restore: Option<sys::CUcontext>,
 }
@@ -141,11 +140,11 @@ fn bind(ordinal: u32) -> Result<Bound> {
     // SAFETY: a plain query with a valid out-pointer.
     check(unsafe { sys::cuCtxGetCurrent(&mut cur) }, "cuCtxGetCurrent")?;
     if cur == dev.ctx {
-        return Ok(Bound { ctx: dev.ctx, restore: None });
+        return Ok(Bound { restore: None });
     }
     // SAFETY: a retained primary context.
     check(unsafe { sys::cuCtxSetCurrent(dev.ctx) }, "cuCtxSetCurrent")?;
-    Ok(Bound { ctx: dev.ctx, restore: Some(cur) })
+    Ok(Bound { restore: Some(cur) })
 }
 
 /// Check that a CUDA space is usable (driver and device present).
@@ -176,6 +175,18 @@ fn memtype(space: Space) -> sys::CUmemorytype {
 
 fn on_device(space: Space) -> bool {
     matches!(space.kind(), SpaceKind::Cuda | SpaceKind::CudaUvm)
+}
+
+/// The device a copy between `dst` and `src` runs on (the destination's
+/// when both are on a device; pinned host memory belongs to device 0).
+fn device_of(dst: Space, src: Space) -> u32 {
+    if on_device(dst) {
+        dst.ordinal()
+    } else if on_device(src) {
+        src.ordinal()
+    } else {
+        0
+    }
 }
 
 impl Backend for CudaBackend {
@@ -289,9 +300,11 @@ impl Backend for CudaBackend {
             let src = Region { ptr: scratch as usize as *mut u8, elem_size: es, extents: packed, strides };
             let space = Space::new(self.0, ordinal);
             // SAFETY: the scratch block is n packed elements, freed only after the stream has run both steps.
+            let p = plan(dst.extents.as_slice(), dst.strides.as_slice(), src.strides.as_slice())
+                .ok_or_else(|| err!(Internal, "fill: an empty strided region"))?;
             let done = unsafe {
                 fill_by_doubling(scratch, value, n, s)
-                    .and_then(|()| self.issue((space, dst), (space, &src), stream))
+                    .and_then(|()| self.issue((space, dst), (space, &src), &p, stream))
                     .and_then(|()| check(sys::cuStreamSynchronize(s), "cuStreamSynchronize"))
             };
             // SAFETY: our own block; the stream work using it is complete (or failed).
@@ -307,15 +320,32 @@ impl Backend for CudaBackend {
             unsafe { host::copy(dst.1, src.1) };
             return Ok(());
         }
-        let ordinal = if on_device(dst.0) { dst.0.ordinal() } else { src.0.ordinal() };
-        let _bound = bind(ordinal)?;
-        // SAFETY (both): forwarded contract.
-        if stream.is_null() && unsafe { self.tiny(dst, src)? } {
-            return Ok(());
-        }
-        unsafe { self.issue(dst, src, stream)? };
-        if stream.is_null() {
+        let _bound = bind(device_of(dst.0, src.0))?;
+        // SAFETY: forwarded contract; the context is bound.
+        let queued = unsafe { self.copy_bound(dst, src, stream)? };
+        if queued && stream.is_null() {
             // The default stream means complete on return: wait for that stream only.
+            // SAFETY: a plain driver call on the bound context.
+            check(unsafe { sys::cuStreamSynchronize(std::ptr::null_mut()) }, "cuStreamSynchronize")?;
+        }
+        Ok(())
+    }
+
+    unsafe fn transfer(&self, ordinal: u32, t: &Transfer<'_>) -> Result<()> {
+        let device = if on_device(t.dst) || on_device(t.src) { device_of(t.dst, t.src) } else { 0 };
+        let _ = ordinal; // the pairs' spaces name the device
+        // One bind for the fence and every copy.
+        let _bound = bind(device)?;
+        if t.fence {
+            // SAFETY: a plain driver call on the bound context.
+            check(unsafe { sys::cuCtxSynchronize() }, "cuCtxSynchronize")?;
+        }
+        let mut queued = false;
+        for (d, s) in t.pairs {
+            // SAFETY: forwarded contract; the context is bound.
+            queued |= unsafe { self.copy_bound((t.dst, d), (t.src, s), t.stream)? };
+        }
+        if queued && t.stream.is_null() {
             // SAFETY: a plain driver call on the bound context.
             check(unsafe { sys::cuStreamSynchronize(std::ptr::null_mut()) }, "cuStreamSynchronize")?;
         }
@@ -370,34 +400,50 @@ impl Backend for CudaBackend {
 }
 
 impl CudaBackend {
-    /// Issue the copies of `Backend::copy` (async on `stream`).
+    /// One copy of `Backend::copy` on the bound context, planned once: the
+    /// tiny path (one synchronous driver copy) on the default stream when it
+    /// applies, otherwise queued on `stream`. True when something was queued
+    /// (the caller synchronises the default stream).
     ///
     /// # Safety
-    /// As `Backend::copy`.
-    unsafe fn issue(&self, dst: (Space, &Region), src: (Space, &Region), stream: Stream) -> Result<()> {
+    /// As `Backend::copy`; the context of the device involved is bound.
+    unsafe fn copy_bound(&self, dst: (Space, &Region), src: (Space, &Region), stream: Stream) -> Result<bool> {
         let (ds, dr) = dst;
         let (ss, sr) = src;
         if !on_device(ds) && !on_device(ss) {
             // SAFETY: both host memory (pageable or pinned); forwarded contract.
             unsafe { host::copy(dr, sr) };
-            return Ok(());
+            return Ok(false);
         }
-        let ordinal = if on_device(ds) { ds.ordinal() } else { ss.ordinal() };
-        let bound = bind(ordinal)?;
-        let ctx = bound.ctx;
-        let es = dr.elem_size;
-        let Some((run, outer)) = plan(dr.extents.as_slice(), dr.strides.as_slice(), sr.strides.as_slice()) else {
-            return Ok(());
+        let Some(p) = plan(dr.extents.as_slice(), dr.strides.as_slice(), sr.strides.as_slice()) else {
+            return Ok(false); // nothing to copy
         };
+        // SAFETY (both): forwarded contract.
+        if stream.is_null() && unsafe { self.tiny(dst, src, &p)? } {
+            return Ok(false);
+        }
+        unsafe { self.issue(dst, src, &p, stream)? };
+        Ok(true)
+    }
+
+    /// Queue the copy of `Backend::copy` on `stream`, as `plan` lays it out.
+    ///
+    /// # Safety
+    /// As `Backend::copy`; the context of the device involved is bound.
+    unsafe fn issue(&self, dst: (Space, &Region), src: (Space, &Region), plan: &Plan, stream: Stream) -> Result<()> {
+        let (ds, dr) = dst;
+        let (ss, sr) = src;
+        let (run, outer) = (plan.0, &plan.1);
+        let es = dr.elem_size;
         let s = stream_of(stream);
         if on_device(ds) && on_device(ss) && ds.ordinal() != ss.ordinal() {
-            let sctx = driver()?.devices.get(ss.ordinal() as usize).map(|d| d.ctx).ok_or_else(|| {
-                err!(NoDevice, "CUDA device {} does not exist", ss.ordinal())
-            })?;
+            let d = driver()?;
+            let ctx = |o: u32| d.devices.get(o as usize).map(|d| d.ctx).ok_or_else(|| err!(NoDevice, "CUDA device {o} does not exist"));
+            let (dctx, sctx) = (ctx(ds.ordinal())?, ctx(ss.ordinal())?);
             if outer.is_empty() {
                 // SAFETY: contiguous device ranges inside live allocations on two devices.
                 return check(
-                    unsafe { sys::cuMemcpyPeerAsync(dr.ptr as usize as _, ctx, sr.ptr as usize as _, sctx, run * es, s) },
+                    unsafe { sys::cuMemcpyPeerAsync(dr.ptr as usize as _, dctx, sr.ptr as usize as _, sctx, run * es, s) },
                     "cuMemcpyPeerAsync",
                 );
             }
@@ -457,7 +503,7 @@ impl CudaBackend {
     ///
     /// # Safety
     /// As `Backend::copy`; the device's context is bound.
-    unsafe fn tiny(&self, dst: (Space, &Region), src: (Space, &Region)) -> Result<bool> {
+    unsafe fn tiny(&self, dst: (Space, &Region), src: (Space, &Region), plan: &Plan) -> Result<bool> {
         let (ds, dr) = dst;
         let (ss, sr) = src;
         let to_device = ds.kind() == SpaceKind::Cuda && ss.kind() == SpaceKind::Host;
@@ -465,9 +511,7 @@ impl CudaBackend {
         if !to_device && !to_host {
             return Ok(false);
         }
-        let Some((run, outer)) = plan(dr.extents.as_slice(), dr.strides.as_slice(), sr.strides.as_slice()) else {
-            return Ok(true); // nothing to copy
-        };
+        let (run, outer) = (plan.0, &plan.1);
         let bytes = run * dr.elem_size;
         if !outer.is_empty() || bytes > TINY_BYTES {
             return Ok(false);

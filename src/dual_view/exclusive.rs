@@ -1,0 +1,287 @@
+//! The one place the engine writes array memory. [`Exclusive`] is the proof
+//! that this thread holds the borrows an operation needs (taken under the
+//! family lock, [`RawDualView::exclusive`]); its methods are safe, check that
+//! every region lies in an allocation the proof covers (writable where it is
+//! written), and hold the engine's only `unsafe` data calls.
+//!
+//! | allocation | writable when | readable when |
+//! | --- | --- | --- |
+//! | a side of a family | its exclusive borrow is held | any borrow of it is held |
+//! | a block only the caller has ([`Exclusive::admit_fresh`]: fresh from a resize) | always | always |
+
+use super::borrow::Held;
+use super::regions::IndexBox;
+use super::{RawDualView, State};
+use crate::error::{err, Result};
+use crate::extents::{DynRank, Extents};
+use crate::layout::Mapping;
+use crate::side::Side;
+use crate::space::{Allocation, Region, Stream, Transfer};
+use crate::tools;
+use crate::view::View;
+use std::sync::Arc;
+
+/// Borrows held for one operation, and the allocations they cover.
+pub(crate) struct Exclusive<'a> {
+    /// (address of a covered allocation, writable). Addresses, not
+    /// references: the caller may replace the family's allocations while the
+    /// borrows are held (resize), after the copies that need the proof.
+    covers: Vec<(*const Allocation, bool)>,
+    _held: Vec<Held<'a>>,
+}
+
+/// A strided block of one allocation: what [`Exclusive::transfer`] copies.
+pub(crate) struct Part<'a> {
+    alloc: &'a Arc<Allocation>,
+    region: Region,
+}
+
+impl<'a> Part<'a> {
+    /// Box `b` (in the index space of `mapping`) of `alloc`, whose element 0 sits `offset` elements in.
+    pub(crate) fn of_box(alloc: &'a Arc<Allocation>, mapping: &Mapping, offset: usize, elem_size: usize, b: &IndexBox) -> Result<Part<'a>> {
+        let start = offset + if b.is_empty() { 0 } else { mapping.offset(b.lo())? };
+        Ok(Part {
+            alloc,
+            region: Region {
+                ptr: alloc.ptr().wrapping_add(start * elem_size),
+                elem_size,
+                extents: b.extents(),
+                strides: *mapping.strides(),
+            },
+        })
+    }
+
+    /// The first `bytes` bytes of `alloc`.
+    pub(crate) fn prefix(alloc: &'a Arc<Allocation>, bytes: usize) -> Result<Part<'a>> {
+        let ext = DynRank::new(&[bytes])?;
+        let strides = crate::layout::Layout::Right.strides(&ext)?;
+        Ok(Part { alloc, region: Region { ptr: alloc.ptr(), elem_size: 1, extents: ext, strides } })
+    }
+
+    fn len(&self) -> usize {
+        self.region.extents.as_slice().iter().product()
+    }
+}
+
+impl RawDualView {
+    /// Take the borrows that writing `write` and reading `read` need (one
+    /// exclusive borrow when both are one flag): `Busy` when a guard or
+    /// another operation holds a conflicting one.
+    pub(super) fn exclusive(&self, st: &State, write: Side, read: Side) -> Result<Exclusive<'_>> {
+        let (w, r) = self.hold(write, read)?;
+        let mut held = vec![w];
+        held.extend(r);
+        Ok(Exclusive { covers: vec![(Arc::as_ptr(st.side(write)), true), (Arc::as_ptr(st.side(read)), false)], _held: held })
+    }
+
+    /// The exclusive borrows of both sides (one when they share memory): resize, realloc.
+    pub(super) fn exclusive_all(&self, st: &State) -> Result<Exclusive<'_>> {
+        let host = self.exclusive(st, Side::Host, Side::Host)?;
+        Ok(if self.shared.aliased { host } else { host.join(self.exclusive(st, Side::Device, Side::Device)?) })
+    }
+
+    /// Take a shared borrow of `side`, for reading it.
+    pub(super) fn reading(&self, st: &State, side: Side) -> Result<Exclusive<'_>> {
+        let h = Held::take(self.shared.borrow(side), false).ok_or_else(|| self.busy(side, false))?;
+        Ok(Exclusive { covers: vec![(Arc::as_ptr(st.side(side)), false)], _held: vec![h] })
+    }
+}
+
+impl<'a> Exclusive<'a> {
+    /// Cover `a`, a block only the caller has (fresh from allocation, not yet
+    /// in any family): writable. `Internal` when someone else holds it too.
+    pub(crate) fn admit_fresh(&mut self, a: &Arc<Allocation>) -> Result<()> {
+        if Arc::strong_count(a) != 1 {
+            return Err(err!(Internal, "\"{}\" is not a fresh block (a dualview bug)", a.label()));
+        }
+        self.covers.push((Arc::as_ptr(a), true));
+        Ok(())
+    }
+
+    /// One proof holding both proofs' borrows (two families' sides).
+    pub(crate) fn join(mut self, other: Exclusive<'a>) -> Exclusive<'a> {
+        self.covers.extend(other.covers);
+        self._held.extend(other._held);
+        self
+    }
+
+    /// `Internal` unless `[ptr, ptr + span)` of `alloc` is covered (writable when `write`).
+    fn check(&self, alloc: &Arc<Allocation>, region: &Region, write: bool) -> Result<()> {
+        let covered = self.covers.iter().any(|&(a, w)| std::ptr::eq(a, Arc::as_ptr(alloc)) && (w || !write));
+        if !covered {
+            return Err(err!(Internal, "a copy of \"{}\" without the borrow it needs (a dualview bug)", alloc.label()));
+        }
+        let n: usize = region.extents.as_slice().iter().product();
+        let end = if n == 0 {
+            0
+        } else {
+            region.extents.as_slice().iter().zip(region.strides.as_slice()).map(|(&e, &s)| (e - 1) * s).sum::<usize>() + 1
+        };
+        let start = (region.ptr as usize).wrapping_sub(alloc.ptr() as usize);
+        if n > 0 && (start > alloc.bytes() || end * region.elem_size > alloc.bytes() - start) {
+            return Err(err!(Internal, "a copy outside \"{}\" (a dualview bug)", alloc.label()));
+        }
+        Ok(())
+    }
+
+    /// Copy each `(dst, src)` pair (same extents and element size), after a
+    /// fence of the device when `fence`; one backend call (one context bind,
+    /// each copy planned once). On the default stream complete on return.
+    /// Returns the bytes moved. Each pair is a Kokkos `deep_copy` for tools.
+    pub(crate) fn transfer(&self, pairs: &[(Part<'_>, Part<'_>)], stream: Stream, fence: bool) -> Result<usize> {
+        let Some((d0, s0)) = pairs.first() else {
+            return Ok(0);
+        };
+        let (dst, src) = (d0.alloc.space(), s0.alloc.space());
+        // One pair (a whole sync) on the stack; more (subview boxes) in a Vec.
+        let mut one = [(d0.region, s0.region)];
+        let mut many = Vec::new();
+        let mut moved = 0;
+        for (d, s) in pairs {
+            if d.alloc.space() != dst || s.alloc.space() != src || Arc::ptr_eq(d.alloc, s.alloc) {
+                return Err(err!(Internal, "one transfer between two allocations of two spaces (a dualview bug)"));
+            }
+            if !d.region.extents.same_as(&s.region.extents) || d.region.elem_size != s.region.elem_size {
+                return Err(err!(Internal, "a transfer between regions of different shapes (a dualview bug)"));
+            }
+            self.check(d.alloc, &d.region, true)?;
+            self.check(s.alloc, &s.region, false)?;
+            if d.len() > 0 {
+                if pairs.len() > 1 {
+                    many.push((d.region, s.region));
+                }
+                moved += d.len() * d.region.elem_size;
+            }
+        }
+        let regions: &[(Region, Region)] = match pairs.len() {
+            1 if moved > 0 => &one,
+            1 => &mut one[..0],
+            _ => &many,
+        };
+        let t = Transfer { dst, src, pairs: regions, stream, fence };
+        let driver = if t.driver() == dst { d0.alloc } else { s0.alloc };
+        let backend = driver.backend()?;
+        // Every region lies inside its live allocation (checked above; the
+        // Parts hold the Arcs), the two allocations are distinct, and this
+        // proof holds the exclusive borrow of every destination and a borrow
+        // of every source (or nobody else has the block).
+        let run = |t: &Transfer<'_>| {
+            // SAFETY: as just said: no one else reads or writes them meanwhile.
+            unsafe { backend.transfer(driver.space().ordinal(), t) }
+        };
+        if !tools::wants_deep_copy() {
+            run(&t)?;
+            return Ok(moved);
+        }
+        // A tool listens: one deep_copy event around each pair's copy.
+        if fence {
+            backend.fence(driver.space().ordinal())?;
+        }
+        for (pd, ps) in pairs.iter().filter(|(d, _)| d.len() > 0) {
+            let bytes = pd.len() * pd.region.elem_size;
+            tools::begin_deep_copy((dst, pd.alloc.label(), pd.region.ptr), (src, ps.alloc.label(), ps.region.ptr), bytes);
+            let pair = [(pd.region, ps.region)];
+            let one = Transfer { dst, src, pairs: &pair, stream, fence: false };
+            let r = run(&one);
+            tools::end_deep_copy();
+            r?;
+        }
+        Ok(moved)
+    }
+
+    /// Prefetch each part of managed memory towards `to` (one allocation for both sides).
+    pub(crate) fn prefetch(&self, parts: &[Part<'_>], to: Side, stream: Stream) -> Result<()> {
+        for p in parts {
+            self.check(p.alloc, &p.region, false)?;
+            // SAFETY: the region lies inside its live allocation (checked);
+            // a prefetch moves pages, it neither reads nor writes elements.
+            unsafe { crate::space::prefetch(p.alloc.space(), &p.region, to, stream)? };
+        }
+        Ok(())
+    }
+
+    /// Kokkos `deep_copy(view, scalar)` into `v`, a view of a covered allocation.
+    pub(crate) fn fill(&self, v: &View, value: &[u8]) -> Result<()> {
+        self.check(v.allocation(), &v.region(), true)?;
+        // SAFETY: `v` lies in an allocation this proof may write (checked):
+        // nobody else reads or writes it meanwhile.
+        unsafe { v.fill(value) }
+    }
+
+    /// Kokkos `deep_copy(dst, src)` between two views of covered allocations
+    /// (any layouts; overlapping views of one allocation go through a buffer).
+    pub(crate) fn copy_view(&self, dst: &View, src: &View) -> Result<()> {
+        self.check(dst.allocation(), &dst.region(), true)?;
+        self.check(src.allocation(), &src.region(), false)?;
+        // SAFETY: the proof covers both views (checked): nobody else writes
+        // `dst` or `src`, nor reads `dst`, meanwhile.
+        unsafe { dst.copy_from(src) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::doc::raw;
+    use crate::space::Space;
+
+    fn whole(a: &RawDualView) -> IndexBox {
+        IndexBox::whole(a.shared.read().mapping.extents())
+    }
+
+    #[test]
+    fn a_proof_copies_into_what_it_may_write_only() {
+        let a = raw::<u32>(&[8], Space::test_device(0));
+        a.view_fill(Side::Device, &7u32.to_ne_bytes()).unwrap();
+        let b = whole(&a);
+        let st = a.shared.write();
+        let part = |side: Side| Part::of_box(st.side(side), &st.mapping, 0, 4, &b).unwrap();
+        let proof = a.exclusive(&st, Side::Host, Side::Device).unwrap();
+        assert_eq!(proof.transfer(&[(part(Side::Host), part(Side::Device))], Stream::null(), true).unwrap(), 32);
+        // The device side is only read under this proof: writing it is refused, and nothing moves.
+        let e = proof.transfer(&[(part(Side::Device), part(Side::Host))], Stream::null(), true).unwrap_err();
+        assert_eq!(e.kind(), crate::ErrorKind::Internal);
+        assert!(e.message().contains("without the borrow"), "{e}");
+        drop(proof);
+        drop(st);
+        let h = a.view(Side::Host).unwrap();
+        // SAFETY: 8 initialised u32 of host memory; no one writes them now.
+        let got = unsafe { std::slice::from_raw_parts(h.data() as *const u32, 8) };
+        assert_eq!(got, &[7; 8]);
+    }
+
+    #[test]
+    fn a_region_outside_its_allocation_is_refused() {
+        let a = raw::<u32>(&[8], Space::test_device(0));
+        let st = a.shared.write();
+        let proof = a.exclusive(&st, Side::Host, Side::Device).unwrap();
+        let mut d = Part::of_box(st.side(Side::Host), &st.mapping, 0, 4, &IndexBox::whole(st.mapping.extents())).unwrap();
+        let s = Part::of_box(st.side(Side::Device), &st.mapping, 0, 4, &IndexBox::whole(st.mapping.extents())).unwrap();
+        d.region.ptr = d.region.ptr.wrapping_add(4); // one element past: the last one falls outside
+        let e = proof.transfer(&[(d, s)], Stream::null(), false).unwrap_err();
+        assert!(e.message().contains("outside"), "{e}");
+    }
+
+    #[test]
+    fn a_block_someone_else_holds_is_not_fresh() {
+        let a = raw::<u8>(&[4], Space::test_device(0));
+        let st = a.shared.write();
+        let mut proof = a.exclusive(&st, Side::Host, Side::Host).unwrap();
+        let fresh = Allocation::new(Space::HOST, 4, true, &Arc::from("fresh")).unwrap();
+        let other = fresh.clone();
+        assert_eq!(proof.admit_fresh(&fresh).unwrap_err().kind(), crate::ErrorKind::Internal);
+        drop(other);
+        proof.admit_fresh(&fresh).unwrap();
+    }
+
+    #[test]
+    fn the_proof_takes_the_borrows_and_gives_them_back() {
+        let a = raw::<u8>(&[4], Space::test_device(0));
+        let st = a.shared.write();
+        let proof = a.exclusive(&st, Side::Device, Side::Host).unwrap();
+        assert_eq!(a.exclusive(&st, Side::Host, Side::Host).err().map(|e| e.kind()), Some(crate::ErrorKind::Busy));
+        assert!(a.reading(&st, Side::Host).is_ok(), "the source is only read");
+        drop(proof);
+        assert!(a.exclusive(&st, Side::Device, Side::Device).is_ok());
+    }
+}
