@@ -109,7 +109,7 @@ def main():
     ap.add_argument("--lib-dir", default=os.path.join(root, "build/default/cargo/release"),
                     help="folder of libdualview.so (default: %(default)s)")
     ap.add_argument("--fortran-mod-dir", default=os.path.join(root, "build/default/fortran-mod"),
-                    help="folder of dualview.mod (default: %(default)s)")
+                    help="folder of dualview.mod and dualview_abi.mod (default: %(default)s)")
     ap.add_argument("--fortran-lib-dir", default=os.path.join(root, "build/default"),
                     help="folder of libdualview_fortran.a (default: %(default)s)")
     ap.add_argument("--work", default=os.path.join(root, "build/check-docs"), help="scratch folder")
