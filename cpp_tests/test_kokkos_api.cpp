@@ -431,7 +431,7 @@ TEST(CppParity, InlineFlagWritesMatchTheAbi) {
   Kokkos::DualView<double*, Kokkos::LayoutLeft, TestDev> a("inline", 10);
   const uint8_t* w = nullptr;
   ASSERT_EQ(dv_sync_state_word(a.impl_handle(), &w), DV_OK);
-  auto state = [&] { return static_cast<int>(__atomic_load_n(w, __ATOMIC_ACQUIRE)); };
+  auto state = [&] { return static_cast<int>(dv_word_load(w)); };
   a.modify_host();
   EXPECT_EQ(state(), DV_SYNC_HOST_NEWER);
   EXPECT_THROW(a.modify_device(), std::runtime_error);  // the other side is newer: the ABI refuses
@@ -448,6 +448,11 @@ TEST(CppParity, InlineFlagWritesMatchTheAbi) {
   EXPECT_EQ(state(), DV_SYNC_HOST_NEWER | DV_SYNC_PARTIAL);
   a.modify_host();
   EXPECT_EQ(state(), DV_SYNC_HOST_NEWER);
+  // The rest a subview sync leaves: the newer side's whole modify takes it back inline.
+  Kokkos::subview(a, std::make_pair(0, 3)).sync_device();
+  EXPECT_EQ(state(), DV_SYNC_HOST_NEWER | DV_SYNC_PARTIAL | DV_SYNC_REST);
+  a.modify_host();
+  EXPECT_EQ(state(), DV_SYNC_HOST_NEWER);
   a.clear_sync_state();
   // Const data: clear refuses, as through the ABI.
   Kokkos::DualView<const double*, Kokkos::LayoutLeft, TestDev> c = a;
@@ -462,6 +467,71 @@ TEST(CppParity, InlineFlagWritesMatchTheAbi) {
   const uint8_t* one = nullptr;
   ASSERT_EQ(dv_sync_state_word(h.impl_handle(), &one), DV_OK);
   EXPECT_EQ(*one, DV_SYNC_ONE_SPACE);
+}
+
+// The header's dv_sync_state_* functions (written and checked against the Rust
+// rules in src/dual_view/flags.rs) predict what the ABI does on real handles, in
+// every state a whole DualView reaches: need_sync, a whole modify of either side
+// (a flag change, or the library must act: an error, or a rest it releases
+// first), clear_sync_state.
+TEST(CppParity, SyncStateFunctionsPredictTheAbi) {
+  using DV = Kokkos::DualView<double*, Kokkos::LayoutLeft, TestDev>;
+  // Each setup leaves the DualView in one state: clean, newer (whole, a
+  // subview's region, the rest of a subview sync), for each side.
+  const std::vector<std::pair<uint8_t, void (*)(DV&)>> setups = {
+      {DV_SYNC_CLEAN, [](DV&) {}},
+      {DV_SYNC_HOST_NEWER, [](DV& a) { a.modify_host(); }},
+      {DV_SYNC_HOST_NEWER | DV_SYNC_PARTIAL, [](DV& a) { Kokkos::subview(a, std::make_pair(0, 3)).modify_host(); }},
+      {DV_SYNC_HOST_NEWER | DV_SYNC_PARTIAL | DV_SYNC_REST,
+       [](DV& a) {
+         a.modify_host();
+         Kokkos::subview(a, std::make_pair(0, 3)).sync_device();
+       }},
+      {DV_SYNC_DEVICE_NEWER, [](DV& a) { a.modify_device(); }},
+      {DV_SYNC_DEVICE_NEWER | DV_SYNC_PARTIAL, [](DV& a) { Kokkos::subview(a, std::make_pair(0, 3)).modify_device(); }},
+      {DV_SYNC_DEVICE_NEWER | DV_SYNC_PARTIAL | DV_SYNC_REST,
+       [](DV& a) {
+         a.modify_device();
+         Kokkos::subview(a, std::make_pair(0, 3)).sync_host();
+       }},
+  };
+  for (const auto& [want, setup] : setups) {
+    for (uint32_t side : {uint32_t{DV_SIDE_HOST}, uint32_t{DV_SIDE_DEVICE}}) {
+      DV a("predict", 8);
+      setup(a);
+      const uint8_t* w = nullptr;
+      ASSERT_EQ(dv_sync_state_word(a.impl_handle(), &w), DV_OK);
+      const uint8_t s = dv_word_load(w);
+      ASSERT_EQ(s, want);
+      bool stale = false;
+      ASSERT_EQ((side == DV_SIDE_HOST ? dv_need_sync_host : dv_need_sync_device)(a.impl_handle(), &stale), DV_OK);
+      EXPECT_EQ(stale, dv_sync_state_is_stale(s, side)) << int(s) << " side " << side;
+      uint8_t next = 0;
+      const bool flag_only = dv_sync_state_modify_next(s, side, true, &next);
+      const dv_status_t st = (side == DV_SIDE_HOST ? dv_modify_host : dv_modify_device)(a.impl_handle());
+      if (flag_only) {
+        EXPECT_EQ(st, DV_OK) << int(s) << " side " << side;
+        EXPECT_EQ(dv_word_load(w), next) << int(s) << " side " << side;
+      } else if ((s & DV_SYNC_REST) != 0) {
+        EXPECT_EQ(st, DV_OK) << int(s) << " side " << side;  // the rest released, then the modify
+        EXPECT_EQ(dv_word_load(w), dv_sync_state_newer(side)) << int(s) << " side " << side;
+      } else {
+        EXPECT_EQ(st, DV_ERROR_CONCURRENT_MODIFICATION) << int(s) << " side " << side;
+        EXPECT_EQ(dv_word_load(w), s) << int(s) << " side " << side;
+      }
+      const uint8_t before = dv_word_load(w);
+      ASSERT_EQ(dv_clear_sync_state(a.impl_handle()), DV_OK);
+      EXPECT_EQ(dv_word_load(w), dv_sync_state_clear_next(before));
+    }
+  }
+  Kokkos::DualView<double*, Kokkos::LayoutLeft, Kokkos::HostSpace> one("one", 4);
+  const uint8_t* w = nullptr;
+  ASSERT_EQ(dv_sync_state_word(one.impl_handle(), &w), DV_OK);
+  EXPECT_EQ(dv_word_load(w), DV_SYNC_ONE_SPACE);
+  EXPECT_TRUE(dv_sync_state_modify_is_noop(DV_SYNC_ONE_SPACE, DV_SIDE_DEVICE));
+  ASSERT_EQ(dv_modify_device(one.impl_handle()), DV_OK);
+  ASSERT_EQ(dv_clear_sync_state(one.impl_handle()), DV_OK);
+  EXPECT_EQ(dv_word_load(w), dv_sync_state_clear_next(DV_SYNC_ONE_SPACE));
 }
 
 // The inline compare-exchange is atomic: threads race to modify the two sides

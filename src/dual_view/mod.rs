@@ -27,7 +27,7 @@ mod access;
 mod borrow;
 mod copy;
 mod desc;
-mod flags;
+pub(crate) mod flags;
 mod realloc;
 mod regions;
 mod subview;
