@@ -6,6 +6,9 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -317,24 +320,60 @@ TEST(CppParity, LabelsComeFromTheCore) {
 
 // ---- the space tags follow the core's policy table ---------------------------------
 
+// Every field of dv_space_info_t is compared below: a new one must be added there.
+static_assert(sizeof(dv_space_info_t) == 12, "dv_space_info_t has a new field: compare it in expect_policy");
+
 template <class M>
-void expect_policy() {
+void expect_policy(std::set<uint32_t>& codes) {
   dv_space_info_t info{};
-  ASSERT_EQ(dv_space_info(M::code, &info), DV_OK);
+  ASSERT_EQ(dv_space_info(M::code, &info), DV_OK) << M::name();
+  EXPECT_TRUE(codes.insert(M::code).second) << M::name() << ": two tags with one code";
   EXPECT_EQ(info.host_accessible, M::host_accessible) << M::name();
   EXPECT_EQ(info.needs_mirror, M::needs_mirror) << M::name();
+  EXPECT_EQ(info.unified, M::unified) << M::name();
+  EXPECT_EQ(info.is_device, M::is_device) << M::name();
   EXPECT_EQ(info.default_layout, M::execution_space::array_layout::code) << M::name();
-  EXPECT_EQ(info.host_side, M::code == DV_SPACE_HOST_PINNED ? DV_SPACE_HOST_PINNED : DV_SPACE_HOST) << M::name();
+  // The host side of a DualView over M: HostSpace when mirrored or managed, M itself otherwise.
+  EXPECT_EQ(info.host_side, M::needs_mirror || M::unified ? uint32_t{DV_SPACE_HOST} : M::code) << M::name();
   using Mirror = typename Kokkos::ViewTraits<double*, M>::host_mirror_space;
   EXPECT_EQ(Mirror::code, M::needs_mirror ? DV_SPACE_HOST : M::code) << M::name();
 }
 
+template <class... M>
+std::set<uint32_t> expect_policies(dv::detail::type_list<M...>) {
+  std::set<uint32_t> codes;
+  (expect_policy<M>(codes), ...);
+  return codes;
+}
+
+// The values of every `#define DV_SPACE_* n` of the C header (made from src/abi.rs).
+std::set<uint32_t> header_spaces() {
+  std::ifstream in(DUALVIEW_C_HEADER);
+  EXPECT_TRUE(in.good()) << DUALVIEW_C_HEADER;
+  std::set<uint32_t> out;
+  const std::string def = "#define DV_SPACE_";
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind(def, 0) != 0) continue;
+    std::istringstream words(line.substr(def.size()));
+    std::string name;
+    uint32_t value = 0;
+    if (words >> name >> value) out.insert(value);
+  }
+  return out;
+}
+
+// Every DV_SPACE_* of dualview.h has a tag in dv::detail::memory_spaces, each
+// tag agrees with the core's policy on every field, and the core knows no
+// other space.
 TEST(Spaces, TagsFollowTheCorePolicy) {
-  expect_policy<Kokkos::HostSpace>();
-  expect_policy<Kokkos::CudaSpace>();
-  expect_policy<Kokkos::CudaUVMSpace>();
-  expect_policy<Kokkos::CudaHostPinnedSpace>();
-  expect_policy<Kokkos::TestDeviceSpace>();
+  const std::set<uint32_t> tags = expect_policies(dv::detail::memory_spaces{});
+  const std::set<uint32_t> header = header_spaces();
+  EXPECT_GE(header.size(), 5u);
+  EXPECT_EQ(tags, header) << "a DV_SPACE_* of dualview.h without a C++ tag in dv::detail::memory_spaces, or the reverse";
+  for (uint32_t code = 0; code < 256; ++code) {
+    dv_space_info_t info{};
+    EXPECT_EQ(dv_space_info(code, &info) == DV_OK, header.count(code) == 1) << "space " << code;
+  }
 }
 
 // ---- Kokkos Tools through the C++ setters -----------------------------------------------
