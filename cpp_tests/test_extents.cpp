@@ -1,4 +1,7 @@
 // dv::extents, dv::dims, dv::dyn_extents: the rank-1 resolution, conversions, errors.
+#include <string>
+#include <vector>
+
 #include "common.hpp"
 
 static_assert(dv::extents<4>::rank() == 1 && dv::extents<4>::rank_dynamic() == 0 && dv::extents<4>::static_extent(0) == 4);
@@ -60,6 +63,35 @@ TEST(Extents, DualViewFromExtents) {
   dv::DualView<double*[3], dv::LayoutRight, TestDev> b("F", dv::extents<dv::dynamic_extent, 3>(6));
   EXPECT_EQ(b.extent(0), 6u);
   EXPECT_THROW((dv::DualView<double*[3], dv::LayoutRight, TestDev>("G", dv::dims<2>(6, 4))), dv::static_mismatch);
+}
+
+// One assignment rule (dv::extents::from_values) for extents, Views, DualViews
+// and their resize: the same values are accepted, and refused with the same
+// error and message, whichever of them is given them.
+TEST(Extents, OneAssignmentRuleForExtentsViewsAndDualViews) {
+  using E = dv::extents<dv::dynamic_extent, 3>;
+  using V = dv::View<double* [3], dv::LayoutRight, dv::HostSpace>;
+  using D = dv::DualView<double* [3], dv::LayoutRight, TestDev>;
+  auto message = [](auto&& make) -> std::string {
+    try {
+      make();
+    } catch (const dv::error& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  const std::vector<std::vector<std::size_t>> cases = {{5}, {5, 3}, {5, 4}, {1, 2, 3}, {}, {std::size_t(1) << 62}};
+  for (const auto& c : cases) {
+    const std::size_t n = c.size();
+    auto at = [&](std::size_t i) { return i < n ? c[i] : dv::detail::ctor_default; };
+    const std::string by_extents = message([&] { E::from_values(c.data(), n); });
+    EXPECT_EQ(message([&] { V("v", at(0), at(1), at(2)); }), by_extents) << n;
+    EXPECT_EQ(message([&] { D("d", at(0), at(1), at(2)); }), by_extents) << n;
+    D grown("g", 1);
+    EXPECT_EQ(message([&] { grown.resize(at(0), at(1), at(2)); }), by_extents) << n;
+  }
+  EXPECT_EQ(message([] { E(5, 4); }), message([] { V("v", 5, 4); }));
+  EXPECT_NE(message([] { E(5, 4); }).find("does not match the static extent 3"), std::string::npos);
 }
 
 // DECISIONS E10: extent(r) past the rank is 0 for every kind, noexcept.

@@ -138,29 +138,16 @@ inline tracker adopt(dv_dualview_t* h, record* parent = nullptr) {
   return tracker(r);
 }
 
-/// Extents from constructor arguments n0..n7 (the unused ones are the sentinel).
+/// The sentinel of an unused constructor extent n0..n7.
 inline constexpr std::size_t ctor_default = static_cast<std::size_t>(-1);
 
+/// Extents from constructor arguments n0..n7 (the unused ones are the
+/// sentinel), by the one extents rule (extents::from_values).
 template <class Analysis>
 dv_extents_t extents_from_args(const std::size_t (&n)[8]) {
-  constexpr std::size_t R = Analysis::rank, RD = Analysis::rank_dynamic;
   std::size_t given = 0;
   while (given < 8 && n[given] != ctor_default) ++given;
-  if (given != R && given != RD)
-    raise(DV_ERROR_RANK_MISMATCH, "dv: expected " + std::to_string(RD) + " run-time extents (or all " + std::to_string(R) +
-                                      "), got " + std::to_string(given));
-  dv_extents_t e{};
-  e.rank = static_cast<uint32_t>(R);
-  for (std::size_t r = 0; r < 8; ++r) e.extent[r] = 1;
-  for (std::size_t r = 0; r < R; ++r) {
-    std::size_t s = Analysis::static_extent(r);
-    std::size_t v = (r < RD || given == R) ? n[r] : s;
-    if (s != dynamic_extent && v != s)
-      raise(DV_ERROR_STATIC_MISMATCH, "dv: extent " + std::to_string(v) + " of axis " + std::to_string(r) +
-                                          " does not match the static extent " + std::to_string(s));
-    e.extent[r] = v;
-  }
-  return e;
+  return Analysis::extents_type::from_values(n, given).to_c();
 }
 
 /// Extents (and strides, for LayoutStride) from a Kokkos layout object.
@@ -473,13 +460,7 @@ class View : public ViewTraits<DataType, Props...> {
   /// Adopt extents `e` and strides `s`, checking the static extents and that
   /// the strides address elements as this View's layout does.
   void set_mapping(const std::size_t* e, const std::size_t* s) {
-    for (unsigned r = 0; r < rank; ++r) {
-      std::size_t st = traits::analysis::static_extent(r);
-      if (st != dynamic_extent && st != e[r])
-        detail::raise(DV_ERROR_STATIC_MISMATCH, "dv::View: extent " + std::to_string(e[r]) + " of axis " + std::to_string(r) +
-                                                    " does not match the static extent " + std::to_string(st));
-    }
-    auto ext = extents_type::from_values_unchecked(e);
+    const auto ext = extents_type::from_values(e, rank);  // the static extents checked by the extents rule
     if constexpr (std::is_same_v<array_layout, LayoutStride>) {
       map_ = mapping_type(ext, s);
     } else {
