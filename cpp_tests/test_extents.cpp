@@ -130,3 +130,53 @@ TEST(Extents, UblasPredicatesOverlapAsUblasSays) {
   ASSERT_EQ(dv_extents_is_matrix(&c, &mat), DV_OK);
   EXPECT_TRUE(vec && mat);
 }
+
+// The uBLAS predicates and squeeze of the C++ header give the core's answers
+// (src/extents/ublas.rs through dv_extents_*) on every shape of rank 0 to 5
+// with extents 0 to 3, for a run-time rank (dyn_extents) and a rank in the
+// type (dims<R>): the Rust table is the oracle, nothing is restated here.
+template <std::size_t R>
+void expect_ublas_parity(const std::size_t* v) {
+  const dv::dyn_extents d = dv::dyn_extents::from_c(dv::dims<R>::from_values(v, R).to_c());
+  const dv::dims<R> f = dv::dims<R>::from_values(v, R);
+  const dv_extents_t c = f.to_c();
+  bool scalar = false, vector = false, matrix = false, tensor = false;
+  ASSERT_EQ(dv_extents_is_scalar(&c, &scalar), DV_OK);
+  ASSERT_EQ(dv_extents_is_vector(&c, &vector), DV_OK);
+  ASSERT_EQ(dv_extents_is_matrix(&c, &matrix), DV_OK);
+  ASSERT_EQ(dv_extents_is_tensor(&c, &tensor), DV_OK);
+  std::string shape = "{";
+  for (std::size_t r = 0; r < R; ++r) shape += std::to_string(v[r]) + (r + 1 < R ? "," : "");
+  shape += "}";
+  EXPECT_EQ(dv::is_scalar(d), scalar) << shape;
+  EXPECT_EQ(dv::is_vector(d), vector) << shape;
+  EXPECT_EQ(dv::is_matrix(d), matrix) << shape;
+  EXPECT_EQ(dv::is_tensor(d), tensor) << shape;
+  EXPECT_EQ(dv::is_scalar(f), scalar) << shape;
+  EXPECT_EQ(dv::is_vector(f), vector) << shape;
+  EXPECT_EQ(dv::is_matrix(f), matrix) << shape;
+  EXPECT_EQ(dv::is_tensor(f), tensor) << shape;
+  dv_extents_t numpy{}, octave{};
+  ASSERT_EQ(dv_extents_squeeze(&c, DV_SQUEEZE_NUMPY, &numpy), DV_OK);
+  ASSERT_EQ(dv_extents_squeeze(&c, DV_SQUEEZE_OCTAVE, &octave), DV_OK);
+  EXPECT_EQ(dv::squeeze(f), dv::dyn_extents::from_c(numpy)) << shape;
+  EXPECT_EQ(dv::squeeze_octave(f), dv::dyn_extents::from_c(octave)) << shape;
+}
+
+template <std::size_t R>
+std::size_t ublas_parity_of_rank() {
+  std::size_t shapes = 1;
+  for (std::size_t r = 0; r < R; ++r) shapes *= 4;
+  for (std::size_t k = 0; k < shapes; ++k) {
+    std::size_t v[R + 1] = {};
+    for (std::size_t r = 0, rest = k; r < R; ++r, rest /= 4) v[r] = rest % 4;
+    expect_ublas_parity<R>(v);
+  }
+  return shapes;
+}
+
+TEST(Extents, UblasPredicatesAreTheCoresOnEveryShape) {
+  const std::size_t shapes = ublas_parity_of_rank<0>() + ublas_parity_of_rank<1>() + ublas_parity_of_rank<2>() +
+                             ublas_parity_of_rank<3>() + ublas_parity_of_rank<4>() + ublas_parity_of_rank<5>();
+  EXPECT_EQ(shapes, 1365u);
+}

@@ -360,7 +360,9 @@ DV_INLINE_FUNCTION constexpr bool is_matrix(const E& e) noexcept {
 template <class E, class = std::enable_if_t<detail::is_extents<E>::value>>
 DV_INLINE_FUNCTION constexpr bool is_tensor(const E& e) noexcept {
   if (e.rank() <= 2 || detail::ext_at(e, 0) < 1 || detail::ext_at(e, 1) < 1) return false;
-  return !detail::trailing_ones(e);
+  for (std::size_t r = 2; r < e.rank(); ++r)
+    if (detail::ext_at(e, r) > 1) return true;
+  return false;  // trailing extents of 0 and 1 only: {1, 1, 0} is not a tensor
 }
 
 /// numpy squeeze: every extent of 1 dropped (the result may be rank 0).
