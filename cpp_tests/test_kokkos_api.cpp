@@ -573,6 +573,44 @@ TEST(CppParity, SyncStateFunctionsPredictTheAbi) {
   EXPECT_EQ(dv_word_load(w), dv_sync_state_clear_next(DV_SYNC_ONE_SPACE));
 }
 
+// C++ encodes dv_desc_t.flags in one place (dv::detail::desc_flags), the core
+// decodes them (host_of_flags) and encodes them back (dv_desc_of): every kind
+// of handle C++ makes has the host side it asked for, and a DualView created
+// from its dv_desc_of has the same spaces.
+TEST(CppParity, DescriptorFlagsMeanWhatTheCoreDecodes) {
+  auto expect = [](dv_dualview_t* h, uint32_t host, uint32_t device, const char* what) {
+    dv_info_t info{};
+    ASSERT_EQ(dv_info(h, &info), DV_OK) << what;
+    EXPECT_EQ(info.host_space, host) << what;
+    EXPECT_EQ(info.device_space, device) << what;
+    dv_desc_t d{};
+    ASSERT_EQ(dv_desc_of(h, &d), DV_OK) << what;
+    dv_dualview_t* again = nullptr;
+    ASSERT_EQ(dv_create("again", &d, &again), DV_OK) << what;
+    dv_info_t info2{};
+    ASSERT_EQ(dv_info(again, &info2), DV_OK) << what;
+    EXPECT_EQ(info2.host_space, host) << what;
+    EXPECT_EQ(info2.device_space, device) << what;
+    const uint32_t one = DV_INFO_SINGLE_SPACE | DV_INFO_ONE_ALLOCATION;
+    EXPECT_EQ(info2.bits & one, info.bits & one) << what;
+    ASSERT_EQ(dv_destroy(again), DV_OK);
+  };
+  Kokkos::View<double*, TestDev> v("v", 4);
+  expect(v.impl_handle(), DV_SPACE_TEST_DEVICE, DV_SPACE_TEST_DEVICE, "View on the test device");
+  Kokkos::View<double*, Kokkos::HostSpace> hv("hv", 4);
+  expect(hv.impl_handle(), DV_SPACE_HOST, DV_SPACE_HOST, "View on the host");
+  Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> wrapped(hv.data(), 4);
+  expect(wrapped.impl_handle(), DV_SPACE_HOST, DV_SPACE_HOST, "unmanaged View");
+  Kokkos::DualView<double*, Kokkos::LayoutLeft, TestDev> a("a", 4);
+  expect(a.impl_handle(), DV_SPACE_HOST, DV_SPACE_TEST_DEVICE, "DualView");
+  Kokkos::DualView<double*, Kokkos::LayoutLeft, TestDev> from_views(a.d_view, a.h_view);
+  expect(from_views.impl_handle(), DV_SPACE_HOST, DV_SPACE_TEST_DEVICE, "DualView of two views");
+  Kokkos::DualView<double*, Kokkos::HostSpace> single("single", 4);
+  expect(single.impl_handle(), DV_SPACE_HOST, DV_SPACE_HOST, "single-space DualView");
+  Kokkos::DualView<double*, Kokkos::HostSpace> single_views(single.d_view, single.h_view);
+  expect(single_views.impl_handle(), DV_SPACE_HOST, DV_SPACE_HOST, "single-space DualView of one view");
+}
+
 // The inline compare-exchange is atomic: threads race to modify the two sides
 // of one clean DualView through their own copies; exactly one side wins.
 TEST(CppParity, InlineFlagWritesAreThreadSafe) {

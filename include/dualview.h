@@ -183,6 +183,11 @@
 #define DV_FLAG_PAGEABLE_HOST 8
 
 /**
+ * `dv_desc_t.flags`: every `DV_FLAG_*` bit; a descriptor with any other bit is refused.
+ */
+#define DV_FLAG_ALL (((DV_FLAG_WITHOUT_INITIALIZING | DV_FLAG_PINNED_HOST) | DV_FLAG_SINGLE_SPACE) | DV_FLAG_PAGEABLE_HOST)
+
+/**
  * Access mode: read (sync first if stale).
  */
 #define DV_ACCESS_READ 1

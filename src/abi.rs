@@ -71,6 +71,8 @@ pub const DV_FLAG_PINNED_HOST: u32 = 2;
 pub const DV_FLAG_SINGLE_SPACE: u32 = 4;
 /// `dv_desc_t.flags`: keep a CUDA DualView's host mirror pageable (never registered with the driver).
 pub const DV_FLAG_PAGEABLE_HOST: u32 = 8;
+/// `dv_desc_t.flags`: every `DV_FLAG_*` bit; a descriptor with any other bit is refused.
+pub const DV_FLAG_ALL: u32 = DV_FLAG_WITHOUT_INITIALIZING | DV_FLAG_PINNED_HOST | DV_FLAG_SINGLE_SPACE | DV_FLAG_PAGEABLE_HOST;
 
 /// Access mode: read (sync first if stale).
 pub const DV_ACCESS_READ: u32 = 1;

@@ -226,9 +226,9 @@ class DualView : public ViewTraits<DataType, Arg1, Arg2, Arg3> {
     std::size_t s[DV_MAX_RANK] = {};
     for (unsigned r = 0; r < 8; ++r) e.extent[r] = r < rank ? d.extent(r) : 1;
     for (unsigned r = 0; r < rank; ++r) s[r] = d.stride(r);
-    dv_desc_t desc = detail::desc_for<traits>(e, s, impl_dualview_is_single_device && memory_space::code != DV_SPACE_HOST ? DV_FLAG_SINGLE_SPACE : 0u);
+    constexpr bool pinned_host = std::is_same_v<typename t_host::memory_space, CudaHostPinnedSpace>;
+    dv_desc_t desc = detail::desc_for<traits>(e, s, detail::desc_flags(impl_dualview_is_single_device, true, pinned_host));
     desc.layout = DV_LAYOUT_STRIDE;
-    if (std::is_same_v<typename t_host::memory_space, CudaHostPinnedSpace> && !impl_dualview_is_single_device) desc.flags |= DV_FLAG_PINNED_HOST;
     dv_dualview_t* out = nullptr;
     void* hp = const_cast<non_const_value_type*>(h.data());
     void* dp = const_cast<non_const_value_type*>(d.data());

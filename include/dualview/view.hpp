@@ -177,9 +177,20 @@ dv_desc_t desc_for(const dv_extents_t& e, const std::size_t* strides, uint32_t f
   return d;
 }
 
-inline uint32_t alloc_flags(const ViewAllocProp& p, bool constructs) {
-  return ((p.initialize && !constructs) ? 0u : DV_FLAG_WITHOUT_INITIALIZING) | (p.pinned_host ? DV_FLAG_PINNED_HOST : 0u) |
-         (p.pageable_host ? DV_FLAG_PAGEABLE_HOST : 0u);
+/// dv_desc_t.flags (DV_FLAG_*, decoded by the core's host_of_flags in
+/// src/ffi/types.rs), encoded in this one place for C++: one allocation (a
+/// View, a single-device DualView: DV_FLAG_SINGLE_SPACE, no mirror to pin or
+/// keep pageable), else the mirror's properties; and whether to zero-fill.
+inline uint32_t desc_flags(bool one_allocation, bool zero_fill, bool pinned_host = false, bool pageable_host = false) {
+  const uint32_t init = zero_fill ? 0u : DV_FLAG_WITHOUT_INITIALIZING;
+  if (one_allocation) return init | DV_FLAG_SINGLE_SPACE;
+  return init | (pinned_host ? DV_FLAG_PINNED_HOST : 0u) | (pageable_host ? DV_FLAG_PAGEABLE_HOST : 0u);
+}
+
+/// The flags of an allocation with view_alloc properties `p` (elements that
+/// need construction are built by C++, so the core does not zero-fill them).
+inline uint32_t alloc_flags(const ViewAllocProp& p, bool constructs, bool one_allocation = false) {
+  return desc_flags(one_allocation, p.initialize && !constructs, p.pinned_host, p.pageable_host);
 }
 
 /// Destroy `n` elements of `T` at `data` (host memory).
@@ -480,8 +491,7 @@ class View : public ViewTraits<DataType, Props...> {
                         std::string(memory_space::name()) +
                         " memory cannot be reached from the host: use a DualView (elements are built in the host mirror), a "
                         "host-accessible space, or view_alloc(WithoutInitializing)");
-    dv_desc_t d = detail::desc_for<traits>(e, strides, detail::alloc_flags(prop, constructs) | DV_FLAG_SINGLE_SPACE);
-    d.flags &= ~static_cast<uint32_t>(DV_FLAG_PINNED_HOST | DV_FLAG_PAGEABLE_HOST);
+    dv_desc_t d = detail::desc_for<traits>(e, strides, detail::alloc_flags(prop, constructs, true));
     dv_dualview_t* h = nullptr;
     detail::check(dv_create(prop.label.c_str(), &d, &h));
     *this = View(detail::adopt(h), DV_SIDE_DEVICE);
@@ -500,7 +510,7 @@ class View : public ViewTraits<DataType, Props...> {
       set_mapping(ext, s);
       return;
     }
-    dv_desc_t d = detail::desc_for<traits>(e, strides, DV_FLAG_SINGLE_SPACE);
+    dv_desc_t d = detail::desc_for<traits>(e, strides, detail::desc_flags(true, true));
     dv_dualview_t* h = nullptr;
     detail::check(dv_wrap("", &d, const_cast<non_const_value_type*>(ptr), nullptr, &h));
     *this = View(detail::adopt(h), DV_SIDE_DEVICE);
