@@ -576,6 +576,9 @@ class DualView : public ViewTraits<DataType, Arg1, Arg2, Arg3> {
       detail::check(dv_view_copy(impl_handle(), DV_SIDE_DEVICE, impl_handle(), DV_SIDE_HOST));
   }
 
+  /// resize of elements that need their assignment run: the core copies bytes
+  /// (bitwise types go through dv_resize / dv_resized), so this copy is C++'s
+  /// (docs/DECISIONS.md D23).
   template <class V>
   static void copy_overlap_host(const V& from, const V& to, const std::size_t* n_old, const std::size_t* n_new) {
     std::size_t idx[DV_MAX_RANK] = {};
