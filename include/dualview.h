@@ -1604,7 +1604,8 @@ static inline bool dv_sync_state_try_modify(const uint8_t *word, uint32_t side) 
 static inline void dv_sync_state_clear(const uint8_t *word) {
   uint8_t *w = (uint8_t *)word;
   const uint8_t cur = __atomic_load_n(w, __ATOMIC_ACQUIRE);
-  __atomic_store_n(w, dv_sync_state_clear_next(cur), __ATOMIC_RELEASE);
+  const uint8_t next = dv_sync_state_clear_next(cur);
+  if (next != cur) __atomic_store_n(w, next, __ATOMIC_RELEASE);
 }
 #else
 /** An acquire load of a byte the library shares (dv_sync_state_word, dv_tools_dual_view_hooks_word). */
