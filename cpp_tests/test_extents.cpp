@@ -1,4 +1,7 @@
 // dv::extents, dv::dims, dv::dyn_extents: the rank-1 resolution, conversions, errors.
+#include <string>
+#include <vector>
+
 #include "common.hpp"
 
 static_assert(dv::extents<4>::rank() == 1 && dv::extents<4>::rank_dynamic() == 0 && dv::extents<4>::static_extent(0) == 4);
@@ -62,6 +65,35 @@ TEST(Extents, DualViewFromExtents) {
   EXPECT_THROW((dv::DualView<double*[3], dv::LayoutRight, TestDev>("G", dv::dims<2>(6, 4))), dv::static_mismatch);
 }
 
+// One assignment rule (dv::extents::from_values) for extents, Views, DualViews
+// and their resize: the same values are accepted, and refused with the same
+// error and message, whichever of them is given them.
+TEST(Extents, OneAssignmentRuleForExtentsViewsAndDualViews) {
+  using E = dv::extents<dv::dynamic_extent, 3>;
+  using V = dv::View<double* [3], dv::LayoutRight, dv::HostSpace>;
+  using D = dv::DualView<double* [3], dv::LayoutRight, TestDev>;
+  auto message = [](auto&& make) -> std::string {
+    try {
+      make();
+    } catch (const dv::error& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  const std::vector<std::vector<std::size_t>> cases = {{5}, {5, 3}, {5, 4}, {1, 2, 3}, {}, {std::size_t(1) << 62}};
+  for (const auto& c : cases) {
+    const std::size_t n = c.size();
+    auto at = [&](std::size_t i) { return i < n ? c[i] : dv::detail::ctor_default; };
+    const std::string by_extents = message([&] { E::from_values(c.data(), n); });
+    EXPECT_EQ(message([&] { V("v", at(0), at(1), at(2)); }), by_extents) << n;
+    EXPECT_EQ(message([&] { D("d", at(0), at(1), at(2)); }), by_extents) << n;
+    D grown("g", 1);
+    EXPECT_EQ(message([&] { grown.resize(at(0), at(1), at(2)); }), by_extents) << n;
+  }
+  EXPECT_EQ(message([] { E(5, 4); }), message([] { V("v", 5, 4); }));
+  EXPECT_NE(message([] { E(5, 4); }).find("does not match the static extent 3"), std::string::npos);
+}
+
 // DECISIONS E10: extent(r) past the rank is 0 for every kind, noexcept.
 TEST(Extents, ExtentPastTheRankIsZeroForEveryKind) {
   constexpr dv::extents<2, 3> s{};
@@ -97,4 +129,54 @@ TEST(Extents, UblasPredicatesOverlapAsUblasSays) {
   ASSERT_EQ(dv_extents_is_vector(&c, &vec), DV_OK);
   ASSERT_EQ(dv_extents_is_matrix(&c, &mat), DV_OK);
   EXPECT_TRUE(vec && mat);
+}
+
+// The uBLAS predicates and squeeze of the C++ header give the core's answers
+// (src/extents/ublas.rs through dv_extents_*) on every shape of rank 0 to 5
+// with extents 0 to 3, for a run-time rank (dyn_extents) and a rank in the
+// type (dims<R>): the Rust table is the oracle, nothing is restated here.
+template <std::size_t R>
+void expect_ublas_parity(const std::size_t* v) {
+  const dv::dyn_extents d = dv::dyn_extents::from_c(dv::dims<R>::from_values(v, R).to_c());
+  const dv::dims<R> f = dv::dims<R>::from_values(v, R);
+  const dv_extents_t c = f.to_c();
+  bool scalar = false, vector = false, matrix = false, tensor = false;
+  ASSERT_EQ(dv_extents_is_scalar(&c, &scalar), DV_OK);
+  ASSERT_EQ(dv_extents_is_vector(&c, &vector), DV_OK);
+  ASSERT_EQ(dv_extents_is_matrix(&c, &matrix), DV_OK);
+  ASSERT_EQ(dv_extents_is_tensor(&c, &tensor), DV_OK);
+  std::string shape = "{";
+  for (std::size_t r = 0; r < R; ++r) shape += std::to_string(v[r]) + (r + 1 < R ? "," : "");
+  shape += "}";
+  EXPECT_EQ(dv::is_scalar(d), scalar) << shape;
+  EXPECT_EQ(dv::is_vector(d), vector) << shape;
+  EXPECT_EQ(dv::is_matrix(d), matrix) << shape;
+  EXPECT_EQ(dv::is_tensor(d), tensor) << shape;
+  EXPECT_EQ(dv::is_scalar(f), scalar) << shape;
+  EXPECT_EQ(dv::is_vector(f), vector) << shape;
+  EXPECT_EQ(dv::is_matrix(f), matrix) << shape;
+  EXPECT_EQ(dv::is_tensor(f), tensor) << shape;
+  dv_extents_t numpy{}, octave{};
+  ASSERT_EQ(dv_extents_squeeze(&c, DV_SQUEEZE_NUMPY, &numpy), DV_OK);
+  ASSERT_EQ(dv_extents_squeeze(&c, DV_SQUEEZE_OCTAVE, &octave), DV_OK);
+  EXPECT_EQ(dv::squeeze(f), dv::dyn_extents::from_c(numpy)) << shape;
+  EXPECT_EQ(dv::squeeze_octave(f), dv::dyn_extents::from_c(octave)) << shape;
+}
+
+template <std::size_t R>
+std::size_t ublas_parity_of_rank() {
+  std::size_t shapes = 1;
+  for (std::size_t r = 0; r < R; ++r) shapes *= 4;
+  for (std::size_t k = 0; k < shapes; ++k) {
+    std::size_t v[R + 1] = {};
+    for (std::size_t r = 0, rest = k; r < R; ++r, rest /= 4) v[r] = rest % 4;
+    expect_ublas_parity<R>(v);
+  }
+  return shapes;
+}
+
+TEST(Extents, UblasPredicatesAreTheCoresOnEveryShape) {
+  const std::size_t shapes = ublas_parity_of_rank<0>() + ublas_parity_of_rank<1>() + ublas_parity_of_rank<2>() +
+                             ublas_parity_of_rank<3>() + ublas_parity_of_rank<4>() + ublas_parity_of_rank<5>();
+  EXPECT_EQ(shapes, 1365u);
 }

@@ -6,6 +6,9 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -317,24 +320,60 @@ TEST(CppParity, LabelsComeFromTheCore) {
 
 // ---- the space tags follow the core's policy table ---------------------------------
 
+// Every field of dv_space_info_t is compared below: a new one must be added there.
+static_assert(sizeof(dv_space_info_t) == 12, "dv_space_info_t has a new field: compare it in expect_policy");
+
 template <class M>
-void expect_policy() {
+void expect_policy(std::set<uint32_t>& codes) {
   dv_space_info_t info{};
-  ASSERT_EQ(dv_space_info(M::code, &info), DV_OK);
+  ASSERT_EQ(dv_space_info(M::code, &info), DV_OK) << M::name();
+  EXPECT_TRUE(codes.insert(M::code).second) << M::name() << ": two tags with one code";
   EXPECT_EQ(info.host_accessible, M::host_accessible) << M::name();
   EXPECT_EQ(info.needs_mirror, M::needs_mirror) << M::name();
+  EXPECT_EQ(info.unified, M::unified) << M::name();
+  EXPECT_EQ(info.is_device, M::is_device) << M::name();
   EXPECT_EQ(info.default_layout, M::execution_space::array_layout::code) << M::name();
-  EXPECT_EQ(info.host_side, M::code == DV_SPACE_HOST_PINNED ? DV_SPACE_HOST_PINNED : DV_SPACE_HOST) << M::name();
+  // The host side of a DualView over M: HostSpace when mirrored or managed, M itself otherwise.
+  EXPECT_EQ(info.host_side, M::needs_mirror || M::unified ? uint32_t{DV_SPACE_HOST} : M::code) << M::name();
   using Mirror = typename Kokkos::ViewTraits<double*, M>::host_mirror_space;
   EXPECT_EQ(Mirror::code, M::needs_mirror ? DV_SPACE_HOST : M::code) << M::name();
 }
 
+template <class... M>
+std::set<uint32_t> expect_policies(dv::detail::type_list<M...>) {
+  std::set<uint32_t> codes;
+  (expect_policy<M>(codes), ...);
+  return codes;
+}
+
+// The values of every `#define DV_SPACE_* n` of the C header (made from src/abi.rs).
+std::set<uint32_t> header_spaces() {
+  std::ifstream in(DUALVIEW_C_HEADER);
+  EXPECT_TRUE(in.good()) << DUALVIEW_C_HEADER;
+  std::set<uint32_t> out;
+  const std::string def = "#define DV_SPACE_";
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind(def, 0) != 0) continue;
+    std::istringstream words(line.substr(def.size()));
+    std::string name;
+    uint32_t value = 0;
+    if (words >> name >> value) out.insert(value);
+  }
+  return out;
+}
+
+// Every DV_SPACE_* of dualview.h has a tag in dv::detail::memory_spaces, each
+// tag agrees with the core's policy on every field, and the core knows no
+// other space.
 TEST(Spaces, TagsFollowTheCorePolicy) {
-  expect_policy<Kokkos::HostSpace>();
-  expect_policy<Kokkos::CudaSpace>();
-  expect_policy<Kokkos::CudaUVMSpace>();
-  expect_policy<Kokkos::CudaHostPinnedSpace>();
-  expect_policy<Kokkos::TestDeviceSpace>();
+  const std::set<uint32_t> tags = expect_policies(dv::detail::memory_spaces{});
+  const std::set<uint32_t> header = header_spaces();
+  EXPECT_GE(header.size(), 5u);
+  EXPECT_EQ(tags, header) << "a DV_SPACE_* of dualview.h without a C++ tag in dv::detail::memory_spaces, or the reverse";
+  for (uint32_t code = 0; code < 256; ++code) {
+    dv_space_info_t info{};
+    EXPECT_EQ(dv_space_info(code, &info) == DV_OK, header.count(code) == 1) << "space " << code;
+  }
 }
 
 // ---- Kokkos Tools through the C++ setters -----------------------------------------------
@@ -431,7 +470,7 @@ TEST(CppParity, InlineFlagWritesMatchTheAbi) {
   Kokkos::DualView<double*, Kokkos::LayoutLeft, TestDev> a("inline", 10);
   const uint8_t* w = nullptr;
   ASSERT_EQ(dv_sync_state_word(a.impl_handle(), &w), DV_OK);
-  auto state = [&] { return static_cast<int>(__atomic_load_n(w, __ATOMIC_ACQUIRE)); };
+  auto state = [&] { return static_cast<int>(dv_word_load(w)); };
   a.modify_host();
   EXPECT_EQ(state(), DV_SYNC_HOST_NEWER);
   EXPECT_THROW(a.modify_device(), std::runtime_error);  // the other side is newer: the ABI refuses
@@ -448,6 +487,11 @@ TEST(CppParity, InlineFlagWritesMatchTheAbi) {
   EXPECT_EQ(state(), DV_SYNC_HOST_NEWER | DV_SYNC_PARTIAL);
   a.modify_host();
   EXPECT_EQ(state(), DV_SYNC_HOST_NEWER);
+  // The rest a subview sync leaves: the newer side's whole modify takes it back inline.
+  Kokkos::subview(a, std::make_pair(0, 3)).sync_device();
+  EXPECT_EQ(state(), DV_SYNC_HOST_NEWER | DV_SYNC_PARTIAL | DV_SYNC_REST);
+  a.modify_host();
+  EXPECT_EQ(state(), DV_SYNC_HOST_NEWER);
   a.clear_sync_state();
   // Const data: clear refuses, as through the ABI.
   Kokkos::DualView<const double*, Kokkos::LayoutLeft, TestDev> c = a;
@@ -462,6 +506,109 @@ TEST(CppParity, InlineFlagWritesMatchTheAbi) {
   const uint8_t* one = nullptr;
   ASSERT_EQ(dv_sync_state_word(h.impl_handle(), &one), DV_OK);
   EXPECT_EQ(*one, DV_SYNC_ONE_SPACE);
+}
+
+// The header's dv_sync_state_* functions (written and checked against the Rust
+// rules in src/dual_view/flags.rs) predict what the ABI does on real handles, in
+// every state a whole DualView reaches: need_sync, a whole modify of either side
+// (a flag change, or the library must act: an error, or a rest it releases
+// first), clear_sync_state.
+TEST(CppParity, SyncStateFunctionsPredictTheAbi) {
+  using DV = Kokkos::DualView<double*, Kokkos::LayoutLeft, TestDev>;
+  // Each setup leaves the DualView in one state: clean, newer (whole, a
+  // subview's region, the rest of a subview sync), for each side.
+  const std::vector<std::pair<uint8_t, void (*)(DV&)>> setups = {
+      {DV_SYNC_CLEAN, [](DV&) {}},
+      {DV_SYNC_HOST_NEWER, [](DV& a) { a.modify_host(); }},
+      {DV_SYNC_HOST_NEWER | DV_SYNC_PARTIAL, [](DV& a) { Kokkos::subview(a, std::make_pair(0, 3)).modify_host(); }},
+      {DV_SYNC_HOST_NEWER | DV_SYNC_PARTIAL | DV_SYNC_REST,
+       [](DV& a) {
+         a.modify_host();
+         Kokkos::subview(a, std::make_pair(0, 3)).sync_device();
+       }},
+      {DV_SYNC_DEVICE_NEWER, [](DV& a) { a.modify_device(); }},
+      {DV_SYNC_DEVICE_NEWER | DV_SYNC_PARTIAL, [](DV& a) { Kokkos::subview(a, std::make_pair(0, 3)).modify_device(); }},
+      {DV_SYNC_DEVICE_NEWER | DV_SYNC_PARTIAL | DV_SYNC_REST,
+       [](DV& a) {
+         a.modify_device();
+         Kokkos::subview(a, std::make_pair(0, 3)).sync_host();
+       }},
+  };
+  for (const auto& [want, setup] : setups) {
+    for (uint32_t side : {uint32_t{DV_SIDE_HOST}, uint32_t{DV_SIDE_DEVICE}}) {
+      DV a("predict", 8);
+      setup(a);
+      const uint8_t* w = nullptr;
+      ASSERT_EQ(dv_sync_state_word(a.impl_handle(), &w), DV_OK);
+      const uint8_t s = dv_word_load(w);
+      ASSERT_EQ(s, want);
+      bool stale = false;
+      ASSERT_EQ((side == DV_SIDE_HOST ? dv_need_sync_host : dv_need_sync_device)(a.impl_handle(), &stale), DV_OK);
+      EXPECT_EQ(stale, dv_sync_state_is_stale(s, side)) << int(s) << " side " << side;
+      uint8_t next = 0;
+      const bool flag_only = dv_sync_state_modify_next(s, side, true, &next);
+      const dv_status_t st = (side == DV_SIDE_HOST ? dv_modify_host : dv_modify_device)(a.impl_handle());
+      if (flag_only) {
+        EXPECT_EQ(st, DV_OK) << int(s) << " side " << side;
+        EXPECT_EQ(dv_word_load(w), next) << int(s) << " side " << side;
+      } else if ((s & DV_SYNC_REST) != 0) {
+        EXPECT_EQ(st, DV_OK) << int(s) << " side " << side;  // the rest released, then the modify
+        EXPECT_EQ(dv_word_load(w), dv_sync_state_newer(side)) << int(s) << " side " << side;
+      } else {
+        EXPECT_EQ(st, DV_ERROR_CONCURRENT_MODIFICATION) << int(s) << " side " << side;
+        EXPECT_EQ(dv_word_load(w), s) << int(s) << " side " << side;
+      }
+      const uint8_t before = dv_word_load(w);
+      ASSERT_EQ(dv_clear_sync_state(a.impl_handle()), DV_OK);
+      EXPECT_EQ(dv_word_load(w), dv_sync_state_clear_next(before));
+    }
+  }
+  Kokkos::DualView<double*, Kokkos::LayoutLeft, Kokkos::HostSpace> one("one", 4);
+  const uint8_t* w = nullptr;
+  ASSERT_EQ(dv_sync_state_word(one.impl_handle(), &w), DV_OK);
+  EXPECT_EQ(dv_word_load(w), DV_SYNC_ONE_SPACE);
+  EXPECT_TRUE(dv_sync_state_modify_is_noop(DV_SYNC_ONE_SPACE, DV_SIDE_DEVICE));
+  ASSERT_EQ(dv_modify_device(one.impl_handle()), DV_OK);
+  ASSERT_EQ(dv_clear_sync_state(one.impl_handle()), DV_OK);
+  EXPECT_EQ(dv_word_load(w), dv_sync_state_clear_next(DV_SYNC_ONE_SPACE));
+}
+
+// C++ encodes dv_desc_t.flags in one place (dv::detail::desc_flags), the core
+// decodes them (host_of_flags) and encodes them back (dv_desc_of): every kind
+// of handle C++ makes has the host side it asked for, and a DualView created
+// from its dv_desc_of has the same spaces.
+TEST(CppParity, DescriptorFlagsMeanWhatTheCoreDecodes) {
+  auto expect = [](dv_dualview_t* h, uint32_t host, uint32_t device, const char* what) {
+    dv_info_t info{};
+    ASSERT_EQ(dv_info(h, &info), DV_OK) << what;
+    EXPECT_EQ(info.host_space, host) << what;
+    EXPECT_EQ(info.device_space, device) << what;
+    dv_desc_t d{};
+    ASSERT_EQ(dv_desc_of(h, &d), DV_OK) << what;
+    dv_dualview_t* again = nullptr;
+    ASSERT_EQ(dv_create("again", &d, &again), DV_OK) << what;
+    dv_info_t info2{};
+    ASSERT_EQ(dv_info(again, &info2), DV_OK) << what;
+    EXPECT_EQ(info2.host_space, host) << what;
+    EXPECT_EQ(info2.device_space, device) << what;
+    const uint32_t one = DV_INFO_SINGLE_SPACE | DV_INFO_ONE_ALLOCATION;
+    EXPECT_EQ(info2.bits & one, info.bits & one) << what;
+    ASSERT_EQ(dv_destroy(again), DV_OK);
+  };
+  Kokkos::View<double*, TestDev> v("v", 4);
+  expect(v.impl_handle(), DV_SPACE_TEST_DEVICE, DV_SPACE_TEST_DEVICE, "View on the test device");
+  Kokkos::View<double*, Kokkos::HostSpace> hv("hv", 4);
+  expect(hv.impl_handle(), DV_SPACE_HOST, DV_SPACE_HOST, "View on the host");
+  Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> wrapped(hv.data(), 4);
+  expect(wrapped.impl_handle(), DV_SPACE_HOST, DV_SPACE_HOST, "unmanaged View");
+  Kokkos::DualView<double*, Kokkos::LayoutLeft, TestDev> a("a", 4);
+  expect(a.impl_handle(), DV_SPACE_HOST, DV_SPACE_TEST_DEVICE, "DualView");
+  Kokkos::DualView<double*, Kokkos::LayoutLeft, TestDev> from_views(a.d_view, a.h_view);
+  expect(from_views.impl_handle(), DV_SPACE_HOST, DV_SPACE_TEST_DEVICE, "DualView of two views");
+  Kokkos::DualView<double*, Kokkos::HostSpace> single("single", 4);
+  expect(single.impl_handle(), DV_SPACE_HOST, DV_SPACE_HOST, "single-space DualView");
+  Kokkos::DualView<double*, Kokkos::HostSpace> single_views(single.d_view, single.h_view);
+  expect(single_views.impl_handle(), DV_SPACE_HOST, DV_SPACE_HOST, "single-space DualView of one view");
 }
 
 // The inline compare-exchange is atomic: threads race to modify the two sides

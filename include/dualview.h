@@ -183,6 +183,11 @@
 #define DV_FLAG_PAGEABLE_HOST 8
 
 /**
+ * `dv_desc_t.flags`: every `DV_FLAG_*` bit; a descriptor with any other bit is refused.
+ */
+#define DV_FLAG_ALL (((DV_FLAG_WITHOUT_INITIALIZING | DV_FLAG_PINNED_HOST) | DV_FLAG_SINGLE_SPACE) | DV_FLAG_PAGEABLE_HOST)
+
+/**
  * Access mode: read (sync first if stale).
  */
 #define DV_ACCESS_READ 1
@@ -1521,3 +1526,92 @@ DV_NODISCARD enum dv_status_t dv_tools_declare_metadata(const char *key, const c
 #endif  // __cplusplus
 
 #endif  /* DUALVIEW_H */
+
+#ifndef DUALVIEW_H_INLINE
+#define DUALVIEW_H_INLINE
+
+/* ---- The sync-state byte (dv_sync_state_word) -------------------------------------------
+ * Its transitions, as the library performs them, for inline fast paths (the C++ wrapper's,
+ * docs/DECISIONS.md D22). Written next to the Rust rules in src/dual_view/flags.rs and
+ * checked against them on every state byte, both sides and every operation. `side` is
+ * DV_SIDE_HOST or DV_SIDE_DEVICE. */
+
+/** The state in which `side` holds changes the other side lacks, everywhere. */
+static inline uint8_t dv_sync_state_newer(uint32_t side) {
+  return (uint8_t)(side == DV_SIDE_HOST ? DV_SYNC_HOST_NEWER : DV_SYNC_DEVICE_NEWER);
+}
+
+/** Whether `side` is stale in `state`: the other side holds changes (need_sync). */
+static inline bool dv_sync_state_is_stale(uint8_t state, uint32_t side) {
+  const uint8_t other = dv_sync_state_newer(side == DV_SIDE_HOST ? DV_SIDE_DEVICE : DV_SIDE_HOST);
+  return state != DV_SYNC_ONE_SPACE && (state & (DV_SYNC_HOST_NEWER | DV_SYNC_DEVICE_NEWER)) == other;
+}
+
+/** Whether a modify of the whole array from `side` changes nothing: `side` is newer
+ *  everywhere already, or the DualView is one space. */
+static inline bool dv_sync_state_modify_is_noop(uint8_t state, uint32_t side) {
+  return state == dv_sync_state_newer(side) || state == DV_SYNC_ONE_SPACE;
+}
+
+/** The state after a modify from `side` of the whole array (`whole`) or of a subview's
+ *  region, when that modify changes this byte alone: true, with `*next` (maybe `state`
+ *  itself). False when the library must act: the other side holds changes (an error), or
+ *  the rest of a partly synced change, which the library copies first. */
+static inline bool dv_sync_state_modify_next(uint8_t state, uint32_t side, bool whole, uint8_t *next) {
+  const uint8_t mine = dv_sync_state_newer(side);
+  const int base = state & (DV_SYNC_HOST_NEWER | DV_SYNC_DEVICE_NEWER);
+  if (state == DV_SYNC_ONE_SPACE || state == mine) {
+    *next = state;
+    return true;
+  }
+  if (base == DV_SYNC_CLEAN || base == mine) {
+    *next = (uint8_t)(whole ? mine : (mine | DV_SYNC_PARTIAL));
+    return true;
+  }
+  return false;
+}
+
+/** The state after clear_sync_state: clean, except that one space stays one space. */
+static inline uint8_t dv_sync_state_clear_next(uint8_t state) {
+  return (uint8_t)(state == DV_SYNC_ONE_SPACE ? DV_SYNC_ONE_SPACE : DV_SYNC_CLEAN);
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+/** Defined when the atomic functions below exist (GCC, Clang, and compilers posing as them). */
+#define DV_SYNC_STATE_ATOMICS
+
+/** An acquire load of a byte the library shares (dv_sync_state_word, dv_tools_dual_view_hooks_word). */
+static inline uint8_t dv_word_load(const uint8_t *word) {
+  return __atomic_load_n(word, __ATOMIC_ACQUIRE);
+}
+
+/** A modify of the whole array from `side`, with the library's own compare-exchange:
+ *  true when done (or nothing to do), false when the library must act (the byte is then
+ *  unchanged). Only through a handle that is neither a subview nor const, while
+ *  dv_tools_dual_view_hooks_word reads 0 (a tool would miss the event otherwise). */
+static inline bool dv_sync_state_try_modify(const uint8_t *word, uint32_t side) {
+  uint8_t *w = (uint8_t *)word;
+  uint8_t cur = __atomic_load_n(w, __ATOMIC_ACQUIRE);
+  uint8_t next = cur;
+  while (dv_sync_state_modify_next(cur, side, true, &next)) {
+    if (next == cur || __atomic_compare_exchange_n(w, &cur, next, true, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) return true;
+  }
+  return false;
+}
+
+/** clear_sync_state: the byte becomes dv_sync_state_clear_next of itself. Only through a
+ *  handle that is neither a subview nor const. */
+static inline void dv_sync_state_clear(const uint8_t *word) {
+  uint8_t *w = (uint8_t *)word;
+  const uint8_t cur = __atomic_load_n(w, __ATOMIC_ACQUIRE);
+  const uint8_t next = dv_sync_state_clear_next(cur);
+  if (next != cur) __atomic_store_n(w, next, __ATOMIC_RELEASE);
+}
+#else
+/** An acquire load of a byte the library shares (dv_sync_state_word, dv_tools_dual_view_hooks_word). */
+static inline uint8_t dv_word_load(const uint8_t *word) {
+  return *(const volatile uint8_t *)word;
+}
+#endif
+
+#endif  /* DUALVIEW_H_INLINE */

@@ -71,6 +71,8 @@ pub const DV_FLAG_PINNED_HOST: u32 = 2;
 pub const DV_FLAG_SINGLE_SPACE: u32 = 4;
 /// `dv_desc_t.flags`: keep a CUDA DualView's host mirror pageable (never registered with the driver).
 pub const DV_FLAG_PAGEABLE_HOST: u32 = 8;
+/// `dv_desc_t.flags`: every `DV_FLAG_*` bit; a descriptor with any other bit is refused.
+pub const DV_FLAG_ALL: u32 = DV_FLAG_WITHOUT_INITIALIZING | DV_FLAG_PINNED_HOST | DV_FLAG_SINGLE_SPACE | DV_FLAG_PAGEABLE_HOST;
 
 /// Access mode: read (sync first if stale).
 pub const DV_ACCESS_READ: u32 = 1;
@@ -269,3 +271,17 @@ pub const DV_TOOLS_DECLARE_METADATA: u32 = 15;
 pub const DV_TOOLS_DUAL_VIEW_SYNC: u32 = 16;
 /// Kokkos Tools event: `kokkosp_dual_view_modify`.
 pub const DV_TOOLS_DUAL_VIEW_MODIFY: u32 = 17;
+
+/// The text `tests/header.rs` gives cbindgen as the trailer of
+/// `include/dualview.h`: `static inline` C functions restating rules written
+/// in Rust, for inline fast paths in C and C++ (the sync-state transitions of
+/// `src/dual_view/flags.rs`). Each is written next to its Rust rule and
+/// checked against it there. cbindgen writes a trailer after the header's
+/// include guard, so it has its own.
+#[doc(hidden)]
+pub fn c_header_trailer() -> String {
+    format!(
+        "#ifndef DUALVIEW_H_INLINE\n#define DUALVIEW_H_INLINE\n{}\n#endif  /* DUALVIEW_H_INLINE */",
+        crate::dual_view::flags::c_functions()
+    )
+}

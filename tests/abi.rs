@@ -95,6 +95,25 @@ fn every_status_has_one_name_and_value_in_rust_c_and_fortran() {
     assert_eq!(fortran_enumerators(), rust, "Fortran enumerators");
 }
 
+/// Each enum family of the table is exactly its Rust enum: a new `DV_SPACE_*`
+/// is a new `SpaceKind` (which `dv_space_info` then answers, and which the
+/// C++ test `Spaces.TagsFollowTheCorePolicy` requires a tag for), and so on.
+#[test]
+fn every_enum_family_of_the_table_is_its_rust_enum() {
+    let table = rust_table();
+    let family = |prefix: &str| -> Vec<i64> { table.iter().filter(|(n, _)| n.starts_with(prefix)).map(|(_, &v)| v).collect() };
+    let sorted = |mut v: Vec<i64>| {
+        v.sort();
+        v
+    };
+    use dualview::{element::Dtype, Access, Layout, Side, SpaceKind};
+    assert_eq!(sorted(family("DV_SPACE_")), sorted(SpaceKind::ALL.iter().map(|&k| k as i64).collect()), "DV_SPACE_*");
+    assert_eq!(sorted(family("DV_LAYOUT_")), sorted(Layout::ALL.iter().map(|&k| k as i64).collect()), "DV_LAYOUT_*");
+    assert_eq!(sorted(family("DV_DTYPE_")), sorted(Dtype::ALL.iter().map(|&k| k as i64).collect()), "DV_DTYPE_*");
+    assert_eq!(sorted(family("DV_ACCESS_")), sorted(Access::ALL.iter().map(|&k| k as i64).collect()), "DV_ACCESS_*");
+    assert_eq!(sorted(family("DV_SIDE_")), sorted(Side::ALL.iter().map(|&k| k as i64).collect()), "DV_SIDE_*");
+}
+
 #[test]
 fn the_fortran_module_has_every_constant_with_the_same_value() {
     let rust = rust_table();

@@ -1,5 +1,6 @@
-//! The committed C header is exactly what cbindgen makes from the code now,
-//! and its version macros match Cargo.toml.
+//! The committed C header is exactly what cbindgen makes from the code now
+//! (with `dualview::abi::c_header_trailer()`, the inline C functions of rules
+//! written in Rust, as its trailer), and its version macros match Cargo.toml.
 //! Regenerate with `DUALVIEW_BLESS=1 cargo test --test header`.
 
 use std::path::PathBuf;
@@ -12,7 +13,9 @@ fn root() -> PathBuf {
 
 fn generate() -> String {
     let dir = root();
-    let config = cbindgen::Config::from_file(dir.join("cbindgen.toml")).expect("cbindgen.toml");
+    let mut config = cbindgen::Config::from_file(dir.join("cbindgen.toml")).expect("cbindgen.toml");
+    // The inline C functions of rules written in Rust (src/abi.rs).
+    config.trailer = Some(dualview::abi::c_header_trailer());
     let mut out = Vec::new();
     cbindgen::Builder::new()
         .with_crate(&dir)

@@ -7,7 +7,9 @@
  * realloc keeps the allocation, as Kokkos does.
  *
  * need_sync_*, and modify_* / sync_* when they have nothing to do, read the
- * shared flag byte inline (dv_sync_state_word): one load, no call.
+ * shared flag byte inline (dv_sync_state_word): one load, no call. The
+ * transitions they apply are the C header's dv_sync_state_* functions, which
+ * the core writes and checks against its own (src/dual_view/flags.rs).
  */
 #ifndef DUALVIEW_DUAL_VIEW_HPP
 #define DUALVIEW_DUAL_VIEW_HPP
@@ -39,15 +41,7 @@ struct view_without_void<D, View<D, Done...>, P, Ps...> {
                                            view_without_void<D, View<D, Done..., P>, Ps...>>::type;
 };
 
-inline uint8_t load_flags(const uint8_t* w) {
-#if defined(__GNUC__) || defined(__clang__)
-  return __atomic_load_n(w, __ATOMIC_ACQUIRE);
-#else
-  return *static_cast<const volatile uint8_t*>(w);
-#endif
-}
-
-#if defined(__GNUC__) || defined(__clang__)
+#if defined(DV_SYNC_STATE_ATOMICS)
 #define DUALVIEW_INLINE_FLAG_WRITES 1
 /// 1 while a DualView sync/modify tool hook is set (dv_tools_dual_view_hooks_word).
 inline const uint8_t* hooks_word() {
@@ -58,27 +52,9 @@ inline const uint8_t* hooks_word() {
   }();
   return w;
 }
-/// The inline flag writes of docs/DECISIONS.md ("inline flag writes"): a
-/// whole-array modify, as the ABI's compare-exchange would do it. False when
-/// the ABI must decide (the other side is newer, a rest to copy: DV_SYNC_REST,
-/// one space) or report (a hook).
-inline bool modify_inline(const uint8_t* word, uint8_t newer) {
-  if (__atomic_load_n(hooks_word(), __ATOMIC_ACQUIRE) != 0) return false;
-  auto* w = const_cast<uint8_t*>(word);
-  uint8_t cur = __atomic_load_n(w, __ATOMIC_ACQUIRE);
-  while (cur == DV_SYNC_CLEAN || cur == (newer | DV_SYNC_PARTIAL)) {
-    if (__atomic_compare_exchange_n(w, &cur, newer, true, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) return true;
-  }
-  return false;
-}
-/// clear_sync_state inline: any state but one-space becomes clean.
-inline bool clear_inline(const uint8_t* word) {
-  auto* w = const_cast<uint8_t*>(word);
-  uint8_t cur = __atomic_load_n(w, __ATOMIC_ACQUIRE);
-  if (cur == DV_SYNC_ONE_SPACE) return false;
-  if (cur != DV_SYNC_CLEAN) __atomic_store_n(w, static_cast<uint8_t>(DV_SYNC_CLEAN), __ATOMIC_RELEASE);
-  return true;
-}
+/// Whether no tool waits for DualView modify events: only then may a modify
+/// be written inline (docs/DECISIONS.md D22; the ABI reports it otherwise).
+inline bool no_modify_hooks() { return dv_word_load(hooks_word()) == 0; }
 #endif
 
 /// Tag for DualView's constructor that adopts a C handle.
@@ -250,9 +226,9 @@ class DualView : public ViewTraits<DataType, Arg1, Arg2, Arg3> {
     std::size_t s[DV_MAX_RANK] = {};
     for (unsigned r = 0; r < 8; ++r) e.extent[r] = r < rank ? d.extent(r) : 1;
     for (unsigned r = 0; r < rank; ++r) s[r] = d.stride(r);
-    dv_desc_t desc = detail::desc_for<traits>(e, s, impl_dualview_is_single_device && memory_space::code != DV_SPACE_HOST ? DV_FLAG_SINGLE_SPACE : 0u);
+    constexpr bool pinned_host = std::is_same_v<typename t_host::memory_space, CudaHostPinnedSpace>;
+    dv_desc_t desc = detail::desc_for<traits>(e, s, detail::desc_flags(impl_dualview_is_single_device, true, pinned_host));
     desc.layout = DV_LAYOUT_STRIDE;
-    if (std::is_same_v<typename t_host::memory_space, CudaHostPinnedSpace> && !impl_dualview_is_single_device) desc.flags |= DV_FLAG_PINNED_HOST;
     dv_dualview_t* out = nullptr;
     void* hp = const_cast<non_const_value_type*>(h.data());
     void* dp = const_cast<non_const_value_type*>(d.data());
@@ -364,25 +340,25 @@ class DualView : public ViewTraits<DataType, Arg1, Arg2, Arg3> {
   // ---- flags (inline fast paths; the C ABI otherwise) ---------------------------
 
   void modify_host() {
-    if (fast_ && noop_modify(DV_SYNC_HOST_NEWER)) return;
+    if (fast_ && dv_sync_state_modify_is_noop(state(), DV_SIDE_HOST)) return;
 #ifdef DUALVIEW_INLINE_FLAG_WRITES
-    if (writable_ && detail::modify_inline(word_, DV_SYNC_HOST_NEWER)) return;
+    if (writable_ && detail::no_modify_hooks() && dv_sync_state_try_modify(word_, DV_SIDE_HOST)) return;
 #endif
     call(dv_modify_host);
   }
   void modify_device() {
-    if (fast_ && noop_modify(DV_SYNC_DEVICE_NEWER)) return;
+    if (fast_ && dv_sync_state_modify_is_noop(state(), DV_SIDE_DEVICE)) return;
 #ifdef DUALVIEW_INLINE_FLAG_WRITES
-    if (writable_ && detail::modify_inline(word_, DV_SYNC_DEVICE_NEWER)) return;
+    if (writable_ && detail::no_modify_hooks() && dv_sync_state_try_modify(word_, DV_SIDE_DEVICE)) return;
 #endif
     call(dv_modify_device);
   }
   void sync_host() {
-    if (fast_ && !stale(DV_SYNC_DEVICE_NEWER)) return;
+    if (fast_ && !dv_sync_state_is_stale(state(), DV_SIDE_HOST)) return;
     call(dv_sync_host);
   }
   void sync_device() {
-    if (fast_ && !stale(DV_SYNC_HOST_NEWER)) return;
+    if (fast_ && !dv_sync_state_is_stale(state(), DV_SIDE_DEVICE)) return;
     call(dv_sync_device);
   }
   /// Queue the copy on a CUDA stream (cudaStream_t / CUstream); flags reset at once.
@@ -401,16 +377,19 @@ class DualView : public ViewTraits<DataType, Arg1, Arg2, Arg3> {
     sync_device();
   }
   bool need_sync_host() const {
-    if (fast_) return stale(DV_SYNC_DEVICE_NEWER);
+    if (fast_) return dv_sync_state_is_stale(state(), DV_SIDE_HOST);
     return query(dv_need_sync_host);
   }
   bool need_sync_device() const {
-    if (fast_) return stale(DV_SYNC_HOST_NEWER);
+    if (fast_) return dv_sync_state_is_stale(state(), DV_SIDE_DEVICE);
     return query(dv_need_sync_device);
   }
   void clear_sync_state() {
 #ifdef DUALVIEW_INLINE_FLAG_WRITES
-    if (writable_ && detail::clear_inline(word_)) return;
+    if (writable_) {
+      dv_sync_state_clear(word_);
+      return;
+    }
 #endif
     call(dv_clear_sync_state);
   }
@@ -562,14 +541,8 @@ class DualView : public ViewTraits<DataType, Arg1, Arg2, Arg3> {
     return dv_info(r->handle, &info) == DV_OK && info.use_count == 1;
   }
 
-  bool noop_modify(uint8_t newer) const {
-    const uint8_t w = detail::load_flags(word_);
-    return w == newer || w == DV_SYNC_ONE_SPACE;
-  }
-  bool stale(uint8_t other_newer) const {
-    // The side bits alone (PARTIAL and REST qualify them; ONE_SPACE is 3, never stale).
-    return (detail::load_flags(word_) & static_cast<uint8_t>(DV_SYNC_HOST_NEWER | DV_SYNC_DEVICE_NEWER)) == other_newer;
-  }
+  /// The shared sync-state byte (read only where fast_).
+  uint8_t state() const { return dv_word_load(word_); }
 
   bool same_extents(const dv_extents_t& e) const {
     for (unsigned r = 0; r < rank; ++r)
@@ -603,6 +576,9 @@ class DualView : public ViewTraits<DataType, Arg1, Arg2, Arg3> {
       detail::check(dv_view_copy(impl_handle(), DV_SIDE_DEVICE, impl_handle(), DV_SIDE_HOST));
   }
 
+  /// resize of elements that need their assignment run: the core copies bytes
+  /// (bitwise types go through dv_resize / dv_resized), so this copy is C++'s
+  /// (docs/DECISIONS.md D23).
   template <class V>
   static void copy_overlap_host(const V& from, const V& to, const std::size_t* n_old, const std::size_t* n_new) {
     std::size_t idx[DV_MAX_RANK] = {};

@@ -114,10 +114,10 @@ class extents : private detail::dyn_storage<((Es == dynamic_extent ? 1u : 0u) + 
   /// rank_dynamic() values, or rank() values (static ones must match): mdspan's rule.
   template <class... I, class = std::enable_if_t<(sizeof...(I) > 0) && (std::is_integral_v<I> && ...)>>
   constexpr explicit extents(I... n) {
-    std::size_t v[sizeof...(I)] = {};
+    std::size_t values[sizeof...(I)] = {};
     std::size_t k = 0;
-    ((v[k] = detail::to_size(n, k), ++k), ...);
-    assign(v, sizeof...(I));
+    ((values[k] = detail::to_size(n, k), ++k), ...);
+    assign(values, sizeof...(I));
   }
 
   /// Checked conversion from any other extents kind (rank and static entries must agree).
@@ -125,9 +125,9 @@ class extents : private detail::dyn_storage<((Es == dynamic_extent ? 1u : 0u) + 
   constexpr explicit extents(const Other& o) {
     if (o.rank() != R)
       detail::extents_fail(DV_ERROR_RANK_MISMATCH, "expected rank " + std::to_string(R) + ", got " + std::to_string(o.rank()));
-    std::size_t v[R + 1] = {};
-    for (std::size_t r = 0; r < R; ++r) v[r] = o.extent(r);
-    assign(v, R);
+    std::size_t values[R + 1] = {};
+    for (std::size_t r = 0; r < R; ++r) values[r] = o.extent(r);
+    assign(values, R);
   }
 
   /// The size of axis r (0 past the rank).
@@ -157,10 +157,20 @@ class extents : private detail::dyn_storage<((Es == dynamic_extent ? 1u : 0u) + 
     if (e.rank > DV_MAX_RANK) detail::extents_fail(DV_ERROR_RANK, "rank " + std::to_string(e.rank) + " exceeds 8");
     if (e.rank != R)
       detail::extents_fail(DV_ERROR_RANK_MISMATCH, "expected rank " + std::to_string(R) + ", got " + std::to_string(e.rank));
+    std::size_t values[R + 1] = {};
+    for (std::size_t r = 0; r < R; ++r) values[r] = e.extent[r];
+    return from_values(values, R);
+  }
+
+  /// The extents assignment rule (mdspan's), written once for C++: `n` values,
+  /// either all rank() sizes (each static entry must match) or only the
+  /// rank_dynamic() run-time ones, in axis order; the product must fit.
+  /// dv::rank_mismatch, dv::static_mismatch or dv::overflow_error otherwise.
+  /// The constructors above, and the View and DualView constructors, resize
+  /// and realloc (detail::extents_from_args), all apply it.
+  static constexpr extents from_values(const std::size_t* values, std::size_t n) {
     extents out;
-    std::size_t v[R + 1] = {};
-    for (std::size_t r = 0; r < R; ++r) v[r] = e.extent[r];
-    out.assign(v, R);
+    out.assign(values, n);
     return out;
   }
 
@@ -174,20 +184,20 @@ class extents : private detail::dyn_storage<((Es == dynamic_extent ? 1u : 0u) + 
   }
 
  private:
-  constexpr void assign(const std::size_t* v, std::size_t n) {
+  constexpr void assign(const std::size_t* values, std::size_t n) {
     if (n != R && n != RD)
       detail::extents_fail(DV_ERROR_RANK_MISMATCH, "expected " + std::to_string(R) + " extents (or " + std::to_string(RD) +
-                                                       " dynamic ones), got " + std::to_string(n));
+                                                       " run-time extents), got " + std::to_string(n));
     std::size_t full[R + 1] = {};
     std::size_t k = 0, j = 0;
     for (std::size_t r = 0; r < R; ++r) {
       if (static_at(r) == dynamic_extent) {
-        full[r] = v[n == R ? r : j++];
+        full[r] = values[n == R ? r : j++];
         storage::set(k++, full[r]);
       } else {
         full[r] = static_at(r);
-        if (n == R && v[r] != static_at(r))
-          detail::extents_fail(DV_ERROR_STATIC_MISMATCH, "extent " + std::to_string(v[r]) + " of axis " + std::to_string(r) +
+        if (n == R && values[r] != static_at(r))
+          detail::extents_fail(DV_ERROR_STATIC_MISMATCH, "extent " + std::to_string(values[r]) + " of axis " + std::to_string(r) +
                                                              " does not match the static extent " + std::to_string(static_at(r)));
       }
     }
@@ -350,7 +360,9 @@ DV_INLINE_FUNCTION constexpr bool is_matrix(const E& e) noexcept {
 template <class E, class = std::enable_if_t<detail::is_extents<E>::value>>
 DV_INLINE_FUNCTION constexpr bool is_tensor(const E& e) noexcept {
   if (e.rank() <= 2 || detail::ext_at(e, 0) < 1 || detail::ext_at(e, 1) < 1) return false;
-  return !detail::trailing_ones(e);
+  for (std::size_t r = 2; r < e.rank(); ++r)
+    if (detail::ext_at(e, r) > 1) return true;
+  return false;  // trailing extents of 0 and 1 only: {1, 1, 0} is not a tensor
 }
 
 /// numpy squeeze: every extent of 1 dropped (the result may be rank 0).

@@ -2,9 +2,12 @@
  * dualview/space.hpp: memory and execution space tags with Kokkos' names.
  *
  * What a space means (whether the host may read it, whether a DualView
- * mirrors it, its default layout) is the core's policy table (dv_space_info,
- * src/space/mod.rs); the tags restate it at compile time and the googletest
- * `Spaces.TagsFollowTheCorePolicy` fails if the two ever disagree.
+ * mirrors it, whether it is managed memory, whether its work runs on a device,
+ * its default layout) is the core's policy table (dv_space_info,
+ * SpaceKind::policy in src/space/mod.rs); the tags restate it at compile time
+ * and the googletest `Spaces.TagsFollowTheCorePolicy` fails if the two ever
+ * disagree on any field, or if a DV_SPACE_* of dualview.h has no tag in
+ * detail::memory_spaces.
  */
 #ifndef DUALVIEW_SPACE_HPP
 #define DUALVIEW_SPACE_HPP
@@ -55,8 +58,9 @@ struct execution_space_tag {
   friend constexpr bool operator!=(const Self&, const Self&) { return false; }
 };
 
-/// What every memory space says: its C code, the core policy flags, its execution space.
-template <class Self, uint32_t Code, bool HostAccessible, bool NeedsMirror, class Execution>
+/// What every memory space says: its C code, the core's policy (the fields of
+/// dv_space_info_t; the default layout is its execution space's), its execution space.
+template <class Self, uint32_t Code, bool HostAccessible, bool NeedsMirror, bool Unified, bool IsDevice, class Execution>
 struct memory_space_tag {
   static constexpr uint32_t code = Code;
   static constexpr bool is_memory_space = true;
@@ -64,6 +68,10 @@ struct memory_space_tag {
   static constexpr bool host_accessible = HostAccessible;
   /// A DualView over this space keeps a separate HostSpace mirror.
   static constexpr bool needs_mirror = NeedsMirror;
+  /// Managed memory: one allocation, one address on host and device.
+  static constexpr bool unified = Unified;
+  /// Work in this space runs on a (real or test) device.
+  static constexpr bool is_device = IsDevice;
   using memory_space = Self;
   using execution_space = Execution;
   using device_type = Device<Execution, Self>;
@@ -92,24 +100,29 @@ struct TestDevice : detail::execution_space_tag<TestDevice, TestDeviceSpace, Lay
 };
 
 /// Host memory.
-struct HostSpace : detail::memory_space_tag<HostSpace, DV_SPACE_HOST, true, false, Serial> {
+struct HostSpace : detail::memory_space_tag<HostSpace, DV_SPACE_HOST, /*host_accessible*/ true, /*needs_mirror*/ false,
+                                            /*unified*/ false, /*is_device*/ false, Serial> {
   static const char* name() { return "Host"; }
 };
 /// CUDA device memory.
-struct CudaSpace : detail::memory_space_tag<CudaSpace, DV_SPACE_CUDA, false, true, Cuda> {
+struct CudaSpace : detail::memory_space_tag<CudaSpace, DV_SPACE_CUDA, /*host_accessible*/ false, /*needs_mirror*/ true,
+                                            /*unified*/ false, /*is_device*/ true, Cuda> {
   static const char* name() { return "Cuda"; }
 };
 /// CUDA managed memory: one allocation both sides use at one address.
-struct CudaUVMSpace : detail::memory_space_tag<CudaUVMSpace, DV_SPACE_CUDA_UVM, true, false, Cuda> {
+struct CudaUVMSpace : detail::memory_space_tag<CudaUVMSpace, DV_SPACE_CUDA_UVM, /*host_accessible*/ true, /*needs_mirror*/ false,
+                                               /*unified*/ true, /*is_device*/ true, Cuda> {
   static const char* name() { return "CudaUVM"; }
 };
 /// Page-locked host memory.
-struct CudaHostPinnedSpace : detail::memory_space_tag<CudaHostPinnedSpace, DV_SPACE_HOST_PINNED, true, false, Serial> {
+struct CudaHostPinnedSpace : detail::memory_space_tag<CudaHostPinnedSpace, DV_SPACE_HOST_PINNED, /*host_accessible*/ true, /*needs_mirror*/ false,
+                                                      /*unified*/ false, /*is_device*/ false, Serial> {
   static const char* name() { return "CudaHostPinned"; }
 };
 /// Host memory with its own allocation, playing a device: the host may read
 /// it, yet a DualView mirrors it in HostSpace like CudaSpace.
-struct TestDeviceSpace : detail::memory_space_tag<TestDeviceSpace, DV_SPACE_TEST_DEVICE, true, true, TestDevice> {
+struct TestDeviceSpace : detail::memory_space_tag<TestDeviceSpace, DV_SPACE_TEST_DEVICE, /*host_accessible*/ true, /*needs_mirror*/ true,
+                                                  /*unified*/ false, /*is_device*/ true, TestDevice> {
   static const char* name() { return "TestDevice"; }
 };
 
@@ -124,6 +137,12 @@ using SharedSpace = HostSpace;
 using DefaultHostExecutionSpace = Serial;
 
 namespace detail {
+template <class... Ts>
+struct type_list {};
+/// Every memory space tag, one per DV_SPACE_* of dualview.h (Spaces.TagsFollowTheCorePolicy
+/// fails when a space of the core has no tag here).
+using memory_spaces = type_list<HostSpace, CudaHostPinnedSpace, CudaSpace, CudaUVMSpace, TestDeviceSpace>;
+
 template <class T, class = void>
 struct is_memory_space : std::false_type {};
 template <class T>

@@ -14,18 +14,18 @@
 
 namespace dv {
 
+enum MemoryTraitsFlags : unsigned { Unmanaged = 0x01, RandomAccess = 0x02, Atomic = 0x04, Restrict = 0x08, Aligned = 0x10 };
 /// Memory traits (accepted for Kokkos compatibility; Unmanaged and RandomAccess are reported by the traits).
 template <unsigned Flags>
 struct MemoryTraits {
   static constexpr unsigned value = Flags;
   static constexpr bool is_memory_traits = true;
-  static constexpr bool is_unmanaged = (Flags & 0x01u) != 0;
-  static constexpr bool is_random_access = (Flags & 0x02u) != 0;
-  static constexpr bool is_atomic = (Flags & 0x04u) != 0;
-  static constexpr bool is_restrict = (Flags & 0x08u) != 0;
+  static constexpr bool is_unmanaged = (Flags & Unmanaged) != 0;
+  static constexpr bool is_random_access = (Flags & RandomAccess) != 0;
+  static constexpr bool is_atomic = (Flags & Atomic) != 0;
+  static constexpr bool is_restrict = (Flags & Restrict) != 0;
   using memory_traits = MemoryTraits;
 };
-enum MemoryTraitsFlags : unsigned { Unmanaged = 0x01, RandomAccess = 0x02, Atomic = 0x04, Restrict = 0x08, Aligned = 0x10 };
 using MemoryManaged = MemoryTraits<0>;
 using MemoryUnmanaged = MemoryTraits<Unmanaged>;
 using MemoryRandomAccess = MemoryTraits<RandomAccess>;

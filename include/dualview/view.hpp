@@ -138,29 +138,16 @@ inline tracker adopt(dv_dualview_t* h, record* parent = nullptr) {
   return tracker(r);
 }
 
-/// Extents from constructor arguments n0..n7 (the unused ones are the sentinel).
+/// The sentinel of an unused constructor extent n0..n7.
 inline constexpr std::size_t ctor_default = static_cast<std::size_t>(-1);
 
+/// Extents from constructor arguments n0..n7 (the unused ones are the
+/// sentinel), by the one extents rule (extents::from_values).
 template <class Analysis>
 dv_extents_t extents_from_args(const std::size_t (&n)[8]) {
-  constexpr std::size_t R = Analysis::rank, RD = Analysis::rank_dynamic;
   std::size_t given = 0;
   while (given < 8 && n[given] != ctor_default) ++given;
-  if (given != R && given != RD)
-    raise(DV_ERROR_RANK_MISMATCH, "dv: expected " + std::to_string(RD) + " run-time extents (or all " + std::to_string(R) +
-                                      "), got " + std::to_string(given));
-  dv_extents_t e{};
-  e.rank = static_cast<uint32_t>(R);
-  for (std::size_t r = 0; r < 8; ++r) e.extent[r] = 1;
-  for (std::size_t r = 0; r < R; ++r) {
-    std::size_t s = Analysis::static_extent(r);
-    std::size_t v = (r < RD || given == R) ? n[r] : s;
-    if (s != dynamic_extent && v != s)
-      raise(DV_ERROR_STATIC_MISMATCH, "dv: extent " + std::to_string(v) + " of axis " + std::to_string(r) +
-                                          " does not match the static extent " + std::to_string(s));
-    e.extent[r] = v;
-  }
-  return e;
+  return Analysis::extents_type::from_values(n, given).to_c();
 }
 
 /// Extents (and strides, for LayoutStride) from a Kokkos layout object.
@@ -190,9 +177,20 @@ dv_desc_t desc_for(const dv_extents_t& e, const std::size_t* strides, uint32_t f
   return d;
 }
 
-inline uint32_t alloc_flags(const ViewAllocProp& p, bool constructs) {
-  return ((p.initialize && !constructs) ? 0u : DV_FLAG_WITHOUT_INITIALIZING) | (p.pinned_host ? DV_FLAG_PINNED_HOST : 0u) |
-         (p.pageable_host ? DV_FLAG_PAGEABLE_HOST : 0u);
+/// dv_desc_t.flags (DV_FLAG_*, decoded by the core's host_of_flags in
+/// src/ffi/types.rs), encoded in this one place for C++: one allocation (a
+/// View, a single-device DualView: DV_FLAG_SINGLE_SPACE, no mirror to pin or
+/// keep pageable), else the mirror's properties; and whether to zero-fill.
+inline uint32_t desc_flags(bool one_allocation, bool zero_fill, bool pinned_host = false, bool pageable_host = false) {
+  const uint32_t init = zero_fill ? 0u : DV_FLAG_WITHOUT_INITIALIZING;
+  if (one_allocation) return init | DV_FLAG_SINGLE_SPACE;
+  return init | (pinned_host ? DV_FLAG_PINNED_HOST : 0u) | (pageable_host ? DV_FLAG_PAGEABLE_HOST : 0u);
+}
+
+/// The flags of an allocation with view_alloc properties `p` (elements that
+/// need construction are built by C++, so the core does not zero-fill them).
+inline uint32_t alloc_flags(const ViewAllocProp& p, bool constructs, bool one_allocation = false) {
+  return desc_flags(one_allocation, p.initialize && !constructs, p.pinned_host, p.pageable_host);
 }
 
 /// Destroy `n` elements of `T` at `data` (host memory).
@@ -473,13 +471,7 @@ class View : public ViewTraits<DataType, Props...> {
   /// Adopt extents `e` and strides `s`, checking the static extents and that
   /// the strides address elements as this View's layout does.
   void set_mapping(const std::size_t* e, const std::size_t* s) {
-    for (unsigned r = 0; r < rank; ++r) {
-      std::size_t st = traits::analysis::static_extent(r);
-      if (st != dynamic_extent && st != e[r])
-        detail::raise(DV_ERROR_STATIC_MISMATCH, "dv::View: extent " + std::to_string(e[r]) + " of axis " + std::to_string(r) +
-                                                    " does not match the static extent " + std::to_string(st));
-    }
-    auto ext = extents_type::from_values_unchecked(e);
+    const auto ext = extents_type::from_values(e, rank);  // the static extents checked by the extents rule
     if constexpr (std::is_same_v<array_layout, LayoutStride>) {
       map_ = mapping_type(ext, s);
     } else {
@@ -499,8 +491,7 @@ class View : public ViewTraits<DataType, Props...> {
                         std::string(memory_space::name()) +
                         " memory cannot be reached from the host: use a DualView (elements are built in the host mirror), a "
                         "host-accessible space, or view_alloc(WithoutInitializing)");
-    dv_desc_t d = detail::desc_for<traits>(e, strides, detail::alloc_flags(prop, constructs) | DV_FLAG_SINGLE_SPACE);
-    d.flags &= ~static_cast<uint32_t>(DV_FLAG_PINNED_HOST | DV_FLAG_PAGEABLE_HOST);
+    dv_desc_t d = detail::desc_for<traits>(e, strides, detail::alloc_flags(prop, constructs, true));
     dv_dualview_t* h = nullptr;
     detail::check(dv_create(prop.label.c_str(), &d, &h));
     *this = View(detail::adopt(h), DV_SIDE_DEVICE);
@@ -519,7 +510,7 @@ class View : public ViewTraits<DataType, Props...> {
       set_mapping(ext, s);
       return;
     }
-    dv_desc_t d = detail::desc_for<traits>(e, strides, DV_FLAG_SINGLE_SPACE);
+    dv_desc_t d = detail::desc_for<traits>(e, strides, detail::desc_flags(true, true));
     dv_dualview_t* h = nullptr;
     detail::check(dv_wrap("", &d, const_cast<non_const_value_type*>(ptr), nullptr, &h));
     *this = View(detail::adopt(h), DV_SIDE_DEVICE);

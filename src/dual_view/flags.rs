@@ -14,16 +14,25 @@
 //! | `HOST_NEWER \| PARTIAL \| REST` | `[0, 0]` (Kokkos forgot the rest) | false | true | ok | releases the rest, then ok |
 //! | `DEVICE_NEWER` (`\| PARTIAL`) | `[0, n]` | true | false | error | ok |
 //! | `DEVICE_NEWER \| PARTIAL \| REST` | `[0, 0]` | true | false | releases the rest, then ok | ok |
+//! | `ONE_SPACE` | (no flags: one memory) | false | false | nothing | nothing |
 //!
 //! Releasing the rest (`sync.rs`): the part outside the modifying handle's
 //! box is copied into that side, the part inside is dropped (the side has
 //! just written it: Kokkos marks after writing), so a whole-array modify
 //! copies nothing, as in Kokkos.
-//! | `ONE_SPACE` | (no flags: one memory) | false | false | nothing | nothing |
 //!
 //! `ONE_SPACE` is fixed for a single-space DualView, so its modify and sync
 //! take the same one-load fast path and never change anything.
-//! The transitions are pure functions ([`modify_next`]), tested exhaustively.
+//! The transitions are pure functions ([`modify_next`], [`is_stale`],
+//! [`modify_is_noop`], [`store_next`]), tested exhaustively.
+//!
+//! The C++ header performs the whole-array fast paths inline (DECISIONS D22)
+//! through the `static inline` C functions `dv_sync_state_*` of
+//! `include/dualview.h`. Their text is written here ([`c_functions`]), next
+//! to the rules it restates; `tests/header.rs` emits it into the header, and
+//! `tests::the_c_header_functions_agree_on_every_byte` compiles the header's
+//! functions with the system C (and C++) compiler and compares them with these
+//! rules on every state byte, both sides and every operation, pure and atomic.
 
 use crate::abi::{DV_SYNC_CLEAN, DV_SYNC_DEVICE_NEWER, DV_SYNC_HOST_NEWER, DV_SYNC_ONE_SPACE, DV_SYNC_PARTIAL, DV_SYNC_REST};
 use crate::side::Side;
@@ -82,6 +91,18 @@ pub(crate) const fn is_stale(state: u8, side: Side) -> bool {
     state != ONE_SPACE && state & SIDE_BITS == newer(side.other())
 }
 
+/// Whether a whole-array `modify(side)` changes nothing in `state`: the side
+/// is newer everywhere already, or the DualView is one space (the one-load fast path).
+pub(crate) const fn modify_is_noop(state: u8, side: Side) -> bool {
+    state == newer(side) || state == ONE_SPACE
+}
+
+/// The state after storing `state` over `cur` (clear_sync_state, realloc,
+/// write-only access): a one-space DualView stays `ONE_SPACE`.
+pub(crate) const fn store_next(cur: u8, state: u8) -> u8 {
+    if cur == ONE_SPACE { ONE_SPACE } else { state }
+}
+
 /// One shared, atomic flag word.
 #[derive(Debug, Default)]
 pub(crate) struct Flags(AtomicU8);
@@ -95,8 +116,7 @@ impl Flags {
     /// Whether a whole-array `modify(side)` would change nothing: the one-load fast path.
     #[inline(always)]
     pub(crate) fn is_modified_already(&self, side: Side) -> bool {
-        let s = self.load();
-        s == newer(side) || s == ONE_SPACE
+        modify_is_noop(self.load(), side)
     }
 
     #[inline(always)]
@@ -135,9 +155,8 @@ impl Flags {
     /// Set the state (clear_sync_state, realloc, write-only access); a
     /// one-space DualView stays `ONE_SPACE`.
     pub(crate) fn store(&self, state: u8) {
-        if self.load() != ONE_SPACE {
-            self.0.store(state, Ordering::Release);
-        }
+        // ONE_SPACE never changes, so the load and the store need not be one atomic step.
+        self.0.store(store_next(self.load(), state), Ordering::Release);
     }
 
     /// Replace `from` by `to`; false when the state moved meanwhile (another
@@ -145,6 +164,103 @@ impl Flags {
     pub(crate) fn replace(&self, from: u8, to: u8) -> bool {
         from == ONE_SPACE || self.0.compare_exchange(from, to, Ordering::AcqRel, Ordering::Acquire).is_ok()
     }
+}
+
+/// The `static inline` C functions of `include/dualview.h` that restate the
+/// rules above, one for one: `dv_sync_state_newer` ([`newer`]),
+/// `dv_sync_state_is_stale` ([`is_stale`]), `dv_sync_state_modify_is_noop`
+/// ([`modify_is_noop`]), `dv_sync_state_modify_next` ([`modify_next`]: false
+/// for either [`Blocked`]), `dv_sync_state_clear_next` ([`store_next`] of
+/// `CLEAN`), and, where GCC's `__atomic` builtins exist, the atomic steps of
+/// [`Flags`]: `dv_word_load` ([`Flags::load`]), `dv_sync_state_try_modify`
+/// ([`Flags::modify`] of the whole array) and `dv_sync_state_clear`
+/// ([`Flags::store`] of `CLEAN`). Emitted into the header by `tests/header.rs`.
+pub(crate) fn c_functions() -> &'static str {
+    r#"
+/* ---- The sync-state byte (dv_sync_state_word) -------------------------------------------
+ * Its transitions, as the library performs them, for inline fast paths (the C++ wrapper's,
+ * docs/DECISIONS.md D22). Written next to the Rust rules in src/dual_view/flags.rs and
+ * checked against them on every state byte, both sides and every operation. `side` is
+ * DV_SIDE_HOST or DV_SIDE_DEVICE. */
+
+/** The state in which `side` holds changes the other side lacks, everywhere. */
+static inline uint8_t dv_sync_state_newer(uint32_t side) {
+  return (uint8_t)(side == DV_SIDE_HOST ? DV_SYNC_HOST_NEWER : DV_SYNC_DEVICE_NEWER);
+}
+
+/** Whether `side` is stale in `state`: the other side holds changes (need_sync). */
+static inline bool dv_sync_state_is_stale(uint8_t state, uint32_t side) {
+  const uint8_t other = dv_sync_state_newer(side == DV_SIDE_HOST ? DV_SIDE_DEVICE : DV_SIDE_HOST);
+  return state != DV_SYNC_ONE_SPACE && (state & (DV_SYNC_HOST_NEWER | DV_SYNC_DEVICE_NEWER)) == other;
+}
+
+/** Whether a modify of the whole array from `side` changes nothing: `side` is newer
+ *  everywhere already, or the DualView is one space. */
+static inline bool dv_sync_state_modify_is_noop(uint8_t state, uint32_t side) {
+  return state == dv_sync_state_newer(side) || state == DV_SYNC_ONE_SPACE;
+}
+
+/** The state after a modify from `side` of the whole array (`whole`) or of a subview's
+ *  region, when that modify changes this byte alone: true, with `*next` (maybe `state`
+ *  itself). False when the library must act: the other side holds changes (an error), or
+ *  the rest of a partly synced change, which the library copies first. */
+static inline bool dv_sync_state_modify_next(uint8_t state, uint32_t side, bool whole, uint8_t *next) {
+  const uint8_t mine = dv_sync_state_newer(side);
+  const int base = state & (DV_SYNC_HOST_NEWER | DV_SYNC_DEVICE_NEWER);
+  if (state == DV_SYNC_ONE_SPACE || state == mine) {
+    *next = state;
+    return true;
+  }
+  if (base == DV_SYNC_CLEAN || base == mine) {
+    *next = (uint8_t)(whole ? mine : (mine | DV_SYNC_PARTIAL));
+    return true;
+  }
+  return false;
+}
+
+/** The state after clear_sync_state: clean, except that one space stays one space. */
+static inline uint8_t dv_sync_state_clear_next(uint8_t state) {
+  return (uint8_t)(state == DV_SYNC_ONE_SPACE ? DV_SYNC_ONE_SPACE : DV_SYNC_CLEAN);
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+/** Defined when the atomic functions below exist (GCC, Clang, and compilers posing as them). */
+#define DV_SYNC_STATE_ATOMICS
+
+/** An acquire load of a byte the library shares (dv_sync_state_word, dv_tools_dual_view_hooks_word). */
+static inline uint8_t dv_word_load(const uint8_t *word) {
+  return __atomic_load_n(word, __ATOMIC_ACQUIRE);
+}
+
+/** A modify of the whole array from `side`, with the library's own compare-exchange:
+ *  true when done (or nothing to do), false when the library must act (the byte is then
+ *  unchanged). Only through a handle that is neither a subview nor const, while
+ *  dv_tools_dual_view_hooks_word reads 0 (a tool would miss the event otherwise). */
+static inline bool dv_sync_state_try_modify(const uint8_t *word, uint32_t side) {
+  uint8_t *w = (uint8_t *)word;
+  uint8_t cur = __atomic_load_n(w, __ATOMIC_ACQUIRE);
+  uint8_t next = cur;
+  while (dv_sync_state_modify_next(cur, side, true, &next)) {
+    if (next == cur || __atomic_compare_exchange_n(w, &cur, next, true, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) return true;
+  }
+  return false;
+}
+
+/** clear_sync_state: the byte becomes dv_sync_state_clear_next of itself. Only through a
+ *  handle that is neither a subview nor const. */
+static inline void dv_sync_state_clear(const uint8_t *word) {
+  uint8_t *w = (uint8_t *)word;
+  const uint8_t cur = __atomic_load_n(w, __ATOMIC_ACQUIRE);
+  const uint8_t next = dv_sync_state_clear_next(cur);
+  if (next != cur) __atomic_store_n(w, next, __ATOMIC_RELEASE);
+}
+#else
+/** An acquire load of a byte the library shares (dv_sync_state_word, dv_tools_dual_view_hooks_word). */
+static inline uint8_t dv_word_load(const uint8_t *word) {
+  return *(const volatile uint8_t *)word;
+}
+#endif
+"#
 }
 
 #[cfg(test)]
@@ -208,6 +324,119 @@ mod tests {
         let one = Flags::new(true);
         one.store(H);
         assert_eq!(one.load(), ONE_SPACE);
+    }
+
+    /// What the Rust rules answer for `state` and `side`, one line in the
+    /// format of the C program below.
+    fn rust_line(state: u8, side: Side) -> String {
+        let next = |whole| match modify_next(state, side, whole) {
+            Ok(n) => format!("1 {n}"),
+            Err(_) => "0 -".to_string(),
+        };
+        let f = Flags(AtomicU8::new(state));
+        let tried = u8::from(f.modify(side, true).is_ok());
+        let cleared = Flags(AtomicU8::new(state));
+        cleared.store(CLEAN);
+        format!(
+            "{state} {} newer={} stale={} noop={} whole={} part={} clear={} | try={tried} {} clear={}",
+            side as u32,
+            newer(side),
+            u8::from(is_stale(state, side)),
+            u8::from(modify_is_noop(state, side)),
+            next(true),
+            next(false),
+            store_next(state, CLEAN),
+            f.load(),
+            cleared.load(),
+        )
+    }
+
+    const C_PROGRAM: &str = r#"#include "dualview.h"
+#include <stdio.h>
+static const char *next_of(bool ok, uint8_t n, char *buf) {
+  if (ok) snprintf(buf, 16, "1 %u", (unsigned)n);
+  else snprintf(buf, 16, "0 -");
+  return buf;
+}
+int main(void) {
+  unsigned s;
+  uint32_t side;
+  for (s = 0; s < 256; ++s) {
+    for (side = 0; side < 2; ++side) {
+      const uint8_t state = (uint8_t)s;
+      uint8_t whole = 0, part = 0, word = state, cleared = state;
+      char a[16], b[16];
+      const bool w = dv_sync_state_modify_next(state, side, true, &whole);
+      const bool p = dv_sync_state_modify_next(state, side, false, &part);
+      const bool tried = dv_sync_state_try_modify(&word, side);
+      dv_sync_state_clear(&cleared);
+      printf("%u %u newer=%u stale=%d noop=%d whole=%s part=%s clear=%u | try=%d %u clear=%u\n", s, (unsigned)side,
+             (unsigned)dv_sync_state_newer(side), (int)dv_sync_state_is_stale(state, side),
+             (int)dv_sync_state_modify_is_noop(state, side), next_of(w, whole, a), next_of(p, part, b),
+             (unsigned)dv_sync_state_clear_next(state), (int)tried, (unsigned)dv_word_load(&word),
+             (unsigned)dv_word_load(&cleared));
+    }
+  }
+  return 0;
+}
+"#;
+
+    /// Compile `C_PROGRAM` with `compiler args`, run it, return its output.
+    fn run_c(dir: &std::path::Path, compiler: &str, args: &[&str], name: &str) -> Option<String> {
+        use std::process::Command;
+        let src = dir.join(format!("{name}.c"));
+        let exe = dir.join(name);
+        std::fs::write(&src, C_PROGRAM).unwrap();
+        let include = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("include");
+        let out = match Command::new(compiler).args(args).arg("-I").arg(&include).arg(&src).arg("-o").arg(&exe).output() {
+            Ok(out) => out,
+            Err(e) if name == "cxx" => {
+                eprintln!("skipped the C++ compile: {compiler}: {e}");
+                return None;
+            }
+            Err(e) => panic!("{compiler}: {e} (set CC to a C compiler)"),
+        };
+        assert!(out.status.success(), "{compiler} {args:?}:\n{}", String::from_utf8_lossy(&out.stderr));
+        let run = Command::new(&exe).output().unwrap();
+        assert!(run.status.success());
+        Some(String::from_utf8(run.stdout).unwrap())
+    }
+
+    /// The C functions of include/dualview.h (`c_functions`, emitted there by
+    /// tests/header.rs) give the Rust rules' answers on every state byte,
+    /// both sides and every operation, pure and atomic; compiled as C99 and
+    /// as C++17 with strict warnings.
+    #[test]
+    #[cfg_attr(miri, ignore)] // runs the C compiler
+    fn the_c_header_functions_agree_on_every_byte() {
+        let header = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/include/dualview.h")).unwrap();
+        assert!(header.contains(c_functions()), "include/dualview.h lacks c_functions(): run DUALVIEW_BLESS=1 cargo test --test header");
+        let mut expected = String::new();
+        for state in 0..=u8::MAX {
+            for side in [Side::Host, Side::Device] {
+                expected += &rust_line(state, side);
+                expected.push('\n');
+            }
+        }
+        let dir = std::env::temp_dir().join(format!("dualview-flags-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let strict = ["-Wall", "-Wextra", "-Wpedantic", "-Werror", "-Wshadow", "-Wconversion", "-Wsign-conversion"];
+        let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+        let mut c_args = vec!["-std=c99"];
+        c_args.extend(strict);
+        let c = run_c(&dir, &cc, &c_args, "c").unwrap();
+        let cxx = std::env::var("CXX").unwrap_or_else(|_| "c++".into());
+        let mut cxx_args = vec!["-x", "c++", "-std=c++17"];
+        cxx_args.extend(strict);
+        let cpp = run_c(&dir, &cxx, &cxx_args, "cxx");
+        std::fs::remove_dir_all(&dir).ok();
+        for (lang, got) in [("C", Some(c)), ("C++", cpp)] {
+            let Some(got) = got else { continue };
+            for (want, have) in expected.lines().zip(got.lines()) {
+                assert_eq!(have, want, "{lang}: the header's dv_sync_state_* functions differ from src/dual_view/flags.rs");
+            }
+            assert_eq!(got.lines().count(), 512, "{lang}: one line per state byte and side");
+        }
     }
 
     #[test]

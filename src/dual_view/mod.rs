@@ -29,7 +29,7 @@ mod borrow;
 mod copy;
 mod desc;
 mod exclusive;
-mod flags;
+pub(crate) mod flags;
 mod realloc;
 mod regions;
 mod subview;

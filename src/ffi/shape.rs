@@ -7,7 +7,6 @@ use super::dual_view::dv;
 use super::handle::{self, dv_dualview_t};
 use super::status::dv_status_t;
 use super::types::*;
-use crate::abi::*;
 use crate::error::bail;
 use crate::extents::Extents;
 use crate::side::Side;
@@ -244,13 +243,7 @@ pub unsafe extern "C" fn dv_desc_of(dv: *const dv_dualview_t, out: *mut dv_desc_
         for (s, &v) in strides.iter_mut().zip(m.strides().as_slice()) {
             *s = v as u64;
         }
-        let flags = if host == device && host != device.host_side() {
-            DV_FLAG_SINGLE_SPACE
-        } else if host != device.host_side() {
-            DV_FLAG_PINNED_HOST
-        } else {
-            0
-        };
+        let flags = flags_of_host(host, device);
         put(
             o,
             dv_desc_t {

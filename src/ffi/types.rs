@@ -292,9 +292,8 @@ pub(crate) fn desc_from(d: &dv_desc_t) -> Result<Desc> {
     if d.reserved != 0 {
         bail!(InvalidArgument, "argument `desc->reserved` must be 0, got {}", d.reserved);
     }
-    let known = DV_FLAG_WITHOUT_INITIALIZING | DV_FLAG_PINNED_HOST | DV_FLAG_SINGLE_SPACE | DV_FLAG_PAGEABLE_HOST;
-    if d.flags & !known != 0 {
-        bail!(InvalidArgument, "argument `desc->flags` has unknown bits {:#x}", d.flags & !known);
+    if d.flags & !DV_FLAG_ALL != 0 {
+        bail!(InvalidArgument, "argument `desc->flags` has unknown bits {:#x}", d.flags & !DV_FLAG_ALL);
     }
     let elem = dtype_elem(d)?;
     let extents = extents_from(&d.extents, "desc->extents")?;
@@ -308,18 +307,40 @@ pub(crate) fn desc_from(d: &dv_desc_t) -> Result<Desc> {
     };
     let device = space_from(d.space, d.ordinal, "desc->space")?;
     let mut desc = Desc::new(elem, mapping, device);
-    if d.flags & DV_FLAG_PINNED_HOST != 0 && d.flags & DV_FLAG_SINGLE_SPACE != 0 {
-        bail!(InvalidArgument, "argument `desc->flags`: DV_FLAG_PINNED_HOST and DV_FLAG_SINGLE_SPACE exclude each other");
-    }
-    if d.flags & DV_FLAG_PINNED_HOST != 0 {
-        desc.host = Space::host_pinned();
-    }
-    if d.flags & DV_FLAG_SINGLE_SPACE != 0 {
-        desc.host = device;
-    }
+    desc.host = host_of_flags(d.flags, device)?;
     desc.init = d.flags & DV_FLAG_WITHOUT_INITIALIZING == 0;
     desc.pin_mirror = d.flags & DV_FLAG_PAGEABLE_HOST == 0;
     Ok(desc)
+}
+
+// The host side's encoding in `dv_desc_t.flags`, both ways, written once:
+// `dv_create` / `dv_wrap` decode it, `dv_desc_of` encodes it, and
+// `tests::the_host_side_flags_round_trip` checks one undoes the other.
+
+/// The host side a descriptor's flags give a DualView over `device`: the
+/// device space itself (`DV_FLAG_SINGLE_SPACE`: one allocation, a View), a
+/// pinned mirror (`DV_FLAG_PINNED_HOST`), or `device.host_side()`.
+pub(crate) fn host_of_flags(flags: u32, device: Space) -> Result<Space> {
+    match (flags & DV_FLAG_SINGLE_SPACE != 0, flags & DV_FLAG_PINNED_HOST != 0) {
+        (true, true) => {
+            bail!(InvalidArgument, "argument `desc->flags`: DV_FLAG_PINNED_HOST and DV_FLAG_SINGLE_SPACE exclude each other")
+        }
+        (true, false) => Ok(device),
+        (false, true) => Ok(Space::host_pinned()),
+        (false, false) => Ok(device.host_side()),
+    }
+}
+
+/// The flags that give a DualView over `device` the host side `host`
+/// (the inverse of [`host_of_flags`]; nothing when it is the default).
+pub(crate) fn flags_of_host(host: Space, device: Space) -> u32 {
+    if host == device.host_side() {
+        0
+    } else if host == device {
+        DV_FLAG_SINGLE_SPACE
+    } else {
+        DV_FLAG_PINNED_HOST
+    }
 }
 
 pub(crate) fn view_info(v: &View) -> dv_view_info_t {
@@ -350,5 +371,27 @@ pub(crate) fn stats_to(s: Stats) -> dv_stats_t {
         to_host_count: s.to_host.count,
         to_host_bytes: s.to_host.bytes,
         to_host_ns: s.to_host.nanos,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `dv_desc_of` encodes the host side so that `dv_create` decodes it back,
+    /// for every space; the two host-side flags exclude each other; the other
+    /// flags leave it alone.
+    #[test]
+    fn the_host_side_flags_round_trip() {
+        for &kind in SpaceKind::ALL {
+            let device = Space::new(kind, 0);
+            for flags in [0, DV_FLAG_SINGLE_SPACE, DV_FLAG_PINNED_HOST] {
+                let host = host_of_flags(flags, device).unwrap();
+                assert_eq!(host_of_flags(flags_of_host(host, device), device).unwrap(), host, "{kind:?}, flags {flags}");
+            }
+            assert!(host_of_flags(DV_FLAG_SINGLE_SPACE | DV_FLAG_PINNED_HOST, device).is_err());
+            let others = DV_FLAG_ALL & !(DV_FLAG_SINGLE_SPACE | DV_FLAG_PINNED_HOST);
+            assert_eq!(host_of_flags(others, device).unwrap(), device.host_side(), "{kind:?}");
+        }
     }
 }

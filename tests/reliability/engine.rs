@@ -900,8 +900,16 @@ impl World {
             Some(1) => (desc_null, want) = (true, DV_ERROR_NULL_ARGUMENT),
             Some(2) => (out_p, want) = (null_mut(), DV_ERROR_NULL_ARGUMENT),
             Some(3) => (d.reserved, want) = (1 + inp.u8() as u32, DV_ERROR_INVALID_ARGUMENT),
-            Some(4) => (d.flags, want) = (d.flags | 16 << inp.below(27), DV_ERROR_INVALID_ARGUMENT),
-            Some(5) => (d.dtype, want) = (13 + inp.u32() % 1000, DV_ERROR_INVALID_ARGUMENT),
+            Some(4) => {
+                // A bit above every DV_FLAG_* (DV_FLAG_ALL, src/abi.rs), up to bit 30.
+                let unknown = (DV_FLAG_ALL + 1).next_power_of_two();
+                (d.flags, want) = (d.flags | unknown << inp.below(unknown.leading_zeros() as usize), DV_ERROR_INVALID_ARGUMENT)
+            }
+            Some(5) => {
+                // A value past every DV_DTYPE_* (the Rust enum is that family, tests/abi.rs).
+                let unknown = dualview::element::Dtype::ALL.iter().map(|&t| t as u32).max().unwrap_or(0) + 1;
+                (d.dtype, want) = (unknown + inp.u32() % 1000, DV_ERROR_INVALID_ARGUMENT)
+            }
             Some(6) => {
                 // A size that contradicts the type (or a zero-byte element).
                 d.elem_size = if d.dtype == DV_DTYPE_BYTES { 0 } else { 5 };
