@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Compile and run every complete program in README.md and docs/*.md, after
 checking the facts of scripts/doc_facts.py (paths that exist, every exported
-function in docs/C_API.md, speed numbers sourced from docs/BENCHMARKS.md).
+function in docs/C_API.md, speed numbers sourced from docs/BENCHMARKS.md, the
+layers of docs/ARCHITECTURE.md against the imports (scripts/layers.py), stated
+thresholds against the code's constants, tests named with their files).
 
 A fenced code block is a complete program when its first line is exactly
 `// complete program` (C, C++) or `! complete program` (Fortran). Each one is

@@ -8,12 +8,22 @@ without building anything (imported by scripts/check-docs.py):
 2. every function the C header exports appears in docs/C_API.md
    (`dv_sync_host/_device` counts for both);
 3. a speed number in prose (ns, us, ms, GB/s, or a ratio such as "6.2x faster") either
-   quotes docs/BENCHMARKS.md or sits in a paragraph or table (row or header) that points to it.
+   quotes docs/BENCHMARKS.md or sits in a paragraph or table (row or header) that points to it;
+4. the layers of docs/ARCHITECTURE.md are those of the imports: the block after the marker
+   of scripts/layers.py is what `python3 scripts/layers.py --write` writes, the table after it
+   names the units in the block's order, and every cycle has its reason in layers.KNOWN_CYCLES;
+5. the thresholds and counts the documents state (CONSTANTS below: "256 KiB or more", "8 kinds
+   x 4 ranks", ...) equal the constants of the code they describe;
+6. a test named with its file (`tests/model.rs: dual_views_follow_the_model`,
+   `cpp_tests/test_dualview.cpp: DualView.K10_...`) is in that file.
 """
 
 import glob
 import os
 import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # layers.py
 
 FENCE = re.compile(r"^\s*(```+|~~~+)")
 PATHLIKE = re.compile(r"`([^`\s]+)`|\]\(([^)\s]+)\)")
@@ -116,15 +126,154 @@ def unsourced_numbers(root, files):
     return bad
 
 
+def layer_drift(root):
+    import layers
+
+    lines, unknown = layers.render(root)
+    doc = layers.documented(root)
+    bad = [f"scripts/layers.py: cycle {c} has no reason in KNOWN_CYCLES (break it, or explain it there)" for c in unknown]
+    if doc is None:
+        return bad + [f"{layers.DOC}: no layers block after the marker line of scripts/layers.py"]
+    if doc != lines:
+        first = next((i for i, (a, b) in enumerate(zip(doc, lines)) if a != b), min(len(doc), len(lines)))
+        have = doc[first] if first < len(doc) else "(nothing)"
+        want = lines[first] if first < len(lines) else "(nothing)"
+        bad.append(f"{layers.DOC}: the layers block differs from the imports of src/ (has {have.strip()!r}, "
+                   f"the imports give {want.strip()!r}): run python3 scripts/layers.py --write")
+    text = open(os.path.join(root, layers.DOC), encoding="utf-8").read().split("\n")
+    i = text.index(layers.MARKER)
+    while i < len(text) and not re.match(r"\|\s*unit\s*\|", text[i]):
+        i += 1
+    table = []
+    for line in text[i + 2 :]:
+        if not line.startswith("|"):
+            break
+        m = re.match(r"\|\s*`([^`]+)`", line)
+        table.append(m.group(1) if m else line.split("|")[1].strip())
+    order = layers.units_in_order(lines)
+    if table != order:
+        bad.append(f"{layers.DOC}: the table of units reads {', '.join(table) or '(none)'}; "
+                   f"the layers, top first: {', '.join(order)}")
+    return bad
+
+
+# (document, pattern whose groups are the stated values, name of the constant, file it is in).
+# A name in CONST_SOURCES gives the value itself; others are `const NAME: ... = <expression>;`
+# searched in the file first, then anywhere under src/.
+CONSTANTS = [
+    ("docs/GPU.md", r"allocated by a create or realloc, (\d+ [KMG]iB) or more", "PIN_MIN", "src/space/cuda/registration.rs"),
+    ("docs/GPU.md", r"from (\d+ [KMG]iB) it first faults the pages in", "POPULATE_MIN", "src/space/cuda/registration.rs"),
+    ("docs/GPU.md", r"chunks of (\d+ [KMG]iB)", "CHUNK", "src/space/cuda/registration.rs"),
+    ("docs/GPU.md", r"(\d+ [KMG]iB) per call\)", "STEP", "src/space/host.rs"),
+    ("docs/GPU.md", r"Copies of (\d+ [KMG]iB) or less", "TINY_BYTES", "src/space/cuda/mod.rs"),
+    ("docs/DECISIONS.md", r"from (\d+ [KMG]iB), in the background", "PIN_MIN", "src/space/cuda/registration.rs"),
+    ("docs/DECISIONS.md", r"\(from (\d+ [KMG]iB), its pages first faulted in", "POPULATE_MIN", "src/space/cuda/registration.rs"),
+    ("docs/DECISIONS.md", r"Contiguous copies of (\d+ [KMG]iB) or less", "TINY_BYTES", "src/space/cuda/mod.rs"),
+    ("docs/DECISIONS.md", r"faulted in by (\d+ [KMG]iB) chunks", "CHUNK", "src/space/cuda/registration.rs"),
+    ("docs/DECISIONS.md", r"and (\d+ [KMG]iB) per cancellable chunk", "CHUNK", "src/space/cuda/registration.rs"),
+    ("docs/DECISIONS.md", r"(\d+ [KMG]iB) per `madvise` call", "STEP", "src/space/host.rs"),
+    ("docs/DECISIONS.md", r"start on a (\d+ [KMG]iB) boundary", "HUGE", "src/space/host.rs"),
+    ("docs/DECISIONS.md", r"below (\d+ [KMG]iB) comes from the system allocator", "MEDIUM", "src/space/host.rs"),
+    ("docs/DECISIONS.md", r"blocks under (\d+ [KMG]iB) recycled", "LARGE", "src/space/host.rs"),
+    ("docs/DECISIONS.md", r"recycled through a (\d+ [KMG]iB) cache", "CACHE_BYTES", "src/space/host.rs"),
+    ("docs/DECISIONS.md", r"Every allocation is (\d+)-byte aligned", "ALIGNMENT", "src/space/mod.rs"),
+    ("docs/DECISIONS.md", r"the first (\d+) slots are static", "SEG_LEN", "src/ffi/handle.rs"),
+    ("docs/DECISIONS.md", r"Exact up to (\d+) boxes", "MAX_BOXES", "src/dual_view/regions.rs"),
+    ("docs/DECISIONS.md", r"\| (\d+) \(Kokkos' limit\)", "MAX_RANK", "src/extents/mod.rs"),
+    ("docs/DECISIONS.md", r"procedures for (\d+) kinds x", "len(KINDS)", "scripts/gen-fortran.py"),
+    ("docs/DECISIONS.md", r"kinds x (\d+) ranks", "len(RANKS)", "scripts/gen-fortran.py"),
+    ("docs/DECISIONS.md", r"(\d+) near-identical procedures", "2*len(KINDS)*len(RANKS)", "scripts/gen-fortran.py"),
+    ("docs/ARCHITECTURE.md", r"\(from (\d+ [KMG]iB)\) a reservation", "LARGE", "src/space/host.rs"),
+]
+UNITS = {"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
+
+
+def const_value(root, name, hint, depth=0):
+    """The value of `const NAME` (hint file first, then src/); None when not found."""
+    if name.startswith(("len(", "2*")) and hint.endswith(".py"):
+        text = open(os.path.join(root, hint), encoding="utf-8").read()
+        lists = {}
+        for var in ("KINDS", "RANKS"):
+            m = re.search(r"^" + var + r"\s*=\s*\[(.*?)\]\s*$", text, re.M | re.S)
+            if m:
+                lists[var] = re.findall(r"\(\s*\"[^\"]*\"" if var == "KINDS" else r"\d+", m.group(1))
+        try:
+            return eval(name, {"len": len}, lists)
+        except (NameError, KeyError):
+            return None
+    paths = [os.path.join(root, hint)] + sorted(glob.glob(os.path.join(root, "src", "**", "*.rs"), recursive=True))
+    for path in paths:
+        if not os.path.exists(path):
+            continue
+        m = re.search(r"\bconst\s+" + name + r"\s*:\s*\w+\s*=\s*([^;]+);", open(path, encoding="utf-8").read())
+        if not m:
+            continue
+        expr = m.group(1)
+        for other in set(re.findall(r"\b[A-Z_][A-Z0-9_]*\b", expr)):
+            v = const_value(root, other, os.path.relpath(path, root), depth + 1) if depth < 4 else None
+            if v is None:
+                return None
+            expr = re.sub(r"\b" + other + r"\b", str(v), expr)
+        if not re.fullmatch(r"[\d\s<>*+()-]+", expr.replace("_", "")):
+            return None
+        return eval(expr.replace("_", ""))
+    return None
+
+
+def wrong_constants(root):
+    bad = []
+    for doc, pattern, name, hint in CONSTANTS:
+        path = os.path.join(root, doc)
+        text = " ".join(line for _, line in prose(path))
+        found = [m.group(1) for m in re.finditer(pattern, text)]
+        if not found:
+            bad.append(f"{doc}: no longer says /{pattern}/ (the {name} of {hint}): "
+                       f"update CONSTANTS in scripts/doc_facts.py with the new wording")
+            continue
+        value = const_value(root, name, hint)
+        if value is None:
+            bad.append(f"scripts/doc_facts.py: {name} not found in {hint} nor src/ (renamed? update CONSTANTS)")
+            continue
+        for said in found:
+            n, _, unit = said.partition(" ")
+            if int(n) * UNITS.get(unit, 1) != value:
+                shown = f"{value >> 20} MiB" if unit == "MiB" else f"{value >> 10} KiB" if unit == "KiB" else str(value)
+                bad.append(f"{doc}: says {said} where {hint} has {name} = {shown}")
+    return bad
+
+
+NAMED_TEST = re.compile(r"`([\w./-]+\.(?:rs|cpp|c|f90|cu|py|sh)):\s*([A-Za-z_][\w.]*\*?)`")
+
+
+def missing_tests(root, files):
+    bad = []
+    for doc in files:
+        rel_doc = os.path.relpath(doc, root)
+        for n, line in prose(doc):
+            for m in NAMED_TEST.finditer(line):
+                path, name = m.groups()
+                full = os.path.join(root, path)
+                if not os.path.exists(full):
+                    continue  # missing_paths reports it when it is a repository path
+                text = open(full, encoding="utf-8", errors="replace").read()
+                prefix = name.endswith("*")
+                parts = [p for p in name.rstrip("*").split(".") if p]
+                for k, part in enumerate(parts):
+                    tail = "" if prefix and k == len(parts) - 1 else r"\b"
+                    if not re.search(r"\b" + re.escape(part) + tail, text):
+                        bad.append(f"{rel_doc}:{n}: `{path}: {name}` names no test of {path} ({part!r} is not in it)")
+                        break
+    return bad
+
+
 def check(root, files=None):
     """Every finding, as one line each (empty: all facts hold)."""
     files = files or doc_files(root)
-    return missing_paths(root, files) + undocumented_functions(root) + unsourced_numbers(root, files)
+    return (missing_paths(root, files) + undocumented_functions(root) + unsourced_numbers(root, files)
+            + layer_drift(root) + wrong_constants(root) + missing_tests(root, files))
 
 
 if __name__ == "__main__":
-    import sys
-
     found = check(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     print("\n".join(found) or "doc facts: all hold")
     sys.exit(1 if found else 0)
