@@ -271,17 +271,3 @@ pub const DV_TOOLS_DECLARE_METADATA: u32 = 15;
 pub const DV_TOOLS_DUAL_VIEW_SYNC: u32 = 16;
 /// Kokkos Tools event: `kokkosp_dual_view_modify`.
 pub const DV_TOOLS_DUAL_VIEW_MODIFY: u32 = 17;
-
-/// The text `tests/header.rs` gives cbindgen as the trailer of
-/// `include/dualview.h`: `static inline` C functions restating rules written
-/// in Rust, for inline fast paths in C and C++ (the sync-state transitions of
-/// `src/dual_view/flags.rs`). Each is written next to its Rust rule and
-/// checked against it there. cbindgen writes a trailer after the header's
-/// include guard, so it has its own.
-#[doc(hidden)]
-pub fn c_header_trailer() -> String {
-    format!(
-        "#ifndef DUALVIEW_H_INLINE\n#define DUALVIEW_H_INLINE\n{}\n#endif  /* DUALVIEW_H_INLINE */",
-        crate::dual_view::flags::c_functions()
-    )
-}

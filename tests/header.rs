@@ -1,5 +1,5 @@
 //! The committed C header is exactly what cbindgen makes from the code now
-//! (with `dualview::abi::c_header_trailer()`, the inline C functions of rules
+//! (with `dualview::ffi::c_header_trailer()`, the inline C functions of rules
 //! written in Rust, as its trailer), and its version macros match Cargo.toml.
 //! Regenerate with `DUALVIEW_BLESS=1 cargo test --test header`.
 
@@ -15,7 +15,7 @@ fn generate() -> String {
     let dir = root();
     let mut config = cbindgen::Config::from_file(dir.join("cbindgen.toml")).expect("cbindgen.toml");
     // The inline C functions of rules written in Rust (src/abi.rs).
-    config.trailer = Some(dualview::abi::c_header_trailer());
+    config.trailer = Some(dualview::ffi::c_header_trailer());
     let mut out = Vec::new();
     cbindgen::Builder::new()
         .with_crate(&dir)

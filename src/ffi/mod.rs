@@ -34,3 +34,17 @@ pub use stats::*;
 pub use status::{dv_status_str, dv_status_t};
 pub use tools::*;
 pub use types::*;
+
+/// The text `tests/header.rs` gives cbindgen as the trailer of
+/// `include/dualview.h`: `static inline` C functions restating rules written
+/// in Rust, for inline fast paths in C and C++ (the sync-state transitions of
+/// `src/dual_view/flags.rs`). Each is written next to its Rust rule and
+/// checked against it there. cbindgen writes a trailer after the header's
+/// include guard, so it has its own.
+#[doc(hidden)]
+pub fn c_header_trailer() -> String {
+    format!(
+        "#ifndef DUALVIEW_H_INLINE\n#define DUALVIEW_H_INLINE\n{}\n#endif  /* DUALVIEW_H_INLINE */",
+        crate::dual_view::flags::c_functions()
+    )
+}
