@@ -6,14 +6,12 @@
 //! | raw calls | `cudarc::driver::sys` |
 //! | checked results | [`check`]: `CUresult` to [`Error`] with the driver's name and text |
 //! | safe types | [`CudaBackend`], behind the crate's `Backend` trait |
-//! | host mirrors | `registration.rs`: the state machine registering a DualView's pageable mirror, handed out as a `HostRegistration` |
+//! | host mirrors | `super::registration`: the state machine registering a DualView's pageable mirror, handed out as a `HostRegistration` |
 //!
 //! Allocations live in each device's primary context, so kernels launched
 //! with the runtime API (`<<<>>>`, `cudaMemcpy`) use them directly. Without
 //! libcuda or without the device, every call answers `NoDevice`; nothing
 //! panics (the driver is probed with `is_culib_present` before any call).
-
-mod registration;
 
 use super::{allocation_point, host, Backend, HostRegistration, Region, Space, SpaceKind, Stream, Transfer};
 use crate::error::{bail, err, Error, ErrorKind, Result};
@@ -21,10 +19,10 @@ use crate::side::Side;
 use crate::extents::DynRank;
 use crate::layout::{for_each_outer, plan, Plan, Strides};
 use cudarc::driver::sys;
-use registration::{HostDriver, Registration};
+use super::registration::{HostDriver, Registration};
 use std::ffi::{c_void, CStr};
 use std::ptr::NonNull;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, OnceLock};
 
 /// Turn a driver result into an error naming the call and the driver's name and text.
@@ -592,7 +590,7 @@ fn pageable_by_environment() -> bool {
 
 /// The CUDA driver as the registration state machine sees it (one per process).
 struct CudaHost {
-    /// Bytes registered now ([`registered_host_bytes`]).
+    /// Bytes registered now (`space::registered_host_bytes` sums every driver's).
     registered: AtomicUsize,
 }
 
@@ -625,11 +623,6 @@ impl HostDriver for CudaHost {
     fn registered_bytes(&self) -> &AtomicUsize {
         &self.registered
     }
-}
-
-/// Bytes of host mirrors registered with the driver now.
-pub(crate) fn registered_host_bytes() -> usize {
-    CUDA_HOST.registered.load(Ordering::Relaxed)
 }
 
 fn with_bytes(e: Error, space: Space, bytes: usize) -> Error {
