@@ -13,7 +13,7 @@
 //! | `flags.rs` | the flag word and its transitions |
 //! | `regions.rs` | subview boxes and the record of modified regions |
 //! | `borrow.rs` | run-time borrows of each side (guards, and writers while they write) |
-//! | `exclusive.rs` | [`exclusive::Exclusive`], the proof of held borrows that every write of array memory needs |
+//! | `exclusive.rs` | `exclusive::Exclusive`, the proof of held borrows that every write of array memory needs |
 //! | `sync.rs` | modify, need_sync, sync, clear_sync_state |
 //! | `access.rs` | [`Access`] modes, access with a mode, guard borrows |
 //! | `copy.rs` | fill, deep copy, view fill and copy |
