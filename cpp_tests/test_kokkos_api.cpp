@@ -281,6 +281,43 @@ TEST(CppParity, CudaAvailableAnswersEverywhere) {
   EXPECT_GE(dv::device_count(), 0);
 }
 
+// dv_space_available / dv_space_device_count through the tags: one question
+// for every space, the CUDA-only calls agreeing with it.
+TEST(CppParity, EverySpaceSaysWhetherItIsUsable) {
+  EXPECT_TRUE(dv::space_available<dv::HostSpace>());
+  EXPECT_TRUE(dv::space_available<Kokkos::Serial>(7));  // host spaces ignore the ordinal
+  EXPECT_EQ(dv::space_device_count<dv::HostSpace>(), 1u);
+  EXPECT_TRUE(dv::space_available<dv::TestDeviceSpace>(63));
+  EXPECT_FALSE(dv::space_available<dv::TestDeviceSpace>(64));
+  EXPECT_EQ(dv::space_device_count<TestDev>(), 64u);
+  EXPECT_EQ(dv::space_available<dv::CudaSpace>(), cuda_present());
+  EXPECT_EQ(dv::space_available<dv::CudaUVMSpace>(), cuda_present());
+  EXPECT_EQ(dv::space_available<dv::CudaHostPinnedSpace>(), cuda_present());
+  EXPECT_EQ(dv::space_device_count<dv::CudaSpace>(), static_cast<std::size_t>(dv::device_count()));
+  EXPECT_FALSE(dv::space_available<dv::CudaSpace>(static_cast<uint32_t>(dv::device_count())));
+}
+
+// Kokkos::SpaceAccessibility<Access, Memory>::accessible for every pair of
+// memory spaces, read from the tags' fields (host code reaches what needs no
+// mirror; a device its own memory and its managed and pinned memory).
+namespace accessibility {
+template <class A, class M>
+constexpr bool acc = Kokkos::SpaceAccessibility<A, M>::accessible;
+using H = dv::HostSpace;
+using P = dv::CudaHostPinnedSpace;
+using C = dv::CudaSpace;
+using U = dv::CudaUVMSpace;
+using T = dv::TestDeviceSpace;
+static_assert(acc<H, H> && acc<H, P> && !acc<H, C> && acc<H, U> && !acc<H, T>);
+static_assert(acc<P, H> && acc<P, P> && !acc<P, C> && acc<P, U> && !acc<P, T>);
+static_assert(!acc<C, H> && acc<C, P> && acc<C, C> && acc<C, U> && !acc<C, T>);
+static_assert(!acc<U, H> && !acc<U, P> && !acc<U, C> && acc<U, U> && !acc<U, T>);
+static_assert(!acc<T, H> && !acc<T, P> && !acc<T, C> && !acc<T, U> && acc<T, T>);
+static_assert(acc<Kokkos::Cuda, U> && acc<Kokkos::Serial, U> && !acc<dv::TestDevice, H>);
+// The pinned tag is the page-locked one (tests/header.rs compares the field with the core).
+static_assert(P::page_locked && !H::page_locked && !C::page_locked && !U::page_locked && !T::page_locked);
+}  // namespace accessibility
+
 TEST(CppParity, StaleSubviewsOfAHandleResizedInPlace) {
   DevDV a("A", 4, 2);
   auto col = Kokkos::subview(a, Kokkos::ALL(), 1);

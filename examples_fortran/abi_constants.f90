@@ -53,6 +53,20 @@ program abi_constants
   if (stat /= DV_ERROR_INVALID_ARGUMENT .or. si%host_accessible .or. si%needs_mirror) &
     error stop "abi_constants: space 99 must be refused"
 
+  ! Whether a space is usable here, and on how many devices: one question for every space.
+  if (.not. space_available(DV_SPACE_HOST) .or. space_device_count(DV_SPACE_HOST) /= 1) &
+    error stop "abi_constants: HostSpace is always usable"
+  if (.not. space_available(DV_SPACE_TEST_DEVICE, 63) .or. space_available(DV_SPACE_TEST_DEVICE, 64)) &
+    error stop "abi_constants: test devices 0 to 63"
+  if (space_device_count(DV_SPACE_TEST_DEVICE) /= 64) error stop "abi_constants: 64 test devices"
+  if (space_available(DV_SPACE_CUDA) .neqv. cuda_available()) error stop "abi_constants: space_available(DV_SPACE_CUDA)"
+  if ((space_device_count(DV_SPACE_CUDA) > 0) .neqv. cuda_available()) &
+    error stop "abi_constants: space_device_count(DV_SPACE_CUDA)"
+  if (space_available(99, stat=stat) .or. stat /= DV_ERROR_INVALID_ARGUMENT) &
+    error stop "abi_constants: space_available(99) must be refused"
+  if (space_device_count(99, stat=stat) /= 0 .or. stat /= DV_ERROR_INVALID_ARGUMENT) &
+    error stop "abi_constants: space_device_count(99) must be refused"
+
   ! Element types and the version.
   if (index(dv_dtype_str(DV_DTYPE_FLOAT64), "float64") /= 1 .or. index(dv_dtype_str(DV_DTYPE_FLOAT64), "real64") == 0) &
     error stop "abi_constants: DV_DTYPE_FLOAT64"

@@ -37,8 +37,8 @@ module dualview
 
   ! The API (public by default; named here for the reader).
   public :: dualview_t, dv_info_t, dv_space_info_t
-  public :: dv_last_error_message, dv_status_str, dv_dtype_str, dv_space_info, cuda_available, &
-            dv_fence, dv_version, dv_handle_count
+  public :: dv_last_error_message, dv_status_str, dv_dtype_str, dv_space_info, space_available, &
+            space_device_count, cuda_available, dv_fence, dv_version, dv_handle_count
 
   ! Internal: the intrinsic modules' names, the binding's part of dualview_abi, and the
   ! procedures of this module that are not the API.
@@ -49,7 +49,8 @@ module dualview
       c_dv_modify_device, c_dv_sync_host, c_dv_sync_device, c_dv_clear_sync_state, c_dv_need_sync_host, &
       c_dv_need_sync_device, c_dv_host_access, c_dv_device_access, c_dv_rank, c_dv_extent, c_dv_info, &
       c_dv_label, c_dv_view_label, c_dv_desc_of, c_dv_resize, c_dv_realloc, c_dv_handle_count, &
-      c_dv_space_info, c_dv_fence, c_dv_cuda_available, c_dv_dtype_str, c_dv_version, c_dv_status_str
+      c_dv_space_info, c_dv_space_available, c_dv_space_device_count, c_dv_fence, c_dv_cuda_available, &
+      c_dv_dtype_str, c_dv_version, c_dv_status_str
   private :: c_strlen, str, str_i32, str_i64, last_error, c_message, report, fail, die, live, to_c, from_c
   private :: addr_of, owns, borrowed, release, adopt, shape_ok, to_extents, get_label, host_access, wrap_any
   private :: dv_f_create_i32, dv_f_create_i64, dv_f_destroy, dv_f_final, dv_f_assign, dv_f_is_valid, &
@@ -305,6 +306,45 @@ contains
     integer(c_int) :: st
     st = c_dv_space_info(space, out)
     if (st == DV_OK) info = out
+    call report(st, stat, m_)
+    if (present(errmsg)) errmsg = m_
+  end function
+
+  !> Whether memory space `space` (DV_SPACE_*) on device `ordinal` (default 0; host
+  !> spaces ignore it) can be used here: what dv_create would find (.false. on failure).
+  logical function space_available(space, ordinal, stat, errmsg)
+    integer(c_int32_t), intent(in) :: space
+    integer(c_int32_t), intent(in), optional :: ordinal
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    logical(c_bool) :: b
+    integer(c_int32_t) :: o
+    integer(c_int) :: st
+    o = 0
+    if (present(ordinal)) o = ordinal
+    space_available = .false.
+    b = .false.
+    st = c_dv_space_available(space, o, b)
+    if (st == DV_OK) space_available = logical(b)
+    call report(st, stat, m_)
+    if (present(errmsg)) errmsg = m_
+  end function
+
+  !> How many devices of memory space `space` (DV_SPACE_*) the process can use: ordinals
+  !> 0 to n - 1; a host space counts 1 when usable (0 on failure).
+  function space_device_count(space, stat, errmsg) result(n)
+    integer(c_int32_t), intent(in) :: space
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    integer(int64) :: n
+    character(len=:), allocatable :: m_
+    integer(c_size_t) :: c
+    integer(c_int) :: st
+    n = 0
+    c = 0
+    st = c_dv_space_device_count(space, c)
+    if (st == DV_OK) n = int(c, int64)
     call report(st, stat, m_)
     if (present(errmsg)) errmsg = m_
   end function

@@ -30,8 +30,9 @@ module dualview_abi
       c_dv_modify_host, c_dv_modify_device, c_dv_sync_host, c_dv_sync_device, &
       c_dv_clear_sync_state, c_dv_need_sync_host, c_dv_need_sync_device, c_dv_host_access, &
       c_dv_device_access, c_dv_rank, c_dv_extent, c_dv_info, c_dv_label, c_dv_view_label, &
-      c_dv_desc_of, c_dv_resize, c_dv_realloc, c_dv_handle_count, c_dv_space_info, c_dv_fence, &
-      c_dv_cuda_available, c_dv_dtype_str, c_dv_version, c_dv_status_str
+      c_dv_desc_of, c_dv_resize, c_dv_realloc, c_dv_handle_count, c_dv_space_info, &
+      c_dv_space_available, c_dv_space_device_count, c_dv_fence, c_dv_cuda_available, &
+      c_dv_dtype_str, c_dv_version, c_dv_status_str
 
   ! ---- Constants: every numeric #define DV_* and every dv_status_t code of dualview.h ----
   integer(c_int32_t), parameter, public :: DV_VERSION_MAJOR = 0
@@ -88,8 +89,8 @@ module dualview_abi
   !> `dv_desc_t.flags`: one allocation in `space` and no mirror (a Kokkos `View`): the host and
   !> device views of the handle are the same memory.
   integer(c_int32_t), parameter, public :: DV_FLAG_SINGLE_SPACE = 4
-  !> `dv_desc_t.flags`: keep a CUDA DualView's host mirror pageable (never registered with the
-  !> driver).
+  !> `dv_desc_t.flags`: keep the host mirror pageable (never registered with the device's driver, as
+  !> a CUDA DualView's is).
   integer(c_int32_t), parameter, public :: DV_FLAG_PAGEABLE_HOST = 8
   !> Access mode: read (sync first if stale).
   integer(c_int32_t), parameter, public :: DV_ACCESS_READ = 1
@@ -138,8 +139,9 @@ module dualview_abi
   integer(c_int32_t), parameter, public :: DV_INFO_OWNED = 16
   !> `dv_info_t.bits`: a subview made before its parent was resized or reallocated.
   integer(c_int32_t), parameter, public :: DV_INFO_STALE = 32
-  !> `dv_info_t.bits`: the host mirror is page-locked now (a pinned space, or a CUDA mirror
-  !> registered at its first copying sync), so copies run at pinned speed.
+  !> `dv_info_t.bits`: the host mirror is page-locked now (a pinned space, or a mirror registered
+  !> with the device's driver, CUDA's, by its first copying sync at the latest), so copies run at
+  !> pinned speed.
   integer(c_int32_t), parameter, public :: DV_INFO_MIRROR_PINNED = 64
   !> Kokkos Tools event (`dv_tools_set_callback`): `kokkosp_init_library`.
   integer(c_int32_t), parameter, public :: DV_TOOLS_INIT = 0
@@ -204,9 +206,10 @@ module dualview_abi
     enumerator :: DV_ERROR_CONST_SYNC = 9
     !> Shapes, element sizes or spaces that do not fit together.
     enumerator :: DV_ERROR_INCOMPATIBLE = 10
-    !> A CUDA space on a machine without a driver or without that device.
+    !> A space this machine or build cannot serve: no driver (CUDA's, for the CUDA spaces) or no
+    !> such device; the message names the space and the reason.
     enumerator :: DV_ERROR_NO_DEVICE = 11
-    !> A CUDA driver call failed; the message has the driver's error name and text.
+    !> A device driver call failed; the message has the driver's error name and text.
     enumerator :: DV_ERROR_DEVICE = 12
     !> A bug in dualview (including a caught panic).
     enumerator :: DV_ERROR_INTERNAL = 13
@@ -512,6 +515,19 @@ module dualview_abi
       import
       integer(c_int32_t), value :: space
       type(dv_space_info_t), intent(inout) :: out
+      integer(c_int) :: res_
+    end function
+    function c_dv_space_available(space, ordinal, out) bind(c, name="dv_space_available") result(res_)
+      import
+      integer(c_int32_t), value :: space
+      integer(c_int32_t), value :: ordinal
+      logical(c_bool), intent(inout) :: out
+      integer(c_int) :: res_
+    end function
+    function c_dv_space_device_count(space, out) bind(c, name="dv_space_device_count") result(res_)
+      import
+      integer(c_int32_t), value :: space
+      integer(c_size_t), intent(inout) :: out
       integer(c_int) :: res_
     end function
     function c_dv_fence(space, ordinal, name) bind(c, name="dv_fence") result(res_)

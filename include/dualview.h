@@ -178,7 +178,7 @@
 #define DV_FLAG_SINGLE_SPACE 4
 
 /**
- * `dv_desc_t.flags`: keep a CUDA DualView's host mirror pageable (never registered with the driver).
+ * `dv_desc_t.flags`: keep the host mirror pageable (never registered with the device's driver, as a CUDA DualView's is).
  */
 #define DV_FLAG_PAGEABLE_HOST 8
 
@@ -302,7 +302,8 @@
 
 /**
  * `dv_info_t.bits`: the host mirror is page-locked now (a pinned space, or a
- * CUDA mirror registered at its first copying sync), so copies run at pinned speed.
+ * mirror registered with the device's driver, CUDA's, by its first copying
+ * sync at the latest), so copies run at pinned speed.
  */
 #define DV_INFO_MIRROR_PINNED 64
 
@@ -446,11 +447,12 @@ typedef enum dv_status_t {
    */
   DV_ERROR_INCOMPATIBLE = 10,
   /**
-   * A CUDA space on a machine without a driver or without that device.
+   * A space this machine or build cannot serve: no driver (CUDA's, for the
+   * CUDA spaces) or no such device; the message names the space and the reason.
    */
   DV_ERROR_NO_DEVICE = 11,
   /**
-   * A CUDA driver call failed; the message has the driver's error name and text.
+   * A device driver call failed; the message has the driver's error name and text.
    */
   DV_ERROR_DEVICE = 12,
   /**
@@ -1370,7 +1372,31 @@ DV_NODISCARD enum dv_status_t dv_space_info(uint32_t space, struct dv_space_info
 DV_NODISCARD enum dv_status_t dv_fence(uint32_t space, uint32_t ordinal, const char *name);
 
 /**
- * `*out` = whether a CUDA driver with at least one device is usable. Answers on any machine.
+ * `*out` = whether memory space `space` (`DV_SPACE_*`) on device `ordinal`
+ * (ignored by host spaces) can be used here: what `dv_create` with that space
+ * and ordinal would find (a CUDA space needs a driver and the device; a
+ * test device an ordinal below 64). Answers on any machine; a space that
+ * cannot be used is `false`, not an error.
+ *
+ * # Safety
+ * `out` is writable.
+ */
+DV_NODISCARD enum dv_status_t dv_space_available(uint32_t space, uint32_t ordinal, bool *out);
+
+/**
+ * `*out` = how many devices of memory space `space` (`DV_SPACE_*`) this
+ * process can use: ordinals `0` to `*out - 1`. A host space counts 1 when it
+ * is usable here, 0 otherwise (pinned memory needs a CUDA device). 0 without
+ * a driver. Answers on any machine.
+ *
+ * # Safety
+ * `out` is writable.
+ */
+DV_NODISCARD enum dv_status_t dv_space_device_count(uint32_t space, size_t *out);
+
+/**
+ * `*out` = whether a CUDA driver with at least one device is usable
+ * (`dv_space_device_count(DV_SPACE_CUDA) > 0`). Answers on any machine.
  *
  * # Safety
  * `out` is writable.
@@ -1378,7 +1404,8 @@ DV_NODISCARD enum dv_status_t dv_fence(uint32_t space, uint32_t ordinal, const c
 DV_NODISCARD enum dv_status_t dv_cuda_available(bool *out);
 
 /**
- * `*out` = the number of CUDA devices (0 without a driver). Answers on any machine.
+ * `*out` = the number of CUDA devices (0 without a driver;
+ * `dv_space_device_count(DV_SPACE_CUDA)` as an `int32_t`). Answers on any machine.
  *
  * # Safety
  * `out` is writable.

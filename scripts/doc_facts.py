@@ -161,16 +161,16 @@ def layer_drift(root):
 # A name in CONST_SOURCES gives the value itself; others are `const NAME: ... = <expression>;`
 # searched in the file first, then anywhere under src/.
 CONSTANTS = [
-    ("docs/GPU.md", r"allocated by a create or realloc, (\d+ [KMG]iB) or more", "PIN_MIN", "src/space/cuda/registration.rs"),
-    ("docs/GPU.md", r"from (\d+ [KMG]iB) it first faults the pages in", "POPULATE_MIN", "src/space/cuda/registration.rs"),
-    ("docs/GPU.md", r"chunks of (\d+ [KMG]iB)", "CHUNK", "src/space/cuda/registration.rs"),
+    ("docs/GPU.md", r"allocated by a create or realloc, (\d+ [KMG]iB) or more", "PIN_MIN", "src/space/registration.rs"),
+    ("docs/GPU.md", r"from (\d+ [KMG]iB) it first faults the pages in", "POPULATE_MIN", "src/space/registration.rs"),
+    ("docs/GPU.md", r"chunks of (\d+ [KMG]iB)", "CHUNK", "src/space/registration.rs"),
     ("docs/GPU.md", r"(\d+ [KMG]iB) per call\)", "STEP", "src/space/host.rs"),
     ("docs/GPU.md", r"Copies of (\d+ [KMG]iB) or less", "TINY_BYTES", "src/space/cuda/mod.rs"),
-    ("docs/DECISIONS.md", r"from (\d+ [KMG]iB), in the background", "PIN_MIN", "src/space/cuda/registration.rs"),
-    ("docs/DECISIONS.md", r"\(from (\d+ [KMG]iB), its pages first faulted in", "POPULATE_MIN", "src/space/cuda/registration.rs"),
+    ("docs/DECISIONS.md", r"from (\d+ [KMG]iB), in the background", "PIN_MIN", "src/space/registration.rs"),
+    ("docs/DECISIONS.md", r"\(from (\d+ [KMG]iB), its pages first faulted in", "POPULATE_MIN", "src/space/registration.rs"),
     ("docs/DECISIONS.md", r"Contiguous copies of (\d+ [KMG]iB) or less", "TINY_BYTES", "src/space/cuda/mod.rs"),
-    ("docs/DECISIONS.md", r"faulted in by (\d+ [KMG]iB) chunks", "CHUNK", "src/space/cuda/registration.rs"),
-    ("docs/DECISIONS.md", r"and (\d+ [KMG]iB) per cancellable chunk", "CHUNK", "src/space/cuda/registration.rs"),
+    ("docs/DECISIONS.md", r"faulted in by (\d+ [KMG]iB) chunks", "CHUNK", "src/space/registration.rs"),
+    ("docs/DECISIONS.md", r"and (\d+ [KMG]iB) per cancellable chunk", "CHUNK", "src/space/registration.rs"),
     ("docs/DECISIONS.md", r"(\d+ [KMG]iB) per `madvise` call", "STEP", "src/space/host.rs"),
     ("docs/DECISIONS.md", r"start on a (\d+ [KMG]iB) boundary", "HUGE", "src/space/host.rs"),
     ("docs/DECISIONS.md", r"below (\d+ [KMG]iB) comes from the system allocator", "MEDIUM", "src/space/host.rs"),

@@ -8,8 +8,8 @@ SUBUNITS), the other units it imports: `use crate::...` trees, `crate::x::`
 paths in code, `super::` and `self::` paths resolved against the module they
 are written in, paths through a child module or a `use` alias, and items
 re-exported by the crate root (`crate::Space` is `space`); a unit's own
-re-exports stay that unit's (`crate::space::device_count` is `space`, though
-space/mod.rs takes it from `space/cuda`). A macro's `$crate::` paths count for
+re-exports stay that unit's (an item of `space/cuda` that space/mod.rs
+re-exports is `space` to its callers). A macro's `$crate::` paths count for
 the modules that invoke it (`bail!` imports `error`).
 
 It prints the layer order, top (imports the most) to bottom (imports nothing
@@ -36,8 +36,8 @@ import sys
 SUBUNITS = {("space", "cuda")}  # module paths that are units of their own
 KNOWN_CYCLES = {
     frozenset({"space", "space/cuda"}): "src/space/mod.rs picks the backend of each SpaceKind "
-    "(Space::backend) and forwards cuda_device_count / registered_host_bytes; the CUDA backend "
-    "implements its Backend trait and uses its host copies, background thread and HostRegistration",
+    "(Space::backend, SpaceKind::device_count); the CUDA backend implements its Backend trait and "
+    "uses its host copies and the registration state machine (HostDriver, HostRegistration)",
     frozenset({"error", "side"}): "an Error names the Side it concerns; Side's TryFrom<u32> "
     "(written by abi_enum!) answers an Error",
     frozenset({"space", "tools"}): "an Allocation announces itself to Kokkos Tools "
@@ -242,7 +242,7 @@ def resolve(mods, cur, segs, depth=0):
             base, rest = m.children[name], rest[1:]
         elif name in m.names and m.names[name] is not None and tuple(m.names[name]) != base + (name,):
             # A re-export: the crate root's leads to its module; a unit's stays
-            # that unit's (space re-exports cuda::device_count: callers name space).
+            # that unit's (a space re-export of a space/cuda item: callers name space).
             target = resolve(mods, (), ["crate"] + list(m.names[name]), depth + 1)
             if target is not None and (not base or unit_of(target) == unit_of(base)):
                 return target

@@ -69,7 +69,7 @@ pub const DV_FLAG_PINNED_HOST: u32 = 2;
 /// `dv_desc_t.flags`: one allocation in `space` and no mirror (a Kokkos `View`):
 /// the host and device views of the handle are the same memory.
 pub const DV_FLAG_SINGLE_SPACE: u32 = 4;
-/// `dv_desc_t.flags`: keep a CUDA DualView's host mirror pageable (never registered with the driver).
+/// `dv_desc_t.flags`: keep the host mirror pageable (never registered with the device's driver, as a CUDA DualView's is).
 pub const DV_FLAG_PAGEABLE_HOST: u32 = 8;
 /// `dv_desc_t.flags`: every `DV_FLAG_*` bit; a descriptor with any other bit is refused.
 pub const DV_FLAG_ALL: u32 = DV_FLAG_WITHOUT_INITIALIZING | DV_FLAG_PINNED_HOST | DV_FLAG_SINGLE_SPACE | DV_FLAG_PAGEABLE_HOST;
@@ -127,7 +127,8 @@ pub const DV_INFO_OWNED: u32 = 16;
 /// `dv_info_t.bits`: a subview made before its parent was resized or reallocated.
 pub const DV_INFO_STALE: u32 = 32;
 /// `dv_info_t.bits`: the host mirror is page-locked now (a pinned space, or a
-/// CUDA mirror registered at its first copying sync), so copies run at pinned speed.
+/// mirror registered with the device's driver, CUDA's, by its first copying
+/// sync at the latest), so copies run at pinned speed.
 pub const DV_INFO_MIRROR_PINNED: u32 = 64;
 
 /// The result of every fallible C call. `DV_OK` is 0; each error has its own
@@ -158,9 +159,10 @@ pub enum dv_status_t {
     DV_ERROR_CONST_SYNC = 9,
     /// Shapes, element sizes or spaces that do not fit together.
     DV_ERROR_INCOMPATIBLE = 10,
-    /// A CUDA space on a machine without a driver or without that device.
+    /// A space this machine or build cannot serve: no driver (CUDA's, for the
+    /// CUDA spaces) or no such device; the message names the space and the reason.
     DV_ERROR_NO_DEVICE = 11,
-    /// A CUDA driver call failed; the message has the driver's error name and text.
+    /// A device driver call failed; the message has the driver's error name and text.
     DV_ERROR_DEVICE = 12,
     /// A bug in dualview (including a caught panic).
     DV_ERROR_INTERNAL = 13,

@@ -92,10 +92,11 @@ error_kinds! {
     ConstSync = DV_ERROR_CONST_SYNC, "sync into const data";
     /// Two objects do not fit together (shapes, element sizes, spaces).
     Incompatible = DV_ERROR_INCOMPATIBLE, "incompatible shapes, elements or spaces";
-    /// A CUDA space was asked for and there is no driver or no such device.
-    NoDevice = DV_ERROR_NO_DEVICE, "no CUDA driver or device";
+    /// A space was asked for that this machine or build cannot serve: no
+    /// driver, no such device (the message says which space and why).
+    NoDevice = DV_ERROR_NO_DEVICE, "no driver or device for the space";
     /// A device driver call failed; the message has the driver's name and text.
-    Device = DV_ERROR_DEVICE, "CUDA driver error";
+    Device = DV_ERROR_DEVICE, "device driver error";
     /// A bug in this library (it includes caught panics).
     Internal = DV_ERROR_INTERNAL, "internal error";
     /// The number of values or the rank does not match what was expected.

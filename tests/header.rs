@@ -69,3 +69,36 @@ fn every_status_function_is_nodiscard() {
     }
     assert!(n >= 50, "only {n} status-returning prototypes found");
 }
+
+/// The C++ memory space tags (include/dualview/space.hpp) restate the core's
+/// `page_locked`, which `dv_space_info_t` has no room for (the googletest
+/// `Spaces.TagsFollowTheCorePolicy` compares every other field): each tag's
+/// `/*page_locked*/` argument is its space's policy, and every space has a tag.
+#[test]
+fn cpp_space_tags_restate_page_locked() {
+    use dualview::SpaceKind;
+    let header = std::fs::read_to_string(root().join("include/dualview.h")).unwrap();
+    let code = |name: &str| -> u32 {
+        let def = format!("#define {name} ");
+        let line = header.lines().find(|l| l.starts_with(&def)).unwrap_or_else(|| panic!("{name} not in dualview.h"));
+        line[def.len()..].trim().parse().unwrap()
+    };
+    let tags = std::fs::read_to_string(root().join("include/dualview/space.hpp")).unwrap();
+    let mut seen = Vec::new();
+    for tag in tags.split("detail::memory_space_tag<").skip(1) {
+        // Each piece starts with one tag's template arguments.
+        let args = &tag[..tag.find('>').expect("a closing `>`")];
+        let space = args.split(',').nth(1).expect("a code").trim();
+        let flag = args.split("/*page_locked*/").nth(1).expect("a /*page_locked*/ argument").trim_start();
+        let page_locked = flag.starts_with("true");
+        assert!(page_locked || flag.starts_with("false"), "{space}: {flag}");
+        let kind = SpaceKind::try_from(code(space)).unwrap();
+        assert_eq!(page_locked, kind.policy().page_locked, "{space}: the C++ tag's page_locked");
+        seen.push(kind);
+    }
+    for v in 0..256u32 {
+        if let Ok(kind) = SpaceKind::try_from(v) {
+            assert!(seen.contains(&kind), "{kind:?} has no C++ tag with a /*page_locked*/ argument");
+        }
+    }
+}

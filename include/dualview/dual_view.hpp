@@ -226,7 +226,7 @@ class DualView : public ViewTraits<DataType, Arg1, Arg2, Arg3> {
     std::size_t s[DV_MAX_RANK] = {};
     for (unsigned r = 0; r < 8; ++r) e.extent[r] = r < rank ? d.extent(r) : 1;
     for (unsigned r = 0; r < rank; ++r) s[r] = d.stride(r);
-    constexpr bool pinned_host = std::is_same_v<typename t_host::memory_space, CudaHostPinnedSpace>;
+    constexpr bool pinned_host = t_host::memory_space::page_locked;
     dv_desc_t desc = detail::desc_for<traits>(e, s, detail::desc_flags(impl_dualview_is_single_device, true, pinned_host));
     desc.layout = DV_LAYOUT_STRIDE;
     dv_dualview_t* out = nullptr;

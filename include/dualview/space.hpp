@@ -3,11 +3,14 @@
  *
  * What a space means (whether the host may read it, whether a DualView
  * mirrors it, whether it is managed memory, whether its work runs on a device,
- * its default layout) is the core's policy table (dv_space_info,
- * SpaceKind::policy in src/space/mod.rs); the tags restate it at compile time
- * and the googletest `Spaces.TagsFollowTheCorePolicy` fails if the two ever
- * disagree on any field, or if a DV_SPACE_* of dualview.h has no tag in
- * detail::memory_spaces.
+ * its default layout, whether it is page-locked) is the core's policy table
+ * (dv_space_info, SpaceKind::policy in src/space/mod.rs); the tags restate it
+ * at compile time and the googletest `Spaces.TagsFollowTheCorePolicy` fails if
+ * the two ever disagree on any field of dv_space_info_t, or if a DV_SPACE_* of
+ * dualview.h has no tag in detail::memory_spaces (page_locked, which
+ * dv_space_info_t has no room for, is compared by tests/header.rs). Code that
+ * asks about a space reads these fields, never a tag's name, so a new space is
+ * its tags here and nothing else in the headers.
  */
 #ifndef DUALVIEW_SPACE_HPP
 #define DUALVIEW_SPACE_HPP
@@ -59,8 +62,12 @@ struct execution_space_tag {
 };
 
 /// What every memory space says: its C code, the core's policy (the fields of
-/// dv_space_info_t; the default layout is its execution space's), its execution space.
-template <class Self, uint32_t Code, bool HostAccessible, bool NeedsMirror, bool Unified, bool IsDevice, class Execution>
+/// dv_space_info_t and page_locked; the default layout is its execution
+/// space's), its execution space, and the device memory space whose code also
+/// uses it directly (`DevicePeer`: the device of managed and pinned memory;
+/// void for the others).
+template <class Self, uint32_t Code, bool HostAccessible, bool NeedsMirror, bool Unified, bool IsDevice, bool PageLocked,
+          class Execution, class DevicePeer = void>
 struct memory_space_tag {
   static constexpr uint32_t code = Code;
   static constexpr bool is_memory_space = true;
@@ -72,6 +79,11 @@ struct memory_space_tag {
   static constexpr bool unified = Unified;
   /// Work in this space runs on a (real or test) device.
   static constexpr bool is_device = IsDevice;
+  /// Page-locked host memory (pinned): a DualView whose host side is this
+  /// space asks the core for a pinned mirror (DV_FLAG_PINNED_HOST).
+  static constexpr bool page_locked = PageLocked;
+  /// Besides itself, the device memory space whose kernels use this memory directly (or void).
+  using device_peer = DevicePeer;
   using memory_space = Self;
   using execution_space = Execution;
   using device_type = Device<Execution, Self>;
@@ -101,28 +113,28 @@ struct TestDevice : detail::execution_space_tag<TestDevice, TestDeviceSpace, Lay
 
 /// Host memory.
 struct HostSpace : detail::memory_space_tag<HostSpace, DV_SPACE_HOST, /*host_accessible*/ true, /*needs_mirror*/ false,
-                                            /*unified*/ false, /*is_device*/ false, Serial> {
+                                            /*unified*/ false, /*is_device*/ false, /*page_locked*/ false, Serial> {
   static const char* name() { return "Host"; }
 };
 /// CUDA device memory.
 struct CudaSpace : detail::memory_space_tag<CudaSpace, DV_SPACE_CUDA, /*host_accessible*/ false, /*needs_mirror*/ true,
-                                            /*unified*/ false, /*is_device*/ true, Cuda> {
+                                            /*unified*/ false, /*is_device*/ true, /*page_locked*/ false, Cuda> {
   static const char* name() { return "Cuda"; }
 };
 /// CUDA managed memory: one allocation both sides use at one address.
 struct CudaUVMSpace : detail::memory_space_tag<CudaUVMSpace, DV_SPACE_CUDA_UVM, /*host_accessible*/ true, /*needs_mirror*/ false,
-                                               /*unified*/ true, /*is_device*/ true, Cuda> {
+                                               /*unified*/ true, /*is_device*/ true, /*page_locked*/ false, Cuda, CudaSpace> {
   static const char* name() { return "CudaUVM"; }
 };
 /// Page-locked host memory.
 struct CudaHostPinnedSpace : detail::memory_space_tag<CudaHostPinnedSpace, DV_SPACE_HOST_PINNED, /*host_accessible*/ true, /*needs_mirror*/ false,
-                                                      /*unified*/ false, /*is_device*/ false, Serial> {
+                                                      /*unified*/ false, /*is_device*/ false, /*page_locked*/ true, Serial, CudaSpace> {
   static const char* name() { return "CudaHostPinned"; }
 };
 /// Host memory with its own allocation, playing a device: the host may read
 /// it, yet a DualView mirrors it in HostSpace like CudaSpace.
 struct TestDeviceSpace : detail::memory_space_tag<TestDeviceSpace, DV_SPACE_TEST_DEVICE, /*host_accessible*/ true, /*needs_mirror*/ true,
-                                                  /*unified*/ false, /*is_device*/ true, TestDevice> {
+                                                  /*unified*/ false, /*is_device*/ true, /*page_locked*/ false, TestDevice> {
   static const char* name() { return "TestDevice"; }
 };
 
@@ -164,20 +176,20 @@ using memory_of = typename S::memory_space;
 }  // namespace detail
 
 /// Kokkos SpaceAccessibility: `accessible` answers Kokkos' question, "does
-/// code of `Access` use `Memory` directly, without a mirror?" For host
-/// access that is `!needs_mirror` (so the test device, though host memory,
-/// counts as a device, as it is meant to); a device reaches its own memory,
-/// managed and pinned memory.
+/// code of `Access` use `Memory` directly, without a mirror?" Host code is
+/// code of host memory that is no device's (HostSpace, pinned memory); for it
+/// that is `!needs_mirror` (so the test device, though host memory, counts as
+/// a device, as it is meant to). A device reaches its own memory and the
+/// memory that names it as `device_peer` (its managed and pinned memory).
+/// Read from the tags' fields, so a new space needs no line here.
 template <class Access, class Memory>
 struct SpaceAccessibility {
   using access_memory = detail::memory_of<Access>;
   using memory = detail::memory_of<Memory>;
-  static constexpr bool host_access = std::is_same_v<access_memory, HostSpace> || std::is_same_v<access_memory, CudaHostPinnedSpace>;
+  static constexpr bool host_access = access_memory::host_accessible && !access_memory::is_device;
   static constexpr bool accessible =
       std::is_same_v<access_memory, memory> ||
-      (host_access ? !memory::needs_mirror
-                   : (std::is_same_v<access_memory, CudaSpace> &&
-                      (std::is_same_v<memory, CudaUVMSpace> || std::is_same_v<memory, CudaHostPinnedSpace>)));
+      (host_access ? !memory::needs_mirror : std::is_same_v<access_memory, typename memory::device_peer>);
   static constexpr bool assignable = std::is_same_v<access_memory, memory>;
   static constexpr bool deepcopy = true;
 };
@@ -185,7 +197,26 @@ struct SpaceAccessibility {
 /// Wait for all work of the default execution space.
 inline void fence(const std::string& name = "") { DefaultExecutionSpace().fence(name); }
 
-/// Whether a CUDA driver with at least one device is usable here.
+/// Whether memory space `Memory` (a memory space tag, or any space-like
+/// type) can be used here on device `ordinal` (ignored by host spaces):
+/// dv_space_available.
+template <class Memory>
+bool space_available(uint32_t ordinal = 0) {
+  bool b = false;
+  detail::check(dv_space_available(detail::memory_of<Memory>::code, ordinal, &b));
+  return b;
+}
+
+/// How many devices of memory space `Memory` this process can use (ordinals
+/// 0 to n - 1; a host space counts 1 when usable): dv_space_device_count.
+template <class Memory>
+std::size_t space_device_count() {
+  std::size_t n = 0;
+  detail::check(dv_space_device_count(detail::memory_of<Memory>::code, &n));
+  return n;
+}
+
+/// Whether a CUDA driver with at least one device is usable here (space_available<CudaSpace>()).
 inline bool cuda_available() {
   bool b = false;
   detail::check(dv_cuda_available(&b));

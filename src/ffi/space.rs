@@ -1,5 +1,6 @@
-//! Memory spaces and devices in the C ABI: the policy table, the driver
-//! probe, fences, element-type names and the library version.
+//! Memory spaces and devices in the C ABI: the policy table, whether a space
+//! is usable here and on how many devices, fences, element-type names and the
+//! library version.
 
 use super::boundary::{call, function};
 use super::status::dv_status_t;
@@ -54,7 +55,45 @@ pub unsafe extern "C" fn dv_fence(space: u32, ordinal: u32, name: *const c_char)
     })
 }
 
-/// `*out` = whether a CUDA driver with at least one device is usable. Answers on any machine.
+/// `*out` = whether memory space `space` (`DV_SPACE_*`) on device `ordinal`
+/// (ignored by host spaces) can be used here: what `dv_create` with that space
+/// and ordinal would find (a CUDA space needs a driver and the device; a
+/// test device an ordinal below 64). Answers on any machine; a space that
+/// cannot be used is `false`, not an error.
+///
+/// # Safety
+/// `out` is writable.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_space_available(space: u32, ordinal: u32, out: *mut bool) -> dv_status_t {
+    call(function!(), || {
+        let space = space_from(space, ordinal, "space")?;
+        let o = super::types::out(out, "out")?;
+        put(o, space.probe().is_ok());
+        Ok(())
+    })
+}
+
+/// `*out` = how many devices of memory space `space` (`DV_SPACE_*`) this
+/// process can use: ordinals `0` to `*out - 1`. A host space counts 1 when it
+/// is usable here, 0 otherwise (pinned memory needs a CUDA device). 0 without
+/// a driver. Answers on any machine.
+///
+/// # Safety
+/// `out` is writable.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_space_device_count(space: u32, out: *mut usize) -> dv_status_t {
+    call(function!(), || {
+        let kind = SpaceKind::try_from(space).map_err(|e| about("space", e))?;
+        let o = super::types::out(out, "out")?;
+        put(o, kind.device_count());
+        Ok(())
+    })
+}
+
+/// `*out` = whether a CUDA driver with at least one device is usable
+/// (`dv_space_device_count(DV_SPACE_CUDA) > 0`). Answers on any machine.
 ///
 /// # Safety
 /// `out` is writable.
@@ -63,12 +102,13 @@ pub unsafe extern "C" fn dv_fence(space: u32, ordinal: u32, name: *const c_char)
 pub unsafe extern "C" fn dv_cuda_available(out: *mut bool) -> dv_status_t {
     call(function!(), || {
         let o = super::types::out(out, "out")?;
-        put(o, crate::space::device_count() > 0);
+        put(o, SpaceKind::Cuda.device_count() > 0);
         Ok(())
     })
 }
 
-/// `*out` = the number of CUDA devices (0 without a driver). Answers on any machine.
+/// `*out` = the number of CUDA devices (0 without a driver;
+/// `dv_space_device_count(DV_SPACE_CUDA)` as an `int32_t`). Answers on any machine.
 ///
 /// # Safety
 /// `out` is writable.
@@ -77,7 +117,7 @@ pub unsafe extern "C" fn dv_cuda_available(out: *mut bool) -> dv_status_t {
 pub unsafe extern "C" fn dv_device_count(out: *mut i32) -> dv_status_t {
     call(function!(), || {
         let o = super::types::out(out, "out")?;
-        put(o, crate::space::device_count().min(i32::MAX as usize) as i32);
+        put(o, SpaceKind::Cuda.device_count().min(i32::MAX as usize) as i32);
         Ok(())
     })
 }

@@ -326,7 +326,7 @@ pub(crate) fn host_of_flags(flags: u32, device: Space) -> Result<Space> {
             bail!(InvalidArgument, "argument `desc->flags`: DV_FLAG_PINNED_HOST and DV_FLAG_SINGLE_SPACE exclude each other")
         }
         (true, false) => Ok(device),
-        (false, true) => Ok(Space::host_pinned()),
+        (false, true) => Ok(device.pinned_host()),
         (false, false) => Ok(device.host_side()),
     }
 }

@@ -11,7 +11,7 @@
 //!   [`HostRegistration`] the space hands out: in the background as soon as it
 //!   is allocated, or at the latest by its first copying sync; a grow and the
 //!   free go through it, so that no part of the block stays registered
-//!   ([`Allocation::register_in_background`]).
+//!   ([`Allocation::register_mirror`]).
 
 use super::{Backend, HostRegistration, Space};
 use crate::error::{bail, Result};
@@ -41,7 +41,7 @@ pub(crate) struct Allocation {
     id: u64,
     /// The registration with a device's driver, for the host mirror of a
     /// DualView whose device space registers mirrors; set once, by
-    /// [`Allocation::register_in_background`].
+    /// [`Allocation::register_mirror`].
     registration: OnceLock<Option<Box<dyn HostRegistration>>>,
 }
 

@@ -1,7 +1,8 @@
 //! One background thread for the slow driver work around host mirrors:
-//! registering a new mirror with the CUDA driver while the program fills it,
-//! and unregistering and freeing a registered block nobody uses any more.
-//! Only CUDA DualViews send it work; [`settle`] waits until it is idle.
+//! registering a new mirror with the device's driver while the program fills
+//! it, and unregistering and freeing a registered block nobody uses any more.
+//! Only DualViews whose space registers mirrors send it work (CUDA ones; test
+//! devices when asked); [`settle`] waits until it is idle.
 
 use std::sync::mpsc::{channel, Sender};
 use std::sync::{Mutex, OnceLock};

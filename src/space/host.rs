@@ -380,10 +380,9 @@ pub(crate) unsafe fn fill(dst: &Region, value: &[u8]) {
 /// Fault in the pages of `[ptr, ptr + bytes)` for writing, keeping their
 /// contents (`MADV_POPULATE_WRITE`): the kernel zeroes fresh pages here, where
 /// the driver's registration of an unwritten block would fault them in one by
-/// one. One thread; the CUDA mirror registration calls it for chunks on
-/// several. Best effort: errors (older kernels, memory not from `mmap`) leave
-/// the pages to fault later.
-#[cfg_attr(not(feature = "cuda"), allow(dead_code))] // only the CUDA registration calls it
+/// one. One thread; the mirror registration (`super::registration`) calls it,
+/// through a backend's `HostDriver`, for chunks on several. Best effort:
+/// errors (older kernels, memory not from `mmap`) leave the pages to fault later.
 pub(crate) fn populate(ptr: *mut u8, bytes: usize) {
     // One call per 2 MiB: the kernel holds the process's mmap lock during each
     // call, and every mmap, munmap and mprotect (the driver's cuMemAlloc

@@ -13,8 +13,14 @@
 //! Only the backend modules touch raw memory; the DualView logic sees
 //! `Allocation` and the free functions here. A device space whose DualViews
 //! register their pageable host mirrors with its driver (CUDA) hands out the
-//! registration as a `HostRegistration` (`Backend::mirror_registration`);
-//! the mirror's `Allocation` drives it and never names the space.
+//! registration as a `HostRegistration` (`Backend::mirror_registration`),
+//! made by the shared state machine of `registration` over its own
+//! `HostDriver`; the mirror's `Allocation` drives it and never names the space.
+//!
+//! A new space is a `SpaceKind` row with its policy, its arms in
+//! [`SpaceKind::device_count`], [`Space::pinned_host`] and `Space::backend`,
+//! and its backend module: nothing outside `src/space/` picks a backend
+//! (`typed::cuda_interop` lends guards to cudarc kernels, for CUDA only).
 
 mod allocation;
 #[cfg(feature = "cuda")]
@@ -24,9 +30,10 @@ pub(crate) mod cuda;
 pub(crate) mod cuda;
 mod background;
 pub(crate) mod host;
+mod registration;
 
-
-/// The number of CUDA devices this process can use (0 without a driver). Never panics.
+/// The number of CUDA devices this process can use (0 without a driver),
+/// [`SpaceKind::device_count`] of [`SpaceKind::Cuda`]. Never panics.
 ///
 /// ```
 /// use dualview::{ErrorKind, Space};
@@ -38,25 +45,25 @@ pub(crate) mod host;
 /// }
 /// ```
 pub fn cuda_device_count() -> usize {
-    cuda::device_count()
+    SpaceKind::Cuda.device_count()
 }
-pub(crate) use cuda::device_count;
 pub mod test_device;
 
 pub(crate) use allocation::{allocation_point, Allocation};
 pub use allocation::{inject_allocation_failure, live_allocations, LiveAllocation};
 pub use background::settle;
 
-/// Bytes of host mirrors that dualview has registered with the CUDA driver
-/// and not yet unregistered (0 without CUDA). Every registration ends when its
-/// block is freed, so this returns to 0 when the last DualView goes (after
-/// [`settle`]: the background thread unregisters).
+/// Bytes of host mirrors that dualview has registered with a device's driver
+/// (CUDA; the test device's stand-in when asked,
+/// [`test_device::set_registers_mirror`]) and not yet unregistered. Every
+/// registration ends when its block is freed, so this returns to 0 when the
+/// last DualView goes (after [`settle`]: the background thread unregisters).
 ///
 /// ```
-/// assert_eq!(dualview::space::registered_host_bytes(), 0); // no CUDA DualView here
+/// assert_eq!(dualview::space::registered_host_bytes(), 0); // no registering DualView here
 /// ```
 pub fn registered_host_bytes() -> usize {
-    cuda::registered_host_bytes()
+    registration::registered_bytes()
 }
 
 use crate::abi::*;
@@ -148,6 +155,29 @@ impl SpaceKind {
         };
         let page_locked = matches!(self, SpaceKind::HostPinned);
         SpacePolicy { host_accessible, needs_mirror, unified, default_layout, is_device, page_locked }
+    }
+
+    /// How many devices of this kind this process can use: the ordinals
+    /// `0..n` of `Space::new(kind, ordinal)` name them. A host kind, whose
+    /// ordinal is ignored, counts 1 when it is usable here and 0 otherwise
+    /// (pinned memory needs a CUDA device). 0 without a driver; never panics.
+    ///
+    /// ```
+    /// use dualview::{Space, SpaceKind};
+    /// assert_eq!(SpaceKind::Host.device_count(), 1);
+    /// assert_eq!(SpaceKind::TestDevice.device_count(), dualview::space::test_device::ORDINALS as usize);
+    /// let n = SpaceKind::Cuda.device_count() as u32;
+    /// assert!(Space::cuda(n).probe().is_err());
+    /// assert_eq!(Space::host_pinned().probe().is_ok(), SpaceKind::HostPinned.device_count() == 1);
+    /// ```
+    pub fn device_count(self) -> usize {
+        match self {
+            SpaceKind::Host => 1,
+            SpaceKind::TestDevice => test_device::ORDINALS as usize,
+            SpaceKind::Cuda | SpaceKind::CudaUvm => cuda::device_count(),
+            // Pinned memory belongs to CUDA device 0 (`Space::backend`).
+            SpaceKind::HostPinned => usize::from(Space::host_pinned().probe().is_ok()),
+        }
     }
 }
 
@@ -300,7 +330,8 @@ impl Space {
     }
 
     /// Check that this space can be used here (a CUDA space needs a driver
-    /// and the device): `NoDevice` otherwise.
+    /// and the device, a test device an ordinal below
+    /// [`test_device::ORDINALS`]): `NoDevice` otherwise.
     ///
     /// ```
     /// # use dualview::{Space, ErrorKind};
@@ -330,6 +361,24 @@ impl Space {
         match self.kind {
             SpaceKind::HostPinned => *self,
             _ => Space::HOST,
+        }
+    }
+
+    /// The page-locked host space a DualView over this space gets as its
+    /// mirror when a pinned one is asked for (`DV_FLAG_PINNED_HOST`, the
+    /// builder's `pinned_host`): the pinned memory of the device's driver,
+    /// CUDA's for every kind today (so the request answers `NoDevice` without CUDA).
+    ///
+    /// ```
+    /// # use dualview::Space;
+    /// assert_eq!(Space::cuda(1).pinned_host(), Space::host_pinned());
+    /// assert!(Space::test_device(0).pinned_host().is_page_locked());
+    /// ```
+    pub const fn pinned_host(&self) -> Space {
+        match self.kind {
+            SpaceKind::Host | SpaceKind::HostPinned | SpaceKind::Cuda | SpaceKind::CudaUvm | SpaceKind::TestDevice => {
+                Space::host_pinned()
+            }
         }
     }
 

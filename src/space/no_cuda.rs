@@ -13,8 +13,3 @@ pub(crate) fn device_count() -> usize {
 pub(crate) fn probe(space: Space) -> Result<()> {
     bail!(NoDevice, "{space}: dualview was built without its `cuda` feature")
 }
-
-/// Nothing is ever registered with a CUDA driver in this build.
-pub(crate) fn registered_host_bytes() -> usize {
-    0
-}

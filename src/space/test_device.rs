@@ -1,6 +1,9 @@
 //! The test device: host memory with its own allocation, per-ordinal byte
 //! accounting and an optional capacity, so that two-space semantics, leaks and
 //! device out-of-memory can be tested without a GPU. Never a default space.
+//! On request ([`set_registers_mirror`]) its DualViews register their host
+//! mirrors as CUDA DualViews do, through the same state machine
+//! (`src/space/registration.rs`) and a stand-in driver that pins nothing.
 //!
 //! ```
 //! use dualview::space::test_device;
@@ -9,10 +12,12 @@
 //! test_device::set_capacity(40, None).unwrap();
 //! ```
 
-use super::{host, Backend, Region, Space, Stream};
+use super::registration::{HostDriver, Registration};
+use super::{allocation_point, host, Backend, HostRegistration, Region, Space, Stream};
 use crate::error::{bail, Error, Result};
 use std::ptr::NonNull;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
 
 /// How many test-device ordinals exist.
 ///
@@ -25,10 +30,13 @@ pub const ORDINALS: u32 = 64;
 struct Device {
     used: AtomicUsize,
     capacity: AtomicUsize,
+    /// DualViews made now register their host mirrors ([`set_registers_mirror`]).
+    registers: AtomicBool,
 }
 
 #[allow(clippy::declare_interior_mutable_const)]
-const DEVICE: Device = Device { used: AtomicUsize::new(0), capacity: AtomicUsize::new(usize::MAX) };
+const DEVICE: Device =
+    Device { used: AtomicUsize::new(0), capacity: AtomicUsize::new(usize::MAX), registers: AtomicBool::new(false) };
 static DEVICES: [Device; ORDINALS as usize] = [DEVICE; ORDINALS as usize];
 
 struct TestBackend;
@@ -66,6 +74,50 @@ pub fn set_capacity(ordinal: u32, bytes: Option<usize>) -> Result<()> {
 pub fn capacity(ordinal: u32) -> Result<Option<usize>> {
     let c = device(ordinal)?.capacity.load(Ordering::SeqCst);
     Ok((c != usize::MAX).then_some(c))
+}
+
+/// Make the DualViews created from now on over test device `ordinal`
+/// register their `HostSpace` mirrors, as those of a CUDA device do
+/// (docs/GPU.md): blocks of 256 KiB or more, in the background from creation
+/// or at the first copying sync, again after a grow, undone when freed. The
+/// driver is a stand-in that pins nothing, so that the registration's path
+/// (`DualView::is_mirror_pinned`, [`registered_host_bytes`](super::registered_host_bytes),
+/// failure injection refusing it) runs without a GPU. Off by default.
+///
+/// ```
+/// # use dualview::space::test_device;
+/// test_device::set_registers_mirror(43, true).unwrap();
+/// test_device::set_registers_mirror(43, false).unwrap();
+/// assert!(test_device::set_registers_mirror(64, true).is_err());
+/// ```
+pub fn set_registers_mirror(ordinal: u32, on: bool) -> Result<()> {
+    device(ordinal)?.registers.store(on, Ordering::SeqCst);
+    Ok(())
+}
+
+/// The test device's stand-in for a driver that registers host memory: it
+/// faults the pages in as the CUDA one does and registers nothing; the
+/// failure injection of the tests reaches its refusal path.
+struct StandIn {
+    registered: AtomicUsize,
+}
+
+static STAND_IN: StandIn = StandIn { registered: AtomicUsize::new(0) };
+
+impl HostDriver for StandIn {
+    fn populate(&self, addr: usize, len: usize) {
+        host::populate(addr as *mut u8, len);
+    }
+
+    fn register(&self, _addr: usize, _len: usize) -> Result<()> {
+        allocation_point("mirror registration")
+    }
+
+    fn unregister(&self, _addr: usize) {}
+
+    fn registered_bytes(&self) -> &AtomicUsize {
+        &self.registered
+    }
 }
 
 /// Bytes currently allocated on test device `ordinal` (leak checks).
@@ -138,6 +190,12 @@ impl Backend for TestBackend {
         let Ok(d) = device(ordinal) else { return false };
         let room = d.used.load(Ordering::SeqCst).checked_add(new.saturating_sub(old)).is_some_and(|n| n <= d.capacity.load(Ordering::SeqCst));
         room && host::can_grow_in_place(ptr, old, new)
+    }
+    fn registers_mirror(&self, ordinal: u32, host: Space) -> bool {
+        host == Space::HOST && device(ordinal).is_ok_and(|d| d.registers.load(Ordering::SeqCst))
+    }
+    fn mirror_registration(&self, _ordinal: u32, ptr: NonNull<u8>, bytes: usize, label: &Arc<str>) -> Option<Box<dyn HostRegistration>> {
+        Some(Box::new(Registration::new(&STAND_IN, ptr.as_ptr() as usize, bytes, label.clone())))
     }
 }
 

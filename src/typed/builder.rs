@@ -28,7 +28,8 @@ pub struct Builder<T: Element, E: Extents> {
     layout: Option<Layout>,
     strides: Option<Vec<usize>>,
     device: Space,
-    host: Option<Space>,
+    /// A page-locked mirror: the device's pinned host space (`Space::pinned_host`).
+    pinned_host: bool,
     init: bool,
     pin_mirror: bool,
     _t: PhantomData<fn() -> T>,
@@ -43,7 +44,7 @@ impl<T: Element, E: Extents> Builder<T, E> {
             layout: None,
             strides: None,
             device: Space::HOST,
-            host: None,
+            pinned_host: false,
             init: true,
             pin_mirror: true,
             _t: PhantomData,
@@ -103,7 +104,7 @@ impl<T: Element, E: Extents> Builder<T, E> {
     /// }
     /// ```
     pub fn pinned_host(mut self) -> Self {
-        self.host = Some(Space::host_pinned());
+        self.pinned_host = true;
         self
     }
 
@@ -160,7 +161,7 @@ impl<T: Element, E: Extents> Builder<T, E> {
             elem,
             mapping,
             device: self.device,
-            host: self.host.unwrap_or(self.device.host_side()),
+            host: if self.pinned_host { self.device.pinned_host() } else { self.device.host_side() },
             init: self.init,
             pin_mirror: self.pin_mirror,
         };

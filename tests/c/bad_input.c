@@ -177,6 +177,8 @@ static void null_pointers(dv_dualview_t *a) {
     EXPECT_STATUS(dv_handle_count(NULL), NUL);
     EXPECT_STATUS(dv_cuda_available(NULL), NUL);
     EXPECT_STATUS(dv_device_count(NULL), NUL);
+    EXPECT_STATUS(dv_space_available(DV_SPACE_HOST, 0, NULL), NUL);
+    EXPECT_STATUS(dv_space_device_count(DV_SPACE_TEST_DEVICE, NULL), NUL);
     EXPECT_STATUS(dv_extents_make(NULL, 2, &e), NUL);
     EXPECT_STATUS(dv_extents_make(&u64, 1, NULL), NUL);
     EXPECT_STATUS(dv_extents_size(NULL, &u64), NUL);
@@ -228,6 +230,12 @@ static void unknown_enums(dv_dualview_t *a) {
     EXPECT_STATUS(dv_view_copy(a, DV_SIDE_HOST, a, 7), INV);
     EXPECT_STATUS(dv_host_access(a, 0, &p), INV);
     EXPECT_STATUS(dv_device_access(a, 4, &p), INV);
+    bool usable = true;
+    size_t count = 7;
+    EXPECT_STATUS(dv_space_available(9, 0, &usable), INV);
+    EXPECT_STATUS(dv_space_available(UINT32_MAX, 0, &usable), INV);
+    EXPECT_STATUS(dv_space_device_count(9, &count), INV);
+    EXPECT(usable && count == 7); /* untouched on error */
     dv_range_t r[2] = {{5, 0, 0, 0}, {DV_ALL, 0, 0, 0}};
     EXPECT_STATUS(dv_subview(a, r, 2, &out), INV);
     dv_extents_t e = {2, 0, {2, 2, 1, 1, 1, 1, 1, 1}}, o;
@@ -346,11 +354,34 @@ static void no_device(void) {
     OK(dv_cuda_available(&cuda));
     int n = -1;
     OK(dv_device_count(&n));
+    /* The generic questions agree with the CUDA ones and answer for every space. */
+    bool usable = false;
+    size_t count = 0;
+    OK(dv_space_device_count(DV_SPACE_CUDA, &count));
+    EXPECT(count == (size_t)n);
+    OK(dv_space_available(DV_SPACE_CUDA, 0, &usable));
+    EXPECT(usable == cuda);
+    OK(dv_space_available(DV_SPACE_CUDA, (uint32_t)n, &usable));
+    EXPECT(!usable);
+    OK(dv_space_available(DV_SPACE_HOST, 99, &usable));
+    EXPECT(usable);
+    OK(dv_space_device_count(DV_SPACE_HOST, &count));
+    EXPECT(count == 1);
+    OK(dv_space_device_count(DV_SPACE_TEST_DEVICE, &count));
+    EXPECT(count == 64);
+    OK(dv_space_available(DV_SPACE_TEST_DEVICE, 63, &usable));
+    EXPECT(usable);
+    OK(dv_space_available(DV_SPACE_TEST_DEVICE, 64, &usable));
+    EXPECT(!usable);
     if (cuda) {
         printf("bad_input: a GPU is present, the NO_DEVICE case does not apply here\n");
         return;
     }
     EXPECT(n == 0);
+    OK(dv_space_available(DV_SPACE_HOST_PINNED, 0, &usable));
+    EXPECT(!usable);
+    OK(dv_space_device_count(DV_SPACE_HOST_PINNED, &count));
+    EXPECT(count == 0);
     dv_desc_t d = desc2(2, 2);
     dv_dualview_t *out = NULL;
     d.space = DV_SPACE_CUDA;

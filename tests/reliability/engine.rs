@@ -2182,6 +2182,28 @@ impl World {
                     if !fault {
                         assert_eq!(b, n > 0);
                     }
+                    // The generic questions, for a space of the table or past it.
+                    let space = [DV_SPACE_HOST, DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE, 9][((v >> 1) % 4) as usize];
+                    let ordinal = (v >> 3) % 70;
+                    let mut usable = false;
+                    let up: *mut bool = if fault { null_mut() } else { &mut usable };
+                    let want = if space > 4 {
+                        DV_ERROR_INVALID_ARGUMENT
+                    } else if fault {
+                        DV_ERROR_NULL_ARGUMENT
+                    } else {
+                        DV_OK
+                    };
+                    self.expect("dv_space_available", dv_space_available(space, ordinal, up), want);
+                    let mut count = usize::MAX;
+                    let cp: *mut usize = if fault { null_mut() } else { &mut count };
+                    self.expect("dv_space_device_count", dv_space_device_count(space, cp), want);
+                    if want == DV_OK {
+                        assert_eq!(usable, space == DV_SPACE_HOST || (ordinal as usize) < count, "dv_space_available");
+                        if space == DV_SPACE_CUDA {
+                            assert_eq!(count, n as usize, "dv_space_device_count(DV_SPACE_CUDA)");
+                        }
+                    }
                 }
                 5 => {
                     let mut n = 0usize;

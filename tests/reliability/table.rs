@@ -647,6 +647,20 @@ fn rows() -> BTreeMap<&'static str, Row> {
         Row::default().null("`out`", |_| unsafe { dv_device_count(null_mut()) }).oom(|_| unsafe { dv_device_count(&mut 0) }),
     );
     m.insert(
+        "dv_space_available",
+        Row::default()
+            .null("`out`", |_| unsafe { dv_space_available(DV_SPACE_HOST, 0, null_mut()) })
+            .enm("space", |_| unsafe { dv_space_available(9, 0, &mut false) })
+            .oom(|_| unsafe { dv_space_available(DV_SPACE_TEST_DEVICE, 0, &mut false) }),
+    );
+    m.insert(
+        "dv_space_device_count",
+        Row::default()
+            .null("`out`", |_| unsafe { dv_space_device_count(DV_SPACE_HOST, null_mut()) })
+            .enm("space", |_| unsafe { dv_space_device_count(9, &mut 0) })
+            .oom(|_| unsafe { dv_space_device_count(DV_SPACE_TEST_DEVICE, &mut 0) }),
+    );
+    m.insert(
         "dv_space_info",
         Row::default()
             .null("`out`", |_| unsafe { dv_space_info(DV_SPACE_HOST, null_mut()) })

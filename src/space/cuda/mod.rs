@@ -6,7 +6,7 @@
 //! | raw calls | `cudarc::driver::sys`, where no `result` wrapper fits (table below) |
 //! | checked results | `cudarc::driver::result` (`DriverError`); [`check`] maps it to [`Error`] with the driver's name and text |
 //! | safe types | [`CudaBackend`], behind the crate's `Backend` trait |
-//! | host mirrors | `registration.rs`: the state machine registering a DualView's pageable mirror, handed out as a `HostRegistration` |
+//! | host mirrors | `super::registration`: the state machine registering a DualView's pageable mirror, handed out as a `HostRegistration` |
 //!
 //! Allocations live in each device's primary context, so kernels launched
 //! with the runtime API (`<<<>>>`, `cudaMemcpy`) use them directly. Without
@@ -28,7 +28,6 @@
 //! | `cuMemPrefetchAsync` | `sys` | the wrapper calls `cuMemPrefetchAsync_v2` (CUDA 12.2+, absent from the `cuda-11040` bindings, G1) |
 
 mod copy;
-mod registration;
 
 use super::{allocation_point, host, Backend, HostRegistration, Region, Space, SpaceKind, Stream, Transfer};
 use crate::error::{bail, err, Error, ErrorKind, Result};
@@ -38,7 +37,7 @@ use crate::layout::{plan, Strides};
 use copy::fill_by_doubling;
 use cudarc::driver::result::{self, DriverError};
 use cudarc::driver::sys;
-use registration::{HostDriver, Registration};
+use super::registration::{HostDriver, Registration};
 use std::ffi::c_void;
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -397,7 +396,7 @@ fn pageable_by_environment() -> bool {
 
 /// The CUDA driver as the registration state machine sees it (one per process).
 struct CudaHost {
-    /// Bytes registered now ([`registered_host_bytes`]).
+    /// Bytes registered now (`space::registered_host_bytes` sums every driver's).
     registered: AtomicUsize,
 }
 
@@ -430,11 +429,6 @@ impl HostDriver for CudaHost {
     fn registered_bytes(&self) -> &AtomicUsize {
         &self.registered
     }
-}
-
-/// Bytes of host mirrors registered with the driver now.
-pub(crate) fn registered_host_bytes() -> usize {
-    CUDA_HOST.registered.load(Ordering::Relaxed)
 }
 
 fn with_bytes(e: Error, space: Space, bytes: usize) -> Error {

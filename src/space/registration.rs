@@ -1,7 +1,11 @@
-//! The registration of a pageable host block (the host mirror of a CUDA
-//! DualView) with the CUDA driver (`cuMemHostRegister`): one state machine per
-//! block, so that a registration always covers exactly the block's current
-//! size, and a grow, a free or a copying sync waits only for what it must.
+//! The registration of a pageable host block (the host mirror of a DualView
+//! over a device space that registers mirrors) with the device's driver
+//! (CUDA: `cuMemHostRegister`): one state machine per block, so that a
+//! registration always covers exactly the block's current size, and a grow, a
+//! free or a copying sync waits only for what it must. Any backend uses it:
+//! it implements [`HostDriver`] and hands out [`Registration`]s from
+//! `Backend::mirror_registration` (the CUDA space, and the test device when
+//! asked, `test_device::set_registers_mirror`).
 //!
 //! | state | meaning | left by |
 //! | --- | --- | --- |
@@ -16,8 +20,10 @@
 //! The block's size lives here (`Inner::len`): a grow changes it under the
 //! same lock that a worker reads it under when it enters `Registering`, with
 //! nothing registered and nothing pending, so no registration ever covers part
-//! of the block. The driver is a trait ([`HostDriver`]) so that the tests
-//! below drive the state machine with a fake one, without CUDA.
+//! of the block. The driver is a trait ([`HostDriver`]), so that each backend
+//! brings its own and the tests below drive the state machine with a fake one.
+//! Every driver's registered bytes are also summed here ([`registered_bytes`],
+//! behind `space::registered_host_bytes`).
 
 use crate::error::Result;
 use crate::space::{background, host, HostRegistration};
@@ -37,9 +43,10 @@ const POPULATE_MIN: usize = 64 << 20;
 /// grow that cancelled it runs (8 threads zeroing pages slow everything else).
 const CHUNK: usize = 4 << 20;
 
-/// What the state machine needs from the driver: the CUDA driver
-/// (`src/space/cuda/mod.rs`), or a fake in the tests. Addresses are plain
-/// numbers: the state machine itself never touches the memory.
+/// What the state machine needs from a device's driver: the CUDA driver
+/// (`src/space/cuda/mod.rs`), the test device's stand-in, or a fake in the
+/// tests. Addresses are plain numbers: the state machine itself never touches
+/// the memory.
 pub(crate) trait HostDriver: Send + Sync {
     /// Fault in the pages of `[addr, addr + len)` (one chunk), keeping their contents.
     fn populate(&self, addr: usize, len: usize);
@@ -49,6 +56,15 @@ pub(crate) trait HostDriver: Send + Sync {
     fn unregister(&self, addr: usize);
     /// The count of bytes registered through this driver now.
     fn registered_bytes(&self) -> &AtomicUsize;
+}
+
+/// Bytes registered now through every driver (the sum of their
+/// [`HostDriver::registered_bytes`]).
+static REGISTERED: AtomicUsize = AtomicUsize::new(0);
+
+/// Bytes of host blocks registered with any device's driver now.
+pub(crate) fn registered_bytes() -> usize {
+    REGISTERED.load(Ordering::Relaxed)
 }
 
 /// Where one block's registration stands (the table of the module).
@@ -186,6 +202,7 @@ impl Block {
         g.state = match result {
             Ok(()) => {
                 self.driver.registered_bytes().fetch_add(len, Ordering::Relaxed);
+                REGISTERED.fetch_add(len, Ordering::Relaxed);
                 State::Registered(len)
             }
             Err(e) => {
@@ -230,6 +247,7 @@ impl Block {
         if let State::Registered(n) = g.state {
             self.driver.unregister(self.addr);
             self.driver.registered_bytes().fetch_sub(n, Ordering::Relaxed);
+            REGISTERED.fetch_sub(n, Ordering::Relaxed);
             g.state = State::Idle;
             self.changed.notify_all();
         }
