@@ -211,10 +211,8 @@ impl Space {
     /// assert_eq!(Space::new(SpaceKind::Host, 3), Space::HOST);
     /// ```
     pub const fn new(kind: SpaceKind, ordinal: u32) -> Space {
-        let ordinal = match kind {
-            SpaceKind::Host | SpaceKind::HostPinned => 0,
-            _ => ordinal,
-        };
+        // Only device kinds use the ordinal (the policy's `is_device`).
+        let ordinal = if kind.policy().is_device { ordinal } else { 0 };
         Space { kind, ordinal }
     }
 
@@ -358,9 +356,11 @@ impl Space {
     /// assert_eq!(Space::host_pinned().host_side(), Space::host_pinned());
     /// ```
     pub const fn host_side(&self) -> Space {
-        match self.kind {
-            SpaceKind::HostPinned => *self,
-            _ => Space::HOST,
+        // From the policy: a host space is its own host side; every device's is `HostSpace`.
+        if self.kind.policy().is_device {
+            Space::HOST
+        } else {
+            *self
         }
     }
 
