@@ -240,6 +240,24 @@ fn uvm_is_one_allocation_with_tracked_flags() {
 }
 
 #[test]
+fn uvm_syncs_while_a_guard_reads() {
+    if !gpu("uvm_syncs_while_a_guard_reads") {
+        return;
+    }
+    let a = dualview::DualView::<f64, dualview::Dims<1>>::builder("uvm_guarded", dualview::Dims::new([1024]).unwrap())
+        .device(Space::cuda_uvm(0))
+        .build()
+        .unwrap();
+    a.fill_host(1.0).unwrap();
+    let h = a.host().unwrap();
+    // A managed-memory sync is a prefetch: it moves pages and neither reads nor
+    // writes elements, so a guard reading them does not block it.
+    a.sync_device().unwrap();
+    assert!(!a.need_sync_device());
+    assert!(h.iter().all(|&x| x == 1.0));
+}
+
+#[test]
 fn resize_on_the_device_keeps_contents() {
     if !gpu("resize_on_the_device_keeps_contents") {
         return;

@@ -16,17 +16,18 @@ use crate::error::{err, Result};
 use crate::extents::{DynRank, Extents};
 use crate::layout::Mapping;
 use crate::side::Side;
-use crate::space::{Allocation, Region, Stream, Transfer};
+use crate::space::{Allocation, Region, Space, Stream, Transfer};
 use crate::tools;
 use crate::view::View;
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 
 /// Borrows held for one operation, and the allocations they cover.
 pub(crate) struct Exclusive<'a> {
-    /// (address of a covered allocation, writable). Addresses, not
-    /// references: the caller may replace the family's allocations while the
-    /// borrows are held (resize), after the copies that need the proof.
-    covers: Vec<(*const Allocation, bool)>,
+    /// (a covered allocation, writable). Weak, not borrowed: the caller may
+    /// replace the family's allocations while the borrows are held (resize),
+    /// after the copies that need the proof; a weak reference keeps the
+    /// allocation's address from being reused by another while the proof lives.
+    covers: Vec<(Weak<Allocation>, bool)>,
     _held: Vec<Held<'a>>,
 }
 
@@ -71,7 +72,7 @@ impl RawDualView {
         let (w, r) = self.hold(write, read)?;
         let mut held = vec![w];
         held.extend(r);
-        Ok(Exclusive { covers: vec![(Arc::as_ptr(st.side(write)), true), (Arc::as_ptr(st.side(read)), false)], _held: held })
+        Ok(Exclusive { covers: vec![(Arc::downgrade(st.side(write)), true), (Arc::downgrade(st.side(read)), false)], _held: held })
     }
 
     /// The exclusive borrows of both sides (one when they share memory): resize, realloc.
@@ -80,10 +81,17 @@ impl RawDualView {
         Ok(if self.shared.aliased { host } else { host.join(self.exclusive(st, Side::Device, Side::Device)?) })
     }
 
+    /// Cover the one allocation of a managed-memory DualView for prefetches,
+    /// taking no borrow: a prefetch moves pages, it neither reads nor writes
+    /// elements, so a guard may hold the data meanwhile (as before issue 19).
+    pub(super) fn pages(&self, st: &State) -> Exclusive<'_> {
+        Exclusive { covers: vec![(Arc::downgrade(st.side(Side::Device)), false)], _held: Vec::new() }
+    }
+
     /// Take a shared borrow of `side`, for reading it.
     pub(super) fn reading(&self, st: &State, side: Side) -> Result<Exclusive<'_>> {
         let h = Held::take(self.shared.borrow(side), false).ok_or_else(|| self.busy(side, false))?;
-        Ok(Exclusive { covers: vec![(Arc::as_ptr(st.side(side)), false)], _held: vec![h] })
+        Ok(Exclusive { covers: vec![(Arc::downgrade(st.side(side)), false)], _held: vec![h] })
     }
 }
 
@@ -94,7 +102,7 @@ impl<'a> Exclusive<'a> {
         if Arc::strong_count(a) != 1 {
             return Err(err!(Internal, "\"{}\" is not a fresh block (a dualview bug)", a.label()));
         }
-        self.covers.push((Arc::as_ptr(a), true));
+        self.covers.push((Arc::downgrade(a), true));
         Ok(())
     }
 
@@ -107,7 +115,7 @@ impl<'a> Exclusive<'a> {
 
     /// `Internal` unless `[ptr, ptr + span)` of `alloc` is covered (writable when `write`).
     fn check(&self, alloc: &Arc<Allocation>, region: &Region, write: bool) -> Result<()> {
-        let covered = self.covers.iter().any(|&(a, w)| std::ptr::eq(a, Arc::as_ptr(alloc)) && (w || !write));
+        let covered = self.covers.iter().any(|(a, w)| std::ptr::eq(a.as_ptr(), Arc::as_ptr(alloc)) && (*w || !write));
         if !covered {
             return Err(err!(Internal, "a copy of \"{}\" without the borrow it needs (a dualview bug)", alloc.label()));
         }
@@ -125,11 +133,15 @@ impl<'a> Exclusive<'a> {
     }
 
     /// Copy each `(dst, src)` pair (same extents and element size), after a
-    /// fence of the device when `fence`; one backend call (one context bind,
-    /// each copy planned once). On the default stream complete on return.
-    /// Returns the bytes moved. Each pair is a Kokkos `deep_copy` for tools.
-    pub(crate) fn transfer(&self, pairs: &[(Part<'_>, Part<'_>)], stream: Stream, fence: bool) -> Result<usize> {
+    /// fence of space `fence` when given (a sync's device space); one backend
+    /// call (one context bind, each copy planned once) when that space drives
+    /// the copies. On the default stream complete on return. Returns the
+    /// bytes moved. Each pair is a Kokkos `deep_copy` for tools.
+    pub(crate) fn transfer(&self, pairs: &[(Part<'_>, Part<'_>)], stream: Stream, fence: Option<Space>) -> Result<usize> {
         let Some((d0, s0)) = pairs.first() else {
+            if let Some(f) = fence {
+                crate::space::fence(f)?;
+            }
             return Ok(0);
         };
         let (dst, src) = (d0.alloc.space(), s0.alloc.space());
@@ -158,9 +170,15 @@ impl<'a> Exclusive<'a> {
             1 => &mut one[..0],
             _ => &many,
         };
-        let t = Transfer { dst, src, pairs: regions, stream, fence };
+        let mut t = Transfer { dst, src, pairs: regions, stream, fence: false };
         let driver = if t.driver() == dst { d0.alloc } else { s0.alloc };
         let backend = driver.backend()?;
+        match fence {
+            // The space to fence drives the copies: its backend fences in the same call.
+            Some(f) if f == driver.space() => t.fence = true,
+            Some(f) => crate::space::fence(f)?,
+            None => {}
+        }
         // Every region lies inside its live allocation (checked above; the
         // Parts hold the Arcs), the two allocations are distinct, and this
         // proof holds the exclusive borrow of every destination and a borrow
@@ -174,7 +192,7 @@ impl<'a> Exclusive<'a> {
             return Ok(moved);
         }
         // A tool listens: one deep_copy event around each pair's copy.
-        if fence {
+        if t.fence {
             backend.fence(driver.space().ordinal())?;
         }
         for (pd, ps) in pairs.iter().filter(|(d, _)| d.len() > 0) {
@@ -237,9 +255,9 @@ mod tests {
         let st = a.shared.write();
         let part = |side: Side| Part::of_box(st.side(side), &st.mapping, 0, 4, &b).unwrap();
         let proof = a.exclusive(&st, Side::Host, Side::Device).unwrap();
-        assert_eq!(proof.transfer(&[(part(Side::Host), part(Side::Device))], Stream::null(), true).unwrap(), 32);
+        assert_eq!(proof.transfer(&[(part(Side::Host), part(Side::Device))], Stream::null(), Some(Space::test_device(0))).unwrap(), 32);
         // The device side is only read under this proof: writing it is refused, and nothing moves.
-        let e = proof.transfer(&[(part(Side::Device), part(Side::Host))], Stream::null(), true).unwrap_err();
+        let e = proof.transfer(&[(part(Side::Device), part(Side::Host))], Stream::null(), Some(Space::test_device(0))).unwrap_err();
         assert_eq!(e.kind(), crate::ErrorKind::Internal);
         assert!(e.message().contains("without the borrow"), "{e}");
         drop(proof);
@@ -258,7 +276,7 @@ mod tests {
         let mut d = Part::of_box(st.side(Side::Host), &st.mapping, 0, 4, &IndexBox::whole(st.mapping.extents())).unwrap();
         let s = Part::of_box(st.side(Side::Device), &st.mapping, 0, 4, &IndexBox::whole(st.mapping.extents())).unwrap();
         d.region.ptr = d.region.ptr.wrapping_add(4); // one element past: the last one falls outside
-        let e = proof.transfer(&[(d, s)], Stream::null(), false).unwrap_err();
+        let e = proof.transfer(&[(d, s)], Stream::null(), None).unwrap_err();
         assert!(e.message().contains("outside"), "{e}");
     }
 

@@ -124,7 +124,7 @@ impl RawDualView {
             if let Some(n) = new {
                 proof.admit_fresh(n)?;
                 if old_bytes > 0 {
-                    proof.transfer(&[(Part::prefix(n, old_bytes)?, Part::prefix(old, old_bytes)?)], Stream::null(), false)?;
+                    proof.transfer(&[(Part::prefix(n, old_bytes)?, Part::prefix(old, old_bytes)?)], Stream::null(), None)?;
                 }
             }
         }

@@ -325,16 +325,16 @@ impl RawDualView {
         let sh = &*self.shared;
         let s = stream.unwrap_or(Stream::null());
         let es = sh.elem.size();
-        let proof = self.exclusive(st, target, target.other())?;
         let part = |side: Side, b: &IndexBox| Part::of_box(st.side(side), &st.mapping, 0, es, b);
         if sh.aliased {
             if stream.is_none() {
                 space::fence(sh.device_space)?;
             }
             let parts = boxes.iter().map(|b| part(target, b)).collect::<Result<Vec<_>>>()?;
-            proof.prefetch(&parts, target, s)?;
+            self.pages(st).prefetch(&parts, target, s)?;
             return Ok(0);
         }
+        let proof = self.exclusive(st, target, target.other())?;
         if sh.pin_mirror && !boxes.is_empty() {
             // Registered once (usually already, in the background): the copies below run at
             // pinned speed. A refusal is no error: they run pageable. Nothing to copy: no
@@ -345,10 +345,7 @@ impl RawDualView {
         for b in boxes {
             pairs.push((part(target, b)?, part(target.other(), b)?));
         }
-        if pairs.is_empty() && stream.is_none() {
-            space::fence(sh.device_space)?;
-        }
-        proof.transfer(&pairs, s, stream.is_none())
+        proof.transfer(&pairs, s, stream.is_none().then_some(sh.device_space))
     }
 
     /// Hold the exclusive borrow of `write` and a shared one of `read` (one

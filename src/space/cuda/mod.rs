@@ -320,17 +320,38 @@ impl Backend for CudaBackend {
     }
 
     unsafe fn transfer(&self, ordinal: u32, t: &Transfer<'_>) -> Result<()> {
-        let device = if on_device(t.dst) || on_device(t.src) { device_of(t.dst, t.src) } else { 0 };
         let _ = ordinal; // the pairs' spaces name the device
+        if !on_device(t.dst) && !on_device(t.src) {
+            // Pinned and pageable host memory: plain copies, no context (and a fence only when asked).
+            if t.fence {
+                self.fence(0)?;
+            }
+            for (d, s) in t.pairs {
+                // SAFETY: both host memory (pageable or pinned); forwarded contract.
+                unsafe { host::copy(d, s) };
+            }
+            return Ok(());
+        }
         // One bind for the fence and every copy.
-        let _bound = bind(device)?;
+        let _bound = bind(device_of(t.dst, t.src))?;
         if t.fence {
             check(result::ctx::synchronize(), "cuCtxSynchronize")?;
         }
         let mut queued = false;
         for (d, s) in t.pairs {
             // SAFETY: forwarded contract; the context is bound.
-            queued |= unsafe { self.copy_bound((t.dst, d), (t.src, s), t.stream)? };
+            match unsafe { self.copy_bound((t.dst, d), (t.src, s), t.stream) } {
+                Ok(q) => queued |= q,
+                Err(e) => {
+                    if queued && t.stream.is_null() {
+                        // The copies queued before this one still run: let them finish before the
+                        // caller's borrows go (a default-stream sync is complete on return, even failed).
+                        // SAFETY: a plain driver call on the bound context.
+                        let _ = unsafe { result::stream::synchronize(std::ptr::null_mut()) };
+                    }
+                    return Err(e);
+                }
+            }
         }
         if queued && t.stream.is_null() {
             // SAFETY: a plain driver call on the bound context.
