@@ -96,6 +96,49 @@ struct stars<V, 0> {
 template <class A>
 inline constexpr std::size_t keeps_axis = std::is_integral_v<A> ? 0 : 1;
 
+/// Whether subview arguments `Args` keep a LayoutLeft source's packed
+/// LayoutLeft strides (`Right`: mirrored for LayoutRight). LayoutLeft: `ALL`
+/// on the leading axes, then at most one range (`ALL` or a pair), then only
+/// indices; LayoutRight: indices, then at most one range, then only `ALL`.
+/// The kept axes are then a prefix (suffix) of the source's whose every axis
+/// but the last (first) is whole, so the strides are the packed ones of the
+/// result's extents. Kokkos also keeps LayoutLeft (Right) for a padded result
+/// (`subview(a, pair, ALL)`, or rank <= 2 with the first (last) axis a range,
+/// `subview(a, ALL, 3, ALL)`); dualview's LayoutLeft/Right hold no padding,
+/// so those stay LayoutStride (docs/CPP.md, docs/DECISIONS.md).
+template <bool Right, class... Args>
+constexpr bool packed_subview() {
+  constexpr std::size_t n = sizeof...(Args);
+  constexpr bool keep[] = {(keeps_axis<Args> != 0)..., false};
+  constexpr bool all[] = {std::is_same_v<Args, ALL_t>..., false};
+  // Visit the axes from the contiguous end: ALL*, at most one kept axis, indices.
+  std::size_t k = 0;
+  while (k < n && all[Right ? n - 1 - k : k]) ++k;
+  if (k < n && keep[Right ? n - 1 - k : k]) ++k;
+  for (; k < n; ++k)
+    if (keep[Right ? n - 1 - k : k]) return false;
+  return true;
+}
+
+/// The layout of `subview(v, Args...)` for a source of layout `L`: `L` when
+/// the result is packed in `L` (packed_subview), LayoutStride otherwise.
+/// Rank-0 results keep `L` (Kokkos does the same). The one rule every
+/// subview type (View, DualView, Kokkos::Subview) is formed with.
+template <class L, class... Args>
+struct subview_layout {
+  using type = LayoutStride;
+};
+template <class... Args>
+struct subview_layout<LayoutLeft, Args...> {
+  using type = std::conditional_t<packed_subview<false, Args...>(), LayoutLeft, LayoutStride>;
+};
+template <class... Args>
+struct subview_layout<LayoutRight, Args...> {
+  using type = std::conditional_t<packed_subview<true, Args...>(), LayoutRight, LayoutStride>;
+};
+template <class L, class... Args>
+using subview_layout_t = typename subview_layout<L, std::remove_cv_t<std::remove_reference_t<Args>>...>::type;
+
 template <class Traits>
 void right_strides(const dv_extents_t& e, std::size_t* s) {
   std::size_t acc = 1;
@@ -641,7 +684,7 @@ auto subview(const DualView<DT, A1, A2, A3>& src, const Args&... args) {
   static_assert(sizeof...(Args) == T::rank, "dv::subview: one argument per axis");
   constexpr std::size_t kept = (detail::keeps_axis<Args> + ... + 0);
   using D = typename detail::stars<typename T::value_type, kept>::type;
-  using R = DualView<D, LayoutStride, typename T::device_type>;
+  using R = DualView<D, detail::subview_layout_t<typename T::array_layout, Args...>, typename T::device_type>;
   return R(detail::adopt_t{}, detail::subview_handle(src.impl_handle(), args...), src.d_view.impl_record());
 }
 
@@ -652,7 +695,7 @@ auto subview(const View<DT, P...>& src, const Args&... args) {
   static_assert(sizeof...(Args) == V::rank, "dv::subview: one argument per axis");
   constexpr std::size_t kept = (detail::keeps_axis<Args> + ... + 0);
   using D = typename detail::stars<typename V::value_type, kept>::type;
-  using R = View<D, LayoutStride, typename V::device_type, typename V::memory_traits>;
+  using R = View<D, detail::subview_layout_t<typename V::array_layout, Args...>, typename V::device_type, typename V::memory_traits>;
   return R::impl_adopt(detail::subview_handle(src.impl_handle(), args...), src.impl_side(), src.impl_record());
 }
 
