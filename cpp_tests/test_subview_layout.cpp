@@ -100,6 +100,17 @@ TEST(SubviewLayout, RankOneRangesDeduceWithTheirSource) {
   EXPECT_EQ(left_only(s), 4u);
   EXPECT_EQ(left_only(Kokkos::subview(Left2("m", 3, 2), Kokkos::ALL, 1)), 3u);
 
+  // However the source type is spelt, a rank-1 range has the source's type.
+  Left1 b("b", 4);
+  static_assert(std::is_same_v<decltype(Kokkos::subview(b, std::make_pair(0, 2))), Left1>);
+  EXPECT_EQ(dot(b, Kokkos::subview(b, std::make_pair(0, 4))), 0.0);
+  Kokkos::View<double*, Kokkos::LayoutRight> rv("rv", 4);
+  static_assert(std::is_same_v<decltype(Kokkos::subview(rv, Kokkos::ALL)), decltype(rv)>);
+  Kokkos::DualView<double*, Kokkos::LayoutLeft> dd("dd", 4);
+  static_assert(std::is_same_v<decltype(Kokkos::subview(dd, Kokkos::make_pair(1, 2))), decltype(dd)>);
+  auto plain = [](auto x, auto y) { return std::is_same_v<decltype(x), decltype(y)>; };
+  EXPECT_TRUE(plain(dd, Kokkos::subview(dd, Kokkos::make_pair(1, 2))));
+
   LeftDV1 d("d", 8);
   auto ds = Kokkos::subview(d, std::make_pair(1, 4));
   static_assert(std::is_same_v<decltype(ds), LeftDV1>);

@@ -684,7 +684,11 @@ auto subview(const DualView<DT, A1, A2, A3>& src, const Args&... args) {
   static_assert(sizeof...(Args) == T::rank, "dv::subview: one argument per axis");
   constexpr std::size_t kept = (detail::keeps_axis<Args> + ... + 0);
   using D = typename detail::stars<typename T::value_type, kept>::type;
-  using R = DualView<D, detail::subview_layout_t<typename T::array_layout, Args...>, typename T::device_type>;
+  using L = detail::subview_layout_t<typename T::array_layout, Args...>;
+  // The source's own type when the data type and layout are kept (a rank-1
+  // range): `f(V, V)` deduces for a DualView and its subview however V is spelt.
+  using R = std::conditional_t<std::is_same_v<D, typename T::data_type> && std::is_same_v<L, typename T::array_layout>,
+                               DualView<DT, A1, A2, A3>, DualView<D, L, typename T::device_type>>;
   return R(detail::adopt_t{}, detail::subview_handle(src.impl_handle(), args...), src.d_view.impl_record());
 }
 
@@ -695,7 +699,9 @@ auto subview(const View<DT, P...>& src, const Args&... args) {
   static_assert(sizeof...(Args) == V::rank, "dv::subview: one argument per axis");
   constexpr std::size_t kept = (detail::keeps_axis<Args> + ... + 0);
   using D = typename detail::stars<typename V::value_type, kept>::type;
-  using R = View<D, detail::subview_layout_t<typename V::array_layout, Args...>, typename V::device_type, typename V::memory_traits>;
+  using L = detail::subview_layout_t<typename V::array_layout, Args...>;
+  using R = std::conditional_t<std::is_same_v<D, typename V::data_type> && std::is_same_v<L, typename V::array_layout>, V,
+                               View<D, L, typename V::device_type, typename V::memory_traits>>;
   return R::impl_adopt(detail::subview_handle(src.impl_handle(), args...), src.impl_side(), src.impl_record());
 }
 
