@@ -41,9 +41,10 @@ static_assert(is_left<Left3, A, A, KP> && is_left<Left3, A, A, A>);
 static_assert(is_left<Left2, int, int>);  // rank 0 keeps the layout (Kokkos too)
 // Counter-cases. Kokkos: a padded LayoutLeft (dualview's has no padding).
 static_assert(is_stride<Left2, P, A> && is_stride<Left3, A, int, A> && is_stride<Left3, P, A, int>);
+static_assert(is_stride<Left2, P, P> && is_stride<Left3, P, P, int>);
 // Kokkos: LayoutStride as well.
 static_assert(is_stride<Left2, int, A> && is_stride<Left2, int, P> && is_stride<Left3, A, P, A>);
-static_assert(is_stride<Left3, int, A, A> && is_stride<Left3, P, P, int>);
+static_assert(is_stride<Left3, int, A, A>);
 
 // ---- LayoutRight: indices, at most one range, then ALL...: LayoutRight -----
 static_assert(is_right<Right1, P> && is_right<Right1, KP> && is_right<Right1, A>);
@@ -54,9 +55,10 @@ static_assert(is_right<Right3, KP, A, A> && is_right<Right3, A, A, A>);
 static_assert(is_right<Right2, int, int>);
 // Counter-cases. Kokkos: a padded LayoutRight.
 static_assert(is_stride<Right2, A, P> && is_stride<Right3, A, int, A> && is_stride<Right3, int, A, P>);
+static_assert(is_stride<Right2, P, P> && is_stride<Right3, int, P, P>);
 // Kokkos: LayoutStride as well.
 static_assert(is_stride<Right2, A, int> && is_stride<Right2, P, int> && is_stride<Right3, A, P, A>);
-static_assert(is_stride<Right3, A, A, int> && is_stride<Right3, int, P, P>);
+static_assert(is_stride<Right3, A, A, int>);
 
 // ---- LayoutStride stays LayoutStride --------------------------------------
 static_assert(is_stride<Stride2, A, A> && is_stride<Stride2, A, int> && is_stride<Stride2, int, A>);
