@@ -52,6 +52,18 @@ void check_all(std::integer_sequence<int, S...>, std::map<int, std::string>& see
   (check_status<S + 1>(seen), ...);
 }
 
+// An element whose copy is not bitwise: a C++ resize builds a new DualView and
+// copies with the assignment (DECISIONS D23).
+struct Assigned {
+  double v = 1.0;
+  Assigned() = default;
+  Assigned(const Assigned& o) : v(o.v) {}
+  Assigned& operator=(const Assigned& o) {
+    v = o.v;
+    return *this;
+  }
+};
+
 }  // namespace
 
 // The header's codes run 1..DV_ERROR_BUSY; a new one must get a class (and
@@ -128,6 +140,16 @@ TEST(DualViewStats, CarriedOverAResizeWhileACopyLives) {
   b.sync_device();
   b.resize(20);
   EXPECT_EQ(b.stats().to_device_count, 1u);
+
+  // Elements resized by C++ (not bitwise): a new DualView as well.
+  dv::DualView<Assigned*, dv::LayoutLeft, TestDev> c("C", 10);
+  c.modify_host();
+  c.sync_device();
+  c.resize(20);
+  c.modify_host();
+  c.sync_device();
+  EXPECT_EQ(c.stats().to_device_count, 2u);
+  EXPECT_EQ(c.stats().to_device_bytes, (10u + 20u) * sizeof(Assigned));
 
   a.stats_reset();
   s = a.stats();
