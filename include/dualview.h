@@ -1441,6 +1441,19 @@ DV_NODISCARD enum dv_status_t dv_stats(const struct dv_dualview_t *dv, struct dv
 DV_NODISCARD enum dv_status_t dv_stats_reset(const struct dv_dualview_t *dv);
 
 /**
+ * Add the transfer counters of `src`'s DualView to those of `dst`'s (the
+ * process-wide counters are unchanged); nothing happens when both are
+ * handles of one DualView. For a DualView that replaces another, as the C++
+ * `resize` does through `dv_resized` while copies of the old one live.
+ *
+ * # Safety
+ * `dst` and `src` are handles or NULL.
+ */
+DV_NODISCARD
+enum dv_status_t dv_stats_add(const struct dv_dualview_t *dst,
+                              const struct dv_dualview_t *src);
+
+/**
  * `*out` = the process-wide transfer counters of every DualView.
  *
  * # Safety

@@ -97,6 +97,11 @@ impl Counters {
             nanos: self.nanos.load(Ordering::Relaxed),
         }
     }
+    fn add_from(&self, t: Transfers) {
+        self.count.fetch_add(t.count, Ordering::Relaxed);
+        self.bytes.fetch_add(t.bytes, Ordering::Relaxed);
+        self.nanos.fetch_add(t.nanos, Ordering::Relaxed);
+    }
     fn reset(&self) {
         self.count.store(0, Ordering::Relaxed);
         self.bytes.store(0, Ordering::Relaxed);
@@ -137,6 +142,13 @@ impl StatsCell {
 
     pub(crate) fn get(&self) -> Stats {
         Stats { to_device: self.to_device.get(), to_host: self.to_host.get() }
+    }
+
+    /// Add `s` to these counters (not to the process-wide total, which
+    /// counted those transfers already).
+    pub(crate) fn add(&self, s: Stats) {
+        self.to_device.add_from(s.to_device);
+        self.to_host.add_from(s.to_host);
     }
 
     pub(crate) fn reset(&self) {

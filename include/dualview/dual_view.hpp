@@ -484,7 +484,9 @@ class DualView : public ViewTraits<DataType, Arg1, Arg2, Arg3> {
       return;
     }
     if (!track_.get() || !same_extents(e)) {
+      const detail::tracker old = track_;
       create(p, e);
+      carry_stats(old);
       return;
     }
     constexpr bool constructs = detail::needs_construction_v<non_const_value_type>;
@@ -527,6 +529,7 @@ class DualView : public ViewTraits<DataType, Arg1, Arg2, Arg3> {
       p.label = d_view.label();
       p.initialize = true;
       create(p, e);
+      carry_stats(old.track_);
       std::size_t n_old[DV_MAX_RANK + 1] = {}, n_new[DV_MAX_RANK + 1] = {};
       for (unsigned r = 0; r < rank; ++r) {
         n_old[r] = old.extent(r);
@@ -543,7 +546,9 @@ class DualView : public ViewTraits<DataType, Arg1, Arg2, Arg3> {
     } else {
       dv_dualview_t* h = nullptr;
       detail::check(dv_resized(impl_handle(), &e, &h));
+      const detail::tracker old = track_;
       attach(detail::adopt(h));
+      carry_stats(old);
     }
   }
 
@@ -567,11 +572,17 @@ class DualView : public ViewTraits<DataType, Arg1, Arg2, Arg3> {
 
   /// The C handle (nullptr when default-constructed).
   dv_dualview_t* impl_handle() const { return track_.get() ? track_.get()->handle : nullptr; }
-  /// Transfer statistics of this DualView.
+  /// Transfer statistics of this DualView. A resize or realloc that gives
+  /// this object a new allocation carries them over (dv_stats_add).
   dv_stats_t stats() const {
     dv_stats_t s{};
     if (auto* h = impl_handle()) detail::check(dv_stats(h, &s));
     return s;
+  }
+  /// Zero the transfer statistics of this DualView (and of its copies, which
+  /// share them): dv_stats_reset.
+  void stats_reset() const {
+    if (auto* h = impl_handle()) detail::check(dv_stats_reset(h));
   }
 
  private:
@@ -587,6 +598,12 @@ class DualView : public ViewTraits<DataType, Arg1, Arg2, Arg3> {
   /// The shared sync-state byte (read only where fast_).
   uint8_t state() const { return dv_word_load(word_); }
 
+  /// After a resize or realloc gave this object a new DualView: count on from
+  /// where the one it replaced stood (the process-wide counters are unchanged).
+  void carry_stats(const detail::tracker& old) {
+    if (old.get() && track_.get() && old.get() != track_.get()) detail::check(dv_stats_add(impl_handle(), old.get()->handle));
+  }
+
   bool same_extents(const dv_extents_t& e) const {
     for (unsigned r = 0; r < rank; ++r)
       if (d_view.extent(r) != e.extent[r]) return false;
@@ -598,7 +615,11 @@ class DualView : public ViewTraits<DataType, Arg1, Arg2, Arg3> {
     std::size_t s[DV_MAX_RANK] = {};
     const bool strided = std::is_same_v<array_layout, LayoutStride>;
     if (strided) detail::right_strides<traits>(e, s);
-    dv_desc_t d = detail::desc_for<traits>(e, strided ? s : nullptr, detail::alloc_flags(prop, constructs));
+    ViewAllocProp q = prop;
+    // PinnedHostMirror is a speed hint: the test device has no page-locked
+    // memory of its own, so its mirror stays ordinary host memory (docs/CPP.md).
+    if constexpr (traits::memory_space::code == DV_SPACE_TEST_DEVICE) q.pinned_host = false;
+    dv_desc_t d = detail::desc_for<traits>(e, strided ? s : nullptr, detail::alloc_flags(q, constructs));
     dv_dualview_t* h = nullptr;
     detail::check(dv_create(prop.label.c_str(), &d, &h));
     attach(detail::adopt(h));

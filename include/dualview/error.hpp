@@ -1,7 +1,8 @@
 /*
- * dualview/error.hpp: every failing call throws dv::error (or a subclass
- * named after the C status). Define DUALVIEW_ABORT_ON_ERROR to print the
- * message and abort instead, as Kokkos does (docs/CPP.md).
+ * dualview/error.hpp: every failing call throws a subclass of dv::error, one
+ * per C status (dv::error_for<S>::type; docs/CPP.md has the table). Define
+ * DUALVIEW_ABORT_ON_ERROR to print the message and abort instead, as Kokkos
+ * does (docs/CPP.md).
  */
 #ifndef DUALVIEW_ERROR_HPP
 #define DUALVIEW_ERROR_HPP
@@ -19,48 +20,186 @@ namespace dv {
 class error : public std::runtime_error {
  public:
   error(dv_status_t status, const std::string& message) : std::runtime_error(message), status_(status) {}
-  /// The C status code.
+  /// The C status code (a DV_ERROR_* value of dualview.h); each subclass
+  /// below is thrown for exactly one code, so status() and the dynamic type agree.
   dv_status_t status() const noexcept { return status_; }
 
  private:
   dv_status_t status_;
 };
 
-/// A modify of one side while the other holds unsynced changes (Kokkos aborts).
-class concurrent_modification : public error {
+/// DV_ERROR_NULL_ARGUMENT: A required pointer argument was NULL.
+class null_argument : public error {
  public:
   using error::error;
 };
-/// A rank above 8.
+/// DV_ERROR_INVALID_ARGUMENT: A malformed argument: an unknown enum value, bad strides or element size, a write through a const handle.
+class invalid_argument : public error {
+ public:
+  using error::error;
+};
+/// DV_ERROR_INVALID_HANDLE: A destroyed, never-created or foreign C handle.
+class invalid_handle : public error {
+ public:
+  using error::error;
+};
+/// DV_ERROR_RANK: A rank above 8.
 class rank_error : public error {
  public:
   using error::error;
 };
-/// A wrong number of values, or a resize to another rank.
-class rank_mismatch : public error {
- public:
-  using error::error;
-};
-/// A value that contradicts a static extent.
-class static_mismatch : public error {
- public:
-  using error::error;
-};
-/// A size that overflows.
-class overflow_error : public error {
- public:
-  using error::error;
-};
-/// An axis, index or range out of range.
+/// DV_ERROR_OUT_OF_RANGE: An axis, index or range out of range.
 class out_of_range : public error {
  public:
   using error::error;
 };
-/// A subview of a DualView resized in place (through the C ABI) since it was made.
+/// DV_ERROR_OVERFLOW: A size that overflows.
+class overflow_error : public error {
+ public:
+  using error::error;
+};
+/// DV_ERROR_OUT_OF_MEMORY: An allocation failed (host or device); nothing was changed.
+class out_of_memory : public error {
+ public:
+  using error::error;
+};
+/// DV_ERROR_CONCURRENT_MODIFICATION: A modify of one side while the other holds unsynced changes (Kokkos aborts).
+class concurrent_modification : public error {
+ public:
+  using error::error;
+};
+/// DV_ERROR_CONST_SYNC: A sync through a const DualView that would have to copy.
+class const_sync : public error {
+ public:
+  using error::error;
+};
+/// DV_ERROR_INCOMPATIBLE: Shapes, element sizes or spaces that do not fit together.
+class incompatible : public error {
+ public:
+  using error::error;
+};
+/// DV_ERROR_NO_DEVICE: A space this machine or build cannot serve: no driver or no such device.
+class no_device : public error {
+ public:
+  using error::error;
+};
+/// DV_ERROR_DEVICE: A device driver call failed; the message has the driver's error name and text.
+class device_error : public error {
+ public:
+  using error::error;
+};
+/// DV_ERROR_INTERNAL: A bug in dualview (including a caught panic).
+class internal_error : public error {
+ public:
+  using error::error;
+};
+/// DV_ERROR_RANK_MISMATCH: A wrong number of values, or a resize to another rank.
+class rank_mismatch : public error {
+ public:
+  using error::error;
+};
+/// DV_ERROR_STATIC_MISMATCH: A value that contradicts a static extent.
+class static_mismatch : public error {
+ public:
+  using error::error;
+};
+/// DV_ERROR_UNMANAGED: A resize or realloc of caller-owned memory (a wrapped allocation).
+class unmanaged : public error {
+ public:
+  using error::error;
+};
+/// DV_ERROR_STALE: A subview of a DualView resized in place (through the C ABI) since it was made.
 class stale_subview : public error {
  public:
   using error::error;
 };
+/// DV_ERROR_BUSY: The data is borrowed by a Rust access guard.
+class busy : public error {
+ public:
+  using error::error;
+};
+
+/// The exception class thrown for status `S` (dv::error for DV_OK or a code
+/// this header does not know): detail::raise throws exactly this type.
+template <dv_status_t S>
+struct error_for {
+  using type = error;
+};
+template <>
+struct error_for<DV_ERROR_NULL_ARGUMENT> {
+  using type = null_argument;
+};
+template <>
+struct error_for<DV_ERROR_INVALID_ARGUMENT> {
+  using type = invalid_argument;
+};
+template <>
+struct error_for<DV_ERROR_INVALID_HANDLE> {
+  using type = invalid_handle;
+};
+template <>
+struct error_for<DV_ERROR_RANK> {
+  using type = rank_error;
+};
+template <>
+struct error_for<DV_ERROR_OUT_OF_RANGE> {
+  using type = out_of_range;
+};
+template <>
+struct error_for<DV_ERROR_OVERFLOW> {
+  using type = overflow_error;
+};
+template <>
+struct error_for<DV_ERROR_OUT_OF_MEMORY> {
+  using type = out_of_memory;
+};
+template <>
+struct error_for<DV_ERROR_CONCURRENT_MODIFICATION> {
+  using type = concurrent_modification;
+};
+template <>
+struct error_for<DV_ERROR_CONST_SYNC> {
+  using type = const_sync;
+};
+template <>
+struct error_for<DV_ERROR_INCOMPATIBLE> {
+  using type = incompatible;
+};
+template <>
+struct error_for<DV_ERROR_NO_DEVICE> {
+  using type = no_device;
+};
+template <>
+struct error_for<DV_ERROR_DEVICE> {
+  using type = device_error;
+};
+template <>
+struct error_for<DV_ERROR_INTERNAL> {
+  using type = internal_error;
+};
+template <>
+struct error_for<DV_ERROR_RANK_MISMATCH> {
+  using type = rank_mismatch;
+};
+template <>
+struct error_for<DV_ERROR_STATIC_MISMATCH> {
+  using type = static_mismatch;
+};
+template <>
+struct error_for<DV_ERROR_UNMANAGED> {
+  using type = unmanaged;
+};
+template <>
+struct error_for<DV_ERROR_STALE> {
+  using type = stale_subview;
+};
+template <>
+struct error_for<DV_ERROR_BUSY> {
+  using type = busy;
+};
+/// The highest status this header has a class for; cpp_tests checks it
+/// against the C header, so a new status cannot go without its class.
+inline constexpr dv_status_t last_status = DV_ERROR_BUSY;
 
 namespace detail {
 
@@ -72,13 +211,24 @@ namespace detail {
   std::abort();
 #else
   switch (s) {
-    case DV_ERROR_CONCURRENT_MODIFICATION: throw concurrent_modification(s, message);
+    case DV_ERROR_NULL_ARGUMENT: throw null_argument(s, message);
+    case DV_ERROR_INVALID_ARGUMENT: throw invalid_argument(s, message);
+    case DV_ERROR_INVALID_HANDLE: throw invalid_handle(s, message);
     case DV_ERROR_RANK: throw rank_error(s, message);
+    case DV_ERROR_OUT_OF_RANGE: throw out_of_range(s, message);
+    case DV_ERROR_OVERFLOW: throw overflow_error(s, message);
+    case DV_ERROR_OUT_OF_MEMORY: throw out_of_memory(s, message);
+    case DV_ERROR_CONCURRENT_MODIFICATION: throw concurrent_modification(s, message);
+    case DV_ERROR_CONST_SYNC: throw const_sync(s, message);
+    case DV_ERROR_INCOMPATIBLE: throw incompatible(s, message);
+    case DV_ERROR_NO_DEVICE: throw no_device(s, message);
+    case DV_ERROR_DEVICE: throw device_error(s, message);
+    case DV_ERROR_INTERNAL: throw internal_error(s, message);
     case DV_ERROR_RANK_MISMATCH: throw rank_mismatch(s, message);
     case DV_ERROR_STATIC_MISMATCH: throw static_mismatch(s, message);
-    case DV_ERROR_OVERFLOW: throw overflow_error(s, message);
-    case DV_ERROR_OUT_OF_RANGE: throw out_of_range(s, message);
+    case DV_ERROR_UNMANAGED: throw unmanaged(s, message);
     case DV_ERROR_STALE: throw stale_subview(s, message);
+    case DV_ERROR_BUSY: throw busy(s, message);
     default: throw error(s, message);
   }
 #endif

@@ -639,6 +639,28 @@ impl RawDualView {
     pub fn reset_stats(&self) {
         self.shared.stats.reset();
     }
+
+    /// Add the transfer counters of `from`'s family to this family's (the
+    /// process-wide total is unchanged): a DualView that replaces another,
+    /// as a C++ resize does while copies of the old one live, keeps counting
+    /// from where the old one stood. Nothing happens when both are one family.
+    ///
+    /// ```
+    /// use dualview::Side;
+    /// let a = dualview::doc::raw::<f32>(&[4], dualview::Space::test_device(0));
+    /// a.modify(Side::Host).unwrap();
+    /// a.sync(Side::Device).unwrap();
+    /// let b = dualview::doc::raw::<f32>(&[8], dualview::Space::test_device(0));
+    /// b.add_stats_from(&a);
+    /// assert_eq!(b.stats().to_device.count, 1);
+    /// a.add_stats_from(&a.clone());
+    /// assert_eq!(a.stats().to_device.count, 1);
+    /// ```
+    pub fn add_stats_from(&self, from: &RawDualView) {
+        if !Arc::ptr_eq(&self.shared, &from.shared) {
+            self.shared.stats.add(from.stats());
+        }
+    }
 }
 
 impl fmt::Debug for RawDualView {

@@ -37,6 +37,24 @@ pub unsafe extern "C" fn dv_stats_reset(dv: *const dv_dualview_t) -> dv_status_t
     })
 }
 
+/// Add the transfer counters of `src`'s DualView to those of `dst`'s (the
+/// process-wide counters are unchanged); nothing happens when both are
+/// handles of one DualView. For a DualView that replaces another, as the C++
+/// `resize` does through `dv_resized` while copies of the old one live.
+///
+/// # Safety
+/// `dst` and `src` are handles or NULL.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_stats_add(dst: *const dv_dualview_t, src: *const dv_dualview_t) -> dv_status_t {
+    call(function!(), || {
+        let d = self::dv(dst, "dst")?;
+        let s = self::dv(src, "src")?;
+        d.add_stats_from(s);
+        Ok(())
+    })
+}
+
 /// `*out` = the process-wide transfer counters of every DualView.
 ///
 /// # Safety

@@ -173,6 +173,9 @@ static void null_pointers(dv_dualview_t *a) {
     EXPECT_STATUS(dv_stats(NULL, &st), NUL);
     EXPECT_STATUS(dv_stats(a, NULL), NUL);
     EXPECT_STATUS(dv_stats_reset(NULL), NUL);
+    EXPECT_STATUS(dv_stats_add(NULL, a), NUL);
+    EXPECT_STATUS(dv_stats_add(a, NULL), NUL);
+    OK(dv_stats_add(a, a));
     EXPECT_STATUS(dv_stats_global(NULL), NUL);
     EXPECT_STATUS(dv_handle_count(NULL), NUL);
     EXPECT_STATUS(dv_cuda_available(NULL), NUL);

@@ -626,6 +626,17 @@ fn rows() -> BTreeMap<&'static str, Row> {
             .oom(|fx| unsafe { dv_deep_copy(fx.r1, fx.r0) }),
     );
 
+    m.insert(
+        "dv_stats_add",
+        Row::default()
+            .null("`dst`", |fx| unsafe { dv_stats_add(null(), fx.a) })
+            .null("`src`", |fx| unsafe { dv_stats_add(fx.a, null()) })
+            .dead(|fx| unsafe { dv_stats_add(fx.d, fx.a) })
+            .konst(|fx| unsafe { dv_stats_add(fx.c, fx.r0) })
+            .stale(|fx| unsafe { dv_stats_add(fx.s, fx.r0) })
+            .oom(|fx| unsafe { dv_stats_add(fx.r0, fx.r1) }),
+    );
+
     // ---- process-wide
     let global_out = |f: unsafe extern "C" fn(*mut dv_stats_t) -> dv_status_t| {
         // SAFETY: local or NULL on purpose.
