@@ -15,6 +15,22 @@ struct Mirror {
     device_dirty: bool,
 }
 
+/// A rank-1 `double` DualView of `n` elements on the test device, for the C ABI rows.
+fn test_device_desc(n: u64) -> dualview::ffi::dv_desc_t {
+    dualview::ffi::dv_desc_t {
+        dtype: dualview::ffi::DV_DTYPE_FLOAT64,
+        elem_size: 0,
+        elem_align: 0,
+        layout: dualview::ffi::DV_LAYOUT_LEFT,
+        space: dualview::ffi::DV_SPACE_TEST_DEVICE,
+        ordinal: 0,
+        flags: 0,
+        reserved: 0,
+        extents: dualview::ffi::dv_extents_t { rank: 1, reserved: 0, extent: [n, 1, 1, 1, 1, 1, 1, 1] },
+        strides: [0; 8],
+    }
+}
+
 fn flags(c: &mut Criterion) {
     let mut g = c.benchmark_group("flags");
     let two = DualView::<f64, Dims<1>>::builder("A", Dims::new([1024]).unwrap())
@@ -49,18 +65,7 @@ fn flags(c: &mut Criterion) {
     });
     g.bench_function("need_sync/dualview", |b| b.iter(|| black_box(&two).need_sync_host()));
     // The same pair through the C ABI: handle lookup, panic boundary, status.
-    let desc = dualview::ffi::dv_desc_t {
-        dtype: dualview::ffi::DV_DTYPE_FLOAT64,
-        elem_size: 0,
-        elem_align: 0,
-        layout: dualview::ffi::DV_LAYOUT_LEFT,
-        space: dualview::ffi::DV_SPACE_TEST_DEVICE,
-        ordinal: 0,
-        flags: 0,
-        reserved: 0,
-        extents: dualview::ffi::dv_extents_t { rank: 1, reserved: 0, extent: [1024, 1, 1, 1, 1, 1, 1, 1] },
-        strides: [0; 8],
-    };
+    let desc = test_device_desc(1024);
     let mut h = std::ptr::null_mut();
     use dualview::ffi::dv_status_t::DV_OK;
     // SAFETY: valid label, description and output pointer.
@@ -280,20 +285,9 @@ fn resize(c: &mut Criterion) {
 /// `dv_modify_host`, `dv_sync_device`) on the test device, whose copy is a memcpy:
 /// what is measured is the path around the copy.
 fn sync_path(c: &mut Criterion) {
-    use dualview::ffi::{dv_desc_t, dv_extents_t, dv_status_t::DV_OK};
+    use dualview::ffi::dv_status_t::DV_OK;
     let mut g = c.benchmark_group("sync");
-    let desc = |n: u64| dv_desc_t {
-        dtype: dualview::ffi::DV_DTYPE_FLOAT64,
-        elem_size: 0,
-        elem_align: 0,
-        layout: dualview::ffi::DV_LAYOUT_LEFT,
-        space: dualview::ffi::DV_SPACE_TEST_DEVICE,
-        ordinal: 0,
-        flags: 0,
-        reserved: 0,
-        extents: dv_extents_t { rank: 1, reserved: 0, extent: [n, 1, 1, 1, 1, 1, 1, 1] },
-        strides: [0; 8],
-    };
+    let desc = test_device_desc;
     let (mut clean, mut tiny) = (std::ptr::null_mut(), std::ptr::null_mut());
     let mut host: *mut std::ffi::c_void = std::ptr::null_mut();
     // SAFETY: valid labels, descriptions and output pointers.
