@@ -219,3 +219,56 @@ TEST(KokkosNames, DeepCopyOfAScalarSendsDeepCopyEvents) {
   };
   EXPECT_EQ(copies, want);
 }
+
+namespace {
+/// Puts the chosen device back to 0 when a test ends (later tests make DualViews).
+struct DeviceIdReset {
+  ~DeviceIdReset() { dv::set_device_id(0); }
+};
+uint32_t device_ordinal(dv_dualview_t* h) {
+  dv_info_t info{};
+  EXPECT_EQ(dv_info(h, &info), DV_OK);
+  return info.ordinal;
+}
+}  // namespace
+
+TEST(KokkosNames, DeviceIdChoosesTheDeviceOfNewDualViews) {
+  DeviceIdReset reset;
+  using Dev = Kokkos::Device<Kokkos::TestDevice, Kokkos::TestDeviceSpace>;
+  EXPECT_EQ(dv::device_id(), 0u);
+  Kokkos::DualView<double*, Kokkos::LayoutLeft, Dev> a("a", 8);
+  EXPECT_EQ(device_ordinal(a.impl_handle()), 0u);
+
+  Kokkos::initialize(Kokkos::InitializationSettings().set_device_id(3));
+  EXPECT_EQ(dv::device_id(), 3u);
+  Kokkos::DualView<double*, Kokkos::LayoutLeft, Dev> b("b", 8);
+  EXPECT_EQ(device_ordinal(b.impl_handle()), 3u);
+  EXPECT_EQ(device_ordinal(a.impl_handle()), 0u) << "a DualView keeps the device it was made on";
+  b.h_view(7) = 2.5;
+  b.modify_host();
+  b.sync_device();
+  Kokkos::fence();  // fences device 3 of the default execution space
+  EXPECT_EQ(b.d_view(7), 2.5);
+
+  std::string prog = "prog", flag = "--kokkos-device-id=5", other = "--gtest_color=no";
+  char* argv[] = {prog.data(), other.data(), flag.data(), nullptr};
+  int argc = 3;
+  Kokkos::initialize(argc, argv);
+  EXPECT_EQ(dv::device_id(), 5u);
+  EXPECT_EQ(argc, 3) << "arguments stay in place";
+  std::string flag2 = "--kokkos-device-id", value = "6";
+  char* argv2[] = {prog.data(), flag2.data(), value.data(), nullptr};
+  int argc2 = 3;
+  Kokkos::initialize(argc2, argv2);
+  EXPECT_EQ(dv::device_id(), 6u);
+
+  std::string bad = "--kokkos-device-id=x";
+  char* argv3[] = {prog.data(), bad.data(), nullptr};
+  int argc3 = 2;
+  EXPECT_THROW(Kokkos::initialize(argc3, argv3), dv::invalid_argument);
+  EXPECT_EQ(dv::device_id(), 6u) << "a refused argument changes nothing";
+
+  dv::set_device_id(64);  // the test device has ordinals 0 to 63
+  using DV = Kokkos::DualView<double*, Kokkos::LayoutLeft, Dev>;
+  EXPECT_THROW(DV("c", 8), dv::no_device);
+}

@@ -12,6 +12,7 @@
 #define DUALVIEW_KOKKOS_HPP
 
 #include <chrono>
+#include <cstdlib>
 #include <string>
 #include <type_traits>
 
@@ -203,30 +204,69 @@ using void_t = void;
 using dv::ALL_t;
 }  // namespace Impl
 
-/// dualview needs no run-time set-up; these keep Kokkos programs unchanged.
-/// finalize() ends the Kokkos Tools session (kokkosp_finalize_library).
+/// dualview needs no run-time set-up beyond the device choice; these keep
+/// Kokkos programs unchanged. The device id (`set_device_id`,
+/// `--kokkos-device-id=n`, or `KOKKOS_DEVICE_ID`) becomes dv::set_device_id;
+/// the thread count is accepted and ignored. finalize() ends the Kokkos Tools
+/// session (kokkosp_finalize_library).
 struct InitializationSettings {
   template <class T>
   InitializationSettings& set_num_threads(T) {
     return *this;
   }
-  template <class T>
-  InitializationSettings& set_device_id(T) {
+  InitializationSettings& set_device_id(int n) {
+    device_id_ = n;
     return *this;
   }
+  bool has_device_id() const { return device_id_ >= 0; }
+  int get_device_id() const { return device_id_; }
+
+ private:
+  int device_id_ = -1;
 };
 namespace detail_init {
 inline bool& state() {
   static bool initialized = false;
   return initialized;
 }
+/// The number after `--kokkos-device-id=` (or the next argument after
+/// `--kokkos-device-id`), or -1. Arguments are left in place.
+inline int device_id_argument(int argc, char** argv) {
+  const std::string flag = "--kokkos-device-id";
+  for (int i = 1; i < argc && argv && argv[i]; ++i) {
+    const std::string a = argv[i];
+    const char* v = nullptr;
+    if (a.rfind(flag + "=", 0) == 0) v = argv[i] + flag.size() + 1;
+    else if (a == flag && i + 1 < argc) v = argv[i + 1];
+    if (v) {
+      char* end = nullptr;
+      const long n = std::strtol(v, &end, 10);
+      if (end == v || *end != '\0' || n < 0) dv::detail::raise(DV_ERROR_INVALID_ARGUMENT, flag + ": not a device number: " + v);
+      return static_cast<int>(n);
+    }
+  }
+  return -1;
+}
 }  // namespace detail_init
-inline void initialize() {
+inline void initialize(const InitializationSettings& s) {
+  int id = s.has_device_id() ? s.get_device_id() : -1;
+  if (id < 0)
+    if (const char* e = std::getenv("KOKKOS_DEVICE_ID")) {
+      char* end = nullptr;
+      const long n = std::strtol(e, &end, 10);
+      if (end != e && *end == '\0' && n >= 0) id = static_cast<int>(n);
+    }
+  if (id >= 0) dv::set_device_id(static_cast<uint32_t>(id));
   detail_init::state() = true;
   (void)dv::tools::profile_library_loaded();
 }
-inline void initialize(int&, char**) { initialize(); }
-inline void initialize(const InitializationSettings&) { initialize(); }
+inline void initialize() { initialize(InitializationSettings()); }
+inline void initialize(int& argc, char** argv) {
+  InitializationSettings s;
+  const int id = detail_init::device_id_argument(argc, argv);
+  if (id >= 0) s.set_device_id(id);
+  initialize(s);
+}
 inline void finalize() {
   dv::tools::finalize();
   detail_init::state() = false;

@@ -15,6 +15,7 @@
 #ifndef DUALVIEW_SPACE_HPP
 #define DUALVIEW_SPACE_HPP
 
+#include <atomic>
 #include <string>
 #include <type_traits>
 
@@ -37,9 +38,27 @@ struct CudaUVMSpace;
 struct CudaHostPinnedSpace;
 struct TestDeviceSpace;
 
-/// Wait for device work in `space` (a no-op for host spaces); reported to Kokkos Tools as `name`.
+namespace detail {
+inline std::atomic<uint32_t>& device_id_ref() {
+  static std::atomic<uint32_t> id{0};
+  return id;
+}
+}  // namespace detail
+
+/// The device (ordinal) that Views and DualViews of device spaces are made on
+/// and that execution spaces fence: Kokkos' device id. 0 unless set.
+inline uint32_t device_id() { return detail::device_id_ref().load(std::memory_order_relaxed); }
+
+/// Choose the device for the Views and DualViews made from now on, and for
+/// fences (Kokkos: `InitializationSettings().set_device_id(n)`,
+/// `--kokkos-device-id=n`). Host spaces ignore it. A device that does not
+/// exist is refused when something is made on it (`dv::no_device`).
+inline void set_device_id(uint32_t n) { detail::device_id_ref().store(n, std::memory_order_relaxed); }
+
+/// Wait for device work in `space` on the chosen device (a no-op for host
+/// spaces); reported to Kokkos Tools as `name`.
 inline void fence_space(uint32_t space, const std::string& name) {
-  detail::check(dv_fence(space, 0, name.empty() ? "dualview::fence" : name.c_str()));
+  detail::check(dv_fence(space, device_id(), name.empty() ? "dualview::fence" : name.c_str()));
 }
 
 namespace detail {

@@ -170,6 +170,7 @@ dv_desc_t desc_for(const dv_extents_t& e, const std::size_t* strides, uint32_t f
   }
   d.layout = Traits::array_layout::code;
   d.space = Traits::memory_space::code;
+  d.ordinal = device_id();  // host spaces ignore it
   d.flags = flags;
   d.extents = e;
   if (strides)
