@@ -400,3 +400,27 @@ TEST(View, StandaloneAllocationAndAccess) {
   auto sub = dv::subview(v, 2, dv::ALL);
   EXPECT_EQ(sub(3), 1.5);
 }
+
+TEST(DualView, OnTheSecondGpu) {
+  SKIP_WITHOUT_GPU();
+  std::size_t n = 0;
+  ASSERT_EQ(dv_space_device_count(DV_SPACE_CUDA, &n), DV_OK);
+  if (n < 2) GTEST_SKIP() << "one CUDA device on this machine: no second device to choose";
+  struct Reset {
+    ~Reset() { dv::set_device_id(0); }
+  } reset;
+  dv::set_device_id(1);
+  dv::DualView<double*, dv::LayoutLeft, dv::Cuda> a("second", 1000);
+  dv_info_t info{};
+  ASSERT_EQ(dv_info(a.impl_handle(), &info), DV_OK);
+  EXPECT_EQ(info.ordinal, 1u);
+  dv::deep_copy(a.h_view, 2.0);
+  a.modify_host();
+  a.sync_device();
+  dv::deep_copy(a.h_view, 0.0);
+  a.clear_sync_state();
+  a.modify_device();
+  a.sync_host();  // back from device 1
+  EXPECT_EQ(host_sum(a), 2000.0);
+  dv::fence();  // the default execution space's fence, on device 1
+}
