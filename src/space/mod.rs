@@ -610,11 +610,17 @@ impl Transfer<'_> {
     /// The space whose backend drives the copies (the non-host party; host to
     /// host is plain memory) and its device ordinal.
     pub(crate) fn driver(&self) -> Space {
-        if !self.dst.is_host_accessible() || self.dst.is_unified() {
-            self.dst
-        } else {
-            self.src
-        }
+        copy_driver(self.dst, self.src)
+    }
+}
+
+/// The space whose backend drives a copy from `src` into `dst`: the non-host
+/// party (host to host is plain memory).
+fn copy_driver(dst: Space, src: Space) -> Space {
+    if !dst.is_host_accessible() || dst.is_unified() {
+        dst
+    } else {
+        src
     }
 }
 
@@ -643,7 +649,7 @@ pub(crate) unsafe fn copy(
     src: &Region,
     stream: Stream,
 ) -> Result<()> {
-    let driver = Transfer { dst: dst_space, src: src_space, pairs: &[], stream, fence: false }.driver();
+    let driver = copy_driver(dst_space, src_space);
     // SAFETY: forwarded contract. On the default stream the backend completes
     // the copy before returning (no device-wide fence needed).
     unsafe { driver.backend()?.copy((dst_space, dst), (src_space, src), stream) }
