@@ -18,11 +18,18 @@
 //!   its thread's last written value on both sides, nothing needs a sync,
 //!   and `dv_handle_count` is back where it started.
 //!
+//! - a bare `dv_modify_*` claims a write, so a thread marks only what it
+//!   wrote: its own row, on the side of its last write.
+//!
 //! Not done on purpose (the caller's contract, docs/RELIABILITY.md):
 //! `dv_destroy` of a handle another thread uses, writes through raw data
 //! pointers, `dv_clear_sync_state` and write-only access (they drop pending
 //! changes by design, so they would lose updates), `dv_view_fill` into `S`
-//! (writes without marking).
+//! (writes without marking), and a `dv_modify_*` of a region the thread did
+//! not write: after a subview sync left the other side's rest, such a modify
+//! overwrites that rest inside its region (Kokkos semantics: the later write
+//! wins, docs/SEMANTICS.md), so a whole-array modify from a thread that wrote
+//! one row drops the other rows' unsynced changes (R6 in docs/RELIABILITY.md).
 
 use dualview::ffi::dv_status_t::{self, *};
 use dualview::ffi::*;
@@ -153,6 +160,8 @@ fn worker(t: usize, s: Shared, last: Arc<Vec<AtomicU64>>, deadline: Instant) -> 
     let label = std::ffi::CString::new(format!("stress_scratch_{t}")).unwrap();
     let scratch = create(&label, &[W as u64]);
     let mut seq = 0u64;
+    // The side of this thread's last write of its row (None before the first).
+    let mut last_side = None;
     while Instant::now() < deadline {
         match rng.below(20) {
             // Write the own row, never losing the value.
@@ -190,9 +199,11 @@ fn worker(t: usize, s: Shared, last: Arc<Vec<AtomicU64>>, deadline: Instant) -> 
                     }
                 }
                 last[t].store(v as u64, Ordering::SeqCst);
+                last_side = Some(side);
                 rep.writes += 1;
             }
-            // Flags: queries and syncs through the own row or the clone.
+            // Flags: queries and syncs through the own row or the clone; a
+            // modify only where this thread wrote (its row, its last side).
             6..=9 => {
                 let h = if rng.below(2) == 0 { myrow } else { mine };
                 let mut b = false;
@@ -203,8 +214,10 @@ fn worker(t: usize, s: Shared, last: Arc<Vec<AtomicU64>>, deadline: Instant) -> 
                     }
                     let st = if rng.below(2) == 0 { dv_sync_host(h) } else { dv_sync_device(h) };
                     assert!(st == DV_OK || st == DV_ERROR_STALE, "sync: {st:?}");
-                    let st = if rng.below(2) == 0 { dv_modify_host(h) } else { dv_modify_device(h) };
-                    assert!(matches!(st, DV_OK | DV_ERROR_STALE | DV_ERROR_CONCURRENT_MODIFICATION), "modify: {st:?}");
+                    if let Some(side) = last_side {
+                        let st = if side == DV_SIDE_HOST { dv_modify_host(myrow) } else { dv_modify_device(myrow) };
+                        assert!(matches!(st, DV_OK | DV_ERROR_STALE | DV_ERROR_CONCURRENT_MODIFICATION), "modify: {st:?}");
+                    }
                     let mut p = null_mut();
                     let st = dv_host_access(h, DV_ACCESS_READ, &mut p);
                     assert!(st == DV_OK || st == DV_ERROR_STALE, "access: {st:?}");
