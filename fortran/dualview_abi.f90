@@ -127,6 +127,10 @@ module dualview_abi
   !> now: that modify takes the rest outside its own region first and drops the part inside (its
   !> writes win).
   integer(c_int32_t), parameter, public :: DV_SYNC_REST = 8
+  !> Sync state bit: copies queued on a stream (`dv_sync_*_async`) may still be running. Blocking
+  !> syncs, access calls and fences wait for them first; the C++ inline fast paths leave such a byte
+  !> to the library.
+  integer(c_int32_t), parameter, public :: DV_SYNC_IN_FLIGHT = 16
   !> `dv_info_t.bits`: host and device are one space (modify and sync do nothing).
   integer(c_int32_t), parameter, public :: DV_INFO_SINGLE_SPACE = 1
   !> `dv_info_t.bits`: host and device views are one allocation (single space or managed memory).

@@ -271,6 +271,13 @@
 #define DV_SYNC_REST 8
 
 /**
+ * Sync state bit: copies queued on a stream (`dv_sync_*_async`) may still be
+ * running. Blocking syncs, access calls and fences wait for them first; the
+ * C++ inline fast paths leave such a byte to the library.
+ */
+#define DV_SYNC_IN_FLIGHT 16
+
+/**
  * `dv_info_t.bits`: host and device are one space (modify and sync do nothing).
  */
 #define DV_INFO_SINGLE_SPACE 1
@@ -878,7 +885,7 @@ DV_NODISCARD
 enum dv_status_t dv_sync_device(const struct dv_dualview_t *dv);
 
 /**
- * Like `dv_sync_host`, but the copy is queued on `stream` (a `CUstream` / `cudaStream_t`; NULL is the default stream) and the flags are reset at once (Kokkos `sync(exec)`): synchronise the stream before using the data.
+ * Like `dv_sync_host`, but the copy is queued on `stream` (a `CUstream` / `cudaStream_t`; NULL is the default stream) and the flags are reset at once (Kokkos `sync(exec)`). Never waits for device work, whatever the size (small or pageable copies are staged through pinned memory). The stream is first ordered after this DualView's copies in flight that touch this handle's region. Until the stream has run the copy, `dv_sync_*`, `dv_*_access`, fills, copies and resizes of this DualView wait for it: its data is never read early through them (`h_view` / `dv_host_view` pointers read it as it is: synchronise the stream, as in Kokkos).
  *
  * # Safety
  * `dv` is a handle or NULL; `stream` is NULL or a live stream.
@@ -888,7 +895,7 @@ enum dv_status_t dv_sync_host_async(const struct dv_dualview_t *dv,
                                     void *stream);
 
 /**
- * Like `dv_sync_device`, but the copy is queued on `stream` (a `CUstream` / `cudaStream_t`; NULL is the default stream) and the flags are reset at once (Kokkos `sync(exec)`): synchronise the stream before using the data.
+ * Like `dv_sync_device`, but the copy is queued on `stream`: see `dv_sync_host_async`. Kernels ordered on the same stream see the data.
  *
  * # Safety
  * `dv` is a handle or NULL; `stream` is NULL or a live stream.
@@ -1095,6 +1102,24 @@ enum dv_status_t dv_view_copy(const struct dv_dualview_t *dst,
                               uint32_t src_side);
 
 /**
+ * Like `dv_view_copy`, but queued on `stream` (a `CUstream` / `cudaStream_t`; NULL: the
+ * default stream, as `dv_view_copy`): Kokkos `deep_copy(exec, dst, src)`. Returns once
+ * queued; the stream is first ordered after the copies in flight that touch either
+ * view, and `dst`'s DualView waits for this one in its blocking calls (as after
+ * `dv_sync_host_async`). Do not write `src` until the stream has run the copy (Kokkos
+ * semantics).
+ *
+ * # Safety
+ * `dst` and `src` are handles or NULL; `stream` is NULL or a live stream of the device.
+ */
+DV_NODISCARD
+enum dv_status_t dv_view_copy_async(const struct dv_dualview_t *dst,
+                                    uint32_t dst_side,
+                                    const struct dv_dualview_t *src,
+                                    uint32_t src_side,
+                                    void *stream);
+
+/**
  * Kokkos `deep_copy(View, scalar)`: set every element of one side's view to
  * `*value` (one element's bytes). Touches **no flags** (`dv_fill_and_modify_*`
  * also marks the side). Refused through a const handle. Kokkos Tools sees
@@ -1123,6 +1148,19 @@ enum dv_status_t dv_view_fill(const struct dv_dualview_t *dv,
 DV_NODISCARD
 enum dv_status_t dv_deep_copy(const struct dv_dualview_t *dst,
                               const struct dv_dualview_t *src);
+
+/**
+ * Like `dv_deep_copy`, but queued on `stream` (NULL: as `dv_deep_copy`): Kokkos
+ * `deep_copy(exec, dst, src)` of DualViews. `dst` is marked at once and waits for the
+ * copy in its blocking calls; do not write `src` until the stream has run it.
+ *
+ * # Safety
+ * `dst` and `src` are handles or NULL; `stream` is NULL or a live stream of the device.
+ */
+DV_NODISCARD
+enum dv_status_t dv_deep_copy_async(const struct dv_dualview_t *dst,
+                                    const struct dv_dualview_t *src,
+                                    void *stream);
 
 /**
  * Make extents of `rank` from `values` (rank 0 to 8; `values` may be NULL
@@ -1372,6 +1410,43 @@ DV_NODISCARD enum dv_status_t dv_space_info(uint32_t space, struct dv_space_info
 DV_NODISCARD enum dv_status_t dv_fence(uint32_t space, uint32_t ordinal, const char *name);
 
 /**
+ * Create a stream on device `ordinal` of `space` (`DV_SPACE_*`) in `*out`: a
+ * `CUstream` that does not wait for the default stream (CUDA), a stream of the
+ * test device (its copies run on a worker thread, after `dv_test_device_set_stream_delay`),
+ * or NULL for host spaces (their work completes on return). Kokkos
+ * `partition_space`. Release it with `dv_stream_destroy`.
+ *
+ * # Safety
+ * `out` is writable.
+ */
+DV_NODISCARD enum dv_status_t dv_stream_create(uint32_t space, uint32_t ordinal, void **out);
+
+/**
+ * Release a stream from `dv_stream_create` (the same `space` and `ordinal`);
+ * work queued on it still runs. NULL does nothing.
+ *
+ * # Safety
+ * `stream` is NULL or came from `dv_stream_create` and is not used afterwards.
+ */
+DV_NODISCARD enum dv_status_t dv_stream_destroy(uint32_t space, uint32_t ordinal, void *stream);
+
+/**
+ * Wait for the work queued on `stream` of device `ordinal` of `space` (Kokkos
+ * `exec.fence()`). NULL: the whole device (`dv_fence`).
+ *
+ * # Safety
+ * `stream` is NULL or a live stream of that device.
+ */
+DV_NODISCARD enum dv_status_t dv_stream_fence(uint32_t space, uint32_t ordinal, void *stream);
+
+/**
+ * Make every copy queued on a stream of test device `ordinal` (from
+ * `dv_stream_create`) wait `micros` microseconds before it runs, as a copy
+ * behind a long kernel does: tests of code that reads data too early. 0 by default.
+ */
+DV_NODISCARD enum dv_status_t dv_test_device_set_stream_delay(uint32_t ordinal, uint64_t micros);
+
+/**
  * `*out` = whether memory space `space` (`DV_SPACE_*`) on device `ordinal`
  * (ignored by host spaces) can be used here: what `dv_create` with that space
  * and ordinal would find (a CUDA space needs a driver and the device; a
@@ -1590,7 +1665,13 @@ static inline bool dv_sync_state_is_stale(uint8_t state, uint32_t side) {
 /** Whether a modify of the whole array from `side` changes nothing: `side` is newer
  *  everywhere already, or the DualView is one space. */
 static inline bool dv_sync_state_modify_is_noop(uint8_t state, uint32_t side) {
-  return state == dv_sync_state_newer(side) || state == DV_SYNC_ONE_SPACE;
+  return (uint8_t)(state & ~DV_SYNC_IN_FLIGHT) == dv_sync_state_newer(side) || state == DV_SYNC_ONE_SPACE;
+}
+
+/** Whether a blocking sync of the whole array towards `side` does nothing: `side` is not
+ *  stale and no copy queued on a stream may still run (else the library waits for it). */
+static inline bool dv_sync_state_sync_is_noop(uint8_t state, uint32_t side) {
+  return !dv_sync_state_is_stale(state, side) && (state & DV_SYNC_IN_FLIGHT) == 0;
 }
 
 /** The state after a modify from `side` of the whole array (`whole`) or of a subview's
@@ -1599,21 +1680,24 @@ static inline bool dv_sync_state_modify_is_noop(uint8_t state, uint32_t side) {
  *  the rest of a partly synced change, which the library copies first. */
 static inline bool dv_sync_state_modify_next(uint8_t state, uint32_t side, bool whole, uint8_t *next) {
   const uint8_t mine = dv_sync_state_newer(side);
+  const uint8_t flight = (uint8_t)(state & DV_SYNC_IN_FLIGHT);
+  const uint8_t settled = (uint8_t)(state & ~DV_SYNC_IN_FLIGHT);
   const int base = state & (DV_SYNC_HOST_NEWER | DV_SYNC_DEVICE_NEWER);
-  if (state == DV_SYNC_ONE_SPACE || state == mine) {
+  if (settled == DV_SYNC_ONE_SPACE || settled == mine) {
     *next = state;
     return true;
   }
   if (base == DV_SYNC_CLEAN || base == mine) {
-    *next = (uint8_t)(whole ? mine : (mine | DV_SYNC_PARTIAL));
+    *next = (uint8_t)((whole ? mine : (mine | DV_SYNC_PARTIAL)) | flight);
     return true;
   }
   return false;
 }
 
-/** The state after clear_sync_state: clean, except that one space stays one space. */
+/** The state after clear_sync_state: clean, except that one space stays one space and
+ *  copies in flight stay in flight. */
 static inline uint8_t dv_sync_state_clear_next(uint8_t state) {
-  return (uint8_t)(state == DV_SYNC_ONE_SPACE ? DV_SYNC_ONE_SPACE : DV_SYNC_CLEAN);
+  return (uint8_t)(state == DV_SYNC_ONE_SPACE ? DV_SYNC_ONE_SPACE : (state & DV_SYNC_IN_FLIGHT));
 }
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -1643,9 +1727,10 @@ static inline bool dv_sync_state_try_modify(const uint8_t *word, uint32_t side) 
  *  handle that is neither a subview nor const. */
 static inline void dv_sync_state_clear(const uint8_t *word) {
   uint8_t *w = (uint8_t *)word;
-  const uint8_t cur = __atomic_load_n(w, __ATOMIC_ACQUIRE);
-  const uint8_t next = dv_sync_state_clear_next(cur);
-  if (next != cur) __atomic_store_n(w, next, __ATOMIC_RELEASE);
+  uint8_t cur = __atomic_load_n(w, __ATOMIC_ACQUIRE);
+  while (dv_sync_state_clear_next(cur) != cur &&
+         !__atomic_compare_exchange_n(w, &cur, dv_sync_state_clear_next(cur), true, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+  }
 }
 #else
 /** An acquire load of a byte the library shares (dv_sync_state_word, dv_tools_dual_view_hooks_word). */

@@ -136,6 +136,7 @@ class Header:
         text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
         text = re.sub(r"^\s*#.*$", " ", text, flags=re.M)
         text = text.replace("DV_NODISCARD", " ")
+        text = strip_inline_bodies(text)
         for m in re.finditer(r"((?:const\s+)?(?:enum\s+|struct\s+)?\w+[\s*]*?)\s*\b(dv_\w+)\s*\((.*?)\)\s*;", text, re.S):
             ret, name, args = " ".join(m[1].split()), m[2], " ".join(m[3].split())
             params = []
@@ -153,6 +154,23 @@ class Header:
         if name not in self.values:
             sys.exit(f"gen-fortran: {name} is not in {self.path.name}")
         return self.values[name]
+
+
+def strip_inline_bodies(text):
+    """`text` without its `static inline` function definitions (C, not ABI: no interface)."""
+    out, i = [], 0
+    while (j := text.find("static inline", i)) >= 0:
+        out.append(text[i:j])
+        k = text.index("{", j)
+        depth = 0
+        while True:
+            depth += {"{": 1, "}": -1}.get(text[k], 0)
+            k += 1
+            if depth == 0:
+                break
+        i = k
+    out.append(text[i:])
+    return "".join(out)
 
 
 def clean_doc(block):

@@ -113,6 +113,10 @@ pub const DV_SYNC_PARTIAL: u8 = 4;
 /// subview sync, the other side may be modified now: that modify takes the
 /// rest outside its own region first and drops the part inside (its writes win).
 pub const DV_SYNC_REST: u8 = 8;
+/// Sync state bit: copies queued on a stream (`dv_sync_*_async`) may still be
+/// running. Blocking syncs, access calls and fences wait for them first; the
+/// C++ inline fast paths leave such a byte to the library.
+pub const DV_SYNC_IN_FLIGHT: u8 = 16;
 
 /// `dv_info_t.bits`: host and device are one space (modify and sync do nothing).
 pub const DV_INFO_SINGLE_SPACE: u32 = 1;

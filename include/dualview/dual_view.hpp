@@ -333,9 +333,15 @@ class DualView : public ViewTraits<DataType, Arg1, Arg2, Arg3> {
       else if constexpr (side == 0) sync_host();
     }
   }
+  /// Bring the side of `Space` up to date on `exec`'s stream (Kokkos
+  /// `sync<Space>(exec)`): queued there, returning at once (see sync_host(exec)).
   template <class Space, class Exec>
-  void sync(const Exec&) {
-    sync<Space>();
+  void sync(const Exec& exec) {
+    if constexpr (!impl_dualview_is_single_device) {
+      constexpr int side = get_device_side<Space>();
+      if constexpr (side == 1) sync_device(exec);
+      else if constexpr (side == 0) sync_host(exec);
+    }
   }
   template <class Space>
   bool need_sync() const {
@@ -397,27 +403,34 @@ class DualView : public ViewTraits<DataType, Arg1, Arg2, Arg3> {
     call(dv_modify_device);
   }
   void sync_host() {
-    if (fast_ && !dv_sync_state_is_stale(state(), DV_SIDE_HOST)) return;
+    if (fast_ && dv_sync_state_sync_is_noop(state(), DV_SIDE_HOST)) return;
     call(dv_sync_host);
   }
   void sync_device() {
-    if (fast_ && !dv_sync_state_is_stale(state(), DV_SIDE_DEVICE)) return;
+    if (fast_ && dv_sync_state_sync_is_noop(state(), DV_SIDE_DEVICE)) return;
     call(dv_sync_device);
   }
-  /// Queue the copy on a CUDA stream (cudaStream_t / CUstream); flags reset at once.
+  /// Queue the copy on a stream (cudaStream_t / CUstream, or a test-device
+  /// stream); flags reset at once; never waits for device work. A later
+  /// blocking sync, host_access() or fence waits for the copy (dv_sync_host_async).
   void sync_host_async(void* stream) {
     if (auto* h = impl_handle()) detail::check(dv_sync_host_async(h, stream));
   }
   void sync_device_async(void* stream) {
     if (auto* h = impl_handle()) detail::check(dv_sync_device_async(h, stream));
   }
-  template <class Exec>
-  void sync_host(const Exec&) {
-    sync_host();
+  /// Kokkos sync_host(exec): on an instance over a stream, queued there
+  /// (sync_host_async); on a default instance, the blocking sync_host().
+  template <class Exec, class = std::enable_if_t<detail::is_execution_space<Exec>::value>>
+  void sync_host(const Exec& exec) {
+    if (void* s = detail::stream_of(exec)) sync_host_async(s);
+    else sync_host();
   }
-  template <class Exec>
-  void sync_device(const Exec&) {
-    sync_device();
+  /// Kokkos sync_device(exec): as sync_host(exec), towards the device.
+  template <class Exec, class = std::enable_if_t<detail::is_execution_space<Exec>::value>>
+  void sync_device(const Exec& exec) {
+    if (void* s = detail::stream_of(exec)) sync_device_async(s);
+    else sync_device();
   }
   bool need_sync_host() const {
     if (fast_) return dv_sync_state_is_stale(state(), DV_SIDE_HOST);
@@ -740,8 +753,12 @@ void deep_copy(DualView<DT, DA1, DA2, DA3>& dst, const DualView<ST, SA1, SA2, SA
 }
 template <class E, class DT, class DA1, class DA2, class DA3, class ST, class SA1, class SA2, class SA3,
           class = std::enable_if_t<detail::is_execution_space<E>::value>>
-void deep_copy(const E&, DualView<DT, DA1, DA2, DA3>& dst, const DualView<ST, SA1, SA2, SA3>& src) {
-  deep_copy(dst, src);
+void deep_copy(const E& exec, DualView<DT, DA1, DA2, DA3>& dst, const DualView<ST, SA1, SA2, SA3>& src) {
+  void* s = detail::stream_of(exec);
+  if (!s || (!dst.impl_handle() && !src.impl_handle())) return deep_copy(dst, src);
+  if (!dst.impl_handle() || !src.impl_handle())
+    detail::raise(DV_ERROR_INVALID_ARGUMENT, "dv::deep_copy: one of the DualViews is not allocated");
+  detail::check(dv_deep_copy_async(dst.impl_handle(), src.impl_handle(), s));
 }
 
 /// Kokkos resize / realloc of a DualView; extents of any arithmetic type (converted to size_t).

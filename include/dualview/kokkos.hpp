@@ -183,6 +183,7 @@ struct HPX : dv::detail::execution_space_tag<HPX, HostSpace, LayoutRight> {
   static const char* name() { return "HPX"; }
   static bool in_parallel() { return false; }
 };
+using dv::partition_space;
 }  // namespace Experimental
 /// Kokkos spells it Kokkos::Experimental::HPX; Kokkos::HPX is kept for code that says so.
 using Experimental::HPX;

@@ -15,13 +15,19 @@
 #ifndef DUALVIEW_SPACE_HPP
 #define DUALVIEW_SPACE_HPP
 
+#include <array>
 #include <atomic>
+#include <memory>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "config.hpp"
 #include "error.hpp"
 #include "layout.hpp"
+
+/* The CUDA runtime's stream type is `struct CUstream_st *` (cudaStream_t, CUstream). */
+struct CUstream_st;
 
 namespace dv {
 
@@ -65,20 +71,92 @@ namespace detail {
 
 /// What every execution space says: itself, its memory space, its default layout, its name.
 template <class Self, class Memory, class Layout>
-struct execution_space_tag {
+struct execution_space_base {
   using execution_space = Self;
   using memory_space = Memory;
   using array_layout = Layout;
   using device_type = Device<Self, Memory>;
   using size_type = std::size_t;
   static constexpr bool is_execution_space = true;
-  /// Wait for this space's outstanding work (kernels launched by the caller included).
-  void fence(const std::string& name = "") const { fence_space(Memory::code, name); }
   /// Parallelism of the space; dualview runs no kernels of its own.
   static constexpr int concurrency() { return 1; }
+};
+
+/// A host execution space: one instance, whose work completes on return.
+template <class Self, class Memory, class Layout>
+struct execution_space_tag : execution_space_base<Self, Memory, Layout> {
+  /// Wait for this space's outstanding work (kernels launched by the caller included).
+  void fence(const std::string& name = "") const { fence_space(Memory::code, name); }
+  /// No stream: dualview's copies through it complete on return.
+  void* impl_stream() const { return nullptr; }
   friend constexpr bool operator==(const Self&, const Self&) { return true; }
   friend constexpr bool operator!=(const Self&, const Self&) { return false; }
 };
+
+/// The stream a stream-owning instance destroys with its last copy (partition_space).
+struct owned_stream {
+  owned_stream(uint32_t s, uint32_t d, void* r) : space(s), device(d), raw(r) {}
+  owned_stream(const owned_stream&) = delete;
+  owned_stream& operator=(const owned_stream&) = delete;
+  ~owned_stream() { (void)dv_stream_destroy(space, device, raw); }
+  uint32_t space, device;
+  void* raw;
+};
+
+/// A device execution space whose instances each order work on one stream,
+/// as Kokkos' (`Kokkos::Cuda(stream)`): the default instance uses the default
+/// stream, where dualview's copies complete on return; an instance over a
+/// stream queues them there and returns at once (issue 22, DECISIONS G13).
+template <class Self, class Memory, class Layout>
+class stream_execution_space : public execution_space_base<Self, Memory, Layout> {
+ public:
+  /// The default instance: the default stream of the chosen device (dv::device_id()).
+  stream_execution_space() : device_(dv::device_id()) {}
+  /// An instance over `stream` (the caller's: it stays the caller's to destroy) on the chosen device.
+  explicit stream_execution_space(void* stream) : stream_(stream), device_(dv::device_id()) {}
+
+  /// The stream this instance orders work on (nullptr: the default stream).
+  void* impl_stream() const { return stream_; }
+  /// The device (ordinal) of this instance.
+  int device_id() const { return static_cast<int>(device_); }
+  /// Wait for this instance's work: its stream, or the whole device for the default instance.
+  void fence(const std::string& name = "") const {
+    if (!stream_) {
+      detail::check(dv_fence(Memory::code, device_, name.empty() ? "dualview::fence" : name.c_str()));
+      return;
+    }
+    detail::check(dv_stream_fence(Memory::code, device_, stream_));
+  }
+  /// An instance on a new stream of this instance's device, destroyed with its last copy.
+  Self impl_new_instance() const {
+    void* raw = nullptr;
+    detail::check(dv_stream_create(Memory::code, device_, &raw));
+    Self out;
+    out.stream_ = raw;
+    out.device_ = device_;
+    if (raw) out.owner_ = std::make_shared<owned_stream>(Memory::code, device_, raw);
+    return out;
+  }
+  friend bool operator==(const Self& a, const Self& b) { return a.stream_ == b.stream_ && a.device_ == b.device_; }
+  friend bool operator!=(const Self& a, const Self& b) { return !(a == b); }
+
+ private:
+  void* stream_ = nullptr;
+  uint32_t device_ = 0;
+  std::shared_ptr<owned_stream> owner_;
+};
+
+/// The stream an execution space instance orders work on (nullptr: none).
+template <class E>
+void* stream_of(const E& e) {
+  return e.impl_stream();
+}
+
+/// Whether instances of `E` can be made on new streams.
+template <class E, class = void>
+struct has_new_instance : std::false_type {};
+template <class E>
+struct has_new_instance<E, std::void_t<decltype(std::declval<const E&>().impl_new_instance())>> : std::true_type {};
 
 /// What every memory space says: its C code, the core's policy (the fields of
 /// dv_space_info_t and page_locked; the default layout is its execution
@@ -119,16 +197,54 @@ struct TestDevice;
 struct Serial : detail::execution_space_tag<Serial, HostSpace, LayoutRight> {
   static const char* name() { return "Serial"; }
 };
-/// CUDA execution; its default layout is LayoutLeft, as in Kokkos.
-struct Cuda : detail::execution_space_tag<Cuda, CudaSpace, LayoutLeft> {
+/// CUDA execution; its default layout is LayoutLeft, as in Kokkos. An
+/// instance over a `cudaStream_t` (`Kokkos::Cuda exec(stream)`) queues
+/// `sync(exec)` and `deep_copy(exec, ...)` there and returns at once.
+struct Cuda : detail::stream_execution_space<Cuda, CudaSpace, LayoutLeft> {
+  Cuda() = default;
+  /// An instance over the caller's stream (a `cudaStream_t`; it stays the caller's).
+  Cuda(::CUstream_st* stream) : stream_execution_space(static_cast<void*>(stream)) {}
+  /// The instance's stream (nullptr: the default stream).
+  ::CUstream_st* cuda_stream() const { return static_cast<::CUstream_st*>(impl_stream()); }
   static const char* name() { return "Cuda"; }
 };
 /// The test device: host code standing in for a GPU, so that two-space
 /// semantics (real copies between distinct allocations) run without one.
-/// Its default layout is LayoutLeft, as on a GPU. Never a default.
-struct TestDevice : detail::execution_space_tag<TestDevice, TestDeviceSpace, LayoutLeft> {
+/// Its default layout is LayoutLeft, as on a GPU. Never a default. Its
+/// instances over streams (`partition_space`, or a stream from
+/// `dv_stream_create`) run their copies on a worker thread, so that code
+/// written for `Kokkos::Cuda(stream)` runs its CPU tests with real overlap.
+struct TestDevice : detail::stream_execution_space<TestDevice, TestDeviceSpace, LayoutLeft> {
+  TestDevice() = default;
+  /// An instance over a test-device stream from `dv_stream_create` (it stays the caller's).
+  explicit TestDevice(void* stream) : stream_execution_space(stream) {}
   static const char* name() { return "TestDevice"; }
 };
+
+/// Kokkos `Experimental::partition_space(exec, w...)`: instances of `exec`'s
+/// device on distinct new streams (one per weight; the weights themselves do
+/// not matter, as in Kokkos' CUDA backend), each stream destroyed with the
+/// last copy of its instance. Host spaces answer copies of `exec`.
+template <class E, class... W, class = std::enable_if_t<E::is_execution_space && (std::is_arithmetic_v<W> && ...)>>
+std::array<E, sizeof...(W)> partition_space(const E& exec, W...) {
+  std::array<E, sizeof...(W)> out;
+  for (auto& e : out) {
+    if constexpr (detail::has_new_instance<E>::value) e = exec.impl_new_instance();
+    else e = exec;
+  }
+  return out;
+}
+/// partition_space with a vector of weights: a vector of instances.
+template <class E, class T, class = std::enable_if_t<E::is_execution_space && std::is_arithmetic_v<T>>>
+std::vector<E> partition_space(const E& exec, const std::vector<T>& weights) {
+  std::vector<E> out;
+  out.reserve(weights.size());
+  for (std::size_t i = 0; i < weights.size(); ++i) {
+    if constexpr (detail::has_new_instance<E>::value) out.push_back(exec.impl_new_instance());
+    else out.push_back(exec);
+  }
+  return out;
+}
 
 /// Host memory.
 struct HostSpace : detail::memory_space_tag<HostSpace, DV_SPACE_HOST, /*host_accessible*/ true, /*needs_mirror*/ false,

@@ -575,8 +575,12 @@ void deep_copy(const View<DT, P...>& dst, const View<ST, SP...>& src) {
   detail::check(dv_view_copy(dst.impl_handle(), dst.impl_side(), src.impl_handle(), src.impl_side()));
 }
 template <class E, class DT, class... P, class ST, class... SP, class = std::enable_if_t<detail::is_execution_space<E>::value>>
-void deep_copy(const E&, const View<DT, P...>& dst, const View<ST, SP...>& src) {
-  deep_copy(dst, src);
+void deep_copy(const E& exec, const View<DT, P...>& dst, const View<ST, SP...>& src) {
+  // On an instance over a stream: queued there, returning at once (dv_view_copy_async).
+  void* s = detail::stream_of(exec);
+  if (!s || (dst.size() == 0 && src.size() == 0) || !dst.impl_handle() || !src.impl_handle()) return deep_copy(dst, src);
+  static_assert(!std::is_const_v<typename View<DT, P...>::value_type>, "dv::deep_copy: the destination has const data");
+  detail::check(dv_view_copy_async(dst.impl_handle(), dst.impl_side(), src.impl_handle(), src.impl_side(), s));
 }
 
 /// deep_copy(scalar&, view): the element of a rank-0 view.

@@ -61,6 +61,7 @@ impl RawDualView {
             }
             Access::Write => {
                 self.check_writable("write access", Some(side))?;
+                self.settle()?; // a queued copy must not land on what the caller writes now
                 self.shared.flags.store(newer(side));
             }
         }

@@ -3,10 +3,10 @@
 //! borrows of the sides it writes and reads for the whole operation.
 
 use super::flags::{self, REST};
-use super::{lock_pair, RawDualView, State};
+use super::{in_flight, lock_pair, RawDualView, State};
 use crate::error::Result;
 use crate::side::Side;
-use crate::space;
+use crate::space::{self, Space, Stream};
 
 impl RawDualView {
     /// Set every element of `side` to `value` (one element's bytes) and mark
@@ -22,6 +22,7 @@ impl RawDualView {
     pub fn fill(&self, side: Side, value: &[u8]) -> Result<()> {
         self.check_writable("fill", Some(side))?;
         let mut st = self.shared.write();
+        self.settle_locked(&mut st)?;
         self.placement(&st)?;
         self.settle_rest_locked(&mut st, side)?;
         self.fill_locked(&st, side, value)?;
@@ -40,7 +41,8 @@ impl RawDualView {
     /// ```
     pub fn view_fill(&self, side: Side, value: &[u8]) -> Result<()> {
         self.check_writable("view fill", Some(side))?;
-        let st = self.shared.write();
+        let mut st = self.shared.write();
+        self.settle_locked(&mut st)?;
         self.placement(&st)?;
         let v = self.view_in(&st, side)?;
         self.exclusive(&st, side, side)?.fill(&v, value).map_err(|e| self.err_on(e, Some(side)))
@@ -69,9 +71,41 @@ impl RawDualView {
     /// assert!(b.need_sync(Side::Device));
     /// ```
     pub fn deep_copy(dst: &RawDualView, src: &RawDualView) -> Result<()> {
+        Self::deep_copy_impl(dst, src, None)
+    }
+
+    /// [`RawDualView::deep_copy`] ordered on `stream` (Kokkos `deep_copy(exec,
+    /// dst, src)`): returns once queued; `dst` is marked at once, and its
+    /// blocking calls wait for the copy (`in_flight.rs`). The source must
+    /// not be written until the stream has run it, as in Kokkos.
+    ///
+    /// ```
+    /// use dualview::{space::stream, RawDualView, Side, Space};
+    /// let dev = Space::test_device(0);
+    /// let (a, b) = (dualview::doc::raw::<f32>(&[4], dev), dualview::doc::raw::<f32>(&[4], dev));
+    /// a.fill(Side::Host, &2.0f32.to_ne_bytes()).unwrap();
+    /// let s = stream::create(dev).unwrap();
+    /// RawDualView::deep_copy_on(&b, &a, s).unwrap();
+    /// assert!(b.need_sync(Side::Device));
+    /// b.sync(Side::Host).unwrap(); // waits for the copy
+    /// // SAFETY: made above, used no more.
+    /// unsafe { stream::destroy(dev, s) }.unwrap();
+    /// ```
+    pub fn deep_copy_on(dst: &RawDualView, src: &RawDualView, stream: Stream) -> Result<()> {
+        Self::deep_copy_impl(dst, src, Some(stream))
+    }
+
+    fn deep_copy_impl(dst: &RawDualView, src: &RawDualView, stream: Option<Stream>) -> Result<()> {
         let side = if src.need_sync(Side::Device) { Side::Host } else { Side::Device };
         dst.check_writable("deep_copy", Some(side))?;
+        let stream = queued_on(dst.space(side), src.space(side), stream);
+        if stream.is_none() {
+            src.settle()?; // the source is read below, under a shared lock
+        }
         let (mut dst_st, src_guard) = lock_pair(&dst.shared, &src.shared);
+        if stream.is_none() {
+            dst.settle_locked(&mut dst_st)?;
+        }
         {
             // Every check before anything changes.
             let src_st: &State = src_guard.as_deref().unwrap_or(&dst_st);
@@ -83,10 +117,7 @@ impl RawDualView {
             d.check_copyable_from(&s).map_err(|e| dst.err_on(e, Some(side)))?;
         }
         dst.settle_rest_locked(&mut dst_st, side)?;
-        {
-            let src_st: &State = src_guard.as_deref().unwrap_or(&dst_st);
-            Self::copy_locked(dst, &dst_st, side, src, src_st, side)?;
-        }
+        Self::copy_locked(dst, &mut dst_st, side, src, src_guard.as_deref(), side, stream)?;
         drop(src_guard);
         dst.mark_locked(&mut dst_st, side)
     }
@@ -103,23 +134,105 @@ impl RawDualView {
     /// assert_eq!(b.view(Side::Host).unwrap().label(), "A");
     /// ```
     pub fn view_copy(dst: &RawDualView, dst_side: Side, src: &RawDualView, src_side: Side) -> Result<()> {
-        dst.check_writable("view copy", Some(dst_side))?;
-        let (dst_st, src_guard) = lock_pair(&dst.shared, &src.shared);
-        let src_st: &State = src_guard.as_deref().unwrap_or(&dst_st);
-        Self::copy_locked(dst, &dst_st, dst_side, src, src_st, src_side)
+        Self::view_copy_impl(dst, dst_side, src, src_side, None)
     }
 
-    /// Copy `src`'s `src_side` into `dst`'s `dst_side` with both families locked.
-    fn copy_locked(dst: &RawDualView, dst_st: &State, dst_side: Side, src: &RawDualView, src_st: &State, src_side: Side) -> Result<()> {
-        let d = dst.view_in(dst_st, dst_side)?;
-        let s = src.view_in(src_st, src_side)?;
-        let proof = if dst.same_family(src) {
-            dst.exclusive(dst_st, dst_side, src_side)?
-        } else {
-            dst.exclusive(dst_st, dst_side, dst_side)?.join(src.reading(src_st, src_side)?)
-        };
-        space::fence(d.space())?;
-        space::fence(s.space())?;
-        proof.copy_view(&d, &s).map_err(|e| dst.err_on(e, Some(dst_side)))
+    /// [`RawDualView::view_copy`] ordered on `stream` (Kokkos `deep_copy(exec,
+    /// dst, src)` of views): returns once queued; `dst`'s blocking calls wait
+    /// for the copy (`in_flight.rs`). The source must not be written until
+    /// the stream has run it, as in Kokkos.
+    ///
+    /// ```
+    /// use dualview::{space::stream, RawDualView, Side, Space};
+    /// let dev = Space::test_device(0);
+    /// let a = dualview::doc::raw::<u8>(&[3], dev);
+    /// a.view_fill(Side::Host, &[5]).unwrap();
+    /// let s = stream::create(dev).unwrap();
+    /// RawDualView::view_copy_on(&a, Side::Device, &a, Side::Host, s).unwrap();
+    /// stream::fence(dev, s).unwrap();
+    /// // SAFETY: made above, used no more.
+    /// unsafe { stream::destroy(dev, s) }.unwrap();
+    /// ```
+    pub fn view_copy_on(dst: &RawDualView, dst_side: Side, src: &RawDualView, src_side: Side, stream: Stream) -> Result<()> {
+        Self::view_copy_impl(dst, dst_side, src, src_side, Some(stream))
     }
+
+    fn view_copy_impl(dst: &RawDualView, dst_side: Side, src: &RawDualView, src_side: Side, stream: Option<Stream>) -> Result<()> {
+        dst.check_writable("view copy", Some(dst_side))?;
+        let stream = queued_on(dst.space(dst_side), src.space(src_side), stream);
+        if stream.is_none() {
+            src.settle()?; // the source is read below, under a shared lock
+        }
+        let (mut dst_st, src_guard) = lock_pair(&dst.shared, &src.shared);
+        if stream.is_none() {
+            dst.settle_locked(&mut dst_st)?;
+        }
+        Self::copy_locked(dst, &mut dst_st, dst_side, src, src_guard.as_deref(), src_side, stream)
+    }
+
+    /// Copy `src`'s `src_side` into `dst`'s `dst_side` with both families
+    /// locked (`src_st` is `None` when they are one family). On a stream: the
+    /// stream is first ordered after the copies in flight that touch either
+    /// handle's box, and this copy's event is kept by `dst`'s family.
+    fn copy_locked(
+        dst: &RawDualView,
+        dst_st: &mut State,
+        dst_side: Side,
+        src: &RawDualView,
+        src_st: Option<&State>,
+        src_side: Side,
+        stream: Option<Stream>,
+    ) -> Result<()> {
+        let fail = |e| dst.err_on(e, Some(dst_side));
+        let (d, s, dst_box) = {
+            let src_st: &State = src_st.unwrap_or(dst_st);
+            (dst.view_in(dst_st, dst_side)?, src.view_in(src_st, src_side)?, dst.bounds(dst_st))
+        };
+        let Some(stream) = stream else {
+            let src_st: &State = src_st.unwrap_or(dst_st);
+            let proof = Self::copy_proof(dst, dst_st, dst_side, src, src_st, src_side)?;
+            space::fence(d.space())?;
+            space::fence(s.space())?;
+            return proof.copy_view(&d, &s).map_err(fail);
+        };
+        dst.order_after_locked(dst_st, &dst_box, stream)?;
+        if let Some(src_st) = src_st {
+            src.order_after(src_st, &src.bounds(src_st), stream)?;
+        }
+        dst.begin_in_flight();
+        let copied = {
+            let src_st: &State = src_st.unwrap_or(dst_st);
+            Self::copy_proof(dst, dst_st, dst_side, src, src_st, src_side).and_then(|p| p.copy_view_on(&d, &s, stream).map_err(fail))
+        };
+        let event = in_flight::record(space::copy_driver(d.space(), s.space()), stream).map_err(fail);
+        let mut boxes = vec![dst_box];
+        if dst.same_family(src) {
+            boxes.push(src.bounds(dst_st)); // the source's region is read by the copy too
+        }
+        dst.end_in_flight(dst_st, event.as_ref().ok().cloned().flatten(), boxes);
+        copied.and(event.map(drop))
+    }
+
+    /// The proof a copy between two handles' sides needs.
+    fn copy_proof<'a>(
+        dst: &'a RawDualView,
+        dst_st: &State,
+        dst_side: Side,
+        src: &'a RawDualView,
+        src_st: &State,
+        src_side: Side,
+    ) -> Result<super::exclusive::Exclusive<'a>> {
+        if dst.same_family(src) {
+            dst.exclusive(dst_st, dst_side, src_side)
+        } else {
+            Ok(dst.exclusive(dst_st, dst_side, dst_side)?.join(src.reading(src_st, src_side)?))
+        }
+    }
+}
+
+/// The stream a copy from `src` into `dst` is queued on: none (a blocking
+/// copy) for the default stream, and where the host copies by itself (host to
+/// host memory), since nothing would order that copy after a stream's work.
+fn queued_on(dst: Space, src: Space, stream: Option<Stream>) -> Option<Stream> {
+    stream.filter(|s| !s.is_null() && space::copy_driver(dst, src).kind().policy().is_device)
 }

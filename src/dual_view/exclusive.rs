@@ -170,7 +170,9 @@ impl<'a> Exclusive<'a> {
             1 => &mut one[..0],
             _ => &many,
         };
-        let mut t = Transfer { dst, src, pairs: regions, stream, fence: false };
+        // Only asynchronous copies care (a backend stages pageable memory for them).
+        let pageable_host = !stream.is_null() && [d0.alloc, s0.alloc].iter().any(|a| a.is_pageable_host());
+        let mut t = Transfer { dst, src, pairs: regions, stream, pageable_host, fence: false };
         let driver = if t.driver() == dst { d0.alloc } else { s0.alloc };
         let backend = driver.backend()?;
         match fence {
@@ -199,7 +201,7 @@ impl<'a> Exclusive<'a> {
             let bytes = pd.len() * pd.region.elem_size;
             tools::begin_deep_copy((dst, pd.alloc.label(), pd.region.ptr), (src, ps.alloc.label(), ps.region.ptr), bytes);
             let pair = [(pd.region, ps.region)];
-            let one = Transfer { dst, src, pairs: &pair, stream, fence: false };
+            let one = Transfer { dst, src, pairs: &pair, stream, pageable_host, fence: false };
             let r = run(&one);
             tools::end_deep_copy();
             r?;
@@ -229,11 +231,18 @@ impl<'a> Exclusive<'a> {
     /// Kokkos `deep_copy(dst, src)` between two views of covered allocations
     /// (any layouts; overlapping views of one allocation go through a buffer).
     pub(crate) fn copy_view(&self, dst: &View, src: &View) -> Result<()> {
+        self.copy_view_on(dst, src, Stream::null())
+    }
+
+    /// [`Exclusive::copy_view`] ordered on `stream`. The caller keeps the
+    /// family's memory until the stream has run it (`in_flight.rs`).
+    pub(crate) fn copy_view_on(&self, dst: &View, src: &View, stream: Stream) -> Result<()> {
         self.check(dst.allocation(), &dst.region(), true)?;
         self.check(src.allocation(), &src.region(), false)?;
         // SAFETY: the proof covers both views (checked): nobody else writes
-        // `dst` or `src`, nor reads `dst`, meanwhile.
-        unsafe { dst.copy_from(src) }
+        // `dst` or `src`, nor reads `dst`, meanwhile; on a stream, the family
+        // keeps the event and every later writer waits for it.
+        unsafe { dst.copy_from_on(src, stream) }
     }
 }
 

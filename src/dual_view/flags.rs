@@ -4,8 +4,10 @@
 //! state at most one is non-zero. We store that state directly, plus whether
 //! the newer side's changes are confined to recorded regions (`PARTIAL`, see
 //! `regions.rs`) and whether those regions are the rest a subview sync left
-//! (`REST`). The values are ABI (`DV_SYNC_*`): the C++ header reads this byte
-//! inline for its fast paths.
+//! (`REST`), and whether copies queued on a stream may still run (`IN_FLIGHT`,
+//! orthogonal to the rest: every transition below keeps it, `dual_view/in_flight.rs`
+//! sets and clears it). The values are ABI (`DV_SYNC_*`): the C++ header
+//! reads this byte inline for its fast paths.
 //!
 //! | state | Kokkos counters | `need_sync(host)` | `need_sync(device)` | `modify(host)` | `modify(device)` |
 //! | --- | --- | --- | --- | --- | --- |
@@ -34,7 +36,7 @@
 //! functions with the system C (and C++) compiler and compares them with these
 //! rules on every state byte, both sides and every operation, pure and atomic.
 
-use crate::abi::{DV_SYNC_CLEAN, DV_SYNC_DEVICE_NEWER, DV_SYNC_HOST_NEWER, DV_SYNC_ONE_SPACE, DV_SYNC_PARTIAL, DV_SYNC_REST};
+use crate::abi::{DV_SYNC_CLEAN, DV_SYNC_DEVICE_NEWER, DV_SYNC_HOST_NEWER, DV_SYNC_IN_FLIGHT, DV_SYNC_ONE_SPACE, DV_SYNC_PARTIAL, DV_SYNC_REST};
 use crate::side::Side;
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -44,6 +46,7 @@ pub(crate) const DEVICE_NEWER: u8 = DV_SYNC_DEVICE_NEWER;
 pub(crate) const ONE_SPACE: u8 = DV_SYNC_ONE_SPACE;
 pub(crate) const PARTIAL: u8 = DV_SYNC_PARTIAL;
 pub(crate) const REST: u8 = DV_SYNC_REST;
+pub(crate) const IN_FLIGHT: u8 = DV_SYNC_IN_FLIGHT;
 /// The bits naming the newer side.
 const SIDE_BITS: u8 = HOST_NEWER | DEVICE_NEWER;
 
@@ -72,6 +75,15 @@ pub(crate) enum Blocked {
 /// The state after `modify(side)` of the whole array (`whole`) or of a
 /// subview region, or why it cannot change by itself.
 pub(crate) const fn modify_next(state: u8, side: Side, whole: bool) -> Result<u8, Blocked> {
+    let flight = state & IN_FLIGHT;
+    match modify_next_settled(state & !IN_FLIGHT, side, whole) {
+        Ok(next) => Ok(next | flight),
+        Err(b) => Err(b),
+    }
+}
+
+/// [`modify_next`] of a state without `IN_FLIGHT`.
+const fn modify_next_settled(state: u8, side: Side, whole: bool) -> Result<u8, Blocked> {
     let base = state & SIDE_BITS;
     if state == ONE_SPACE {
         Ok(ONE_SPACE)
@@ -94,13 +106,20 @@ pub(crate) const fn is_stale(state: u8, side: Side) -> bool {
 /// Whether a whole-array `modify(side)` changes nothing in `state`: the side
 /// is newer everywhere already, or the DualView is one space (the one-load fast path).
 pub(crate) const fn modify_is_noop(state: u8, side: Side) -> bool {
-    state == newer(side) || state == ONE_SPACE
+    state & !IN_FLIGHT == newer(side) || state == ONE_SPACE
+}
+
+/// Whether a blocking `sync(side)` of the whole array does nothing: `side`
+/// is not stale and no queued copy may still run.
+pub(crate) const fn sync_is_noop(state: u8, side: Side) -> bool {
+    !is_stale(state, side) && state & IN_FLIGHT == 0
 }
 
 /// The state after storing `state` over `cur` (clear_sync_state, realloc,
-/// write-only access): a one-space DualView stays `ONE_SPACE`.
+/// write-only access): a one-space DualView stays `ONE_SPACE`, and copies in
+/// flight stay in flight.
 pub(crate) const fn store_next(cur: u8, state: u8) -> u8 {
-    if cur == ONE_SPACE { ONE_SPACE } else { state }
+    if cur == ONE_SPACE { ONE_SPACE } else { state | (cur & IN_FLIGHT) }
 }
 
 /// One shared, atomic flag word.
@@ -153,23 +172,42 @@ impl Flags {
     }
 
     /// Set the state (clear_sync_state, realloc, write-only access); a
-    /// one-space DualView stays `ONE_SPACE`.
+    /// one-space DualView stays `ONE_SPACE`, `IN_FLIGHT` stays.
     pub(crate) fn store(&self, state: u8) {
-        // ONE_SPACE never changes, so the load and the store need not be one atomic step.
-        self.0.store(store_next(self.load(), state), Ordering::Release);
+        // One atomic step: IN_FLIGHT may be set meanwhile (under the family lock, which this need not hold).
+        let _ = self.0.fetch_update(Ordering::AcqRel, Ordering::Acquire, |cur| Some(store_next(cur, state)));
     }
 
-    /// Replace `from` by `to`; false when the state moved meanwhile (another
-    /// thread marked a side during a copy: its change must not be cleared).
+    /// Replace `from` by `to` (which keeps `from`'s `IN_FLIGHT`); false when
+    /// the state moved meanwhile (another thread marked a side during a
+    /// copy: its change must not be cleared).
     pub(crate) fn replace(&self, from: u8, to: u8) -> bool {
+        let to = to | (from & IN_FLIGHT);
         from == ONE_SPACE || self.0.compare_exchange(from, to, Ordering::AcqRel, Ordering::Acquire).is_ok()
+    }
+
+    /// Whether copies queued on a stream may still run.
+    #[inline(always)]
+    pub(crate) fn in_flight(&self) -> bool {
+        self.load() & IN_FLIGHT != 0
+    }
+
+    /// Set or clear `IN_FLIGHT` (under the family lock, with the record of
+    /// copies in flight; never on one space).
+    pub(crate) fn set_in_flight(&self, on: bool) {
+        if on {
+            self.0.fetch_or(IN_FLIGHT, Ordering::AcqRel);
+        } else {
+            self.0.fetch_and(!IN_FLIGHT, Ordering::AcqRel);
+        }
     }
 }
 
 /// The `static inline` C functions of `include/dualview.h` that restate the
 /// rules above, one for one: `dv_sync_state_newer` ([`newer`]),
 /// `dv_sync_state_is_stale` ([`is_stale`]), `dv_sync_state_modify_is_noop`
-/// ([`modify_is_noop`]), `dv_sync_state_modify_next` ([`modify_next`]: false
+/// ([`modify_is_noop`]), `dv_sync_state_sync_is_noop` ([`sync_is_noop`]),
+/// `dv_sync_state_modify_next` ([`modify_next`]: false
 /// for either [`Blocked`]), `dv_sync_state_clear_next` ([`store_next`] of
 /// `CLEAN`), and, where GCC's `__atomic` builtins exist, the atomic steps of
 /// [`Flags`]: `dv_word_load` ([`Flags::load`]), `dv_sync_state_try_modify`
@@ -197,7 +235,13 @@ static inline bool dv_sync_state_is_stale(uint8_t state, uint32_t side) {
 /** Whether a modify of the whole array from `side` changes nothing: `side` is newer
  *  everywhere already, or the DualView is one space. */
 static inline bool dv_sync_state_modify_is_noop(uint8_t state, uint32_t side) {
-  return state == dv_sync_state_newer(side) || state == DV_SYNC_ONE_SPACE;
+  return (uint8_t)(state & ~DV_SYNC_IN_FLIGHT) == dv_sync_state_newer(side) || state == DV_SYNC_ONE_SPACE;
+}
+
+/** Whether a blocking sync of the whole array towards `side` does nothing: `side` is not
+ *  stale and no copy queued on a stream may still run (else the library waits for it). */
+static inline bool dv_sync_state_sync_is_noop(uint8_t state, uint32_t side) {
+  return !dv_sync_state_is_stale(state, side) && (state & DV_SYNC_IN_FLIGHT) == 0;
 }
 
 /** The state after a modify from `side` of the whole array (`whole`) or of a subview's
@@ -206,21 +250,24 @@ static inline bool dv_sync_state_modify_is_noop(uint8_t state, uint32_t side) {
  *  the rest of a partly synced change, which the library copies first. */
 static inline bool dv_sync_state_modify_next(uint8_t state, uint32_t side, bool whole, uint8_t *next) {
   const uint8_t mine = dv_sync_state_newer(side);
+  const uint8_t flight = (uint8_t)(state & DV_SYNC_IN_FLIGHT);
+  const uint8_t settled = (uint8_t)(state & ~DV_SYNC_IN_FLIGHT);
   const int base = state & (DV_SYNC_HOST_NEWER | DV_SYNC_DEVICE_NEWER);
-  if (state == DV_SYNC_ONE_SPACE || state == mine) {
+  if (settled == DV_SYNC_ONE_SPACE || settled == mine) {
     *next = state;
     return true;
   }
   if (base == DV_SYNC_CLEAN || base == mine) {
-    *next = (uint8_t)(whole ? mine : (mine | DV_SYNC_PARTIAL));
+    *next = (uint8_t)((whole ? mine : (mine | DV_SYNC_PARTIAL)) | flight);
     return true;
   }
   return false;
 }
 
-/** The state after clear_sync_state: clean, except that one space stays one space. */
+/** The state after clear_sync_state: clean, except that one space stays one space and
+ *  copies in flight stay in flight. */
 static inline uint8_t dv_sync_state_clear_next(uint8_t state) {
-  return (uint8_t)(state == DV_SYNC_ONE_SPACE ? DV_SYNC_ONE_SPACE : DV_SYNC_CLEAN);
+  return (uint8_t)(state == DV_SYNC_ONE_SPACE ? DV_SYNC_ONE_SPACE : (state & DV_SYNC_IN_FLIGHT));
 }
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -250,9 +297,10 @@ static inline bool dv_sync_state_try_modify(const uint8_t *word, uint32_t side) 
  *  handle that is neither a subview nor const. */
 static inline void dv_sync_state_clear(const uint8_t *word) {
   uint8_t *w = (uint8_t *)word;
-  const uint8_t cur = __atomic_load_n(w, __ATOMIC_ACQUIRE);
-  const uint8_t next = dv_sync_state_clear_next(cur);
-  if (next != cur) __atomic_store_n(w, next, __ATOMIC_RELEASE);
+  uint8_t cur = __atomic_load_n(w, __ATOMIC_ACQUIRE);
+  while (dv_sync_state_clear_next(cur) != cur &&
+         !__atomic_compare_exchange_n(w, &cur, dv_sync_state_clear_next(cur), true, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+  }
 }
 #else
 /** An acquire load of a byte the library shares (dv_sync_state_word, dv_tools_dual_view_hooks_word). */
@@ -305,6 +353,12 @@ mod tests {
             (DR, Hs, false, Err(Rest)),
             (ONE_SPACE, Hs, true, Ok(ONE_SPACE)),
             (ONE_SPACE, Dv, false, Ok(ONE_SPACE)),
+            // Copies in flight change no rule, and stay in flight.
+            (CLEAN | IN_FLIGHT, Dv, false, Ok(DP | IN_FLIGHT)),
+            (H | IN_FLIGHT, Hs, true, Ok(H | IN_FLIGHT)),
+            (HP | IN_FLIGHT, Hs, true, Ok(H | IN_FLIGHT)),
+            (H | IN_FLIGHT, Dv, true, Err(Conflict)),
+            (DR | IN_FLIGHT, Hs, false, Err(Rest)),
         ] {
             assert_eq!(modify_next(state, side, whole), next, "{state} {side} {whole}");
         }
@@ -324,6 +378,19 @@ mod tests {
         let one = Flags::new(true);
         one.store(H);
         assert_eq!(one.load(), ONE_SPACE);
+        // A blocking sync waits for copies in flight even where nothing is stale;
+        // a modify that changes nothing stays free; storing keeps the bit.
+        assert!(sync_is_noop(CLEAN, Side::Host) && !sync_is_noop(CLEAN | IN_FLIGHT, Side::Host));
+        assert!(!sync_is_noop(D, Side::Host) && sync_is_noop(D, Side::Device));
+        assert!(modify_is_noop(H | IN_FLIGHT, Side::Host));
+        let f = Flags::new(false);
+        f.set_in_flight(true);
+        f.store(D);
+        assert_eq!(f.load(), D | IN_FLIGHT);
+        assert!(f.replace(D | IN_FLIGHT, CLEAN));
+        assert_eq!(f.load(), IN_FLIGHT);
+        f.set_in_flight(false);
+        assert_eq!(f.load(), CLEAN);
     }
 
     /// What the Rust rules answer for `state` and `side`, one line in the
@@ -338,11 +405,12 @@ mod tests {
         let cleared = Flags(AtomicU8::new(state));
         cleared.store(CLEAN);
         format!(
-            "{state} {} newer={} stale={} noop={} whole={} part={} clear={} | try={tried} {} clear={}",
+            "{state} {} newer={} stale={} noop={} sync_noop={} whole={} part={} clear={} | try={tried} {} clear={}",
             side as u32,
             newer(side),
             u8::from(is_stale(state, side)),
             u8::from(modify_is_noop(state, side)),
+            u8::from(sync_is_noop(state, side)),
             next(true),
             next(false),
             store_next(state, CLEAN),
@@ -370,9 +438,10 @@ int main(void) {
       const bool p = dv_sync_state_modify_next(state, side, false, &part);
       const bool tried = dv_sync_state_try_modify(&word, side);
       dv_sync_state_clear(&cleared);
-      printf("%u %u newer=%u stale=%d noop=%d whole=%s part=%s clear=%u | try=%d %u clear=%u\n", s, (unsigned)side,
-             (unsigned)dv_sync_state_newer(side), (int)dv_sync_state_is_stale(state, side),
-             (int)dv_sync_state_modify_is_noop(state, side), next_of(w, whole, a), next_of(p, part, b),
+      printf("%u %u newer=%u stale=%d noop=%d sync_noop=%d whole=%s part=%s clear=%u | try=%d %u clear=%u\n", s,
+             (unsigned)side, (unsigned)dv_sync_state_newer(side), (int)dv_sync_state_is_stale(state, side),
+             (int)dv_sync_state_modify_is_noop(state, side), (int)dv_sync_state_sync_is_noop(state, side),
+             next_of(w, whole, a), next_of(p, part, b),
              (unsigned)dv_sync_state_clear_next(state), (int)tried, (unsigned)dv_word_load(&word),
              (unsigned)dv_word_load(&cleared));
     }

@@ -15,6 +15,7 @@
 //! | `borrow.rs` | run-time borrows of each side (guards, and writers while they write) |
 //! | `exclusive.rs` | `exclusive::Exclusive`, the proof of held borrows that every write of array memory needs |
 //! | `sync.rs` | modify, need_sync, sync, clear_sync_state |
+//! | `in_flight.rs` | copies queued on streams that may still run, and who waits for them |
 //! | `access.rs` | [`Access`] modes, access with a mode, guard borrows |
 //! | `copy.rs` | fill, deep copy, view fill and copy |
 //! | `realloc.rs` | resize, realloc, resized |
@@ -30,6 +31,7 @@ mod copy;
 mod desc;
 mod exclusive;
 pub(crate) mod flags;
+mod in_flight;
 mod realloc;
 mod regions;
 mod subview;
@@ -95,6 +97,8 @@ struct State {
     device: Arc<Allocation>,
     /// The regions the newer side changed, while the flags say `PARTIAL`.
     dirty: Vec<IndexBox>,
+    /// Copies queued on streams that may still run (`in_flight.rs`).
+    in_flight: Vec<in_flight::InFlight>,
 }
 
 impl State {
@@ -307,7 +311,7 @@ impl RawDualView {
             generation: AtomicU64::new(0),
             borrows: Default::default(),
             stats: StatsCell::default(),
-            state: RwLock::new(State { generation: 0, mapping: desc.mapping, host, device, dirty: Vec::new() }),
+            state: RwLock::new(State { generation: 0, mapping: desc.mapping, host, device, dirty: Vec::new(), in_flight: Vec::new() }),
         };
         RawDualView { shared: Arc::new(shared), sub: None, const_data: false }
     }
@@ -511,6 +515,19 @@ impl RawDualView {
     /// ```
     pub fn sync_state_ptr(&self) -> *const u8 {
         self.shared.flags.as_ptr()
+    }
+
+    /// The family's sync-state byte now (`DV_SYNC_*` values and bits).
+    ///
+    /// ```
+    /// use dualview::{abi::{DV_SYNC_CLEAN, DV_SYNC_DEVICE_NEWER}, Side};
+    /// let a = dualview::doc::raw::<u8>(&[2], dualview::Space::test_device(0));
+    /// assert_eq!(a.sync_state(), DV_SYNC_CLEAN);
+    /// a.modify(Side::Device).unwrap();
+    /// assert_eq!(a.sync_state(), DV_SYNC_DEVICE_NEWER);
+    /// ```
+    pub fn sync_state(&self) -> u8 {
+        self.shared.flags.load()
     }
 
     /// Whether the host mirror is page-locked (copied at pinned speed): in

@@ -53,6 +53,7 @@ impl RawDualView {
             return Err(fail(err!(InvalidArgument, "{what} of a subview: resize the parent DualView instead")));
         }
         let mut st = sh.write();
+        self.settle_locked(&mut st)?; // no queued copy may use the blocks replaced here
         if !st.device.is_owned() {
             return Err(fail(err!(Unmanaged, "{what}: the memory is owned by the caller (dv_wrap)")));
         }
@@ -197,6 +198,7 @@ impl RawDualView {
         if self.sub.is_some() {
             return Err(fail(err!(InvalidArgument, "resize of a subview: resize the parent DualView instead")));
         }
+        self.settle()?; // the copy below reads both sides
         let st = sh.read();
         if extents.rank() != st.mapping.rank() {
             return Err(fail(err!(RankMismatch, "resize from rank {} to rank {}: the rank cannot change", st.mapping.rank(), extents.rank())));
@@ -212,7 +214,7 @@ impl RawDualView {
         }
         let mut nst = new.shared.write();
         nst.dirty = st.dirty.clone();
-        new.shared.flags.store(sh.flags.load());
+        new.shared.flags.store(sh.flags.load() & !super::flags::IN_FLIGHT); // the copies in flight are the old family's
         keep_record(&new.shared.flags, &mut nst.dirty, st.mapping.extents(), extents);
         drop(nst);
         Ok(new)

@@ -3,6 +3,7 @@
 use super::borrow::Held;
 use super::exclusive::Part;
 use super::flags::{self, is_partial, newer, Blocked, CLEAN, PARTIAL, REST};
+use super::in_flight;
 use super::regions::{self, record, IndexBox};
 use super::{RawDualView, State};
 use crate::abi::{DV_TOOLS_DUAL_VIEW_MODIFY, DV_TOOLS_DUAL_VIEW_SYNC};
@@ -237,14 +238,19 @@ impl RawDualView {
     /// ```
     #[inline]
     pub fn sync(&self, side: Side) -> Result<()> {
-        if !self.need_sync(side) && self.sub.is_none() {
+        if self.sub.is_none() && flags::sync_is_noop(self.shared.flags.load(), side) {
             return Ok(());
         }
         self.sync_slow(side, None)
     }
 
     /// [`RawDualView::sync`] ordered on `stream`: the flags are reset at once and
-    /// the copy is queued on the stream (Kokkos `sync(exec)`).
+    /// the copy is queued on the stream (Kokkos `sync(exec)`); the host never
+    /// waits for device work, whatever the size (pageable memory is staged).
+    /// The stream is first ordered after this DualView's copies still in
+    /// flight that touch this handle's box, and a later blocking call
+    /// (`sync`, `access`, copies, resize) waits for this copy: its data is
+    /// never read early (DECISIONS G13).
     ///
     /// ```
     /// use dualview::{Side, Stream};
@@ -254,7 +260,7 @@ impl RawDualView {
     /// assert!(!a.need_sync(Side::Device));
     /// ```
     pub fn sync_on(&self, side: Side, stream: Stream) -> Result<()> {
-        if !self.need_sync(side) && self.sub.is_none() {
+        if self.sub.is_none() && flags::sync_is_noop(self.shared.flags.load(), side) {
             return Ok(());
         }
         self.sync_slow(side, Some(stream))
@@ -264,10 +270,10 @@ impl RawDualView {
     fn sync_slow(&self, target: Side, stream: Option<Stream>) -> Result<()> {
         let sh = &*self.shared;
         self.check_fresh()?;
-        if !self.need_sync(target) {
+        if flags::sync_is_noop(sh.flags.load(), target) {
             return Ok(());
         }
-        if self.const_data {
+        if self.const_data && self.need_sync(target) {
             return Err(self.err_on(
                 err!(ConstSync, "sync_{target}: calling sync on a DualView with a const data type would write the stale {target} side"),
                 Some(target),
@@ -276,6 +282,10 @@ impl RawDualView {
         let mut st = sh.write();
         self.placement(&st)?;
         let bounds = self.bounds(&st);
+        match stream {
+            None => self.settle_locked(&mut st)?,
+            Some(s) => self.order_after_locked(&mut st, &bounds, s)?,
+        }
         if self.sync_locked(&mut st, target, stream, bounds)? {
             drop(st); // tool callbacks run without the lock
             self.report(DV_TOOLS_DUAL_VIEW_SYNC, target);
@@ -307,13 +317,33 @@ impl RawDualView {
             (regions::inside(&changed, &bounds), next, rest)
         };
         let t0 = Instant::now();
-        let moved = self.copy_changes(st, &copy, target, stream).map_err(|e| self.err_on(e, Some(target)))?;
-        // On the default stream the copy (or prefetch) is complete here: it synchronises itself.
-        sh.stats.record(&sh.label, target, moved, t0.elapsed());
-        // A side marked again during the copy keeps its mark: its change may postdate the copy.
-        if sh.flags.replace(state, next) {
-            st.dirty = rest;
+        let queued = stream.filter(|s| !s.is_null());
+        let state = match queued {
+            Some(_) => {
+                self.begin_in_flight(); // before the copy is queued: no reader sees this word clean meanwhile
+                state | flags::IN_FLIGHT
+            }
+            None => state,
+        };
+        let copied = self.copy_changes(st, &copy, target, stream).map_err(|e| self.err_on(e, Some(target)));
+        // What was queued before a failure is in flight too.
+        let event = match queued {
+            Some(s) => in_flight::record(sh.device_space, s).map_err(|e| self.err_on(e, Some(target))),
+            None => Ok(None),
+        };
+        if let Ok(moved) = copied {
+            // On the default stream the copy (or prefetch) is complete here: it synchronises itself.
+            sh.stats.record(&sh.label, target, moved, t0.elapsed());
+            // A side marked again during the copy keeps its mark: its change may postdate the copy.
+            if sh.flags.replace(state, next) {
+                st.dirty = rest;
+            }
         }
+        if queued.is_some() {
+            self.end_in_flight(st, event.as_ref().ok().cloned().flatten(), copy);
+        }
+        copied?;
+        event?;
         Ok(true)
     }
 

@@ -331,7 +331,7 @@ pub unsafe extern "C" fn dv_sync_device(dv: *const dv_dualview_t) -> dv_status_t
     sync(dv, Side::Device, "dv_sync_device")
 }
 
-/// Like `dv_sync_host`, but the copy is queued on `stream` (a `CUstream` / `cudaStream_t`; NULL is the default stream) and the flags are reset at once (Kokkos `sync(exec)`): synchronise the stream before using the data.
+/// Like `dv_sync_host`, but the copy is queued on `stream` (a `CUstream` / `cudaStream_t`; NULL is the default stream) and the flags are reset at once (Kokkos `sync(exec)`). Never waits for device work, whatever the size (small or pageable copies are staged through pinned memory). The stream is first ordered after this DualView's copies in flight that touch this handle's region. Until the stream has run the copy, `dv_sync_*`, `dv_*_access`, fills, copies and resizes of this DualView wait for it: its data is never read early through them (`h_view` / `dv_host_view` pointers read it as it is: synchronise the stream, as in Kokkos).
 ///
 /// # Safety
 /// `dv` is a handle or NULL; `stream` is NULL or a live stream.
@@ -341,7 +341,7 @@ pub unsafe extern "C" fn dv_sync_host_async(dv: *const dv_dualview_t, stream: *m
     sync_async(dv, Side::Host, stream, "dv_sync_host_async")
 }
 
-/// Like `dv_sync_device`, but the copy is queued on `stream` (a `CUstream` / `cudaStream_t`; NULL is the default stream) and the flags are reset at once (Kokkos `sync(exec)`): synchronise the stream before using the data.
+/// Like `dv_sync_device`, but the copy is queued on `stream`: see `dv_sync_host_async`. Kernels ordered on the same stream see the data.
 ///
 /// # Safety
 /// `dv` is a handle or NULL; `stream` is NULL or a live stream.
@@ -579,6 +579,32 @@ pub unsafe extern "C" fn dv_view_copy(dst: *const dv_dualview_t, dst_side: u32, 
     })
 }
 
+/// Like `dv_view_copy`, but queued on `stream` (a `CUstream` / `cudaStream_t`; NULL: the
+/// default stream, as `dv_view_copy`): Kokkos `deep_copy(exec, dst, src)`. Returns once
+/// queued; the stream is first ordered after the copies in flight that touch either
+/// view, and `dst`'s DualView waits for this one in its blocking calls (as after
+/// `dv_sync_host_async`). Do not write `src` until the stream has run the copy (Kokkos
+/// semantics).
+///
+/// # Safety
+/// `dst` and `src` are handles or NULL; `stream` is NULL or a live stream of the device.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_view_copy_async(
+    dst: *const dv_dualview_t,
+    dst_side: u32,
+    src: *const dv_dualview_t,
+    src_side: u32,
+    stream: *mut c_void,
+) -> dv_status_t {
+    call(function!(), || {
+        let d = self::dv(dst, "dst")?;
+        let s = self::dv(src, "src")?;
+        let (ds, ss) = (side_from(dst_side, "dst_side")?, side_from(src_side, "src_side")?);
+        RawDualView::view_copy_on(d, ds, s, ss, Stream::from_raw(stream as usize))
+    })
+}
+
 /// Kokkos `deep_copy(View, scalar)`: set every element of one side's view to
 /// `*value` (one element's bytes). Touches **no flags** (`dv_fill_and_modify_*`
 /// also marks the side). Refused through a const handle. Kokkos Tools sees
@@ -613,5 +639,21 @@ pub unsafe extern "C" fn dv_deep_copy(dst: *const dv_dualview_t, src: *const dv_
         let d = self::dv(dst, "dst")?;
         let s = self::dv(src, "src")?;
         RawDualView::deep_copy(d, s)
+    })
+}
+
+/// Like `dv_deep_copy`, but queued on `stream` (NULL: as `dv_deep_copy`): Kokkos
+/// `deep_copy(exec, dst, src)` of DualViews. `dst` is marked at once and waits for the
+/// copy in its blocking calls; do not write `src` until the stream has run it.
+///
+/// # Safety
+/// `dst` and `src` are handles or NULL; `stream` is NULL or a live stream of the device.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_deep_copy_async(dst: *const dv_dualview_t, src: *const dv_dualview_t, stream: *mut c_void) -> dv_status_t {
+    call(function!(), || {
+        let d = self::dv(dst, "dst")?;
+        let s = self::dv(src, "src")?;
+        RawDualView::deep_copy_on(d, s, Stream::from_raw(stream as usize))
     })
 }

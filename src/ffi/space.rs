@@ -7,7 +7,7 @@ use super::status::dv_status_t;
 use super::types::*;
 use crate::element::Dtype;
 use crate::space::{Space, SpaceKind};
-use std::ffi::c_char;
+use std::ffi::{c_char, c_void};
 
 /// `*out` = what memory space `space` (`DV_SPACE_*`) means for DualViews:
 /// whether the host can read it, whether it needs a separate mirror, its
@@ -53,6 +53,65 @@ pub unsafe extern "C" fn dv_fence(space: u32, ordinal: u32, name: *const c_char)
         let name = if name.is_null() { String::from("dualview::fence") } else { label(name, "name")?.0 };
         crate::tools::fenced(&name, ordinal, || crate::space::fence(space))
     })
+}
+
+/// Create a stream on device `ordinal` of `space` (`DV_SPACE_*`) in `*out`: a
+/// `CUstream` that does not wait for the default stream (CUDA), a stream of the
+/// test device (its copies run on a worker thread, after `dv_test_device_set_stream_delay`),
+/// or NULL for host spaces (their work completes on return). Kokkos
+/// `partition_space`. Release it with `dv_stream_destroy`.
+///
+/// # Safety
+/// `out` is writable.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_stream_create(space: u32, ordinal: u32, out: *mut *mut c_void) -> dv_status_t {
+    call(function!(), || {
+        let out = super::types::out(out, "out")?;
+        let space = space_from(space, ordinal, "space")?;
+        let s = crate::space::stream::create(space)?;
+        // SAFETY: checked non-null; the caller's contract makes it writable.
+        unsafe { out.write(s.as_raw() as *mut c_void) };
+        Ok(())
+    })
+}
+
+/// Release a stream from `dv_stream_create` (the same `space` and `ordinal`);
+/// work queued on it still runs. NULL does nothing.
+///
+/// # Safety
+/// `stream` is NULL or came from `dv_stream_create` and is not used afterwards.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_stream_destroy(space: u32, ordinal: u32, stream: *mut c_void) -> dv_status_t {
+    call(function!(), || {
+        let space = space_from(space, ordinal, "space")?;
+        // SAFETY: forwarded contract.
+        unsafe { crate::space::stream::destroy(space, crate::space::Stream::from_raw(stream as usize)) }
+    })
+}
+
+/// Wait for the work queued on `stream` of device `ordinal` of `space` (Kokkos
+/// `exec.fence()`). NULL: the whole device (`dv_fence`).
+///
+/// # Safety
+/// `stream` is NULL or a live stream of that device.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_stream_fence(space: u32, ordinal: u32, stream: *mut c_void) -> dv_status_t {
+    call(function!(), || {
+        let space = space_from(space, ordinal, "space")?;
+        crate::space::stream::fence(space, crate::space::Stream::from_raw(stream as usize))
+    })
+}
+
+/// Make every copy queued on a stream of test device `ordinal` (from
+/// `dv_stream_create`) wait `micros` microseconds before it runs, as a copy
+/// behind a long kernel does: tests of code that reads data too early. 0 by default.
+#[must_use]
+#[unsafe(no_mangle)]
+pub extern "C" fn dv_test_device_set_stream_delay(ordinal: u32, micros: u64) -> dv_status_t {
+    call(function!(), || crate::space::test_device::set_stream_delay(ordinal, std::time::Duration::from_micros(micros)))
 }
 
 /// `*out` = whether memory space `space` (`DV_SPACE_*`) on device `ordinal`

@@ -13,7 +13,7 @@
 //!   free go through it, so that no part of the block stays registered
 //!   ([`Allocation::register_mirror`]).
 
-use super::{Backend, HostRegistration, Space};
+use super::{Backend, HostRegistration, Space, SpaceKind};
 use crate::error::{bail, Result};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -309,6 +309,12 @@ impl Allocation {
     /// registered mirror. Does not wait for a registration under way.
     pub(crate) fn is_page_locked(&self) -> bool {
         self.space.is_page_locked() || self.registration().is_some_and(|r| r.is_registered())
+    }
+
+    /// Whether this is plain (pageable) host memory, not page-locked now: a
+    /// device's asynchronous copy of it may block, so a backend stages it.
+    pub(crate) fn is_pageable_host(&self) -> bool {
+        self.space.kind() == SpaceKind::Host && !self.is_page_locked()
     }
 
     /// The space.

@@ -31,6 +31,8 @@ pub(crate) mod cuda;
 mod background;
 pub(crate) mod host;
 mod registration;
+pub mod stream;
+mod test_streams;
 
 /// The number of CUDA devices this process can use (0 without a driver),
 /// [`SpaceKind::device_count`] of [`SpaceKind::Cuda`]. Never panics.
@@ -502,6 +504,49 @@ pub(crate) trait Backend: Send + Sync {
     /// Wait for all outstanding work on the device.
     fn fence(&self, ordinal: u32) -> Result<()>;
 
+    /// Record an event after the work queued on `stream` so far; `None` when
+    /// that work is complete already (host memory, the default stream, and a
+    /// backend whose copies complete on return). See [`stream::Event`].
+    fn event_record(&self, _ordinal: u32, _stream: Stream) -> Result<Option<usize>> {
+        Ok(None)
+    }
+
+    /// Wait on the host until an event from [`Backend::event_record`] has passed.
+    fn event_wait(&self, _ordinal: u32, _event: usize) -> Result<()> {
+        Ok(())
+    }
+
+    /// Whether an event has passed (never waits; an error counts as passed:
+    /// the wait reports it).
+    fn event_done(&self, _ordinal: u32, _event: usize) -> bool {
+        true
+    }
+
+    /// Make `stream` wait for an event before its later work; the host does not wait.
+    fn event_order(&self, _ordinal: u32, _event: usize, _stream: Stream) -> Result<()> {
+        Ok(())
+    }
+
+    /// Release an event (its work may still run).
+    fn event_release(&self, _ordinal: u32, _event: usize) {}
+
+    /// A new stream of device `ordinal` that does not wait for the default
+    /// stream; the default stream where work completes on return (host).
+    fn stream_create(&self, _ordinal: u32) -> Result<Stream> {
+        Ok(Stream::null())
+    }
+
+    /// Release a stream from [`Backend::stream_create`] (its queued work still runs).
+    fn stream_destroy(&self, _ordinal: u32, _stream: Stream) -> Result<()> {
+        Ok(())
+    }
+
+    /// Wait on the host for the work queued on `stream`.
+    fn stream_fence(&self, ordinal: u32, stream: Stream) -> Result<()> {
+        let _ = stream;
+        self.fence(ordinal)
+    }
+
     /// Everything one sync moves, as one call: a fence when asked, then each
     /// pair's copy, where this backend owns at least one of the two spaces
     /// and `ordinal` is its device. On the default stream all of it is
@@ -602,22 +647,25 @@ pub(crate) struct Transfer<'a> {
     pub pairs: &'a [(Region, Region)],
     /// Where the copies are ordered; the default stream completes them before returning.
     pub stream: Stream,
+    /// A host region of the pairs is pageable (not page-locked): a backend
+    /// whose asynchronous copies of pageable memory would block stages them.
+    pub pageable_host: bool,
     /// Wait for all outstanding device work first (a Kokkos fence).
     pub fence: bool,
 }
 
 impl Transfer<'_> {
-    /// The space whose backend drives the copies (the non-host party; host to
+    /// The space whose backend drives the copies (the device party; host to
     /// host is plain memory) and its device ordinal.
     pub(crate) fn driver(&self) -> Space {
         copy_driver(self.dst, self.src)
     }
 }
 
-/// The space whose backend drives a copy from `src` into `dst`: the non-host
-/// party (host to host is plain memory).
-fn copy_driver(dst: Space, src: Space) -> Space {
-    if !dst.is_host_accessible() || dst.is_unified() {
+/// The space whose backend drives a copy from `src` into `dst`: the device
+/// party, the destination when both are devices (host to host is plain memory).
+pub(crate) fn copy_driver(dst: Space, src: Space) -> Space {
+    if dst.kind().policy().is_device || !dst.is_host_accessible() {
         dst
     } else {
         src

@@ -13,10 +13,11 @@
 //! ```
 
 use super::registration::{HostDriver, Registration};
-use super::{allocation_point, host, Backend, HostRegistration, Region, Space, Stream};
+use super::{allocation_point, host, test_streams, Backend, HostRegistration, Region, Space, Stream};
+use std::time::Duration;
 use crate::error::{bail, Error, Result};
 use std::ptr::NonNull;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 /// How many test-device ordinals exist.
@@ -32,11 +33,17 @@ struct Device {
     capacity: AtomicUsize,
     /// DualViews made now register their host mirrors ([`set_registers_mirror`]).
     registers: AtomicBool,
+    /// Microseconds each job of its streams waits before running ([`set_stream_delay`]).
+    delay_us: AtomicU64,
 }
 
 #[allow(clippy::declare_interior_mutable_const)]
-const DEVICE: Device =
-    Device { used: AtomicUsize::new(0), capacity: AtomicUsize::new(usize::MAX), registers: AtomicBool::new(false) };
+const DEVICE: Device = Device {
+    used: AtomicUsize::new(0),
+    capacity: AtomicUsize::new(usize::MAX),
+    registers: AtomicBool::new(false),
+    delay_us: AtomicU64::new(0),
+};
 static DEVICES: [Device; ORDINALS as usize] = [DEVICE; ORDINALS as usize];
 
 struct TestBackend;
@@ -94,6 +101,45 @@ pub fn set_registers_mirror(ordinal: u32, on: bool) -> Result<()> {
     device(ordinal)?.registers.store(on, Ordering::SeqCst);
     Ok(())
 }
+
+/// Make every copy queued on a stream of test device `ordinal` (one made by
+/// [`crate::space::stream::create`]) wait `delay` on that stream's worker
+/// before it runs, as a copy behind a long kernel does: a program that reads
+/// data before its copy has run then sees the old values. Zero by default.
+///
+/// ```
+/// # use dualview::space::test_device;
+/// test_device::set_stream_delay(44, std::time::Duration::from_millis(5)).unwrap();
+/// test_device::set_stream_delay(44, std::time::Duration::ZERO).unwrap();
+/// ```
+pub fn set_stream_delay(ordinal: u32, delay: Duration) -> Result<()> {
+    device(ordinal)?.delay_us.store(delay.as_micros().min(u64::MAX as u128) as u64, Ordering::SeqCst);
+    Ok(())
+}
+
+fn delay(ordinal: u32) -> Duration {
+    Duration::from_micros(device(ordinal).map(|d| d.delay_us.load(Ordering::SeqCst)).unwrap_or(0))
+}
+
+/// An event of a test-device stream: the stream and the job it follows.
+struct SimEvent(Arc<test_streams::Sim>, u64);
+
+/// The event behind a raw value from `event_record`.
+///
+/// # Safety
+/// `raw` came from `event_record` and was not released.
+unsafe fn sim_event<'a>(raw: usize) -> &'a SimEvent {
+    // SAFETY: forwarded contract: a live Box<SimEvent>.
+    unsafe { &*(raw as *const SimEvent) }
+}
+
+/// Regions captured by a queued job. SAFETY of `Send`: the job runs before
+/// the family that owns the memory releases it (it waits for its events),
+/// and no one else accesses the regions meanwhile (the caller's borrows and
+/// locks, then the events).
+struct Queued(Region, Region);
+// SAFETY: see above.
+unsafe impl Send for Queued {}
 
 /// The test device's stand-in for a driver that registers host memory: it
 /// faults the pages in as the CUDA one does and registers nothing; the
@@ -161,15 +207,76 @@ impl Backend for TestBackend {
         unsafe { host::fill(dst, value) };
         Ok(())
     }
-    unsafe fn copy(&self, dst: (Space, &Region), src: (Space, &Region), _stream: Stream) -> Result<()> {
+    unsafe fn copy(&self, dst: (Space, &Region), src: (Space, &Region), stream: Stream) -> Result<()> {
         if !dst.0.is_host_accessible() || !src.0.is_host_accessible() {
             bail!(Incompatible, "no copy path between {} and {}", src.0, dst.0);
+        }
+        if let Some(sim) = test_streams::lookup(stream) {
+            let ordinal = if dst.0.kind() == crate::SpaceKind::TestDevice { dst.0.ordinal() } else { src.0.ordinal() };
+            let q = Queued(*dst.1, *src.1);
+            sim.push(delay(ordinal), move || {
+                let q = q;
+                // SAFETY: as `Queued` says; both spaces are host memory.
+                unsafe { host::copy(&q.0, &q.1) }
+            });
+            return Ok(());
         }
         // SAFETY: forwarded contract; both spaces are host memory.
         unsafe { host::copy(dst.1, src.1) };
         Ok(())
     }
-    fn fence(&self, _ordinal: u32) -> Result<()> {
+    fn fence(&self, ordinal: u32) -> Result<()> {
+        test_streams::fence_all(ordinal);
+        Ok(())
+    }
+    fn event_record(&self, _ordinal: u32, stream: Stream) -> Result<Option<usize>> {
+        Ok(test_streams::lookup(stream).map(|sim| {
+            let seq = sim.last();
+            Box::into_raw(Box::new(SimEvent(sim, seq))) as usize
+        }))
+    }
+    fn event_wait(&self, _ordinal: u32, event: usize) -> Result<()> {
+        // SAFETY: the Event type passes only live raw values from event_record.
+        let e = unsafe { sim_event(event) };
+        e.0.wait(e.1);
+        Ok(())
+    }
+    fn event_done(&self, _ordinal: u32, event: usize) -> bool {
+        // SAFETY: as in event_wait.
+        let e = unsafe { sim_event(event) };
+        e.0.has_run(e.1)
+    }
+    fn event_order(&self, ordinal: u32, event: usize, stream: Stream) -> Result<()> {
+        // SAFETY: as in event_wait.
+        let e = unsafe { sim_event(event) };
+        match test_streams::lookup(stream) {
+            Some(sim) if Arc::ptr_eq(&sim, &e.0) => {} // one stream runs in order
+            Some(sim) => {
+                let (waited, seq) = (e.0.clone(), e.1);
+                sim.push(Duration::ZERO, move || waited.wait(seq));
+            }
+            None => self.event_wait(ordinal, event)?, // a stream of no worker completes on return
+        }
+        Ok(())
+    }
+    fn event_release(&self, _ordinal: u32, event: usize) {
+        // SAFETY: from event_record, released once (Event's drop).
+        drop(unsafe { Box::from_raw(event as *mut SimEvent) });
+    }
+    fn stream_create(&self, ordinal: u32) -> Result<Stream> {
+        device(ordinal)?;
+        test_streams::create(ordinal).map_err(|e| crate::error::err!(Internal, "test device stream: cannot start its worker: {e}"))
+    }
+    fn stream_destroy(&self, _ordinal: u32, stream: Stream) -> Result<()> {
+        if !test_streams::destroy(stream) {
+            bail!(InvalidArgument, "{stream:?} is not a live stream of the test device");
+        }
+        Ok(())
+    }
+    fn stream_fence(&self, _ordinal: u32, stream: Stream) -> Result<()> {
+        if let Some(sim) = test_streams::lookup(stream) {
+            sim.drain();
+        }
         Ok(())
     }
     unsafe fn grow_in_place(&self, ordinal: u32, ptr: NonNull<u8>, old: usize, new: usize) -> Result<bool> {

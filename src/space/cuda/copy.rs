@@ -24,11 +24,12 @@ impl CudaBackend {
     /// One copy of `Backend::copy` on the bound context, planned once: the
     /// tiny path (one synchronous driver copy) on the default stream when it
     /// applies, otherwise queued on `stream`. True when something was queued
-    /// (the caller synchronises the default stream).
+    /// (the caller synchronises the default stream). On another stream a copy
+    /// with `pageable` host memory is staged (`stream.rs`): never synchronous.
     ///
     /// # Safety
     /// As `Backend::copy`; the context of the device involved is bound.
-    pub(super) unsafe fn copy_bound(&self, dst: (Space, &Region), src: (Space, &Region), stream: Stream) -> Result<bool> {
+    pub(super) unsafe fn copy_bound(&self, dst: (Space, &Region), src: (Space, &Region), stream: Stream, pageable: bool) -> Result<bool> {
         let (ds, dr) = dst;
         let (ss, sr) = src;
         if !on_device(ds) && !on_device(ss) {
@@ -42,6 +43,12 @@ impl CudaBackend {
         // SAFETY (both): forwarded contract.
         if stream.is_null() && unsafe { self.tiny(dst, src, &p)? } {
             return Ok(false);
+        }
+        let bytes = dr.extents.as_slice().iter().product::<usize>() * dr.elem_size;
+        if super::stream::wants_stage(ds, ss, bytes, stream, pageable) {
+            // SAFETY: forwarded contract.
+            unsafe { self.stage(dst, src, stream)? };
+            return Ok(true);
         }
         unsafe { self.issue(dst, src, &p, stream)? };
         Ok(true)

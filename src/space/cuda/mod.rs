@@ -28,6 +28,7 @@
 //! | `cuMemPrefetchAsync` | `sys` | the wrapper calls `cuMemPrefetchAsync_v2` (CUDA 12.2+, absent from the `cuda-11040` bindings, G1) |
 
 mod copy;
+mod stream;
 
 use super::{allocation_point, host, Backend, HostRegistration, Region, Space, SpaceKind, Stream, Transfer};
 use crate::error::{bail, err, Error, ErrorKind, Result};
@@ -159,6 +160,13 @@ fn stream_of(s: Stream) -> sys::CUstream {
 
 /// The CUDA backend, for `Cuda`, `CudaUvm` and `HostPinned` spaces.
 pub(crate) struct CudaBackend(pub SpaceKind);
+
+impl CudaBackend {
+    /// The device an ordinal of this backend names (pinned host memory: device 0).
+    fn device(&self, ordinal: u32) -> u32 {
+        if self.0 == SpaceKind::HostPinned { 0 } else { ordinal }
+    }
+}
 
 pub(crate) static DEVICE: CudaBackend = CudaBackend(SpaceKind::Cuda);
 pub(crate) static MANAGED: CudaBackend = CudaBackend(SpaceKind::CudaUvm);
@@ -309,8 +317,9 @@ impl Backend for CudaBackend {
             return Ok(());
         }
         let _bound = bind(device_of(dst.0, src.0))?;
-        // SAFETY: forwarded contract; the context is bound.
-        let queued = unsafe { self.copy_bound(dst, src, stream)? };
+        // SAFETY: forwarded contract; the context is bound. Host memory of a
+        // view copy counts as pageable (staged on a stream: correct either way).
+        let queued = unsafe { self.copy_bound(dst, src, stream, true)? };
         if queued && stream.is_null() {
             // The default stream means complete on return: wait for that stream only.
             // SAFETY: a plain driver call on the bound context.
@@ -340,7 +349,7 @@ impl Backend for CudaBackend {
         let mut queued = false;
         for (d, s) in t.pairs {
             // SAFETY: forwarded contract; the context is bound.
-            match unsafe { self.copy_bound((t.dst, d), (t.src, s), t.stream) } {
+            match unsafe { self.copy_bound((t.dst, d), (t.src, s), t.stream, t.pageable_host) } {
                 Ok(q) => queued |= q,
                 Err(e) => {
                     if queued && t.stream.is_null() {
@@ -364,6 +373,38 @@ impl Backend for CudaBackend {
         let ordinal = if self.0 == SpaceKind::HostPinned { 0 } else { ordinal };
         let _bound = bind(ordinal)?;
         check(result::ctx::synchronize(), "cuCtxSynchronize")
+    }
+
+    fn event_record(&self, ordinal: u32, stream: Stream) -> Result<Option<usize>> {
+        stream::driver_calls::event_record(self.device(ordinal), stream)
+    }
+
+    fn event_wait(&self, ordinal: u32, event: usize) -> Result<()> {
+        stream::driver_calls::event_wait(self.device(ordinal), event)
+    }
+
+    fn event_done(&self, ordinal: u32, event: usize) -> bool {
+        stream::driver_calls::event_done(self.device(ordinal), event)
+    }
+
+    fn event_order(&self, ordinal: u32, event: usize, stream: Stream) -> Result<()> {
+        stream::driver_calls::event_order(self.device(ordinal), event, stream)
+    }
+
+    fn event_release(&self, ordinal: u32, event: usize) {
+        stream::driver_calls::event_release(self.device(ordinal), event)
+    }
+
+    fn stream_create(&self, ordinal: u32) -> Result<Stream> {
+        stream::driver_calls::stream_create(self.device(ordinal))
+    }
+
+    fn stream_destroy(&self, ordinal: u32, stream: Stream) -> Result<()> {
+        stream::driver_calls::stream_destroy(self.device(ordinal), stream)
+    }
+
+    fn stream_fence(&self, ordinal: u32, stream: Stream) -> Result<()> {
+        stream::driver_calls::stream_fence(self.device(ordinal), stream)
     }
 
     fn registers_mirror(&self, _ordinal: u32, host: Space) -> bool {
