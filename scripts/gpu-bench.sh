@@ -12,7 +12,7 @@
 #   $OUT_DIR/gpu-bench.csv     bandwidth against size (scripts/bench-plot.py draws it)
 #   $OUT_DIR/lammps-bench.txt  lammps_bench's rows
 # OUT_DIR defaults to .gpu/bench. Extra arguments go to gpu_bench; --only picks
-# groups: gpu_bench's (sync,tiny,flags,strided,async,resize,create,probe), lammps
+# groups: gpu_bench's (sync,tiny,flags,strided,async,enqueue,resize,create,probe), lammps
 # and mirror. Exits non-zero when a check failed (a wrong value, an exception, a crash).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,7 +37,7 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,pcie.link.gen.current,pc
 echo "host: $(nproc) cores, $(grep MemTotal /proc/meminfo | awk '{print int($2/1048576)}') GiB" | tee -a "$OUT_DIR/machine.txt"
 
 status=0
-if [ -z "$ONLY" ] || [[ "$ONLY" =~ sync|tiny|flags|strided|async|resize|create|probe ]]; then
+if [ -z "$ONLY" ] || [[ "$ONLY" =~ sync|tiny|flags|strided|async|enqueue|resize|create|probe ]]; then
   "$GPU/gpu_bench" --csv "$OUT_DIR/gpu-bench.csv" "$@" | tee "$OUT_DIR/gpu-bench.txt" || status=1
 fi
 

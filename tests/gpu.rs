@@ -677,3 +677,47 @@ fn a_resize_right_after_creating_a_gib_does_not_wait_for_the_registration() {
     settle();
     assert_eq!(registered_host_bytes(), before);
 }
+
+/// Issue 22: copies queued on a stream through the staging path (pageable
+/// mirrors under 256 KiB are never registered), both directions, whole and
+/// subview, checked by value: the host packs a copy to the device at the call
+/// (later host writes do not reach it), a copy to the host is unpacked by the
+/// stream, and a blocking sync or access after it waits.
+#[test]
+fn small_async_copies_are_staged_and_waited_for() {
+    use dualview::space::stream;
+    if !gpu("small_async_copies_are_staged_and_waited_for") {
+        return;
+    }
+    let s = stream::create(Space::cuda(0)).unwrap();
+    for n in [1usize, 512, 16384] {
+        let a = dv(Space::cuda(0), Layout::Left, &[n], 8);
+        let host = a.view(Side::Host).unwrap();
+        // SAFETY: the mirror holds n f64 and nothing else uses it now.
+        let h = unsafe { std::slice::from_raw_parts_mut(host.data() as *mut f64, n) };
+        h.iter_mut().enumerate().for_each(|(i, v)| *v = i as f64 + 0.25);
+        a.modify(Side::Host).unwrap();
+        a.sync_on(Side::Device, s).unwrap(); // packed now
+        h.iter_mut().for_each(|v| *v = -1.0); // too late to reach the device
+        a.modify(Side::Device).unwrap(); // the device's values are now the newer
+        a.sync(Side::Host).unwrap(); // waits for the staged copy, then copies back
+        assert!(h.iter().enumerate().all(|(i, &v)| v == i as f64 + 0.25), "n = {n}: host writes after the call reached the device");
+        // Device to host on the stream, then host access: unpacked before it returns.
+        a.fill(Side::Device, &3.5f64.to_ne_bytes()).unwrap();
+        a.sync_on(Side::Host, s).unwrap();
+        a.access(Side::Host, dualview::Access::Read).unwrap();
+        assert!(h.iter().all(|&v| v == 3.5), "n = {n}: read before the staged copy was unpacked");
+        // A subview's async sync stages its own region.
+        if n >= 4 {
+            a.fill(Side::Device, &4.5f64.to_ne_bytes()).unwrap();
+            let sub = a.subview(&[Slice::Range(1, 3)]).unwrap();
+            a.reset_stats();
+            sub.sync_on(Side::Host, s).unwrap();
+            assert_eq!(a.stats().to_host.bytes, 16);
+            sub.sync(Side::Host).unwrap();
+            assert_eq!((h[0], h[1], h[2], h[3]), (3.5, 4.5, 4.5, 3.5));
+        }
+    }
+    // SAFETY: made above, used no more.
+    unsafe { stream::destroy(Space::cuda(0), s) }.unwrap();
+}

@@ -238,10 +238,17 @@ impl RawDualView {
     /// ```
     #[inline]
     pub fn sync(&self, side: Side) -> Result<()> {
-        if self.sub.is_none() && flags::sync_is_noop(self.shared.flags.load(), side) {
+        if self.sync_is_noop(side) {
             return Ok(());
         }
         self.sync_slow(side, None)
+    }
+
+    /// Whether `sync(side)` does nothing (one load): a whole-array handle,
+    /// `side` not stale, and no copy in flight to wait for.
+    #[inline(always)]
+    pub(crate) fn sync_is_noop(&self, side: Side) -> bool {
+        self.sub.is_none() && flags::sync_is_noop(self.shared.flags.load(), side)
     }
 
     /// [`RawDualView::sync`] ordered on `stream`: the flags are reset at once and
@@ -260,7 +267,7 @@ impl RawDualView {
     /// assert!(!a.need_sync(Side::Device));
     /// ```
     pub fn sync_on(&self, side: Side, stream: Stream) -> Result<()> {
-        if self.sub.is_none() && flags::sync_is_noop(self.shared.flags.load(), side) {
+        if self.sync_is_noop(side) {
             return Ok(());
         }
         self.sync_slow(side, Some(stream))

@@ -58,7 +58,7 @@ fn modify_slow(d: &RawDualView, side: Side, name: &'static str) -> dv_status_t {
 fn sync(h: *const dv_dualview_t, side: Side, name: &'static str) -> dv_status_t {
     // One lookup. Fast path: loads only; subviews take the slow path (it checks staleness).
     match handle::peek(h) {
-        Some(e) if !e.dv.is_subview() && !e.dv.need_sync(side) => dv_status_t::DV_OK,
+        Some(e) if e.dv.sync_is_noop(side) => dv_status_t::DV_OK,
         Some(e) => sync_slow(&e.dv, side, name),
         None => invalid(h, name),
     }

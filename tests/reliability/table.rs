@@ -627,6 +627,32 @@ fn rows() -> BTreeMap<&'static str, Row> {
     );
 
     m.insert(
+        "dv_view_copy_async",
+        Row::default()
+            .null("`dst`", |fx| unsafe { dv_view_copy_async(null(), 0, fx.a, 0, null_mut()) })
+            .null("`src`", |fx| unsafe { dv_view_copy_async(fx.a, 0, null(), 0, null_mut()) })
+            .null("`stream` (default stream)", |fx| unsafe { dv_view_copy_async(fx.a, 1, fx.a, 0, null_mut()) })
+            .dead(|fx| unsafe { dv_view_copy_async(fx.d, 0, fx.a, 0, null_mut()) })
+            .konst(|fx| unsafe { dv_view_copy_async(fx.c, 0, fx.a, 1, null_mut()) })
+            .stale(|fx| unsafe { dv_view_copy_async(fx.r0, 0, fx.s, 0, null_mut()) })
+            .enm("side", |fx| unsafe { dv_view_copy_async(fx.a, 2, fx.a, 0, null_mut()) })
+            .bad("other extents", |fx| unsafe { dv_view_copy_async(fx.a, 0, fx.r0, 0, null_mut()) })
+            .oom(|fx| unsafe { dv_view_copy_async(fx.r0, 1, fx.r1, 1, null_mut()) }),
+    );
+    m.insert(
+        "dv_deep_copy_async",
+        Row::default()
+            .null("`dst`", |fx| unsafe { dv_deep_copy_async(null(), fx.a, null_mut()) })
+            .null("`src`", |fx| unsafe { dv_deep_copy_async(fx.a, null(), null_mut()) })
+            .null("`stream` (default stream)", |fx| unsafe { dv_deep_copy_async(fx.r1, fx.r0, null_mut()) })
+            .dead(|fx| unsafe { dv_deep_copy_async(fx.d, fx.a, null_mut()) })
+            .konst(|fx| unsafe { dv_deep_copy_async(fx.c, fx.a, null_mut()) })
+            .stale(|fx| unsafe { dv_deep_copy_async(fx.r0, fx.s, null_mut()) })
+            .bad("other extents", |fx| unsafe { dv_deep_copy_async(fx.a, fx.r0, null_mut()) })
+            .oom(|fx| unsafe { dv_deep_copy_async(fx.r1, fx.r0, null_mut()) }),
+    );
+
+    m.insert(
         "dv_stats_add",
         Row::default()
             .null("`dst`", |fx| unsafe { dv_stats_add(null(), fx.a) })
@@ -685,6 +711,37 @@ fn rows() -> BTreeMap<&'static str, Row> {
             .enm("space", |_| unsafe { dv_fence(9, 0, null()) })
             .bad("test-device ordinal 64", |_| unsafe { dv_fence(DV_SPACE_TEST_DEVICE, 64, null()) })
             .oom(|_| unsafe { dv_fence(DV_SPACE_TEST_DEVICE, 0, c"f".as_ptr()) }),
+    );
+
+    m.insert(
+        "dv_stream_create",
+        Row::default()
+            .null("`out`", |_| unsafe { dv_stream_create(DV_SPACE_TEST_DEVICE, 0, null_mut()) })
+            .enm("space", |_| unsafe { dv_stream_create(9, 0, &mut null_mut()) })
+            .bad("test-device ordinal 64", |_| unsafe { dv_stream_create(DV_SPACE_TEST_DEVICE, 64, &mut null_mut()) })
+            .oom(|_| unsafe { dv_stream_create(DV_SPACE_HOST, 0, &mut null_mut()) }),
+    );
+    m.insert(
+        "dv_stream_destroy",
+        Row::default()
+            .null("`stream` (nothing to do)", |_| unsafe { dv_stream_destroy(DV_SPACE_TEST_DEVICE, 0, null_mut()) })
+            .enm("space", |_| unsafe { dv_stream_destroy(9, 0, null_mut()) })
+            .bad("not a stream of the test device", |_| unsafe { dv_stream_destroy(DV_SPACE_TEST_DEVICE, 0, 0x10 as *mut c_void) })
+            .oom(|_| unsafe { dv_stream_destroy(DV_SPACE_HOST, 0, null_mut()) }),
+    );
+    m.insert(
+        "dv_stream_fence",
+        Row::default()
+            .null("`stream` (the whole device)", |_| unsafe { dv_stream_fence(DV_SPACE_TEST_DEVICE, 0, null_mut()) })
+            .enm("space", |_| unsafe { dv_stream_fence(9, 0, null_mut()) })
+            .bad("test-device ordinal 64", |_| unsafe { dv_stream_fence(DV_SPACE_TEST_DEVICE, 64, null_mut()) })
+            .oom(|_| unsafe { dv_stream_fence(DV_SPACE_HOST, 0, null_mut()) }),
+    );
+    m.insert(
+        "dv_test_device_set_stream_delay",
+        Row::default()
+            .bad("test-device ordinal 64", |_| dv_test_device_set_stream_delay(64, 0))
+            .oom(|_| dv_test_device_set_stream_delay(0, 0)),
     );
 
     // ---- extents values

@@ -317,9 +317,11 @@ impl Backend for CudaBackend {
             return Ok(());
         }
         let _bound = bind(device_of(dst.0, src.0))?;
-        // SAFETY: forwarded contract; the context is bound. Host memory of a
-        // view copy counts as pageable (staged on a stream: correct either way).
-        let queued = unsafe { self.copy_bound(dst, src, stream, true)? };
+        // A view copy's host memory may be a registered mirror: on a stream, ask the driver.
+        let host = if on_device(dst.0) { src.1.ptr } else { dst.1.ptr };
+        let pageable = !stream.is_null() && !stream::is_page_locked(host);
+        // SAFETY: forwarded contract; the context is bound.
+        let queued = unsafe { self.copy_bound(dst, src, stream, pageable)? };
         if queued && stream.is_null() {
             // The default stream means complete on return: wait for that stream only.
             // SAFETY: a plain driver call on the bound context.

@@ -206,6 +206,21 @@ pub(super) mod driver_calls {
     }
 }
 
+/// Whether the driver knows `ptr` as page-locked host memory (pinned or
+/// registered): one pointer query. Pageable memory answers an error.
+pub(super) fn is_page_locked(ptr: *const u8) -> bool {
+    let mut kind: u32 = 0;
+    // SAFETY: a query that writes one u32 (CUmemorytype) and reads nothing at `ptr`.
+    let r = unsafe {
+        sys::cuPointerGetAttribute(
+            (&mut kind as *mut u32).cast(),
+            sys::CUpointer_attribute::CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+            ptr as usize as sys::CUdeviceptr,
+        )
+    };
+    r == sys::CUresult::CUDA_SUCCESS && kind == sys::CUmemorytype::CU_MEMORYTYPE_HOST as u32
+}
+
 /// Whether a copy from `src` into `dst` on `stream` is one to stage: not the
 /// default stream, between pageable host memory and device memory, at most
 /// [`STAGE_MAX`] bytes.
