@@ -11,7 +11,8 @@ compiled with warnings as errors and linked against the built library:
 
   C        gcc -std=c11 -Wall -Wextra -Wpedantic -Werror
   C++      g++ and clang++ -std=c++17 -Wall -Wextra -Werror
-           (include/ and include/dualview/kokkos/ on the include path)
+           (include/ and include/dualview/kokkos/ on the include path), and
+           where nvcc is present (NVCC or PATH) compiled as CUDA with it too
   Fortran  gfortran -Wall -Werror, against the built module
 
 then run under valgrind (--error-exitcode=99 --leak-check=full
@@ -130,6 +131,9 @@ def main():
         "fortran": [["gfortran", "-Wall", "-Werror", f"-I{os.path.abspath(args.fortran_mod_dir)}"]],
     }
     suffix = {"c": ".c", "cpp": ".cpp", "fortran": ".f90"}
+    # nvcc where present (NVCC, as scripts/test.sh exports it, or on PATH): C++ programs compile as CUDA too.
+    nvcc = os.environ.get("NVCC") or shutil.which("nvcc")
+    print(f"check-docs: C++ programs also compiled with {nvcc}" if nvcc else "check-docs: no nvcc: C++ programs not compiled as CUDA")
 
     os.makedirs(args.work, exist_ok=True)
 
@@ -175,6 +179,10 @@ def main():
                     log.append("valgrind not found")
                     continue
                 run(runner + [exe], log)
+            if lang == "cpp" and nvcc:
+                # Compiled as CUDA too (Kokkos' default execution space is then Cuda); no GPU to run it.
+                run([nvcc, "-std=c++17", "-arch=sm_90", "-x", "cu", "-Werror", "all-warnings", f"-I{inc}",
+                     f"-I{inc}/dualview/kokkos", "-c", src, "-o", os.path.join(args.work, f"{name}_nvcc.o")], log)
             if log:
                 failures.append(f"{rel}:{line}: " + "; ".join(log))
                 print(f"   FAILED {rel}:{line}", flush=True)

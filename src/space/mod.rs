@@ -649,6 +649,7 @@ pub(crate) struct Transfer<'a> {
     pub stream: Stream,
     /// A host region of the pairs is pageable (not page-locked): a backend
     /// whose asynchronous copies of pageable memory would block stages them.
+    #[cfg_attr(not(feature = "cuda"), allow(dead_code))] // read by the CUDA backend only
     pub pageable_host: bool,
     /// Wait for all outstanding device work first (a Kokkos fence).
     pub fence: bool,

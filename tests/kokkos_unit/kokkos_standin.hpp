@@ -2,7 +2,7 @@
  * kokkos_standin.hpp: the few Kokkos core facilities that Kokkos' own
  * DualView tests use and dualview does not provide (it is not Kokkos core):
  * RangePolicy, MDRangePolicy<Rank<2>>, parallel_for, parallel_reduce,
- * atomic_add / atomic_inc and Experimental::partition_space.
+ * atomic_add / atomic_inc (dualview provides Experimental::partition_space).
  *
  * Host execution spaces (Serial, TestDevice) run the loops serially on the
  * host; Kokkos::Cuda (under nvcc) launches one thread per index, so device
@@ -149,14 +149,6 @@ template <class T>
 KOKKOS_INLINE_FUNCTION void atomic_inc(T* p) {
   atomic_add(p, T(1));
 }
-
-namespace Experimental {
-/// Kokkos::Experimental::partition_space: instances of `Exec` (all the same here).
-template <class Exec, class... W>
-std::vector<Exec> partition_space(const Exec& e, W... weights) {
-  return std::vector<Exec>(sizeof...(W), e);
-}
-}  // namespace Experimental
 
 }  // namespace Kokkos
 

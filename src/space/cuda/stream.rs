@@ -142,12 +142,29 @@ impl CudaBackend {
 pub(super) mod driver_calls {
     use super::*;
 
+    /// Events whose work has passed, per device, for the next record: a
+    /// create and a destroy per queued copy are two driver calls saved.
+    static EVENTS: Mutex<Vec<(u32, usize)>> = Mutex::new(Vec::new());
+    /// At most this many idle events are kept.
+    const KEPT: usize = 64;
+
+    fn events() -> std::sync::MutexGuard<'static, Vec<(u32, usize)>> {
+        EVENTS.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     pub(in crate::space::cuda) fn event_record(ordinal: u32, stream: Stream) -> Result<Option<usize>> {
         let _bound = bind(ordinal)?;
-        let ev = check(result::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING), "cuEventCreate")?;
-        // SAFETY: a fresh event and a stream of this context.
+        let pooled = {
+            let mut p = events();
+            p.iter().position(|&(o, _)| o == ordinal).map(|i| p.swap_remove(i).1 as sys::CUevent)
+        };
+        let ev = match pooled {
+            Some(ev) => ev,
+            None => check(result::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING), "cuEventCreate")?,
+        };
+        // SAFETY: an idle event of this context and a stream of it.
         if let Err(e) = unsafe { result::event::record(ev, super::super::stream_of(stream)) } {
-            // SAFETY: our own event, never recorded.
+            // SAFETY: our own event, not recorded by this call.
             let _ = unsafe { result::event::destroy(ev) };
             return check(Err(e), "cuEventRecord");
         }
@@ -181,10 +198,18 @@ pub(super) mod driver_calls {
     }
 
     pub(in crate::space::cuda) fn event_release(ordinal: u32, event: usize) {
-        if let Ok(_bound) = bind(ordinal) {
-            // SAFETY: released once; the driver frees it after its work.
-            let _ = unsafe { result::event::destroy(event as sys::CUevent) };
+        let Ok(_bound) = bind(ordinal) else { return };
+        // SAFETY: a live event from event_record, released once.
+        let passed = unsafe { result::event::query(event as sys::CUevent) }.is_ok();
+        {
+            let mut p = events();
+            if passed && p.len() < KEPT {
+                p.push((ordinal, event)); // recorded again by a later copy
+                return;
+            }
         }
+        // SAFETY: released once; the driver frees it after its work.
+        let _ = unsafe { result::event::destroy(event as sys::CUevent) };
     }
 
     pub(in crate::space::cuda) fn stream_create(ordinal: u32) -> Result<Stream> {
