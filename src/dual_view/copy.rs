@@ -195,9 +195,11 @@ impl RawDualView {
             space::fence(s.space())?;
             return proof.copy_view(&d, &s).map_err(fail);
         };
-        dst.order_after_locked(dst_st, &dst_box, stream)?;
+        // A staged copy reads pageable host memory at the call: the host waits for copies into it.
+        let host_reads = s.allocation().is_pageable_host();
+        dst.order_after_locked(dst_st, &dst_box, stream, host_reads)?;
         if let Some(src_st) = src_st {
-            src.order_after(src_st, &src.bounds(src_st), stream)?;
+            src.order_after(src_st, &src.bounds(src_st), stream, host_reads)?;
         }
         dst.begin_in_flight();
         let copied = {

@@ -50,10 +50,11 @@ impl RawDualView {
 
     /// Under the family lock: order `stream` after every copy in flight whose
     /// boxes meet `bounds` (the host does not wait), and forget those that
-    /// have run.
-    pub(super) fn order_after_locked(&self, st: &mut State, bounds: &IndexBox, stream: Stream) -> Result<()> {
+    /// have run. `host_reads`: the next copy reads pageable host memory at the
+    /// call (a staged copy packs it then), so the host waits for them instead.
+    pub(super) fn order_after_locked(&self, st: &mut State, bounds: &IndexBox, stream: Stream, host_reads: bool) -> Result<()> {
         st.in_flight.retain(|f| !f.event.is_done());
-        self.order_after(st, bounds, stream)?;
+        self.order_after(st, bounds, stream, host_reads)?;
         if st.in_flight.is_empty() {
             self.shared.flags.set_in_flight(false);
         }
@@ -61,10 +62,11 @@ impl RawDualView {
     }
 
     /// [`RawDualView::order_after_locked`] under a shared lock (nothing forgotten).
-    pub(super) fn order_after(&self, st: &State, bounds: &IndexBox, stream: Stream) -> Result<()> {
+    pub(super) fn order_after(&self, st: &State, bounds: &IndexBox, stream: Stream, host_reads: bool) -> Result<()> {
         for f in &st.in_flight {
             if f.boxes.iter().any(|b| b.overlaps(bounds)) {
-                f.event.order(stream).map_err(|e| self.err_on(e, None))?;
+                let r = if host_reads { f.event.wait() } else { f.event.order(stream) };
+                r.map_err(|e| self.err_on(e, None))?;
             }
         }
         Ok(())

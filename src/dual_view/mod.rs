@@ -153,6 +153,16 @@ impl Shared {
         }
     }
 
+    /// Whether the host side is pageable memory for the next copy: a mirror
+    /// that registers is registered first (waiting for one under way), as a
+    /// copying sync does.
+    fn mirror_is_pageable(&self, st: &State) -> bool {
+        if self.pin_mirror {
+            st.host.ensure_registered();
+        }
+        st.host.is_pageable_host()
+    }
+
     fn read(&self) -> RwLockReadGuard<'_, State> {
         // A panic never leaves State half-updated (fields are swapped last), so poisoning is ignored.
         self.state.read().unwrap_or_else(|e| e.into_inner())

@@ -291,7 +291,11 @@ impl RawDualView {
         let bounds = self.bounds(&st);
         match stream {
             None => self.settle_locked(&mut st)?,
-            Some(s) => self.order_after_locked(&mut st, &bounds, s)?,
+            Some(s) => {
+                // To the device from a pageable mirror: a staged copy reads it at the call.
+                let host_reads = target == Side::Device && !st.in_flight.is_empty() && sh.mirror_is_pageable(&st);
+                self.order_after_locked(&mut st, &bounds, s, host_reads)?
+            }
         }
         if self.sync_locked(&mut st, target, stream, bounds)? {
             drop(st); // tool callbacks run without the lock

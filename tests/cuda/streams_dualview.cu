@@ -99,6 +99,26 @@ static int async_never_blocks(cudaStream_t s) {
     std::printf("%s host_access(read) after sync_host(exec): %ld wrong\n", wrong ? "FAIL" : "PASS", wrong);
     failures += wrong != 0;
   }
+  // A copy to the device from a small (pageable, staged) mirror that a copy in flight on
+  // another stream still writes: packed only once that copy has landed.
+  {
+    const long n = 512;
+    cudaStream_t s2;
+    CUDA_OK(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking));
+    Kokkos::Cuda exec2(s2);
+    DV a("pack_src", n), b("pack_dst", n);
+    spin_then_write<<<1, 256, 0, s>>>(a.d_view.data(), n, 20000000LL, 3.0);
+    a.modify_device();
+    a.sync_host(exec);                              // in flight on s for about 20 ms
+    Kokkos::deep_copy(exec2, b.d_view, a.h_view);  // reads a's mirror: after that copy
+    b.modify_device();
+    b.sync_host();
+    long wrong = 0;
+    for (long i = 0; i < n; ++i) wrong += b.h_view(i) != double(i) + 4.0;
+    std::printf("%s a staged copy from a mirror another stream still writes: %ld wrong\n", wrong ? "FAIL" : "PASS", wrong);
+    failures += wrong != 0;
+    CUDA_OK(cudaStreamDestroy(s2));
+  }
   return failures;
 }
 

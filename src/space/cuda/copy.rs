@@ -40,6 +40,7 @@ impl CudaBackend {
         let Some(p) = plan(dr.extents.as_slice(), dr.strides.as_slice(), sr.strides.as_slice()) else {
             return Ok(false); // nothing to copy
         };
+        super::stream::other_work_queued(); // this copy follows any host function queued before
         // SAFETY (both): forwarded contract.
         if stream.is_null() && unsafe { self.tiny(dst, src, &p)? } {
             return Ok(false);

@@ -259,6 +259,7 @@ impl Backend for CudaBackend {
             return Ok(());
         }
         let _bound = bind(ordinal)?;
+        stream::other_work_queued();
         let es = dst.elem_size;
         let n: usize = dst.extents.as_slice().iter().product();
         if n == 0 {
@@ -424,6 +425,7 @@ impl Backend for CudaBackend {
         if self.0 != SpaceKind::CudaUvm {
             return Ok(());
         }
+        stream::other_work_queued();
         let span = crate::layout::Mapping::with_strides(region.extents, region.strides.as_slice())
             .map(|m| m.span())
             .unwrap_or(0);

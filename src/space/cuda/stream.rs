@@ -57,6 +57,43 @@ fn take(bytes: usize) -> Result<Buffer> {
     Ok(Buffer { ptr: ptr as usize, cap })
 }
 
+/// Set by a stream's host function once it has run: the completion of a
+/// staged copy, which serves as that copy's event (one submission fewer
+/// than recording a CUDA event after it).
+#[derive(Default)]
+struct Flag {
+    done: Mutex<bool>,
+    ran: std::sync::Condvar,
+}
+
+impl Flag {
+    fn set(&self) {
+        *self.done.lock().unwrap_or_else(|e| e.into_inner()) = true;
+        self.ran.notify_all();
+    }
+    fn is_set(&self) -> bool {
+        *self.done.lock().unwrap_or_else(|e| e.into_inner())
+    }
+    fn wait(&self) {
+        let mut d = self.done.lock().unwrap_or_else(|e| e.into_inner());
+        while !*d {
+            d = self.ran.wait(d).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+}
+
+thread_local! {
+    /// The host function this thread queued last, with its stream, when it is
+    /// the last work dualview queued there (cleared by every other copy):
+    /// `event_record` hands its flag out instead of recording a CUDA event.
+    static LAST_FLAG: std::cell::RefCell<Option<(usize, std::sync::Arc<Flag>)>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Forget the host function of `LAST_FLAG`: other work follows it.
+pub(super) fn other_work_queued() {
+    LAST_FLAG.with(|f| f.borrow_mut().take());
+}
+
 /// What a stream's host function does when the stream reaches it.
 struct Job {
     /// Unpack the buffer into this host region (device to host), or nothing.
@@ -64,6 +101,8 @@ struct Job {
     /// The buffer, packed as `packed` describes.
     packed: Region,
     buf: Buffer,
+    /// Set once the job has run.
+    flag: std::sync::Arc<Flag>,
 }
 
 // SAFETY: the regions are host memory that stays live until the job has run
@@ -82,8 +121,9 @@ unsafe extern "C" fn finish(arg: *mut c_void) {
             unsafe { host::copy(dst, &job.packed) };
         }
     }));
-    let Job { buf, .. } = *job;
+    let Job { buf, flag, .. } = *job;
     pool().push(buf);
+    flag.set();
 }
 
 impl CudaBackend {
@@ -115,7 +155,8 @@ impl CudaBackend {
             // SAFETY: as above.
             p.map_or(Ok(()), |p| unsafe { self.issue((pinned, &packed), (ss, sr), &p, stream) })
         };
-        let job = Box::new(Job { unpack: (!to_device).then_some(*dr), packed, buf });
+        let flag = std::sync::Arc::new(Flag::default());
+        let job = Box::new(Job { unpack: (!to_device).then_some(*dr), packed, buf, flag: flag.clone() });
         if let Err(e) = queued {
             // Whatever was queued must finish before the buffer is reused.
             // SAFETY: a plain driver call on the bound context.
@@ -134,6 +175,7 @@ impl CudaBackend {
             }
             return check(Err(e), "cuLaunchHostFunc");
         }
+        LAST_FLAG.with(|f| *f.borrow_mut() = Some((stream.as_raw(), flag)));
         Ok(())
     }
 }
@@ -152,7 +194,20 @@ pub(super) mod driver_calls {
         EVENTS.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// A flag event's raw value: its `Arc<Flag>` pointer with the low bit
+    /// set (a `CUevent` is a pointer to an aligned driver object: bit clear).
+    const FLAG_BIT: usize = 1;
+
+    fn flag_of<'a>(event: usize) -> Option<&'a Flag> {
+        // SAFETY: a tagged value is an `Arc<Flag>` from event_record, alive until event_release.
+        (event & FLAG_BIT != 0).then(|| unsafe { &*((event & !FLAG_BIT) as *const Flag) })
+    }
+
     pub(in crate::space::cuda) fn event_record(ordinal: u32, stream: Stream) -> Result<Option<usize>> {
+        if let Some(flag) = LAST_FLAG.with(|f| f.borrow_mut().take().filter(|(s, _)| *s == stream.as_raw()).map(|(_, f)| f)) {
+            // The last work queued there is our host function: its flag is the event.
+            return Ok(Some(std::sync::Arc::into_raw(flag) as usize | FLAG_BIT));
+        }
         let _bound = bind(ordinal)?;
         let pooled = {
             let mut p = events();
@@ -172,12 +227,19 @@ pub(super) mod driver_calls {
     }
 
     pub(in crate::space::cuda) fn event_wait(ordinal: u32, event: usize) -> Result<()> {
+        if let Some(f) = flag_of(event) {
+            f.wait();
+            return Ok(());
+        }
         let _bound = bind(ordinal)?;
         // SAFETY: a live event from event_record.
         check(unsafe { result::event::synchronize(event as sys::CUevent) }, "cuEventSynchronize")
     }
 
     pub(in crate::space::cuda) fn event_done(ordinal: u32, event: usize) -> bool {
+        if let Some(f) = flag_of(event) {
+            return f.is_set();
+        }
         let Ok(_bound) = bind(ordinal) else { return true };
         // SAFETY: a live event from event_record.
         match unsafe { result::event::query(event as sys::CUevent) } {
@@ -187,6 +249,12 @@ pub(super) mod driver_calls {
     }
 
     pub(in crate::space::cuda) fn event_order(ordinal: u32, event: usize, stream: Stream) -> Result<()> {
+        if let Some(f) = flag_of(event) {
+            // A stream cannot wait for a host function of another: the host waits (rare: two
+            // copies of one region in flight on two streams).
+            f.wait();
+            return Ok(());
+        }
         let _bound = bind(ordinal)?;
         // SAFETY: a live event and a stream of this context.
         check(
@@ -198,6 +266,11 @@ pub(super) mod driver_calls {
     }
 
     pub(in crate::space::cuda) fn event_release(ordinal: u32, event: usize) {
+        if event & FLAG_BIT != 0 {
+            // SAFETY: the Arc leaked by event_record, released once.
+            drop(unsafe { std::sync::Arc::from_raw((event & !FLAG_BIT) as *const Flag) });
+            return;
+        }
         let Ok(_bound) = bind(ordinal) else { return };
         // SAFETY: a live event from event_record, released once.
         let passed = unsafe { result::event::query(event as sys::CUevent) }.is_ok();
