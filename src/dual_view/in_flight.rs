@@ -5,7 +5,7 @@
 //! | call | what it does with copies in flight |
 //! | --- | --- |
 //! | blocking `sync`, `access`, fill, deep and view copies, resize, realloc, the family's end | waits for all of them on the host ([`RawDualView::settle_locked`]) |
-//! | `sync_on(stream)`, `deep_copy_on(stream)` | orders its stream after those that touch its box; the host does not wait ([`RawDualView::order_after_locked`]) |
+//! | `sync_on(stream)`, `deep_copy_on(stream)`, `view_copy_on(stream)` | orders its stream after those that touch its box; the host does not wait ([`RawDualView::order_after_locked`]), unless the copy reads pageable host memory at the call (a staged copy packs it then) |
 //! | `modify`, `need_sync` | nothing (a modify marks work the caller already ordered) |
 //!
 //! The bit is set before a copy is queued and cleared, under the family

@@ -26,6 +26,8 @@
 //! | `cuMemcpyHtoDAsync_v2`, `cuMemcpyDtoHAsync_v2` of regions, `cuMemcpyHtoD_v2`, `cuMemcpyDtoH_v2` (`copy.rs`) | `sys` | the wrappers take typed slices; the regions are raw addresses and byte counts (a slice over them would assert what the driver's asynchronous access does not keep) |
 //! | `cuMemcpy2DAsync_v2`, `cuMemsetD16Async`, `cuMemsetD32Async`, `cuMemHostRegister_v2`, `cuMemHostUnregister` | `sys` | no wrapper |
 //! | `cuMemPrefetchAsync` | `sys` | the wrapper calls `cuMemPrefetchAsync_v2` (CUDA 12.2+, absent from the `cuda-11040` bindings, G1) |
+//! | `cuEventCreate`, `cuEventRecord`, `cuEventQuery`, `cuEventSynchronize`, `cuEventDestroy`, `cuStreamCreate`, `cuStreamDestroy_v2`, `cuStreamWaitEvent`, `cuLaunchHostFunc` (`stream.rs`) | `result` | a wrapper per call |
+//! | `cuPointerGetAttributes` (`stream.rs`) | `sys` | no wrapper; the plural call answers pageable memory without an error |
 
 mod copy;
 mod stream;

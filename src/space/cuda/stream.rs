@@ -305,17 +305,15 @@ pub(super) mod driver_calls {
 }
 
 /// Whether the driver knows `ptr` as page-locked host memory (pinned or
-/// registered): one pointer query. Pageable memory answers an error.
+/// registered): one pointer query, `cuPointerGetAttributes`, which answers
+/// pageable memory with a default value rather than an error (compute-sanitizer
+/// reports every failing driver call).
 pub(super) fn is_page_locked(ptr: *const u8) -> bool {
     let mut kind: u32 = 0;
-    // SAFETY: a query that writes one u32 (CUmemorytype) and reads nothing at `ptr`.
-    let r = unsafe {
-        sys::cuPointerGetAttribute(
-            (&mut kind as *mut u32).cast(),
-            sys::CUpointer_attribute::CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
-            ptr as usize as sys::CUdeviceptr,
-        )
-    };
+    let mut attr = [sys::CUpointer_attribute::CU_POINTER_ATTRIBUTE_MEMORY_TYPE];
+    let mut data = [(&mut kind as *mut u32).cast::<c_void>()];
+    // SAFETY: one attribute, one writable u32 for it (CUmemorytype); nothing at `ptr` is read.
+    let r = unsafe { sys::cuPointerGetAttributes(1, attr.as_mut_ptr(), data.as_mut_ptr(), ptr as usize as sys::CUdeviceptr) };
     r == sys::CUresult::CUDA_SUCCESS && kind == sys::CUmemorytype::CU_MEMORYTYPE_HOST as u32
 }
 
