@@ -679,10 +679,11 @@ fn a_resize_right_after_creating_a_gib_does_not_wait_for_the_registration() {
 }
 
 /// Issue 22: copies queued on a stream through the staging path (pageable
-/// mirrors under 256 KiB are never registered), both directions, whole and
-/// subview, checked by value: the host packs a copy to the device at the call
-/// (later host writes do not reach it), a copy to the host is unpacked by the
-/// stream, and a blocking sync or access after it waits.
+/// mirrors), both directions, whole and subview, checked by value: the host
+/// packs a copy to the device at the call (later host writes do not reach
+/// it), a copy to the host is unpacked by the stream, and a blocking sync or
+/// access after it waits. A small default mirror is registered at its first
+/// copy on a stream instead, and takes the driver's path.
 #[test]
 fn small_async_copies_are_staged_and_waited_for() {
     use dualview::space::stream;
@@ -690,19 +691,29 @@ fn small_async_copies_are_staged_and_waited_for() {
         return;
     }
     let s = stream::create(Space::cuda(0)).unwrap();
-    for n in [1usize, 512, 16384] {
-        let a = dv(Space::cuda(0), Layout::Left, &[n], 8);
+    for (n, pin) in [(1usize, false), (512, false), (16384, false), (512, true)] {
+        // pin false: a pageable mirror (DV_FLAG_PAGEABLE_HOST), staged; true: the default
+        // mirror, registered at its first copy on a stream (DECISIONS G13).
+        let m = Mapping::new(Layout::Left, DynRank::new(&[n]).unwrap()).unwrap();
+        let mut desc = Desc::new(ElemSpec::new(8, 8).unwrap(), m, Space::cuda(0));
+        desc.pin_mirror = pin;
+        let a = RawDualView::new("G", &desc).unwrap();
         let host = a.view(Side::Host).unwrap();
         // SAFETY: the mirror holds n f64 and nothing else uses it now.
         let h = unsafe { std::slice::from_raw_parts_mut(host.data() as *mut f64, n) };
         h.iter_mut().enumerate().for_each(|(i, v)| *v = i as f64 + 0.25);
         a.modify(Side::Host).unwrap();
-        a.sync_on(Side::Device, s).unwrap(); // packed now
+        a.sync_on(Side::Device, s).unwrap(); // staged: packed now
+        assert_eq!(a.is_mirror_pinned(), pin, "n = {n}");
+        if pin {
+            stream::fence(Space::cuda(0), s).unwrap(); // a registered mirror is read by the stream
+        }
         h.iter_mut().for_each(|v| *v = -1.0); // too late to reach the device
         a.modify(Side::Device).unwrap(); // the device's values are now the newer
         a.sync(Side::Host).unwrap(); // waits for the staged copy, then copies back
         assert!(h.iter().enumerate().all(|(i, &v)| v == i as f64 + 0.25), "n = {n}: host writes after the call reached the device");
         // Device to host on the stream, then host access: unpacked before it returns.
+        h.iter_mut().for_each(|v| *v = 0.0);
         a.fill(Side::Device, &3.5f64.to_ne_bytes()).unwrap();
         a.sync_on(Side::Host, s).unwrap();
         a.access(Side::Host, dualview::Access::Read).unwrap();

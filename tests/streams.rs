@@ -189,3 +189,28 @@ fn streams_of_host_spaces_are_the_default_stream_and_bad_streams_are_refused() {
     a.sync_host_on(Stream::from_raw(0x10)).unwrap();
     assert!(raw_values(a.raw(), Side::Host).iter().all(|&v| v == 4));
 }
+
+/// A small mirror (under the 256 KiB that registration starts at) is left
+/// pageable by blocking syncs, and registered at its first copy on a stream,
+/// so that such copies need no staging (DECISIONS G13); it gets whole pages
+/// of its own, so that its registration meets no other block's.
+#[test]
+fn a_small_mirror_is_registered_at_its_first_copy_on_a_stream() {
+    let dev = 27;
+    test_device::set_registers_mirror(dev, true).unwrap();
+    let a = dv("small_mirror", dev, 512); // 4 KiB
+    let b = dv("small_mirror_blocking", dev, 512);
+    for x in [&a, &b] {
+        x.fill_device(2).unwrap();
+    }
+    b.sync_host().unwrap();
+    assert!(!b.raw().is_mirror_pinned(), "a blocking sync leaves a small mirror pageable");
+    let s = Owned::new(dev);
+    a.sync_host_on(s.1).unwrap();
+    assert!(a.raw().is_mirror_pinned(), "registered at its first copy on a stream");
+    a.sync_host().unwrap();
+    assert!(raw_values(a.raw(), Side::Host).iter().all(|&v| v == 2));
+    let p = a.raw().view(Side::Host).unwrap().data() as usize;
+    assert_eq!(p % 4096, 0, "the mirror has whole pages of its own");
+    test_device::set_registers_mirror(dev, false).unwrap();
+}

@@ -86,7 +86,7 @@ impl RawDualView {
         let host = if sh.aliased {
             device.clone()
         } else {
-            let h = Allocation::new(sh.host_space, bytes, init, &sh.host_label).map_err(fail)?;
+            let h = Allocation::new(sh.host_space, super::mirror_bytes(bytes, sh.pin_mirror), init, &sh.host_label).map_err(fail)?;
             proof.admit_fresh(&h).map_err(fail)?;
             h
         };
@@ -119,7 +119,7 @@ impl RawDualView {
         let dev_in_place = st.device.prepare_grow(new_bytes)?;
         let host_in_place = sh.aliased || st.host.prepare_grow(new_bytes)?;
         let new_dev = if dev_in_place { None } else { Some(Allocation::new(sh.device_space, new_bytes, true, &sh.label)?) };
-        let new_host = if host_in_place { None } else { Some(Allocation::new(sh.host_space, new_bytes, true, &sh.host_label)?) };
+        let new_host = if host_in_place { None } else { Some(Allocation::new(sh.host_space, super::mirror_bytes(new_bytes, sh.pin_mirror), true, &sh.host_label)?) };
         space::fence(sh.device_space)?;
         for (new, old) in [(&new_dev, &st.device), (&new_host, &st.host)] {
             if let Some(n) = new {

@@ -379,8 +379,13 @@ impl RawDualView {
         if sh.pin_mirror && !boxes.is_empty() {
             // Registered once (usually already, in the background): the copies below run at
             // pinned speed. A refusal is no error: they run pageable. Nothing to copy: no
-            // reason to register (that can fault in and pin a GiB on this thread).
-            st.host.ensure_registered();
+            // reason to register (that can fault in and pin a GiB on this thread). On a
+            // stream a small mirror is registered too: staging it costs a host function per copy.
+            if stream.is_some_and(|s| !s.is_null()) {
+                st.host.ensure_registered_for_stream();
+            } else {
+                st.host.ensure_registered();
+            }
         }
         let mut pairs = Vec::with_capacity(boxes.len());
         for b in boxes {

@@ -305,6 +305,12 @@ impl Allocation {
         self.registration().is_some_and(|r| r.ensure())
     }
 
+    /// [`Allocation::ensure_registered`] for a copy queued on a stream: a
+    /// registering mirror of any size is registered (at its first such copy).
+    pub(crate) fn ensure_registered_for_stream(&self) -> bool {
+        self.registration().is_some_and(|r| r.ensure_any_size())
+    }
+
     /// Whether the whole block is page-locked now: pinned memory, or a
     /// registered mirror. Does not wait for a registration under way.
     pub(crate) fn is_page_locked(&self) -> bool {

@@ -27,7 +27,7 @@ pub(crate) const MEDIUM: usize = 256 << 10;
 pub(crate) const LARGE: usize = 32 << 20;
 /// The most bytes the cache of freed medium blocks keeps.
 const CACHE_BYTES: usize = 64 << 20;
-const PAGE: usize = 4096;
+pub(crate) const PAGE: usize = 4096;
 
 /// How host memory is obtained (chosen once per process).
 ///
@@ -132,7 +132,7 @@ pub(crate) fn allocate(bytes: usize, zeroed: bool) -> Result<NonNull<u8>> {
         }
         _ => {}
     }
-    let Ok(layout) = Layout::from_size_align(bytes, ALIGNMENT) else {
+    let Ok(layout) = Layout::from_size_align(bytes, small_align(bytes)) else {
         bail!(Overflow, "an allocation of {bytes} bytes is too large");
     };
     // SAFETY: layout has a non-zero size.
@@ -345,7 +345,15 @@ pub(crate) unsafe fn deallocate(ptr: NonNull<u8>, bytes: usize) {
         _ => {}
     }
     // SAFETY: same layout as in `allocate` (checked there).
-    unsafe { dealloc(ptr.as_ptr(), Layout::from_size_align_unchecked(bytes, ALIGNMENT)) };
+    unsafe { dealloc(ptr.as_ptr(), Layout::from_size_align_unchecked(bytes, small_align(bytes))) };
+}
+
+/// The alignment of a block from the system allocator: whole pages for a
+/// multiple of the page size (a small mirror asks for that, so that its
+/// registration with a driver never shares a page with another block), else
+/// [`ALIGNMENT`].
+const fn small_align(bytes: usize) -> usize {
+    if bytes.is_multiple_of(PAGE) { PAGE } else { ALIGNMENT }
 }
 
 /// Fill a host region with one element's bytes.

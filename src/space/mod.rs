@@ -475,6 +475,10 @@ pub(crate) struct Region {
     pub strides: Strides,
 }
 
+/// The page size the host allocator aligns page multiples to (a mirror that
+/// registers asks for whole pages).
+pub(crate) const HOST_PAGE: usize = host::PAGE;
+
 /// What a space must provide. Only `space/*` implements it.
 pub(crate) trait Backend: Send + Sync {
     /// `bytes` of memory aligned to [`ALIGNMENT`], zeroed when asked.
@@ -619,6 +623,10 @@ pub(crate) trait HostRegistration: Send + Sync {
     /// Register the block now unless it is already (a copying sync wants it);
     /// waits for a registration under way. True when the whole block is registered.
     fn ensure(&self) -> bool;
+
+    /// [`HostRegistration::ensure`], for a block of any size: a copy queued on
+    /// a stream from or into a pageable block would be staged (DECISIONS G13).
+    fn ensure_any_size(&self) -> bool;
 
     /// Change the block's size: cancel a pending registration, wait for one
     /// inside the driver and undo any, then run `change` (it returns the new

@@ -254,28 +254,16 @@ impl Block {
     }
 }
 
-impl HostRegistration for Registration {
-    fn start(&self) {
-        let b = &self.0;
-        let mut g = b.lock();
-        if g.state != State::Idle || g.len < PIN_MIN {
-            return;
-        }
-        g.state = State::Queued;
-        let ticket = b.new_ticket(&mut g);
-        drop(g);
-        let me = Arc::clone(b);
-        background::submit(move || me.run_queued(ticket));
-    }
-
-    fn ensure(&self) -> bool {
+impl Registration {
+    /// [`HostRegistration::ensure`] for blocks of `min` bytes or more (smaller ones stay as they are).
+    fn ensure_from(&self, min: usize) -> bool {
         let b = &self.0;
         let mut g = b.lock();
         loop {
             match g.state {
                 State::Registered(_) => return true,
                 State::Refused | State::Released => return false,
-                State::Idle if g.len < PIN_MIN => return false,
+                State::Idle if g.len < min => return false,
                 // Queued: the background thread has not begun (it may be busy
                 // with other blocks), so doing the work here is never slower
                 // than waiting for it. Idle: nobody else will.
@@ -291,6 +279,29 @@ impl HostRegistration for Registration {
                 State::Populating | State::Registering => g = b.wait(g),
             }
         }
+    }
+}
+
+impl HostRegistration for Registration {
+    fn start(&self) {
+        let b = &self.0;
+        let mut g = b.lock();
+        if g.state != State::Idle || g.len < PIN_MIN {
+            return;
+        }
+        g.state = State::Queued;
+        let ticket = b.new_ticket(&mut g);
+        drop(g);
+        let me = Arc::clone(b);
+        background::submit(move || me.run_queued(ticket));
+    }
+
+    fn ensure(&self) -> bool {
+        self.ensure_from(PIN_MIN)
+    }
+
+    fn ensure_any_size(&self) -> bool {
+        self.ensure_from(1)
     }
 
     fn resize(&self, change: &mut dyn FnMut() -> Result<usize>) -> Result<usize> {
