@@ -214,3 +214,55 @@ fn a_small_mirror_is_registered_at_its_first_copy_on_a_stream() {
     assert_eq!(p % 4096, 0, "the mirror has whole pages of its own");
     test_device::set_registers_mirror(dev, false).unwrap();
 }
+
+/// Review findings of issue 22's change, each pinned: a queued copy keeps
+/// its source's memory alive when the source goes; a copy between two
+/// regions of one DualView waits for copies still writing its source region
+/// (on another stream, and within one block on its own stream); a one-space
+/// DualView stays one-space while a copy into it is in flight.
+#[test]
+fn queued_copies_keep_their_source_and_follow_the_copies_they_read() {
+    let dev = 28;
+    test_device::set_stream_delay(dev, Duration::from_millis(20)).unwrap();
+    let (s1, s2) = (Owned::new(dev), Owned::new(dev));
+    // The source goes while the copy from it is queued.
+    let a = dv("dropped_source", dev, N);
+    let b = dv("kept_target", dev, N);
+    a.fill_device(9).unwrap();
+    RawDualView::view_copy_on(b.raw(), Side::Device, a.raw(), Side::Device, s1.1).unwrap();
+    drop(a);
+    b.modify_device().unwrap();
+    b.sync_host().unwrap();
+    assert!(raw_values(b.raw(), Side::Host).iter().all(|&v| v == 9), "the copy read freed or stale memory");
+    // Two regions of one DualView: the copy from the first follows the copy into it.
+    let half = N / 2;
+    let c = dv("two_regions", dev, N);
+    c.host_write().unwrap().as_mut_slice().unwrap().iter_mut().enumerate().for_each(|(i, v)| *v = i as i64 + 1);
+    let first = c.raw().subview(&[Slice::Range(0, half)]).unwrap();
+    let second = c.raw().subview(&[Slice::Range(half, N)]).unwrap();
+    first.sync_on(Side::Device, s1.1).unwrap(); // writes the device's first half, late
+    RawDualView::view_copy_on(&second, Side::Device, &first, Side::Device, s2.1).unwrap();
+    // (Not c.sync_device(): the host's second half is still newer, a sync would copy it over.)
+    stream::fence(Space::test_device(dev), s2.1).unwrap();
+    let d = raw_values(c.raw(), Side::Device);
+    assert!(d[half..].iter().enumerate().all(|(i, &v)| v == i as i64 + 1), "another stream read the first half before it was written");
+    // The same within one block on one stream (the copy goes through a host buffer).
+    let e = dv("one_block_one_stream", dev, N);
+    e.host_write().unwrap().as_mut_slice().unwrap().iter_mut().enumerate().for_each(|(i, v)| *v = -(i as i64) - 1);
+    let (lo, hi) = (e.raw().subview(&[Slice::Range(0, half)]).unwrap(), e.raw().subview(&[Slice::Range(half, N)]).unwrap());
+    lo.sync_on(Side::Device, s1.1).unwrap();
+    RawDualView::view_copy_on(&hi, Side::Device, &lo, Side::Device, s1.1).unwrap();
+    stream::fence(Space::test_device(dev), s1.1).unwrap();
+    let d = raw_values(e.raw(), Side::Device);
+    assert!(d[half..].iter().enumerate().all(|(i, &v)| v == -(i as i64) - 1), "the copy within one block ran before the stream's earlier copy");
+    // A one-space target stays one-space.
+    let host_only: DualView<i64, Dims<1>> = DualView::builder("host_only", Dims::new([N]).unwrap()).build().unwrap();
+    let f = dv("into_host_only", dev, N);
+    f.fill_device(4).unwrap();
+    RawDualView::view_copy_on(host_only.raw(), Side::Host, f.raw(), Side::Device, s1.1).unwrap();
+    assert_eq!(host_only.raw().sync_state(), dualview::abi::DV_SYNC_ONE_SPACE);
+    host_only.clear_sync_state().unwrap();
+    assert_eq!(host_only.raw().sync_state(), dualview::abi::DV_SYNC_ONE_SPACE);
+    assert!(host_only.host().unwrap().as_slice().unwrap().iter().all(|&v| v == 4));
+    test_device::set_stream_delay(dev, Duration::ZERO).unwrap();
+}

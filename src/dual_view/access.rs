@@ -47,6 +47,11 @@ impl RawDualView {
     /// assert!(!a.need_sync(Side::Host) && !a.need_sync(Side::Device));
     /// ```
     pub fn access(&self, side: Side, mode: Access) -> Result<View> {
+        if self.shared.single {
+            // One space never syncs, and its flag word stays ONE_SPACE: a copy queued into it
+            // (view_copy_on) is waited for here.
+            self.settle_locked(&mut self.shared.write())?;
+        }
         match mode {
             Access::Read => self.sync(side)?,
             Access::ReadWrite => {
@@ -61,8 +66,10 @@ impl RawDualView {
             }
             Access::Write => {
                 self.check_writable("write access", Some(side))?;
-                self.settle()?; // a queued copy must not land on what the caller writes now
+                let mut st = self.shared.write();
+                self.settle_locked(&mut st)?; // a queued copy must not land on what the caller writes now
                 self.shared.flags.store(newer(side));
+                drop(st);
             }
         }
         self.view(side)

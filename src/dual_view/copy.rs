@@ -198,20 +198,29 @@ impl RawDualView {
         // A staged copy reads pageable host memory at the call: the host waits for copies into it.
         let host_reads = s.allocation().is_pageable_host();
         dst.order_after_locked(dst_st, &dst_box, stream, host_reads)?;
-        if let Some(src_st) = src_st {
-            src.order_after(src_st, &src.bounds(src_st), stream, host_reads)?;
+        match src_st {
+            Some(src_st) => src.order_after(src_st, &src.bounds(src_st), stream, host_reads)?,
+            // One family: the source's region may be another box than the destination's.
+            None => dst.order_after(dst_st, &src.bounds(dst_st), stream, host_reads)?,
         }
         dst.begin_in_flight();
         let copied = {
             let src_st: &State = src_st.unwrap_or(dst_st);
             Self::copy_proof(dst, dst_st, dst_side, src, src_st, src_side).and_then(|p| p.copy_view_on(&d, &s, stream).map_err(fail))
         };
-        let event = in_flight::record(space::copy_driver(d.space(), s.space()), stream).map_err(fail);
+        let driver = space::copy_driver(d.space(), s.space());
+        let event = in_flight::record(driver, stream).map_err(fail);
+        if event.is_err() {
+            // Nothing to wait on later: let what was queued finish now.
+            let _ = space::stream::fence(driver, stream);
+        }
         let mut boxes = vec![dst_box];
         if dst.same_family(src) {
             boxes.push(src.bounds(dst_st)); // the source's region is read by the copy too
         }
-        dst.end_in_flight(dst_st, event.as_ref().ok().cloned().flatten(), boxes);
+        // The source's blocks stay alive until the copy has run, whatever its own family does.
+        let keep = vec![d.allocation().clone(), s.allocation().clone()];
+        dst.end_in_flight(dst_st, event.as_ref().ok().cloned().flatten(), boxes, keep);
         copied.and(event.map(drop))
     }
 

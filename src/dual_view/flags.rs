@@ -193,8 +193,11 @@ impl Flags {
     }
 
     /// Set or clear `IN_FLIGHT` (under the family lock, with the record of
-    /// copies in flight; never on one space).
+    /// copies in flight); a one-space DualView stays `ONE_SPACE`.
     pub(crate) fn set_in_flight(&self, on: bool) {
+        if self.load() == ONE_SPACE {
+            return; // fixed for good: its blocking calls never copy (a settle still waits for the records)
+        }
         if on {
             self.0.fetch_or(IN_FLIGHT, Ordering::AcqRel);
         } else {

@@ -16,13 +16,16 @@ use super::regions::IndexBox;
 use super::{RawDualView, State};
 use crate::error::Result;
 use crate::space::stream::Event;
-use crate::space::{Space, Stream};
+use crate::space::{Allocation, Space, Stream};
 use std::sync::Arc;
 
-/// One queued copy: its event, and what it writes or reads (the family's index boxes).
+/// One queued copy: its event, what it writes or reads (the family's index
+/// boxes), and the blocks it uses that another family owns (kept alive until
+/// the record goes, which is after the copy has run).
 pub(super) struct InFlight {
     event: Arc<Event>,
     boxes: Vec<IndexBox>,
+    _keep: Vec<Arc<Allocation>>,
 }
 
 impl RawDualView {
@@ -78,13 +81,12 @@ impl RawDualView {
         self.shared.flags.set_in_flight(true);
     }
 
-    /// Under the family lock, after queuing copies of `boxes` on `stream`
-    /// driven by `space`'s backend: keep their event (`event` when one was
-    /// recorded already, for a copy between two families). Clears
+    /// Under the family lock, after queuing copies of `boxes`: keep their
+    /// event and `keep`, the blocks of another family they use. Clears
     /// `IN_FLIGHT` again when nothing is in flight after all.
-    pub(super) fn end_in_flight(&self, st: &mut State, event: Option<Arc<Event>>, boxes: Vec<IndexBox>) {
+    pub(super) fn end_in_flight(&self, st: &mut State, event: Option<Arc<Event>>, boxes: Vec<IndexBox>, keep: Vec<Arc<Allocation>>) {
         if let Some(event) = event {
-            st.in_flight.push(InFlight { event, boxes });
+            st.in_flight.push(InFlight { event, boxes, _keep: keep });
         }
         if st.in_flight.is_empty() {
             self.shared.flags.set_in_flight(false);

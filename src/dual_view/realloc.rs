@@ -198,8 +198,8 @@ impl RawDualView {
         if self.sub.is_some() {
             return Err(fail(err!(InvalidArgument, "resize of a subview: resize the parent DualView instead")));
         }
-        self.settle()?; // the copy below reads both sides
-        let st = sh.read();
+        let mut st = sh.write();
+        self.settle_locked(&mut st)?; // the copy below reads both sides
         if extents.rank() != st.mapping.rank() {
             return Err(fail(err!(RankMismatch, "resize from rank {} to rank {}: the rank cannot change", st.mapping.rank(), extents.rank())));
         }

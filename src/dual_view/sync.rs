@@ -350,8 +350,12 @@ impl RawDualView {
                 st.dirty = rest;
             }
         }
-        if queued.is_some() {
-            self.end_in_flight(st, event.as_ref().ok().cloned().flatten(), copy);
+        if let Some(s) = queued {
+            if event.is_err() {
+                // Nothing to wait on later: let what was queued finish now.
+                let _ = space::stream::fence(sh.device_space, s);
+            }
+            self.end_in_flight(st, event.as_ref().ok().cloned().flatten(), copy, Vec::new());
         }
         copied?;
         event?;

@@ -78,7 +78,10 @@ impl View {
             tools::begin_deep_copy((self.space, self.label(), self.data()), (src.space, src.label(), src.data()), bytes);
         }
         let r = if std::sync::Arc::ptr_eq(self.allocation(), src.allocation()) {
-            self.copy_staged(src)
+            // Within one block the copy goes through a buffer on the host's time: on a
+            // stream, first wait for the stream's earlier work (the copy must follow it).
+            let fenced = if stream.is_null() { Ok(()) } else { space::stream::fence(self.space, stream) };
+            fenced.and_then(|()| self.copy_staged(src))
         } else {
             // SAFETY: both regions are the views' mappings inside distinct live
             // allocations; exclusivity is the caller's contract.

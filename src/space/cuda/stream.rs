@@ -60,8 +60,9 @@ fn take(bytes: usize) -> Result<Buffer> {
 /// Set by a stream's host function once it has run: the completion of a
 /// staged copy, which serves as that copy's event (one submission fewer
 /// than recording a CUDA event after it).
-#[derive(Default)]
 struct Flag {
+    /// The stream the host function was queued on (its own later work needs no wait).
+    stream: usize,
     done: Mutex<bool>,
     ran: std::sync::Condvar,
 }
@@ -155,7 +156,7 @@ impl CudaBackend {
             // SAFETY: as above.
             p.map_or(Ok(()), |p| unsafe { self.issue((pinned, &packed), (ss, sr), &p, stream) })
         };
-        let flag = std::sync::Arc::new(Flag::default());
+        let flag = std::sync::Arc::new(Flag { stream: stream.as_raw(), done: Mutex::new(false), ran: std::sync::Condvar::new() });
         let job = Box::new(Job { unpack: (!to_device).then_some(*dr), packed, buf, flag: flag.clone() });
         if let Err(e) = queued {
             // Whatever was queued must finish before the buffer is reused.
@@ -250,9 +251,11 @@ pub(super) mod driver_calls {
 
     pub(in crate::space::cuda) fn event_order(ordinal: u32, event: usize, stream: Stream) -> Result<()> {
         if let Some(f) = flag_of(event) {
-            // A stream cannot wait for a host function of another: the host waits (rare: two
-            // copies of one region in flight on two streams).
-            f.wait();
+            // Later work of the same stream follows it already. Another stream cannot wait for
+            // a host function: the host waits (rare: one region in flight on two streams).
+            if f.stream != stream.as_raw() {
+                f.wait();
+            }
             return Ok(());
         }
         let _bound = bind(ordinal)?;
