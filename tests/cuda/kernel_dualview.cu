@@ -25,14 +25,7 @@ __global__ void strided(dv::DualView<float*[4], dv::LayoutRight, dv::Cuda>::t_de
     for (int k = 0; k < 4; ++k) v(i, k) = static_cast<float>(10 * i + k);
 }
 
-#define CUDA_OK(x)                                                                      \
-  do {                                                                                  \
-    cudaError_t e_ = (x);                                                               \
-    if (e_ != cudaSuccess) {                                                            \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-      return 1;                                                                         \
-    }                                                                                   \
-  } while (0)
+#include "cuda_ok.hpp"
 
 int main() {
   bool cuda = false;

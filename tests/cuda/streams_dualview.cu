@@ -20,14 +20,7 @@
 #include <cstdio>
 #include <vector>
 
-#define CUDA_OK(x)                                                                      \
-  do {                                                                                  \
-    cudaError_t e_ = (x);                                                               \
-    if (e_ != cudaSuccess) {                                                            \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-      return 1;                                                                         \
-    }                                                                                   \
-  } while (0)
+#include "cuda_ok.hpp"
 
 using Clock = std::chrono::steady_clock;
 
