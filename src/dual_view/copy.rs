@@ -45,11 +45,23 @@ impl RawDualView {
         self.settle_locked(&mut st)?;
         self.placement(&st)?;
         let v = self.view_in(&st, side)?;
+        let _range = self.fill_range(&st, side);
         self.exclusive(&st, side, side)?.fill(&v, value).map_err(|e| self.err_on(e, Some(side)))
+    }
+
+    /// The NVTX range of a fill of the device side (host fills are plain host loops).
+    fn fill_range(&self, st: &State, side: Side) -> Option<crate::tools::nvtx::Range> {
+        (side == Side::Device && !self.shared.single).then(|| {
+            crate::tools::nvtx::range(|| {
+                let n = self.bounds(st).len() * self.shared.elem.size();
+                format!("dualview fill \"{}\" device {}", self.shared.label, crate::tools::nvtx::bytes(n))
+            })
+        })
     }
 
     fn fill_locked(&self, st: &State, side: Side, value: &[u8]) -> Result<()> {
         self.placement(st)?;
+        let _range = self.fill_range(st, side);
         if self.need_sync(side) {
             return Err(self.concurrent(side));
         }
@@ -184,6 +196,16 @@ impl RawDualView {
         stream: Option<Stream>,
     ) -> Result<()> {
         let fail = |e| dst.err_on(e, Some(dst_side));
+        let _range = crate::tools::nvtx::range(|| {
+            let how = if stream.is_some() { " (enqueue)" } else { "" };
+            let n = dst.bounds(dst_st).len() * dst.shared.elem.size();
+            format!(
+                "dualview deep_copy \"{}\" {dst_side} <- \"{}\" {src_side} {}{how}",
+                dst.shared.alloc_label(dst_side),
+                src.shared.alloc_label(src_side),
+                crate::tools::nvtx::bytes(n)
+            )
+        });
         let (d, s, dst_box) = {
             let src_st: &State = src_st.unwrap_or(dst_st);
             (dst.view_in(dst_st, dst_side)?, src.view_in(src_st, src_side)?, dst.bounds(dst_st))

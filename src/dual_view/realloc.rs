@@ -47,6 +47,7 @@ impl RawDualView {
     fn reallocate(&self, extents: &DynRank, keep: bool, init: bool) -> Result<()> {
         let what = if keep { "resize" } else { "realloc" };
         let sh = &*self.shared;
+        let _range = crate::tools::nvtx::range(|| format!("dualview {what} \"{}\" to {:?}", sh.label, extents.as_slice()));
         let fail = |e: Error| self.err_on(e, None);
         self.check_writable(what, None)?;
         if self.sub.is_some() {
@@ -195,6 +196,7 @@ impl RawDualView {
     pub fn resized(&self, extents: &DynRank) -> Result<RawDualView> {
         let sh = &*self.shared;
         let fail = |e: Error| self.err_on(e, None);
+        let _range = crate::tools::nvtx::range(|| format!("dualview resize \"{}\" to {:?}", sh.label, extents.as_slice()));
         if self.sub.is_some() {
             return Err(fail(err!(InvalidArgument, "resize of a subview: resize the parent DualView instead")));
         }

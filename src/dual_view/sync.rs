@@ -336,6 +336,11 @@ impl RawDualView {
             }
             None => state,
         };
+        let _range = crate::tools::nvtx::range(|| {
+            let n: usize = copy.iter().map(|b| b.len()).sum::<usize>() * sh.elem.size();
+            let how = if queued.is_some() { " (enqueue)" } else { "" };
+            format!("dualview sync_{target} \"{}\" {}{how}", sh.label, crate::tools::nvtx::bytes(n))
+        });
         let copied = self.copy_changes(st, &copy, target, stream).map_err(|e| self.err_on(e, Some(target)));
         // What was queued before a failure is in flight too.
         let event = match queued {

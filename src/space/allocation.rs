@@ -169,6 +169,7 @@ impl Allocation {
         }
         let backend = space.backend()?;
         allocation_point("allocation")?;
+        let _range = crate::tools::nvtx::range(|| format!("dualview allocate \"{label}\" {space} {}", crate::tools::nvtx::bytes(bytes)));
         let ptr = backend.allocate(space.ordinal(), bytes, zeroed)?;
         arm_exit_report();
         let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
@@ -343,6 +344,7 @@ impl Drop for Allocation {
             m.remove(&self.id);
         }
         let bytes = self.bytes();
+        let _range = crate::tools::nvtx::range(|| format!("dualview free \"{}\" {} {}", self.label, self.space, crate::tools::nvtx::bytes(bytes)));
         crate::tools::deallocate(self.space, &self.label, self.ptr.as_ptr(), bytes);
         let (space, backend, ptr) = (self.space, self.backend(), SendPtr(self.ptr));
         let free = move || {

@@ -196,7 +196,10 @@ impl Block {
         debug_assert_eq!((g.state, g.len), (State::Populating, len));
         g.state = State::Registering;
         drop(g);
-        let result = self.driver.register(self.addr, len);
+        let result = {
+            let _range = crate::tools::nvtx::range(|| format!("dualview register \"{}\" {}", self.label, crate::tools::nvtx::bytes(len)));
+            self.driver.register(self.addr, len)
+        };
         let mut g = self.lock();
         g.workers -= 1;
         g.state = match result {

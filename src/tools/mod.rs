@@ -10,7 +10,8 @@
 //! | finalize | [`finalize`] (C++ `Kokkos::finalize`), or at process exit |
 //!
 //! With no library and no callback set, an event costs two atomic loads.
-//! `loader.rs` holds the `dlopen` and the function-pointer casts.
+//! `loader.rs` holds the `dlopen` and the function-pointer casts; `nvtx.rs`
+//! the NVTX ranges for Nsight (a client of NVTX's injection interface).
 
 use crate::abi::*;
 use crate::space::Space;
@@ -19,6 +20,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Once;
 
 mod loader;
+pub(crate) mod nvtx;
 use loader::{as_fn, load};
 
 /// Kokkos' interface version passed to `kokkosp_init_library`.

@@ -1,0 +1,119 @@
+//! NVTX ranges (issue 23): a program that allocates, fills, syncs (blocking
+//! and on a stream), resizes, deep-copies and frees runs in a child process
+//! with `tests/nvtx/recorder.c`, an NVTX injection library of our own, named
+//! by `NVTX_INJECTION64_PATH` (how Nsight Systems attaches). The recorded
+//! ranges are checked by name, nesting and count. On a CUDA machine the
+//! child uses device 0, elsewhere the test device.
+
+use dualview::space::{cuda_device_count, stream};
+use dualview::{Desc, DynRank, ElemSpec, Layout, Mapping, RawDualView, Side, Space};
+use std::path::PathBuf;
+use std::process::Command;
+
+const N: usize = 1 << 20; // 8 MiB of f64
+
+fn space() -> Space {
+    if cuda_device_count() > 0 { Space::cuda(0) } else { Space::test_device(50) }
+}
+
+fn dv(label: &str, n: usize) -> RawDualView {
+    let m = Mapping::new(Layout::Left, DynRank::new(&[n]).unwrap()).unwrap();
+    RawDualView::new(label, &Desc::new(ElemSpec::of::<f64>(), m, space())).unwrap()
+}
+
+/// The program whose ranges are recorded (run by the test below, in a child).
+#[test]
+#[ignore = "the child process of every_transfer_allocation_and_resize_has_its_range"]
+fn nvtx_child_program() {
+    if std::env::var_os("DV_NVTX_LOG").is_none() {
+        return;
+    }
+    let a = dv("nvtx_x", N);
+    a.fill(Side::Device, &1.5f64.to_ne_bytes()).unwrap();
+    a.sync(Side::Host).unwrap();
+    a.resize(&DynRank::new(&[2 * N]).unwrap()).unwrap();
+    let b = dv("nvtx_y", 2 * N);
+    RawDualView::deep_copy(&b, &a).unwrap();
+    let s = stream::create(space()).unwrap();
+    a.modify(Side::Device).unwrap();
+    a.sync_on(Side::Host, s).unwrap();
+    a.sync(Side::Host).unwrap(); // waits; copies nothing
+    drop((a, b));
+    // SAFETY: made above, used no more.
+    unsafe { stream::destroy(space(), s) }.unwrap();
+}
+
+fn build_recorder(dir: &std::path::Path) -> Option<PathBuf> {
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/nvtx/recorder.c");
+    let lib = dir.join("librecorder.so");
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    let out = match Command::new(&cc)
+        .args(["-shared", "-fPIC", "-O1", "-Wall", "-Wextra", "-Werror"])
+        .arg(&src)
+        .arg("-o")
+        .arg(&lib)
+        .output()
+    {
+        Ok(out) => out,
+        Err(e) => {
+            eprintln!("SKIPPED every_transfer_allocation_and_resize_has_its_range: no C compiler ({cc}: {e})");
+            return None;
+        }
+    };
+    assert!(out.status.success(), "{cc}: {}", String::from_utf8_lossy(&out.stderr));
+    Some(lib)
+}
+
+#[test]
+#[cfg_attr(miri, ignore)] // runs a C compiler and a child process
+fn every_transfer_allocation_and_resize_has_its_range() {
+    let dir = std::env::temp_dir().join(format!("dualview-nvtx-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let Some(lib) = build_recorder(&dir) else { return };
+    let log = dir.join("ranges.log");
+    let out = Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "nvtx_child_program", "--ignored", "--test-threads", "1"])
+        .env("NVTX_INJECTION64_PATH", &lib)
+        .env("DV_NVTX_LOG", &log)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "child failed:\n{}\n{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&log).expect("the recorder wrote nothing: was it attached?");
+    std::fs::remove_dir_all(&dir).ok();
+    // Replay: every push is popped, on this one thread, and nothing pops an empty stack.
+    let mut stack: Vec<&str> = Vec::new();
+    let mut ranges: Vec<(&str, usize)> = Vec::new(); // (name, depth at push)
+    for line in text.lines() {
+        if let Some(name) = line.strip_prefix("push ") {
+            ranges.push((name, stack.len()));
+            stack.push(name);
+        } else {
+            assert_eq!(line, "pop");
+            assert!(stack.pop().is_some(), "a pop without a push:\n{text}");
+        }
+    }
+    assert!(stack.is_empty(), "ranges left open: {stack:?}");
+    let count = |prefix: &str| ranges.iter().filter(|(n, _)| n.starts_with(prefix)).count();
+    let one = |name: &str| {
+        let hits: Vec<_> = ranges.iter().filter(|(n, _)| *n == name).collect();
+        assert_eq!(hits.len(), 1, "{name:?} recorded {} times in:\n{text}", hits.len());
+        hits[0].1
+    };
+    let dev = space();
+    let mb = |n: usize| format!("{:.1} MB", (n * 8) as f64 / 1e6);
+    assert_eq!(one(&format!("dualview allocate \"nvtx_x\" {dev} {}", mb(N))), 0);
+    assert_eq!(one(&format!("dualview allocate \"nvtx_x_mirror\" HostSpace {}", mb(N))), 0);
+    assert_eq!(one(&format!("dualview fill \"nvtx_x\" device {}", mb(N))), 0);
+    assert_eq!(one(&format!("dualview sync_host \"nvtx_x\" {}", mb(N))), 0);
+    assert_eq!(one(&format!("dualview resize \"nvtx_x\" to [{}]", 2 * N)), 0);
+    assert_eq!(one(&format!("dualview deep_copy \"nvtx_y\" device <- \"nvtx_x\" device {}", mb(2 * N))), 0);
+    assert_eq!(one(&format!("dualview sync_host \"nvtx_x\" {} (enqueue)", mb(2 * N))), 0);
+    // A resize's new blocks are allocated inside its range.
+    let resize_allocs = ranges.iter().filter(|(n, d)| n.starts_with("dualview allocate \"nvtx_x") && *d == 1).count();
+    let grown_in_place = 2 - resize_allocs;
+    assert!(resize_allocs <= 2, "{text}");
+    // Every block allocated is freed (the last ones at the drop).
+    assert_eq!(count("dualview allocate "), count("dualview free "), "{text}");
+    assert_eq!(count("dualview allocate "), 2 + resize_allocs + 2, "{text}");
+    eprintln!("{} ranges recorded; the resize grew {grown_in_place} block(s) in place:\n{text}", ranges.len());
+}
