@@ -38,7 +38,8 @@ module dualview
   ! The API (public by default; named here for the reader).
   public :: dualview_t, dv_info_t, dv_space_info_t
   public :: dv_last_error_message, dv_status_str, dv_dtype_str, dv_space_info, space_available, &
-            space_device_count, cuda_available, dv_fence, dv_version, dv_handle_count
+            space_device_count, cuda_available, dv_fence, dv_version, dv_handle_count, &
+            dv_transfer_report_start, dv_transfer_report
 
   ! Internal: the intrinsic modules' names, the binding's part of dualview_abi, and the
   ! procedures of this module that are not the API.
@@ -50,7 +51,7 @@ module dualview
       c_dv_need_sync_device, c_dv_host_access, c_dv_device_access, c_dv_rank, c_dv_extent, c_dv_info, &
       c_dv_label, c_dv_view_label, c_dv_desc_of, c_dv_resize, c_dv_realloc, c_dv_handle_count, &
       c_dv_space_info, c_dv_space_available, c_dv_space_device_count, c_dv_fence, c_dv_cuda_available, &
-      c_dv_dtype_str, c_dv_version, c_dv_status_str
+      c_dv_dtype_str, c_dv_version, c_dv_status_str, c_dv_report_start, c_dv_report_write
   private :: c_strlen, str, str_i32, str_i64, last_error, c_message, report, fail, die, live, to_c, from_c
   private :: addr_of, owns, borrowed, release, adopt, shape_ok, to_extents, get_label, host_access, wrap_any
   private :: dv_f_create_i32, dv_f_create_i64, dv_f_destroy, dv_f_final, dv_f_assign, dv_f_is_valid, &
@@ -384,6 +385,34 @@ contains
       pname = c_loc(cname)
     end if
     call report(c_dv_fence(space, o, pname), stat, m_)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> The transfer report (docs/GPU.md): record every copying sync and resize from now on,
+  !> as DV_REPORT does from the start.
+  subroutine dv_transfer_report_start(stat, errmsg)
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    call report(c_dv_report_start(), stat, m_)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> Write the transfer report now: the table on stderr, or with `prefix` the files
+  !> `<prefix>.<rank>.txt` and `<prefix>.<rank>.csv`.
+  subroutine dv_transfer_report(prefix, stat, errmsg)
+    character(len=*), intent(in), optional :: prefix
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    character(kind=c_char), allocatable, target :: cprefix(:)
+    type(c_ptr) :: p
+    p = c_null_ptr
+    if (present(prefix)) then
+      call to_c(prefix, cprefix)
+      p = c_loc(cprefix)
+    end if
+    call report(c_dv_report_write(p), stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 

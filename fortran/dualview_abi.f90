@@ -32,7 +32,7 @@ module dualview_abi
       c_dv_device_access, c_dv_rank, c_dv_extent, c_dv_info, c_dv_label, c_dv_view_label, &
       c_dv_desc_of, c_dv_resize, c_dv_realloc, c_dv_handle_count, c_dv_space_info, &
       c_dv_space_available, c_dv_space_device_count, c_dv_fence, c_dv_cuda_available, &
-      c_dv_dtype_str, c_dv_version, c_dv_status_str
+      c_dv_dtype_str, c_dv_version, c_dv_status_str, c_dv_report_start, c_dv_report_write
 
   ! ---- Constants: every numeric #define DV_* and every dv_status_t code of dualview.h ----
   integer(c_int32_t), parameter, public :: DV_VERSION_MAJOR = 0
@@ -559,6 +559,15 @@ module dualview_abi
       import
       integer(c_int32_t), value :: status
       type(c_ptr) :: res_
+    end function
+    function c_dv_report_start() bind(c, name="dv_report_start") result(res_)
+      import
+      integer(c_int) :: res_
+    end function
+    function c_dv_report_write(prefix) bind(c, name="dv_report_write") result(res_)
+      import
+      type(c_ptr), value :: prefix
+      integer(c_int) :: res_
     end function
   end interface
 

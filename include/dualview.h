@@ -1550,6 +1550,29 @@ DV_NODISCARD enum dv_status_t dv_stats_global_reset(void);
 DV_NODISCARD enum dv_status_t dv_handle_count(size_t *out);
 
 /**
+ * Record every copying sync and resize for the transfer report from now on,
+ * as `DV_REPORT` does from the start (without writing it at exit).
+ */
+DV_NODISCARD enum dv_status_t dv_report_start(void);
+
+/**
+ * Write the transfer report now: with `prefix` NULL, the table on stderr
+ * (or the files `DV_REPORT=<prefix>` names); otherwise `<prefix>.<rank>.txt`
+ * and `<prefix>.<rank>.csv` (rank from the MPI launcher, 0 without one).
+ * Rows: per DualView label, syncs, bytes and time each way, the rate against
+ * the raw rate, the largest copy, resizes; most time first.
+ *
+ * # Safety
+ * `prefix` is NULL or NUL-terminated.
+ */
+DV_NODISCARD enum dv_status_t dv_report_write(const char *prefix);
+
+/**
+ * Forget the transfer report's rows (a report per phase of a run).
+ */
+DV_NODISCARD enum dv_status_t dv_report_reset(void);
+
+/**
  * A static, NUL-terminated description of a status code ("unknown status"
  * for values that are not a `dv_status_t`). Never NULL; never free it.
  */

@@ -55,7 +55,8 @@ C_FUNCTIONS = ["dv_last_error_copy", "dv_create", "dv_wrap", "dv_clone", "dv_des
                "dv_need_sync_host", "dv_need_sync_device", "dv_host_access", "dv_device_access",
                "dv_rank", "dv_extent", "dv_info", "dv_label", "dv_view_label", "dv_desc_of",
                "dv_resize", "dv_realloc", "dv_handle_count", "dv_space_info", "dv_space_available",
-               "dv_space_device_count", "dv_fence", "dv_cuda_available", "dv_dtype_str", "dv_version", "dv_status_str"]
+               "dv_space_device_count", "dv_fence", "dv_cuda_available", "dv_dtype_str", "dv_version", "dv_status_str",
+               "dv_report_start", "dv_report_write"]
 # Structs that module dualview re-exports (the others are internal to the binding).
 PUBLIC_STRUCTS = ["dv_info_t", "dv_space_info_t"]
 # The abstract parent of dualview_t, which carries the typed accessors.

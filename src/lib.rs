@@ -16,6 +16,7 @@
 //! | [`dual_view`] | `RawDualView`: the untyped engine (flags, sync, regions, resize) |
 //! | [`typed`] | `DualView<T, E>` with access guards |
 //! | [`stats`] | transfer statistics and `DV_TRACE=1` tracing |
+//! | [`report`] | the transfer report at exit (`DV_REPORT`) |
 //! | [`tools`] | the Kokkos Tools interface (`KOKKOS_TOOLS_LIBS`) |
 //!
 //! The C ABI (`dv_` prefix, `include/dualview.h`) lives in a hidden `ffi`
@@ -63,6 +64,7 @@ pub mod ffi;
 pub mod layout;
 pub mod side;
 pub mod space;
+pub mod report;
 pub mod stats;
 pub mod tools;
 pub mod typed;

@@ -332,6 +332,17 @@ struct SpaceAccessibility {
 /// Wait for all work of the default execution space.
 inline void fence(const std::string& name = "") { DefaultExecutionSpace().fence(name); }
 
+/// The transfer report (docs/GPU.md, "The transfer report"): record every
+/// copying sync and resize from now on, as `DV_REPORT` does from the start.
+inline void report_start() { detail::check(dv_report_start()); }
+/// Write the transfer report now: the table on stderr (empty `prefix`), or
+/// `<prefix>.<rank>.txt` and `.csv`.
+inline void report(const std::string& prefix = "") {
+  detail::check(dv_report_write(prefix.empty() ? nullptr : prefix.c_str()));
+}
+/// Forget the transfer report's rows.
+inline void report_reset() { detail::check(dv_report_reset()); }
+
 /// Whether memory space `Memory` (a memory space tag, or any space-like
 /// type) can be used here on device `ordinal` (ignored by host spaces):
 /// dv_space_available.

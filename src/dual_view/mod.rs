@@ -163,6 +163,13 @@ impl Shared {
         st.host.is_pageable_host()
     }
 
+    /// Count one copying sync into `target`: the family's and the process's
+    /// statistics, and the transfer report when asked for (`DV_REPORT`).
+    fn record_transfer(&self, target: Side, bytes: usize, elapsed: std::time::Duration) {
+        self.stats.record(&self.label, target, bytes, elapsed);
+        crate::report::record_copy(&self.label, self.device_space, target, bytes, elapsed.as_nanos().min(u64::MAX as u128) as u64);
+    }
+
     fn read(&self) -> RwLockReadGuard<'_, State> {
         // A panic never leaves State half-updated (fields are swapped last), so poisoning is ignored.
         self.state.read().unwrap_or_else(|e| e.into_inner())

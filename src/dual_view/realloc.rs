@@ -48,6 +48,7 @@ impl RawDualView {
         let what = if keep { "resize" } else { "realloc" };
         let sh = &*self.shared;
         let _range = crate::tools::nvtx::range(|| format!("dualview {what} \"{}\" to {:?}", sh.label, extents.as_slice()));
+        crate::report::record_resize(&sh.label, sh.device_space);
         let fail = |e: Error| self.err_on(e, None);
         self.check_writable(what, None)?;
         if self.sub.is_some() {
@@ -197,6 +198,7 @@ impl RawDualView {
         let sh = &*self.shared;
         let fail = |e: Error| self.err_on(e, None);
         let _range = crate::tools::nvtx::range(|| format!("dualview resize \"{}\" to {:?}", sh.label, extents.as_slice()));
+        crate::report::record_resize(&sh.label, sh.device_space);
         if self.sub.is_some() {
             return Err(fail(err!(InvalidArgument, "resize of a subview: resize the parent DualView instead")));
         }

@@ -146,7 +146,7 @@ impl RawDualView {
             }
             let t0 = Instant::now();
             let moved = self.copy_changes(st, &outside, side, None).map_err(|e| self.err_on(e, Some(side)))?;
-            sh.stats.record(&sh.label, side, moved, t0.elapsed());
+            sh.record_transfer(side, moved, t0.elapsed());
         }
         if crate::stats::trace_enabled() {
             let dropped: usize = regions::inside(&st.dirty, &mine).iter().map(|b| b.len()).sum();
@@ -349,7 +349,7 @@ impl RawDualView {
         };
         if let Ok(moved) = copied {
             // On the default stream the copy (or prefetch) is complete here: it synchronises itself.
-            sh.stats.record(&sh.label, target, moved, t0.elapsed());
+            sh.record_transfer(target, moved, t0.elapsed());
             // A side marked again during the copy keeps its mark: its change may postdate the copy.
             if sh.flags.replace(state, next) {
                 st.dirty = rest;

@@ -92,3 +92,43 @@ pub unsafe extern "C" fn dv_handle_count(out: *mut usize) -> dv_status_t {
         Ok(())
     })
 }
+
+// ---- the transfer report (DV_REPORT) ----------------------------------------------------
+
+/// Record every copying sync and resize for the transfer report from now on,
+/// as `DV_REPORT` does from the start (without writing it at exit).
+#[must_use]
+#[unsafe(no_mangle)]
+pub extern "C" fn dv_report_start() -> dv_status_t {
+    call(function!(), || {
+        crate::report::start();
+        Ok(())
+    })
+}
+
+/// Write the transfer report now: with `prefix` NULL, the table on stderr
+/// (or the files `DV_REPORT=<prefix>` names); otherwise `<prefix>.<rank>.txt`
+/// and `<prefix>.<rank>.csv` (rank from the MPI launcher, 0 without one).
+/// Rows: per DualView label, syncs, bytes and time each way, the rate against
+/// the raw rate, the largest copy, resizes; most time first.
+///
+/// # Safety
+/// `prefix` is NULL or NUL-terminated.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_report_write(prefix: *const std::ffi::c_char) -> dv_status_t {
+    call(function!(), || {
+        let p = if prefix.is_null() { None } else { Some(label(prefix, "prefix")?.0) };
+        crate::report::write(p.as_deref()).map_err(|e| crate::error::err!(InvalidArgument, "dv_report_write: {e}"))
+    })
+}
+
+/// Forget the transfer report's rows (a report per phase of a run).
+#[must_use]
+#[unsafe(no_mangle)]
+pub extern "C" fn dv_report_reset() -> dv_status_t {
+    call(function!(), || {
+        crate::report::reset();
+        Ok(())
+    })
+}

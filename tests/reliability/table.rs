@@ -737,6 +737,15 @@ fn rows() -> BTreeMap<&'static str, Row> {
             .bad("test-device ordinal 64", |_| unsafe { dv_stream_fence(DV_SPACE_TEST_DEVICE, 64, null_mut()) })
             .oom(|_| unsafe { dv_stream_fence(DV_SPACE_HOST, 0, null_mut()) }),
     );
+    m.insert("dv_report_start", Row::default().oom(|_| dv_report_start()));
+    m.insert(
+        "dv_report_write",
+        Row::default()
+            .null("`prefix` (stderr)", |_| unsafe { dv_report_write(null()) })
+            .bad("a folder that does not exist", |_| unsafe { dv_report_write(c"/nonexistent-dir/r".as_ptr()) })
+            .oom(|_| unsafe { dv_report_write(null()) }),
+    );
+    m.insert("dv_report_reset", Row::default().oom(|_| dv_report_reset()));
     m.insert(
         "dv_test_device_set_stream_delay",
         Row::default()
