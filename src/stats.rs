@@ -136,7 +136,7 @@ impl StatsCell {
                 Side::Device => "host->device",
                 Side::Host => "device->host",
             };
-            eprintln!("dualview: sync \"{label}\" {dir} {bytes} B in {:.3} us", nanos as f64 / 1e3);
+            trace(format_args!("sync \"{label}\" {dir} {bytes} B in {:.3} us", nanos as f64 / 1e3));
         }
     }
 
@@ -174,6 +174,41 @@ pub fn global() -> Stats {
 /// ```
 pub fn reset_global() {
     GLOBAL.reset();
+}
+
+/// Write one `DV_TRACE` line: `dualview[rank R]: ...` under an MPI launcher,
+/// `dualview[pid P]: ...` otherwise, as one whole write, to stderr, or with
+/// `DV_TRACE_FILE=<prefix>` to `<prefix>.<rank or pid>.log` (DECISIONS T5).
+///
+/// ```
+/// dualview::stats::trace(format_args!("a line of {} words", 5));
+/// ```
+pub fn trace(line: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    static SINK: OnceLock<(String, Option<std::sync::Mutex<std::fs::File>>)> = OnceLock::new();
+    let (who, file) = SINK.get_or_init(|| {
+        let (who, tag) = match crate::report::rank() {
+            Some(r) => (format!("rank {r}"), r.to_string()),
+            None => (format!("pid {}", std::process::id()), std::process::id().to_string()),
+        };
+        let file = std::env::var("DV_TRACE_FILE").ok().filter(|p| !p.is_empty()).and_then(|p| {
+            let path = format!("{p}.{tag}.log");
+            match std::fs::OpenOptions::new().create(true).append(true).open(&path) {
+                Ok(f) => Some(std::sync::Mutex::new(f)),
+                Err(e) => {
+                    let _ = std::io::stderr().write_all(format!("dualview[{who}]: DV_TRACE_FILE: cannot open {path}: {e}; tracing to stderr\n").as_bytes());
+                    None
+                }
+            }
+        });
+        (who, file)
+    });
+    let text = format!("dualview[{who}]: {line}\n");
+    // One write of the whole line: lines of several ranks or threads never interleave.
+    let _ = match file {
+        Some(f) => f.lock().unwrap_or_else(|e| e.into_inner()).write_all(text.as_bytes()),
+        None => std::io::stderr().lock().write_all(text.as_bytes()),
+    };
 }
 
 /// Whether `DV_TRACE=1` was set when the first sync happened.

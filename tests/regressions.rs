@@ -269,9 +269,28 @@ fn dv_trace_logs_each_copying_sync() {
         .unwrap();
     assert!(out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("dualview: sync")).collect();
+    let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("dualview[") && l.contains("]: sync")).collect();
     assert_eq!(lines.len(), 1, "one copying sync, one line: {err}");
     assert!(lines[0].contains("host->device 8000 B"), "{}", lines[0]);
+    assert!(lines[0].starts_with("dualview[pid "), "without MPI the pid: {}", lines[0]);
+    // Issue 20 (6): under an MPI launcher the rank, and DV_TRACE_FILE: one file per rank.
+    let dir = std::env::temp_dir().join(format!("dualview-trace-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let prefix = dir.join("trace");
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["dv_trace_logs_each_copying_sync", "--exact", "--nocapture", "--test-threads", "1"])
+        .env("DV_TRACE", "1")
+        .env("DV_TRACE_CHILD", "1")
+        .env("OMPI_COMM_WORLD_RANK", "2")
+        .env("DV_TRACE_FILE", &prefix)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let log = std::fs::read_to_string(format!("{}.2.log", prefix.display())).expect("the trace file of rank 2");
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(log, "dualview[rank 2]: sync \"A\" host->device 8000 B in ".to_string() + log.split(" in ").nth(1).unwrap(), "{log}");
+    assert_eq!(log.lines().count(), 1, "{log}");
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("]: sync"), "traced to the file, not stderr");
 }
 
 /// Issue 18 (2): the LAMMPS border exchange at the size the tester used on the

@@ -151,13 +151,13 @@ impl RawDualView {
         if crate::stats::trace_enabled() {
             let dropped: usize = regions::inside(&st.dirty, &mine).iter().map(|b| b.len()).sum();
             if dropped > 0 {
-                eprintln!(
-                    "dualview: \"{}\": a write of the {side} side drops {} element(s) of the {} side's rest, which no sync \
+                crate::stats::trace(format_args!(
+                    "\"{}\": a write of the {side} side drops {} element(s) of the {} side's rest, which no sync \
                      had copied yet (Kokkos semantics: the later write wins)",
                     sh.label,
                     dropped,
                     side.other()
-                );
+                ));
             }
         }
         if sh.flags.replace(state, CLEAN) {

@@ -211,7 +211,7 @@ impl Block {
             Err(e) => {
                 // Never the user's error: the copies of this block stay pageable.
                 if crate::stats::trace_enabled() {
-                    eprintln!("dualview: \"{}\": the mirror stays pageable: {}", self.label, e.message());
+                    crate::stats::trace(format_args!("\"{}\": the mirror stays pageable: {}", self.label, e.message()));
                 }
                 State::Refused
             }
