@@ -48,7 +48,7 @@ fn build_recorder(dir: &std::path::Path) -> Option<PathBuf> {
     let lib = dir.join("librecorder.so");
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
     let out = match Command::new(&cc)
-        .args(["-shared", "-fPIC", "-O1", "-Wall", "-Wextra", "-Werror"])
+        .args(["-shared", "-fPIC", "-O1", "-Wall", "-Wextra", "-Werror", "-pthread"])
         .arg(&src)
         .arg("-o")
         .arg(&lib)
@@ -80,19 +80,22 @@ fn every_transfer_allocation_and_resize_has_its_range() {
     assert!(out.status.success(), "child failed:\n{}\n{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     let text = std::fs::read_to_string(&log).expect("the recorder wrote nothing: was it attached?");
     std::fs::remove_dir_all(&dir).ok();
-    // Replay: every push is popped, on this one thread, and nothing pops an empty stack.
-    let mut stack: Vec<&str> = Vec::new();
-    let mut ranges: Vec<(&str, usize)> = Vec::new(); // (name, depth at push)
+    // Replay per thread (a mirror registers on a background thread): every push is
+    // popped on its thread, and nothing pops an empty stack.
+    let mut stacks: std::collections::HashMap<&str, Vec<&str>> = Default::default();
+    let mut ranges: Vec<(&str, usize)> = Vec::new(); // (name, depth at push on its thread)
     for line in text.lines() {
-        if let Some(name) = line.strip_prefix("push ") {
+        if let Some(rest) = line.strip_prefix("push ") {
+            let (thread, name) = rest.split_once(' ').unwrap();
+            let stack = stacks.entry(thread).or_default();
             ranges.push((name, stack.len()));
             stack.push(name);
         } else {
-            assert_eq!(line, "pop");
-            assert!(stack.pop().is_some(), "a pop without a push:\n{text}");
+            let thread = line.strip_prefix("pop ").unwrap_or_else(|| panic!("not a record: {line}"));
+            assert!(stacks.entry(thread).or_default().pop().is_some(), "a pop without a push:\n{text}");
         }
     }
-    assert!(stack.is_empty(), "ranges left open: {stack:?}");
+    assert!(stacks.values().all(|s| s.is_empty()), "ranges left open: {stacks:?}");
     let count = |prefix: &str| ranges.iter().filter(|(n, _)| n.starts_with(prefix)).count();
     let one = |name: &str| {
         let hits: Vec<_> = ranges.iter().filter(|(n, _)| *n == name).collect();

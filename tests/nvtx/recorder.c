@@ -1,9 +1,10 @@
 /* An NVTX injection library of dualview's tests (tests/nvtx.rs): attaches to
  * every NVTX client that loads it through NVTX_INJECTION64_PATH, and appends
- * one line per range to the file named by DV_NVTX_LOG: "push <name>" and
- * "pop". Written from the NVTX v3 injection interface: export table 1 gives
+ * one line per range to the file named by DV_NVTX_LOG: "push <thread> <name>"
+ * and "pop <thread>" (ranges nest per thread). Written from the NVTX v3 injection interface: export table 1 gives
  * GetModuleFunctionTable; module 1 (core) slot 9 is nvtxRangePushA, slot 11
  * nvtxRangePop. */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,16 +17,21 @@ typedef struct {
 typedef const void *(*get_export_table_t)(uint32_t id);
 
 static FILE *log_file;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 static int push_a(const char *name) {
-  fprintf(log_file, "push %s\n", name);
+  pthread_mutex_lock(&lock);
+  fprintf(log_file, "push %lu %s\n", (unsigned long)pthread_self(), name);
   fflush(log_file);
+  pthread_mutex_unlock(&lock);
   return 0;
 }
 
 static int pop(void) {
-  fprintf(log_file, "pop\n");
+  pthread_mutex_lock(&lock);
+  fprintf(log_file, "pop %lu\n", (unsigned long)pthread_self());
   fflush(log_file);
+  pthread_mutex_unlock(&lock);
   return 0;
 }
 
