@@ -28,6 +28,10 @@ fn nvtx_child_program() {
     if std::env::var_os("DV_NVTX_LOG").is_none() {
         return;
     }
+    if cuda_device_count() == 0 {
+        // As a CUDA device does: mirrors register (in the background, a sync waits for it).
+        dualview::space::test_device::set_registers_mirror(50, true).unwrap();
+    }
     let a = dv("nvtx_x", N);
     a.fill(Side::Device, &1.5f64.to_ne_bytes()).unwrap();
     a.sync(Side::Host).unwrap();
@@ -115,6 +119,8 @@ fn every_transfer_allocation_and_resize_has_its_range() {
     let resize_allocs = ranges.iter().filter(|(n, d)| n.starts_with("dualview allocate \"nvtx_x") && *d == 1).count();
     let grown_in_place = 2 - resize_allocs;
     assert!(resize_allocs <= 2, "{text}");
+    // The mirror's registration (on whichever thread did it).
+    assert!(ranges.iter().any(|(n, _)| *n == format!("dualview register \"nvtx_x_mirror\" {}", mb(N))), "{text}");
     // Every block allocated is freed (the last ones at the drop).
     assert_eq!(count("dualview allocate "), count("dualview free "), "{text}");
     assert_eq!(count("dualview allocate "), 2 + resize_allocs + 2, "{text}");
