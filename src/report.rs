@@ -148,16 +148,8 @@ pub fn reset() {
     table().clear();
 }
 
-/// The MPI rank the launcher gave this process, if any.
-///
-/// ```
-/// let _rank: Option<u32> = dualview::report::rank();
-/// ```
-pub fn rank() -> Option<u32> {
-    ["OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "MV2_COMM_WORLD_RANK", "SLURM_PROCID"]
-        .iter()
-        .find_map(|k| std::env::var(k).ok()?.trim().parse().ok())
-}
+/// The MPI rank the launcher gave this process, if any ([`crate::stats::rank`]).
+pub use crate::stats::rank;
 
 /// Raw rates (GB/s: to the device, to the host) between `device` and the
 /// host memory the driver copies at full speed, measured now (best of 3

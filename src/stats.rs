@@ -176,6 +176,18 @@ pub fn reset_global() {
     GLOBAL.reset();
 }
 
+/// The MPI rank the launcher gave this process, if any: Open MPI's,
+/// PMIx's, PMI's (MPICH), MVAPICH's or Slurm's variable (no MPI library needed).
+///
+/// ```
+/// let _rank: Option<u32> = dualview::stats::rank();
+/// ```
+pub fn rank() -> Option<u32> {
+    ["OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "MV2_COMM_WORLD_RANK", "SLURM_PROCID"]
+        .iter()
+        .find_map(|k| std::env::var(k).ok()?.trim().parse().ok())
+}
+
 /// Write one `DV_TRACE` line: `dualview[rank R]: ...` under an MPI launcher,
 /// `dualview[pid P]: ...` otherwise, as one whole write, to stderr, or with
 /// `DV_TRACE_FILE=<prefix>` to `<prefix>.<rank or pid>.log` (DECISIONS T5).
@@ -187,7 +199,7 @@ pub fn trace(line: std::fmt::Arguments<'_>) {
     use std::io::Write;
     static SINK: OnceLock<(String, Option<std::sync::Mutex<std::fs::File>>)> = OnceLock::new();
     let (who, file) = SINK.get_or_init(|| {
-        let (who, tag) = match crate::report::rank() {
+        let (who, tag) = match rank() {
             Some(r) => (format!("rank {r}"), r.to_string()),
             None => (format!("pid {}", std::process::id()), std::process::id().to_string()),
         };
