@@ -8,8 +8,11 @@
 //! | anything else, a prefix | `<prefix>.<rank>.txt` (the table) and `<prefix>.<rank>.csv` (one row per DualView, for `scripts/bench-plot.py --report`) |
 //!
 //! A row per label (every DualView of that label, alive or gone): syncs and
-//! bytes each way, their time, the effective rate against the raw rate of
-//! the same spaces, the largest single copy, and resizes. The raw rate is
+//! bytes each way, the time the host spent in them (for a copy queued on a
+//! stream, its enqueue; a blocking call that then waits for it is not
+//! counted), the effective rate against the raw rate of the same spaces, the
+//! largest single copy, and resizes. The CSV's rank column is empty without
+//! an MPI launcher (the files then carry rank 0). The raw rate is
 //! measured when the report is made (a 64 MiB copy each way between the
 //! device and host memory the driver copies at full speed: pinned for CUDA),
 //! so the program's own transfers are never disturbed (DECISIONS T4). The
@@ -30,8 +33,10 @@ pub struct Direction {
     pub count: u64,
     /// Bytes they moved.
     pub bytes: u64,
-    /// Nanoseconds they took.
+    /// Nanoseconds the host spent in them (for a copy queued on a stream: its enqueue).
     pub nanos: u64,
+    /// The largest of them, in bytes.
+    pub largest: u64,
 }
 
 /// One label's row.
@@ -45,8 +50,6 @@ pub struct Row {
     pub to_device: Direction,
     /// Copies into the host.
     pub to_host: Direction,
-    /// The largest single sync, in bytes.
-    pub largest: u64,
     /// Resizes and reallocations.
     pub resizes: u64,
 }
@@ -113,7 +116,7 @@ pub(crate) fn record_copy(label: &str, device: Space, target: Side, bytes: usize
     d.count += 1;
     d.bytes += bytes as u64;
     d.nanos += nanos;
-    r.largest = r.largest.max(bytes as u64);
+    d.largest = d.largest.max(bytes as u64);
 }
 
 /// Count one resize or reallocation of `label`.
@@ -221,7 +224,7 @@ pub fn text() -> String {
             human(r.to_host.bytes),
             r.to_host.nanos as f64 / 1e6,
             gbs(&r.to_host),
-            human(r.largest),
+            human(r.to_device.largest.max(r.to_host.largest)),
             r.resizes,
             rate.map_or(String::from("-"), |(d, h)| format!("{d:.1}, {h:.1} ({})", r.device.map(|d| d.to_string()).unwrap_or_default())),
         );
@@ -248,7 +251,7 @@ pub fn csv() -> String {
                 d.count,
                 d.bytes,
                 d.nanos as f64 / 1e9,
-                r.largest,
+                d.largest,
                 r.resizes
             );
         }
@@ -313,10 +316,9 @@ mod tests {
         {
             let mut m = table();
             let r = row(&mut m, "unit \"x\"", Space::test_device(3));
-            r.to_device = Direction { count: 2, bytes: 2000, nanos: 1000 };
-            r.largest = 1500;
+            r.to_device = Direction { count: 2, bytes: 2000, nanos: 1000, largest: 1500 };
             r.resizes = 1;
-            row(&mut m, "unit y", Space::test_device(3)).to_host = Direction { count: 1, bytes: 10, nanos: 5000 };
+            row(&mut m, "unit y", Space::test_device(3)).to_host = Direction { count: 1, bytes: 10, nanos: 5000, largest: 10 };
         }
         let csv = csv();
         let lines: Vec<&str> = csv.lines().collect();
