@@ -79,7 +79,7 @@ grep -h "^stencil" "$GPU/log.stencil_example" || true
 run gtest "$GPU/bin/dv_gtest"
 [ -x "$GPU/cu-build/kernel_dualview" ] && run cu_kernel_dualview "$GPU/cu-build/kernel_dualview"
 [ -x "$GPU/cu-build/streams_dualview" ] && run cu_streams_dualview "$GPU/cu-build/streams_dualview"
-grep -h -e "^PASS" -e "^FAIL" "$GPU/log.cu_streams_dualview" 2>/dev/null || true
+grep -h -e "^PASS" -e "^FAIL" -e "^MEASURED" "$GPU/log.cu_streams_dualview" 2>/dev/null || true
 for np in 1 2 4; do
   [ -x "$GPU/jacobi_cuda" ] && run "mpi_jacobi_np$np" sh -c "mpirun -np $np --oversubscribe --allow-run-as-root '$GPU/jacobi_cuda' | tee /dev/stderr | grep -q 'bitwise equal to the single-rank run: yes'"
 done
@@ -108,7 +108,7 @@ if [ "${SANITIZE:-1}" = 0 ]; then
 elif command -v compute-sanitizer >/dev/null; then
   for tool in memcheck racecheck; do
     [ -x "$GPU/cu-build/kernel_dualview" ] && run "sanitizer_${tool}_cu" compute-sanitizer --tool $tool --error-exitcode 3 "$GPU/cu-build/kernel_dualview"
-    [ -x "$GPU/cu-build/streams_dualview" ] && run "sanitizer_${tool}_cu_streams" env DV_NO_TIMING=1 compute-sanitizer --tool $tool --error-exitcode 3 "$GPU/cu-build/streams_dualview"
+    [ -x "$GPU/cu-build/streams_dualview" ] && run "sanitizer_${tool}_cu_streams" compute-sanitizer --tool $tool --error-exitcode 3 "$GPU/cu-build/streams_dualview"
     [ -x "$GPU/kokkos-build/kokkos_dualview_tests" ] && run "sanitizer_${tool}_kokkos_unit" compute-sanitizer --tool $tool --error-exitcode 3 "$GPU/kokkos-build/kokkos_dualview_tests" --gtest_filter=-*DeathTest*
     run "sanitizer_${tool}_interop" compute-sanitizer --tool $tool --error-exitcode 3 "$GPU/bin/interop" --test-threads 1
     run "sanitizer_${tool}_gtest" compute-sanitizer --tool $tool --error-exitcode 3 "$GPU/bin/dv_gtest" --gtest_filter='*Gpu*:*Cuda*'

@@ -2,21 +2,21 @@
 // Kokkos::Cuda instances over the caller's streams, sync(exec), deep_copy(exec)):
 //
 // 1. Async means async: behind a 20 ms kernel on a non-blocking stream,
-//    sync_host(exec) of the kernel's output returns without waiting for it
-//    (4 KiB, 64 KiB, 128 KiB, 8 MiB; the median of 5 calls is printed and
-//    must stay far below the kernel's 20 ms), and a blocking sync_host()
-//    right after it sees every value. host_access() after an async sync, too.
+//    sync_host(exec) of the kernel's output is queued (4 KiB, 64 KiB,
+//    128 KiB, 8 MiB), and a blocking sync_host() right after it sees every
+//    value. host_access() after an async sync, too.
 // 2. Overlap: an interior kernel on one instance while the boundary rows of
 //    a DualView go to the host and back through subview syncs on another
-//    instance (deep_copy(exec, ...) and sync(exec)); the overlap must hide
-//    at least 90% of the shorter of the two (copies, kernel).
-// Exit status 0 on success; prints SKIPPED without a device.
+//    instance (deep_copy(exec, ...) and sync(exec)); every value survives.
+// Times (how long the async call took, how much of the copies the kernel
+// hid) are printed as measurements ("MEASURED"), never checked: the targets
+// live in scripts/gpu-bench.sh (rows "enqueue" and "async").
+// Exit status 0 when every value is right; prints SKIPPED without a device.
 #include <Kokkos_Core.hpp>
 #include <Kokkos_DualView.hpp>
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <cstdio>
 #include <vector>
 
@@ -24,11 +24,6 @@
 
 using Clock = std::chrono::steady_clock;
 
-/// DV_NO_TIMING=1 (under compute-sanitizer): times are printed, not checked.
-static bool timing_checked() {
-  const char* v = std::getenv("DV_NO_TIMING");
-  return !(v && *v && *v != '0');
-}
 using DV = Kokkos::DualView<double*, Kokkos::LayoutLeft, Kokkos::Cuda>;
 
 /// Spin one thread for `ns` of GPU time, then write d[i] = i + 1 + tag for i < n (one block).
@@ -74,10 +69,7 @@ static int async_never_blocks(cudaStream_t s) {
     }
     std::sort(call_us.begin(), call_us.end());
     const double median = call_us[call_us.size() / 2];
-    const bool ok = median < 2000.0 || !timing_checked();  // a blocking call would take the kernel's 20 ms
-    std::printf("%s sync_host(exec) of %ld B behind a 20 ms kernel returned in %.1f us (median of 5; target 50 us: %s)\n",
-                ok ? "PASS" : "FAIL", bytes, median, median < 50.0 ? "met" : "missed");
-    failures += !ok;
+    std::printf("MEASURED sync_host(exec) of %ld B behind a 20 ms kernel returned in %.1f us (median of 5)\n", bytes, median);
   }
   // host_access after an async sync waits too; so does a resize.
   {
@@ -163,16 +155,15 @@ static int copies_overlap_kernels() {
   exec[1].fence();
   const double both = us_since(t0);
   const double hidden = (copies + kernel - both) / std::min(copies, kernel);
-  const bool ok = hidden >= 0.9 || !timing_checked();
-  std::printf("%s overlap: copies %.0f us (2 x 512 MiB in 8 subview chunks), kernel %.0f us, both %.0f us: %.0f%% of the ideal overlap\n",
-              ok ? "PASS" : "FAIL", copies, kernel, both, 100.0 * hidden);
+  std::printf("MEASURED overlap: copies %.0f us (2 x 512 MiB in 8 subview chunks), kernel %.0f us, both %.0f us: %.0f%% of the ideal overlap\n",
+              copies, kernel, both, 100.0 * hidden);
   // Every value made the trip.
   field.sync_host();
   long wrong = 0;
   for (long i = 0; i < n; ++i) wrong += field.h_view(i) != 1.0;
   std::printf("%s the boundary trip kept every value (%ld wrong)\n", wrong ? "FAIL" : "PASS", wrong);
   for (auto& r : raw) CUDA_OK(cudaStreamDestroy(r));
-  return !ok + (wrong != 0);
+  return wrong != 0;
 }
 
 int main(int argc, char** argv) {
