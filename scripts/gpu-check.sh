@@ -84,6 +84,9 @@ for np in 1 2 4; do
   [ -x "$GPU/jacobi_cuda" ] && run "mpi_jacobi_np$np" sh -c "mpirun -np $np --oversubscribe --allow-run-as-root '$GPU/jacobi_cuda' | tee /dev/stderr | grep -q 'bitwise equal to the single-rank run: yes'"
 done
 [ -f "$GPU/log.mpi_jacobi_np4" ] && grep -h "jacobi:" "$GPU"/log.mpi_jacobi_np* | sort -u
+# DV_REPORT at 2 ranks on CUDA: the exit-time report (raw rates measured then) of each rank.
+[ -x "$GPU/jacobi_cuda" ] && run mpi_jacobi_report_np2 sh -c "cmake -DMPIEXEC=mpirun -DEXE='$GPU/jacobi_cuda' \
+    -DOUT='$GPU/report' -P examples_mpi/report_check.cmake 2>&1 | tee /dev/stderr | grep -q 'each rank.s report holds its halo traffic'"
 # Kokkos' own DualView unit tests, unchanged, with TEST_EXECSPACE = Kokkos::Cuda.
 if [ -d "$GPU/kokkos" ] && command -v nvcc >/dev/null; then
   run kokkos_unit_cuda env DV_LIB_DIR="$GPU/lib" GTEST_ROOT="$GPU/gtest" CUDA_ARCH=native \

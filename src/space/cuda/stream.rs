@@ -92,7 +92,8 @@ thread_local! {
 
 /// Forget the host function of `LAST_FLAG`: other work follows it.
 pub(super) fn other_work_queued() {
-    LAST_FLAG.with(|f| f.borrow_mut().take());
+    // At thread (or process) exit the slot may be gone: nothing to forget then.
+    let _ = LAST_FLAG.try_with(|f| f.borrow_mut().take());
 }
 
 /// What a stream's host function does when the stream reaches it.
@@ -176,7 +177,8 @@ impl CudaBackend {
             }
             return check(Err(e), "cuLaunchHostFunc");
         }
-        LAST_FLAG.with(|f| *f.borrow_mut() = Some((stream.as_raw(), flag)));
+        // Gone at thread exit: event_record then records a CUDA event instead.
+        let _ = LAST_FLAG.try_with(|f| *f.borrow_mut() = Some((stream.as_raw(), flag)));
         Ok(())
     }
 }
@@ -205,7 +207,8 @@ pub(super) mod driver_calls {
     }
 
     pub(in crate::space::cuda) fn event_record(ordinal: u32, stream: Stream) -> Result<Option<usize>> {
-        if let Some(flag) = LAST_FLAG.with(|f| f.borrow_mut().take().filter(|(s, _)| *s == stream.as_raw()).map(|(_, f)| f)) {
+        let last = LAST_FLAG.try_with(|f| f.borrow_mut().take().filter(|(s, _)| *s == stream.as_raw()).map(|(_, f)| f));
+        if let Ok(Some(flag)) = last {
             // The last work queued there is our host function: its flag is the event.
             return Ok(Some(std::sync::Arc::into_raw(flag) as usize | FLAG_BIT));
         }
