@@ -66,9 +66,9 @@ struct Assigned {
 
 }  // namespace
 
-// The header's codes run 1..DV_ERROR_BUSY; a new one must get a class (and
+// The header's codes run 1..DV_ERROR_UNMARKED_CHANGE; a new one must get a class (and
 // dv::last_status moved) before this compiles and passes again.
-static_assert(dv::last_status == DV_ERROR_BUSY, "dualview.h has a status error.hpp does not list");
+static_assert(dv::last_status == DV_ERROR_UNMARKED_CHANGE, "dualview.h has a status error.hpp does not list");
 
 TEST(Errors, EveryStatusThrowsItsOwnClass) {
   const auto statuses = header_statuses();

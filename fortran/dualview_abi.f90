@@ -92,12 +92,22 @@ module dualview_abi
   !> `dv_desc_t.flags`: keep the host mirror pageable (never registered with the device's driver, as
   !> a CUDA DualView's is).
   integer(c_int32_t), parameter, public :: DV_FLAG_PAGEABLE_HOST = 8
+  !> `dv_desc_t.flags`: checked mode for this DualView (as `DV_CHECK=1` does for all): every flag
+  !> call verifies that no side changed where it was not marked modified
+  !> (`DV_ERROR_UNMARKED_CHANGE`; docs/SEMANTICS.md "Checked mode").
+  integer(c_int32_t), parameter, public :: DV_FLAG_CHECKED = 16
   !> Access mode: read (sync first if stale).
   integer(c_int32_t), parameter, public :: DV_ACCESS_READ = 1
-  !> Access mode: overwrite everything (no copy; the other side's pending change is dropped).
+  !> Access mode: write (sync first if stale, then mark modified: nothing is lost, as a SYCL 2020
+  !> `write` accessor; until 0.3 it dropped the other side's change, which is `DV_ACCESS_OVERWRITE`
+  !> now).
   integer(c_int32_t), parameter, public :: DV_ACCESS_WRITE = 2
   !> Access mode: read and write (sync first if stale, then mark modified).
   integer(c_int32_t), parameter, public :: DV_ACCESS_READ_WRITE = 3
+  !> Access mode: overwrite everything without reading (no copy: the other side's pending change is
+  !> discarded; SYCL's `no_init`). Through a subview, which overwrites only part, the stale side is
+  !> synced first.
+  integer(c_int32_t), parameter, public :: DV_ACCESS_OVERWRITE = 4
   !> A side of a DualView: the host mirror.
   integer(c_int32_t), parameter, public :: DV_SIDE_HOST = 0
   !> A side of a DualView: the device view.
@@ -147,6 +157,9 @@ module dualview_abi
   !> with the device's driver, CUDA's, by its first copying sync at the latest), so copies run at
   !> pinned speed.
   integer(c_int32_t), parameter, public :: DV_INFO_MIRROR_PINNED = 64
+  !> `dv_info_t.bits`: checked mode (`DV_FLAG_CHECKED` or `DV_CHECK=1`): every modify and sync goes
+  !> through the library, which verifies the sides.
+  integer(c_int32_t), parameter, public :: DV_INFO_CHECKED = 128
   !> Kokkos Tools event (`dv_tools_set_callback`): `kokkosp_init_library`.
   integer(c_int32_t), parameter, public :: DV_TOOLS_INIT = 0
   !> Kokkos Tools event: `kokkosp_finalize_library`.
@@ -227,12 +240,16 @@ module dualview_abi
     enumerator :: DV_ERROR_STALE = 17
     !> The data is borrowed by a Rust access guard.
     enumerator :: DV_ERROR_BUSY = 18
+    !> Checked mode: a side changed where it was not marked modified (a missing modify, or both
+    !> sides written); nothing was copied or marked.
+    enumerator :: DV_ERROR_UNMARKED_CHANGE = 19
   end enum
   public :: DV_OK, DV_ERROR_NULL_ARGUMENT, DV_ERROR_INVALID_ARGUMENT, DV_ERROR_INVALID_HANDLE, &
       DV_ERROR_RANK, DV_ERROR_OUT_OF_RANGE, DV_ERROR_OVERFLOW, DV_ERROR_OUT_OF_MEMORY, &
       DV_ERROR_CONCURRENT_MODIFICATION, DV_ERROR_CONST_SYNC, DV_ERROR_INCOMPATIBLE, &
       DV_ERROR_NO_DEVICE, DV_ERROR_DEVICE, DV_ERROR_INTERNAL, DV_ERROR_RANK_MISMATCH, &
-      DV_ERROR_STATIC_MISMATCH, DV_ERROR_UNMANAGED, DV_ERROR_STALE, DV_ERROR_BUSY
+      DV_ERROR_STATIC_MISMATCH, DV_ERROR_UNMANAGED, DV_ERROR_STALE, DV_ERROR_BUSY, &
+      DV_ERROR_UNMARKED_CHANGE
 
   ! ---- The structs of dualview.h the binding passes (bind(c), field by field) ----
   !> Extents as a value: the rank and the sizes. Entries past `rank` are ignored on input and

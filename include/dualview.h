@@ -183,9 +183,16 @@
 #define DV_FLAG_PAGEABLE_HOST 8
 
 /**
+ * `dv_desc_t.flags`: checked mode for this DualView (as `DV_CHECK=1` does for
+ * all): every flag call verifies that no side changed where it was not marked
+ * modified (`DV_ERROR_UNMARKED_CHANGE`; docs/SEMANTICS.md "Checked mode").
+ */
+#define DV_FLAG_CHECKED 16
+
+/**
  * `dv_desc_t.flags`: every `DV_FLAG_*` bit; a descriptor with any other bit is refused.
  */
-#define DV_FLAG_ALL (((DV_FLAG_WITHOUT_INITIALIZING | DV_FLAG_PINNED_HOST) | DV_FLAG_SINGLE_SPACE) | DV_FLAG_PAGEABLE_HOST)
+#define DV_FLAG_ALL ((((DV_FLAG_WITHOUT_INITIALIZING | DV_FLAG_PINNED_HOST) | DV_FLAG_SINGLE_SPACE) | DV_FLAG_PAGEABLE_HOST) | DV_FLAG_CHECKED)
 
 /**
  * Access mode: read (sync first if stale).
@@ -193,7 +200,9 @@
 #define DV_ACCESS_READ 1
 
 /**
- * Access mode: overwrite everything (no copy; the other side's pending change is dropped).
+ * Access mode: write (sync first if stale, then mark modified: nothing is
+ * lost, as a SYCL 2020 `write` accessor; until 0.3 it dropped the other
+ * side's change, which is `DV_ACCESS_OVERWRITE` now).
  */
 #define DV_ACCESS_WRITE 2
 
@@ -201,6 +210,13 @@
  * Access mode: read and write (sync first if stale, then mark modified).
  */
 #define DV_ACCESS_READ_WRITE 3
+
+/**
+ * Access mode: overwrite everything without reading (no copy: the other
+ * side's pending change is discarded; SYCL's `no_init`). Through a subview,
+ * which overwrites only part, the stale side is synced first.
+ */
+#define DV_ACCESS_OVERWRITE 4
 
 /**
  * A side of a DualView: the host mirror.
@@ -313,6 +329,12 @@
  * sync at the latest), so copies run at pinned speed.
  */
 #define DV_INFO_MIRROR_PINNED 64
+
+/**
+ * `dv_info_t.bits`: checked mode (`DV_FLAG_CHECKED` or `DV_CHECK=1`): every
+ * modify and sync goes through the library, which verifies the sides.
+ */
+#define DV_INFO_CHECKED 128
 
 /**
  * Kokkos Tools event (`dv_tools_set_callback`): `kokkosp_init_library`.
@@ -486,6 +508,11 @@ typedef enum dv_status_t {
    * The data is borrowed by a Rust access guard.
    */
   DV_ERROR_BUSY = 18,
+  /**
+   * Checked mode: a side changed where it was not marked modified (a
+   * missing modify, or both sides written); nothing was copied or marked.
+   */
+  DV_ERROR_UNMARKED_CHANGE = 19,
 } dv_status_t;
 
 /**
@@ -971,7 +998,7 @@ enum dv_status_t dv_device_ptr(const struct dv_dualview_t *dv,
                                void **out);
 
 /**
- * Access the host side with `mode` (`DV_ACCESS_READ`, `DV_ACCESS_WRITE`, `DV_ACCESS_READ_WRITE`) and get its data pointer in `*out`: a stale side is synced first (except for write-only, which drops the other side's pending change; a subview syncs even then), and any write mode marks the side modified. No silent stale data. Write modes are refused through a const handle.
+ * Access the host side with `mode` (`DV_ACCESS_READ`, `DV_ACCESS_WRITE`, `DV_ACCESS_READ_WRITE`, `DV_ACCESS_OVERWRITE`) and get its data pointer in `*out`: a stale side is synced first (except for `DV_ACCESS_OVERWRITE`, which drops the other side's pending change; a subview syncs even then), and any write mode marks the side modified. No silent stale data. Write modes are refused through a const handle.
  *
  * # Safety
  * `dv` is a handle or NULL; `out` is writable.
@@ -982,7 +1009,7 @@ enum dv_status_t dv_host_access(const struct dv_dualview_t *dv,
                                 void **out);
 
 /**
- * Access the device side with `mode` (`DV_ACCESS_READ`, `DV_ACCESS_WRITE`, `DV_ACCESS_READ_WRITE`) and get its data pointer in `*out`: a stale side is synced first (except for write-only, which drops the other side's pending change; a subview syncs even then), and any write mode marks the side modified. No silent stale data. Write modes are refused through a const handle.
+ * Access the device side with `mode` (`DV_ACCESS_READ`, `DV_ACCESS_WRITE`, `DV_ACCESS_READ_WRITE`, `DV_ACCESS_OVERWRITE`) and get its data pointer in `*out`: a stale side is synced first (except for `DV_ACCESS_OVERWRITE`, which drops the other side's pending change; a subview syncs even then), and any write mode marks the side modified. No silent stale data. Write modes are refused through a const handle.
  *
  * # Safety
  * `dv` is a handle or NULL; `out` is writable.

@@ -71,15 +71,25 @@ pub const DV_FLAG_PINNED_HOST: u32 = 2;
 pub const DV_FLAG_SINGLE_SPACE: u32 = 4;
 /// `dv_desc_t.flags`: keep the host mirror pageable (never registered with the device's driver, as a CUDA DualView's is).
 pub const DV_FLAG_PAGEABLE_HOST: u32 = 8;
+/// `dv_desc_t.flags`: checked mode for this DualView (as `DV_CHECK=1` does for
+/// all): every flag call verifies that no side changed where it was not marked
+/// modified (`DV_ERROR_UNMARKED_CHANGE`; docs/SEMANTICS.md "Checked mode").
+pub const DV_FLAG_CHECKED: u32 = 16;
 /// `dv_desc_t.flags`: every `DV_FLAG_*` bit; a descriptor with any other bit is refused.
-pub const DV_FLAG_ALL: u32 = DV_FLAG_WITHOUT_INITIALIZING | DV_FLAG_PINNED_HOST | DV_FLAG_SINGLE_SPACE | DV_FLAG_PAGEABLE_HOST;
+pub const DV_FLAG_ALL: u32 = DV_FLAG_WITHOUT_INITIALIZING | DV_FLAG_PINNED_HOST | DV_FLAG_SINGLE_SPACE | DV_FLAG_PAGEABLE_HOST | DV_FLAG_CHECKED;
 
 /// Access mode: read (sync first if stale).
 pub const DV_ACCESS_READ: u32 = 1;
-/// Access mode: overwrite everything (no copy; the other side's pending change is dropped).
+/// Access mode: write (sync first if stale, then mark modified: nothing is
+/// lost, as a SYCL 2020 `write` accessor; until 0.3 it dropped the other
+/// side's change, which is `DV_ACCESS_OVERWRITE` now).
 pub const DV_ACCESS_WRITE: u32 = 2;
 /// Access mode: read and write (sync first if stale, then mark modified).
 pub const DV_ACCESS_READ_WRITE: u32 = 3;
+/// Access mode: overwrite everything without reading (no copy: the other
+/// side's pending change is discarded; SYCL's `no_init`). Through a subview,
+/// which overwrites only part, the stale side is synced first.
+pub const DV_ACCESS_OVERWRITE: u32 = 4;
 
 /// A side of a DualView: the host mirror.
 pub const DV_SIDE_HOST: u32 = 0;
@@ -134,6 +144,9 @@ pub const DV_INFO_STALE: u32 = 32;
 /// mirror registered with the device's driver, CUDA's, by its first copying
 /// sync at the latest), so copies run at pinned speed.
 pub const DV_INFO_MIRROR_PINNED: u32 = 64;
+/// `dv_info_t.bits`: checked mode (`DV_FLAG_CHECKED` or `DV_CHECK=1`): every
+/// modify and sync goes through the library, which verifies the sides.
+pub const DV_INFO_CHECKED: u32 = 128;
 
 /// The result of every fallible C call. `DV_OK` is 0; each error has its own
 /// code; the message of the last error on the calling thread is `dv_last_error()`.
@@ -180,6 +193,9 @@ pub enum dv_status_t {
     DV_ERROR_STALE = 17,
     /// The data is borrowed by a Rust access guard.
     DV_ERROR_BUSY = 18,
+    /// Checked mode: a side changed where it was not marked modified (a
+    /// missing modify, or both sides written); nothing was copied or marked.
+    DV_ERROR_UNMARKED_CHANGE = 19,
 }
 
 /// Declare a `#[repr(u32)]` enum whose discriminants are ABI constants, with

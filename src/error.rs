@@ -109,6 +109,8 @@ error_kinds! {
     Stale = DV_ERROR_STALE, "subview of a resized parent";
     /// The data is borrowed by a live access guard.
     Busy = DV_ERROR_BUSY, "data borrowed by an access guard";
+    /// Checked mode: a side changed where it was not marked modified.
+    UnmarkedChange = DV_ERROR_UNMARKED_CHANGE, "a side changed without being marked modified";
 }
 
 /// The error of every fallible call in the crate.

@@ -115,7 +115,7 @@ fn a_static_extent_that_does_not_match() {
 fn bad_layout_values_and_strides() {
     expect(Layout::try_from(3u32), ErrorKind::InvalidArgument);
     expect(dualview::SpaceKind::try_from(5u32), ErrorKind::InvalidArgument);
-    expect(dualview::Access::try_from(4u32), ErrorKind::InvalidArgument);
+    expect(dualview::Access::try_from(5u32), ErrorKind::InvalidArgument);
     expect(
         DualView::<u8, Dims<2>>::builder("s", Dims::new([2, 2]).unwrap()).strides(&[1, 1]).build(),
         ErrorKind::InvalidArgument,

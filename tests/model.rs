@@ -260,8 +260,8 @@ impl World {
                 let guard = match (s, overwrite) {
                     (Side::Host, false) => typed.host_mut(),
                     (Side::Device, false) => typed.device_mut(),
-                    (Side::Host, true) => typed.host_write(),
-                    (Side::Device, true) => typed.device_write(),
+                    (Side::Host, true) => typed.host_overwrite(),
+                    (Side::Device, true) => typed.device_overwrite(),
                 };
                 if self.is_stale(&h) {
                     // A stale subview fails before or at the view (after a possible sync).

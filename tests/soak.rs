@@ -471,12 +471,12 @@ impl Model {
     fn access(&mut self, s: Side, mode: Access, b: Bx, parent: bool) -> Effect {
         match mode {
             Access::Read => self.sync(s, b),
-            Access::Write if parent => {
+            Access::Overwrite if parent => {
                 self.owner = Some(s);
                 (self.whole, self.owned, self.rest) = (true, Vec::new(), false);
                 Effect::default()
             }
-            Access::ReadWrite | Access::Write => {
+            Access::ReadWrite | Access::Write | Access::Overwrite => {
                 let e = self.sync(s, b);
                 e.then(self.modify(s, b, parent))
             }
@@ -1180,7 +1180,7 @@ impl<'a> Soak<'a> {
             Op::Access => {
                 let h = self.pick(dv, true);
                 let s = self.rng.side();
-                let mode = [Access::Read, Access::ReadWrite, Access::Write][self.rng.below(3)];
+                let mode = [Access::Read, Access::ReadWrite, Access::Write, Access::Overwrite][self.rng.below(4)];
                 let what = format!("access({s}, {mode:?}) through the {}", h.name(rank));
                 self.note(format!("dv{} {what}", dv.id));
                 let want = dv.m.access(s, mode, h.b, h.parent);
@@ -1644,8 +1644,8 @@ fn the_model_follows_the_region_exact_rules() {
     // ReadWrite through a subview: its region (one element), then the rest (13), then it is device-owned.
     assert_eq!(m.access(Device, Access::ReadWrite, b([0, 0], [1, 1]), false), Effect::moved(Device, 14 * 8));
     assert_eq!((m.owner, region_vol(&m.changed()), m.rest), (Some(Device), 1, false));
-    // Write through a whole DualView: the other side's change is dropped, nothing is copied.
-    assert_eq!(m.access(Host, Access::Write, m.whole(), true), Effect::default());
+    // Overwrite through a whole DualView: the other side's change is dropped, nothing is copied.
+    assert_eq!(m.access(Host, Access::Overwrite, m.whole(), true), Effect::default());
     assert_eq!((m.owner, region_vol(&m.changed())), (Some(Host), 100));
     // A fill of a subview after a subview sync copies the rest outside its box first, then fills and marks it.
     m.clear();

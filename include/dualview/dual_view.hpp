@@ -453,7 +453,8 @@ class DualView : public ViewTraits<DataType, Arg1, Arg2, Arg3> {
   // ---- access with a mode (beyond Kokkos: no silent stale data) -----------------
 
   /// Sync the host side if stale and mark it modified for a write mode, in one
-  /// call; returns h_view. `dv::write` drops the device's pending change.
+  /// call; returns h_view. `dv::write` keeps the device's pending change (synced
+  /// first); `dv::overwrite` drops it.
   t_host host_access(access mode) {
     void* p = nullptr;
     if (auto* h = impl_handle()) detail::check(dv_host_access(h, static_cast<uint32_t>(mode), &p));

@@ -118,6 +118,12 @@ class busy : public error {
  public:
   using error::error;
 };
+/// DV_ERROR_UNMARKED_CHANGE: Checked mode (DV_CHECK=1): a side changed where it
+/// was not marked modified (a missing modify_*(), or both sides written).
+class unmarked_change : public error {
+ public:
+  using error::error;
+};
 
 /// The exception class thrown for status `S` (dv::error for DV_OK or a code
 /// this header does not know): detail::raise throws exactly this type.
@@ -197,9 +203,13 @@ template <>
 struct error_for<DV_ERROR_BUSY> {
   using type = busy;
 };
+template <>
+struct error_for<DV_ERROR_UNMARKED_CHANGE> {
+  using type = unmarked_change;
+};
 /// The highest status this header has a class for; cpp_tests checks it
 /// against the C header, so a new status cannot go without its class.
-inline constexpr dv_status_t last_status = DV_ERROR_BUSY;
+inline constexpr dv_status_t last_status = DV_ERROR_UNMARKED_CHANGE;
 
 namespace detail {
 
@@ -229,6 +239,7 @@ namespace detail {
     case DV_ERROR_UNMANAGED: throw unmanaged(s, message);
     case DV_ERROR_STALE: throw stale_subview(s, message);
     case DV_ERROR_BUSY: throw busy(s, message);
+    case DV_ERROR_UNMARKED_CHANGE: throw unmarked_change(s, message);
     default: throw error(s, message);
   }
 #endif

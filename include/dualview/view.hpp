@@ -34,11 +34,19 @@ class View;
 template <class DataType, class Arg1, class Arg2, class Arg3>
 class DualView;
 
-/// An access mode for DualView::host_access / device_access (the C DV_ACCESS_* values).
-enum class access : uint32_t { read = DV_ACCESS_READ, write = DV_ACCESS_WRITE, read_write = DV_ACCESS_READ_WRITE };
+/// An access mode for DualView::host_access / device_access (the C DV_ACCESS_* values):
+/// read, write and read_write sync a stale side first; overwrite discards the other
+/// side's pending change (SYCL's no_init).
+enum class access : uint32_t {
+  read = DV_ACCESS_READ,
+  write = DV_ACCESS_WRITE,
+  read_write = DV_ACCESS_READ_WRITE,
+  overwrite = DV_ACCESS_OVERWRITE
+};
 inline constexpr access read = access::read;
 inline constexpr access write = access::write;
 inline constexpr access read_write = access::read_write;
+inline constexpr access overwrite = access::overwrite;
 
 namespace detail {
 
@@ -59,8 +67,9 @@ struct record {
   std::size_t constructed_n = 0;
 
   ~record();
-  /// Fast paths may read the flags inline: a whole DualView, not a subview.
-  bool inline_flags() const { return (bits & DV_INFO_SUBVIEW) == 0; }
+  /// Fast paths may read the flags inline: a whole DualView, not a subview,
+  /// and not checked (checked mode verifies the sides at every flag call).
+  bool inline_flags() const { return (bits & (DV_INFO_SUBVIEW | DV_INFO_CHECKED)) == 0; }
 };
 
 inline void retain(record* r) {

@@ -2,6 +2,7 @@
 //! borrows the Rust guards hold.
 
 use super::borrow::Region;
+use super::checked::Call;
 use super::flags::newer;
 use super::RawDualView;
 use crate::abi::*;
@@ -16,8 +17,8 @@ abi_enum! {
     /// | mode | stale side | flags afterwards |
     /// | --- | --- | --- |
     /// | `Read` | synced first | unchanged (clean) |
-    /// | `ReadWrite` | synced first | this side modified |
-    /// | `Write` | not copied: the other side's pending change is discarded (a subview syncs first, since it overwrites only part) | this side modified |
+    /// | `ReadWrite`, `Write` | synced first (nothing is lost, as SYCL 2020) | this side modified |
+    /// | `Overwrite` | not copied: the other side's pending change is discarded (a subview syncs first, since it overwrites only part) | this side modified |
     ///
     /// ```
     /// use dualview::Access;
@@ -27,10 +28,12 @@ abi_enum! {
     pub enum Access ("access mode") {
         /// Read only.
         Read = DV_ACCESS_READ => "read",
-        /// Overwrite everything without reading.
+        /// Write (the stale side is synced first, so nothing is lost).
         Write = DV_ACCESS_WRITE => "write",
         /// Read and write.
         ReadWrite = DV_ACCESS_READ_WRITE => "read-write",
+        /// Overwrite everything without reading: the other side's change is discarded.
+        Overwrite = DV_ACCESS_OVERWRITE => "overwrite",
     }
 }
 
@@ -54,25 +57,39 @@ impl RawDualView {
         }
         match mode {
             Access::Read => self.sync(side)?,
-            Access::ReadWrite => {
-                self.check_writable("read-write access", Some(side))?;
+            Access::ReadWrite | Access::Write => {
+                self.check_writable(&format!("{mode} access"), Some(side))?;
                 self.sync(side)?;
                 self.modify(side)?;
             }
-            Access::Write if self.sub.is_some() => {
-                self.check_writable("write access", Some(side))?;
+            Access::Overwrite if self.sub.is_some() => {
+                self.check_writable("overwrite access", Some(side))?;
                 self.sync(side)?;
                 self.modify(side)?;
             }
-            Access::Write => {
-                self.check_writable("write access", Some(side))?;
+            Access::Overwrite => {
+                self.check_writable("overwrite access", Some(side))?;
                 let mut st = self.shared.write();
                 self.settle_locked(&mut st)?; // a queued copy must not land on what the caller writes now
+                self.verify_locked(&mut st, Call::Overwrite(side))?;
+                self.trace_dropped(side);
                 self.shared.flags.store(newer(side));
-                drop(st);
+                self.record_locked(&mut st)?;
             }
         }
         self.view(side)
+    }
+
+    /// `DV_TRACE`: an overwrite access of `side` discards the other side's pending change.
+    fn trace_dropped(&self, side: Side) {
+        if crate::stats::trace_enabled() && self.need_sync(side) {
+            crate::stats::trace(format_args!(
+                "\"{}\": an overwrite access of the {side} side discards the {} side's change, which no sync had \
+                 copied (DV_ACCESS_OVERWRITE; DV_ACCESS_WRITE would have synced it first)",
+                self.shared.label,
+                side.other()
+            ));
+        }
     }
 
     /// What a guard of this handle borrows: its subview's box, or the whole array.

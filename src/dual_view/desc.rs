@@ -33,6 +33,10 @@ pub struct Desc {
     /// device space decides whether it registers mirrors at all (only CUDA
     /// device memory does).
     pub pin_mirror: bool,
+    /// Checked mode: every flag call verifies that no side changed where it
+    /// was not marked modified (docs/SEMANTICS.md "Checked mode"). Default:
+    /// `DV_CHECK=1` in the environment; `DV_FLAG_CHECKED` in C.
+    pub checked: bool,
 }
 
 impl Desc {
@@ -45,6 +49,6 @@ impl Desc {
     /// assert_eq!((d.host, d.init), (Space::HOST, true));
     /// ```
     pub fn new(elem: ElemSpec, mapping: Mapping, device: Space) -> Desc {
-        Desc { elem, mapping, device, host: device.host_side(), init: true, pin_mirror: true }
+        Desc { elem, mapping, device, host: device.host_side(), init: true, pin_mirror: true, checked: super::checked::env_default() }
     }
 }

@@ -209,6 +209,23 @@ impl<'a> Exclusive<'a> {
         Ok(moved)
     }
 
+    /// Copy `part` (a prefix of a covered allocation, any space) into `out`,
+    /// host memory of the same length: checked mode's record of a side.
+    pub(crate) fn read_into(&self, part: &Part<'_>, out: &mut [u8]) -> Result<()> {
+        self.check(part.alloc, &part.region, false)?;
+        let n = part.len() * part.region.elem_size;
+        if n != out.len() {
+            return Err(err!(Internal, "a read of {n} bytes of \"{}\" into {} (a dualview bug)", part.alloc.label(), out.len()));
+        }
+        if n == 0 {
+            return Ok(());
+        }
+        let dst = Region { ptr: out.as_mut_ptr(), ..part.region };
+        // SAFETY: the source lies in its live allocation, which this proof may
+        // read (checked); `out` is `n` bytes of host memory only we hold.
+        unsafe { crate::space::copy(Space::HOST, &dst, part.alloc.space(), &part.region, Stream::null()) }
+    }
+
     /// Prefetch each part of managed memory towards `to` (one allocation for both sides).
     pub(crate) fn prefetch(&self, parts: &[Part<'_>], to: Side, stream: Stream) -> Result<()> {
         for p in parts {

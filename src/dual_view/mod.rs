@@ -15,6 +15,7 @@
 //! | `borrow.rs` | run-time borrows of each side (guards, and writers while they write) |
 //! | `exclusive.rs` | `exclusive::Exclusive`, the proof of held borrows that every write of array memory needs |
 //! | `sync.rs` | modify, need_sync, sync, clear_sync_state |
+//! | `checked.rs` | checked mode: each side's record, verified at every flag call |
 //! | `in_flight.rs` | copies queued on streams that may still run, and who waits for them |
 //! | `access.rs` | [`Access`] modes, access with a mode, guard borrows |
 //! | `copy.rs` | fill, deep copy, view fill and copy |
@@ -27,6 +28,7 @@
 
 mod access;
 mod borrow;
+mod checked;
 mod copy;
 mod desc;
 mod exclusive;
@@ -86,6 +88,8 @@ struct Shared {
     generation: AtomicU64,
     borrows: [BorrowFlag; 2],
     stats: StatsCell,
+    /// Checked mode's record of both sides (`checked.rs`); `None`: not checked.
+    check: Option<std::sync::Mutex<checked::Record>>,
     state: RwLock<State>,
 }
 
@@ -236,6 +240,7 @@ impl RawDualView {
         let host = if aliased { device.clone() } else { Allocation::new(desc.host, host_bytes, desc.init, &host_label)? };
         let dv = Self::assemble(label, host_label, desc, single, aliased, host, device);
         dv.shared.adopt_mirror(&dv.shared.read().host, how);
+        dv.record_locked(&mut dv.shared.write())?;
         Ok(dv)
     }
 
@@ -298,6 +303,7 @@ impl RawDualView {
         let d = if aliased { h.clone() } else { d };
         let dv = Self::assemble(label, host_label, desc, single, aliased, h, d);
         dv.shared.adopt_mirror(&dv.shared.read().host, Registering::Now);
+        dv.record_locked(&mut dv.shared.write())?;
         Ok(dv)
     }
 
@@ -337,6 +343,8 @@ impl RawDualView {
             generation: AtomicU64::new(0),
             borrows: Default::default(),
             stats: StatsCell::default(),
+            // One memory has nothing to compare.
+            check: (desc.checked && !aliased).then(Default::default),
             state: RwLock::new(State { generation: 0, mapping: desc.mapping, host, device, dirty: Vec::new(), in_flight: Vec::new() }),
         };
         RawDualView { shared: Arc::new(shared), sub: None, const_data: false }
@@ -581,6 +589,7 @@ impl RawDualView {
             (self.is_owned(), DV_INFO_OWNED),
             (self.is_stale(), DV_INFO_STALE),
             (self.is_mirror_pinned(), DV_INFO_MIRROR_PINNED),
+            (self.is_checked(), DV_INFO_CHECKED),
         ] {
             if on {
                 bits |= bit;

@@ -1,6 +1,7 @@
 //! Reallocation: resize (keeping contents), realloc (dropping them), and
 //! resize into a new family (the C++ wrapper's value semantics).
 
+use super::checked::Call;
 use super::flags::{is_partial, Flags, CLEAN, PARTIAL, REST};
 use super::exclusive::{Exclusive, Part};
 use super::regions::{self, IndexBox};
@@ -56,6 +57,15 @@ impl RawDualView {
         }
         let mut st = sh.write();
         self.settle_locked(&mut st)?; // no queued copy may use the blocks replaced here
+        self.verify_locked(&mut st, Call::Resize)?;
+        self.reallocate_locked(&mut st, extents, keep, init)?;
+        self.record_locked(&mut st)
+    }
+
+    fn reallocate_locked(&self, st: &mut State, extents: &DynRank, keep: bool, init: bool) -> Result<()> {
+        let what = if keep { "resize" } else { "realloc" };
+        let sh = &*self.shared;
+        let fail = |e: Error| self.err_on(e, None);
         if !st.device.is_owned() {
             return Err(fail(err!(Unmanaged, "{what}: the memory is owned by the caller (dv_wrap)")));
         }
@@ -64,13 +74,13 @@ impl RawDualView {
             return Err(fail(err!(RankMismatch, "{what} from rank {} to rank {}: the rank cannot change", old.rank(), extents.rank())));
         }
         extents.check().map_err(fail)?;
-        let mut proof = self.exclusive_all(&st)?;
+        let mut proof = self.exclusive_all(st)?;
         if old.extents() == extents {
             if !keep {
                 if init {
                     let zero = vec![0u8; sh.elem.size()];
                     for side in Side::BOTH.into_iter().take(if sh.aliased { 1 } else { 2 }) {
-                        proof.fill(&self.view_in(&st, side)?, &zero).map_err(fail)?;
+                        proof.fill(&self.view_in(st, side)?, &zero).map_err(fail)?;
                     }
                 }
                 sh.flags.store(CLEAN);
@@ -81,7 +91,7 @@ impl RawDualView {
         let bytes = sh.elem.bytes(&mapping).map_err(fail)?;
         if keep && grows_as_prefix(&old, &mapping) {
             let old_bytes = sh.elem.bytes(&old).map_err(fail)?;
-            return self.grow(&mut st, &mut proof, mapping, old_bytes, bytes).map_err(fail);
+            return self.grow(st, &mut proof, mapping, old_bytes, bytes).map_err(fail);
         }
         let device = Allocation::new(sh.device_space, bytes, init, &sh.label).map_err(fail)?;
         proof.admit_fresh(&device).map_err(fail)?;
@@ -93,7 +103,7 @@ impl RawDualView {
             h
         };
         if keep {
-            self.copy_overlap(&st, &proof, &mapping, &host, &device).map_err(fail)?;
+            self.copy_overlap(st, &proof, &mapping, &host, &device).map_err(fail)?;
         }
         st.mapping = mapping;
         st.host = host;
@@ -204,12 +214,13 @@ impl RawDualView {
         }
         let mut st = sh.write();
         self.settle_locked(&mut st)?; // the copy below reads both sides
+        self.verify_locked(&mut st, Call::Resize)?;
         if extents.rank() != st.mapping.rank() {
             return Err(fail(err!(RankMismatch, "resize from rank {} to rank {}: the rank cannot change", st.mapping.rank(), extents.rank())));
         }
         let reading = self.reading(&st, Side::Host)?.join(self.reading(&st, Side::Device)?);
         let mapping = st.mapping.with_extents(*extents).map_err(fail)?;
-        let desc = Desc { elem: sh.elem, mapping, device: sh.device_space, host: sh.host_space, init: true, pin_mirror: sh.pin_mirror };
+        let desc = Desc { elem: sh.elem, mapping, device: sh.device_space, host: sh.host_space, init: true, pin_mirror: sh.pin_mirror, checked: sh.check.is_some() };
         let new = RawDualView::new_registering(&sh.label, &desc, Registering::AtFirstSync)?;
         {
             let nst = new.shared.write();
@@ -220,6 +231,7 @@ impl RawDualView {
         nst.dirty = st.dirty.clone();
         new.shared.flags.store(sh.flags.load() & !super::flags::IN_FLIGHT); // the copies in flight are the old family's
         keep_record(&new.shared.flags, &mut nst.dirty, st.mapping.extents(), extents);
+        new.record_locked(&mut nst)?;
         drop(nst);
         Ok(new)
     }

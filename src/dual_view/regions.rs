@@ -85,6 +85,11 @@ impl IndexBox {
         (0..self.rank as usize).any(|r| self.lo[r] >= self.hi[r])
     }
 
+    /// Whether index `idx` (of this box's rank) lies in the box.
+    pub(crate) fn holds(&self, idx: &[usize]) -> bool {
+        idx.len() == self.rank as usize && idx.iter().enumerate().all(|(r, &i)| self.lo[r] <= i && i < self.hi[r])
+    }
+
     /// Whether the two boxes share an index (an empty box shares none).
     pub(crate) fn overlaps(&self, other: &IndexBox) -> bool {
         (0..self.rank.min(other.rank) as usize).all(|r| self.lo[r].max(other.lo[r]) < self.hi[r].min(other.hi[r]))

@@ -2,6 +2,7 @@
 
 use super::borrow::Held;
 use super::exclusive::Part;
+use super::checked::Call;
 use super::flags::{self, is_partial, newer, Blocked, CLEAN, PARTIAL, REST};
 use super::in_flight;
 use super::regions::{self, record, IndexBox};
@@ -34,12 +35,12 @@ impl RawDualView {
     /// Whether `modify(side)` would succeed without changing anything (one load).
     #[inline(always)]
     pub(crate) fn modify_is_noop(&self, side: Side) -> bool {
-        self.sub.is_none() && self.shared.flags.is_modified_already(side)
+        self.sub.is_none() && self.shared.check.is_none() && self.shared.flags.is_modified_already(side)
     }
 
     #[inline(never)]
     fn modify_slow(&self, side: Side) -> Result<()> {
-        let flag_only = self.sub.is_none() && {
+        let flag_only = self.sub.is_none() && self.shared.check.is_none() && {
             match self.shared.flags.modify(side, true) {
                 Ok(_) => true,
                 Err(Blocked::Conflict) => return Err(self.concurrent(side)),
@@ -49,7 +50,9 @@ impl RawDualView {
         if !flag_only {
             let mut st = self.shared.write();
             self.placement(&st)?;
+            self.verify_locked(&mut st, Call::Modify(side))?;
             self.mark_locked(&mut st, side)?;
+            self.record_locked(&mut st)?;
         }
         self.report(DV_TOOLS_DUAL_VIEW_MODIFY, side);
         Ok(())
@@ -221,6 +224,12 @@ impl RawDualView {
     pub fn clear_sync_state(&self) -> Result<()> {
         self.check_writable("clear_sync_state", None)?;
         self.check_fresh()?;
+        if self.is_checked() {
+            // Both sides accepted as they are: the record starts afresh.
+            let mut st = self.shared.write();
+            self.shared.flags.store(CLEAN);
+            return self.record_locked(&mut st);
+        }
         self.shared.flags.store(CLEAN);
         Ok(())
     }
@@ -248,7 +257,7 @@ impl RawDualView {
     /// `side` not stale, and no copy in flight to wait for.
     #[inline(always)]
     pub(crate) fn sync_is_noop(&self, side: Side) -> bool {
-        self.sub.is_none() && flags::sync_is_noop(self.shared.flags.load(), side)
+        self.sub.is_none() && self.shared.check.is_none() && flags::sync_is_noop(self.shared.flags.load(), side)
     }
 
     /// [`RawDualView::sync`] ordered on `stream`: the flags are reset at once and
@@ -277,15 +286,13 @@ impl RawDualView {
     fn sync_slow(&self, target: Side, stream: Option<Stream>) -> Result<()> {
         let sh = &*self.shared;
         self.check_fresh()?;
+        if sh.check.is_some() {
+            return self.sync_checked(target, stream);
+        }
         if flags::sync_is_noop(sh.flags.load(), target) {
             return Ok(());
         }
-        if self.const_data && self.need_sync(target) {
-            return Err(self.err_on(
-                err!(ConstSync, "sync_{target}: calling sync on a DualView with a const data type would write the stale {target} side"),
-                Some(target),
-            ));
-        }
+        self.refuse_const_sync(target)?;
         let mut st = sh.write();
         self.placement(&st)?;
         let bounds = self.bounds(&st);
@@ -299,6 +306,35 @@ impl RawDualView {
         }
         if self.sync_locked(&mut st, target, stream, bounds)? {
             drop(st); // tool callbacks run without the lock
+            self.report(DV_TOOLS_DUAL_VIEW_SYNC, target);
+        }
+        Ok(())
+    }
+
+    /// `ConstSync` when a sync into `target` would copy through a const handle.
+    fn refuse_const_sync(&self, target: Side) -> Result<()> {
+        if self.const_data && self.need_sync(target) {
+            return Err(self.err_on(
+                err!(ConstSync, "sync_{target}: calling sync on a DualView with a const data type would write the stale {target} side"),
+                Some(target),
+            ));
+        }
+        Ok(())
+    }
+
+    /// A sync in checked mode: the sides verified first, the record taken
+    /// after; a copy queued on a stream is waited for (its result is recorded).
+    #[cold]
+    fn sync_checked(&self, target: Side, stream: Option<Stream>) -> Result<()> {
+        self.refuse_const_sync(target)?;
+        let mut st = self.shared.write();
+        self.placement(&st)?;
+        self.verify_locked(&mut st, Call::Sync(target))?;
+        let bounds = self.bounds(&st);
+        let synced = self.sync_locked(&mut st, target, stream, bounds)?;
+        self.record_locked(&mut st)?;
+        drop(st);
+        if synced {
             self.report(DV_TOOLS_DUAL_VIEW_SYNC, target);
         }
         Ok(())

@@ -426,7 +426,7 @@ pub unsafe extern "C" fn dv_device_ptr(dv: *const dv_dualview_t, out: *mut *mut 
     data_ptr(dv, Side::Device, out, "dv_device_ptr")
 }
 
-/// Access the host side with `mode` (`DV_ACCESS_READ`, `DV_ACCESS_WRITE`, `DV_ACCESS_READ_WRITE`) and get its data pointer in `*out`: a stale side is synced first (except for write-only, which drops the other side's pending change; a subview syncs even then), and any write mode marks the side modified. No silent stale data. Write modes are refused through a const handle.
+/// Access the host side with `mode` (`DV_ACCESS_READ`, `DV_ACCESS_WRITE`, `DV_ACCESS_READ_WRITE`, `DV_ACCESS_OVERWRITE`) and get its data pointer in `*out`: a stale side is synced first (except for `DV_ACCESS_OVERWRITE`, which drops the other side's pending change; a subview syncs even then), and any write mode marks the side modified. No silent stale data. Write modes are refused through a const handle.
 ///
 /// # Safety
 /// `dv` is a handle or NULL; `out` is writable.
@@ -436,7 +436,7 @@ pub unsafe extern "C" fn dv_host_access(dv: *const dv_dualview_t, mode: u32, out
     access(dv, Side::Host, mode, out, "dv_host_access")
 }
 
-/// Access the device side with `mode` (`DV_ACCESS_READ`, `DV_ACCESS_WRITE`, `DV_ACCESS_READ_WRITE`) and get its data pointer in `*out`: a stale side is synced first (except for write-only, which drops the other side's pending change; a subview syncs even then), and any write mode marks the side modified. No silent stale data. Write modes are refused through a const handle.
+/// Access the device side with `mode` (`DV_ACCESS_READ`, `DV_ACCESS_WRITE`, `DV_ACCESS_READ_WRITE`, `DV_ACCESS_OVERWRITE`) and get its data pointer in `*out`: a stale side is synced first (except for `DV_ACCESS_OVERWRITE`, which drops the other side's pending change; a subview syncs even then), and any write mode marks the side modified. No silent stale data. Write modes are refused through a const handle.
 ///
 /// # Safety
 /// `dv` is a handle or NULL; `out` is writable.

@@ -243,7 +243,8 @@ pub unsafe extern "C" fn dv_desc_of(dv: *const dv_dualview_t, out: *mut dv_desc_
         for (s, &v) in strides.iter_mut().zip(m.strides().as_slice()) {
             *s = v as u64;
         }
-        let flags = flags_of_host(host, device);
+        // The same kind of DualView again, checked as this one is.
+        let flags = flags_of_host(host, device) | if d.is_checked() { crate::abi::DV_FLAG_CHECKED } else { 0 };
         put(
             o,
             dv_desc_t {

@@ -310,6 +310,7 @@ pub(crate) fn desc_from(d: &dv_desc_t) -> Result<Desc> {
     desc.host = host_of_flags(d.flags, device)?;
     desc.init = d.flags & DV_FLAG_WITHOUT_INITIALIZING == 0;
     desc.pin_mirror = d.flags & DV_FLAG_PAGEABLE_HOST == 0;
+    desc.checked |= d.flags & DV_FLAG_CHECKED != 0;
     Ok(desc)
 }
 

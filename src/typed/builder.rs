@@ -32,6 +32,7 @@ pub struct Builder<T: Element, E: Extents> {
     pinned_host: bool,
     init: bool,
     pin_mirror: bool,
+    checked: bool,
     _t: PhantomData<fn() -> T>,
 }
 
@@ -47,6 +48,7 @@ impl<T: Element, E: Extents> Builder<T, E> {
             pinned_host: false,
             init: true,
             pin_mirror: true,
+            checked: false,
             _t: PhantomData,
         }
     }
@@ -122,6 +124,21 @@ impl<T: Element, E: Extents> Builder<T, E> {
         self
     }
 
+    /// Checked mode (as `DV_CHECK=1` for every DualView): every modify and
+    /// sync verifies that no side changed where it was not marked modified,
+    /// and answers `ErrorKind::UnmarkedChange` when one did (docs/SEMANTICS.md).
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, ErrorKind, Space};
+    /// let a = DualView::<f64, Dims<1>>::builder("C", Dims::new([4]).unwrap()).device(Space::test_device(0)).checked().build().unwrap();
+    /// a.raw().view_fill(dualview::Side::Host, &1.0f64.to_ne_bytes()).unwrap(); // a write without modify_host
+    /// assert_eq!(a.sync_device().unwrap_err().kind(), ErrorKind::UnmarkedChange);
+    /// ```
+    pub fn checked(mut self) -> Self {
+        self.checked = true;
+        self
+    }
+
     /// Skip zero-filling (Kokkos `WithoutInitializing`).
     ///
     /// # Safety
@@ -164,6 +181,7 @@ impl<T: Element, E: Extents> Builder<T, E> {
             host: if self.pinned_host { self.device.pinned_host() } else { self.device.host_side() },
             init: self.init,
             pin_mirror: self.pin_mirror,
+            checked: self.checked || Desc::new(elem, mapping, self.device).checked,
         };
         Ok(DualView { raw: RawDualView::new(&self.label, &desc)?, _t: PhantomData })
     }

@@ -603,19 +603,37 @@ impl<T: Element, E: Extents> DualView<T, E> {
         self.guard_mut(Side::Host, Access::ReadWrite)
     }
 
+    /// Write the host side: synced first when stale (nothing is lost, as a
+    /// SYCL 2020 `write` accessor), marked modified. To discard the device's
+    /// change instead, [`DualView::host_overwrite`].
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
+    ///     .device(Space::test_device(0)).build().unwrap();
+    /// a.fill_device(2.0).unwrap();
+    /// a.host_write().unwrap().set([0, 0], 0.5).unwrap(); // the device's 2.0 elsewhere is kept
+    /// assert_eq!(*a.host().unwrap().get([2, 1]).unwrap(), 2.0);
+    /// assert!(a.need_sync_device());
+    /// ```
+    pub fn host_write(&self) -> Result<ViewMut<'_, T, E>> {
+        self.guard_mut(Side::Host, Access::Write)
+    }
+
     /// Overwrite the host side: no copy, the device's pending change is
-    /// discarded, host marked modified.
+    /// discarded (SYCL `no_init`), host marked modified. Write every element.
     ///
     /// ```
     /// # use dualview::{DualView, Dims, Space};
     /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
     ///     .device(Space::test_device(0)).build().unwrap();
     /// a.modify_device().unwrap();
-    /// a.host_write().unwrap().fill(0.5).unwrap(); // device change discarded
+    /// a.host_overwrite().unwrap().fill(0.5).unwrap(); // device change discarded, nothing copied
+    /// assert_eq!(a.stats().to_host.count, 0);
     /// assert!(a.need_sync_device());
     /// ```
-    pub fn host_write(&self) -> Result<ViewMut<'_, T, E>> {
-        self.guard_mut(Side::Host, Access::Write)
+    pub fn host_overwrite(&self) -> Result<ViewMut<'_, T, E>> {
+        self.guard_mut(Side::Host, Access::Overwrite)
     }
 
     /// Read the device side, syncing it first when stale.
@@ -644,8 +662,8 @@ impl<T: Element, E: Extents> DualView<T, E> {
         self.guard_mut(Side::Device, Access::ReadWrite)
     }
 
-    /// Overwrite the device side: no copy, the host's pending change is
-    /// discarded, device marked modified.
+    /// Write the device side: synced first when stale (nothing is lost),
+    /// marked modified. To discard the host's change, [`DualView::device_overwrite`].
     ///
     /// ```
     /// # use dualview::{DualView, Dims, Space};
@@ -656,6 +674,20 @@ impl<T: Element, E: Extents> DualView<T, E> {
     /// ```
     pub fn device_write(&self) -> Result<ViewMut<'_, T, E>> {
         self.guard_mut(Side::Device, Access::Write)
+    }
+
+    /// Overwrite the device side: no copy, the host's pending change is
+    /// discarded, device marked modified. Write every element.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<1>>::builder("A", Dims::new([4]).unwrap()).device(Space::test_device(0)).build().unwrap();
+    /// a.modify_host().unwrap();
+    /// a.device_overwrite().unwrap().fill(2.0).unwrap();
+    /// assert_eq!(a.stats().to_device.count, 0);
+    /// ```
+    pub fn device_overwrite(&self) -> Result<ViewMut<'_, T, E>> {
+        self.guard_mut(Side::Device, Access::Overwrite)
     }
 }
 

@@ -1331,19 +1331,19 @@ impl World {
 
     fn op_access(&mut self, inp: &mut Input) {
         let side = inp.below(2) as u32;
-        let mode = 1 + inp.below(3) as u32;
+        let mode = 1 + inp.below(4) as u32;
         let v = inp.u16() as u64;
         let fault = inp.fault(3);
         let Some(a) = self.harg(inp, fault == Some(0)) else { return };
         let mut ptr: *mut c_void = null_mut();
         let out: *mut *mut c_void = if fault == Some(1) { null_mut() } else { &mut ptr };
-        let mode = if fault == Some(2) { [0, 4, 7, 0x100][inp.below(4)] } else { mode };
+        let mode = if fault == Some(2) { [0, 5, 7, 0x100][inp.below(4)] } else { mode };
         let want = a.error().unwrap_or_else(|| {
             let h = a.live().unwrap();
             let f = &self.fams[self.hs[h].fam];
             if out.is_null() {
                 DV_ERROR_NULL_ARGUMENT
-            } else if !(1..=3).contains(&mode) || (mode != DV_ACCESS_READ && self.hs[h].konst) {
+            } else if !(1..=4).contains(&mode) || (mode != DV_ACCESS_READ && self.hs[h].konst) {
                 DV_ERROR_INVALID_ARGUMENT
             } else if self.is_stale(h) {
                 DV_ERROR_STALE
@@ -1363,7 +1363,7 @@ impl World {
         let h = a.live().unwrap();
         let fam = self.hs[h].fam;
         let whole = self.hs[h].region.is_none();
-        if mode == DV_ACCESS_WRITE && whole {
+        if mode == DV_ACCESS_OVERWRITE && whole {
             if self.fams[fam].two {
                 let f = &mut self.fams[fam];
                 f.newer = newer_of(side);

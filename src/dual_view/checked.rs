@@ -1,0 +1,263 @@
+//! Checked mode (`DV_CHECK=1`, `DV_FLAG_CHECKED`, [`Desc::checked`]): the
+//! library verifies the protocol it relies on. Each side's bytes are kept as
+//! they were at the end of the last flag call; the next flag call compares
+//! them with the side now, and fails when a side changed where it was not
+//! allowed to:
+//!
+//! | side | may change between two flag calls |
+//! | --- | --- |
+//! | the newer side (flags say so) | in its recorded regions (everywhere for a whole-array change) |
+//! | the side a `modify` marks now | in the marking handle's box (write first, then mark, as Kokkos) |
+//! | the side an overwrite access takes | everywhere |
+//! | any other side | nowhere |
+//!
+//! A violation is `UnmarkedChange` naming the side, the first changed index
+//! (lowest address) and the call; nothing is copied or marked, and the record
+//! stays, so the call fails again until the missing `modify` is made or
+//! `clear_sync_state` accepts both sides. What it cannot see is in
+//! docs/DECISIONS.md (C1).
+//!
+//! [`Desc::checked`]: super::Desc::checked
+
+use super::exclusive::Part;
+use super::flags;
+use super::regions::IndexBox;
+use super::{RawDualView, State};
+use crate::error::{err, Error, ErrorKind, Result};
+use crate::layout::Mapping;
+use crate::side::Side;
+use std::sync::OnceLock;
+
+/// Whether `DV_CHECK` (read once) asks for checked mode for every DualView.
+pub(crate) fn env_default() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| std::env::var("DV_CHECK").is_ok_and(|v| !v.is_empty() && v != "0"))
+}
+
+/// The flag call being checked, for the allowances and the message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Call {
+    /// `modify_<side>`.
+    Modify(Side),
+    /// `sync_<side>`.
+    Sync(Side),
+    /// Access of `side` that overwrites it whole, dropping the other side's change.
+    Overwrite(Side),
+    /// resize or realloc.
+    Resize,
+}
+
+impl Call {
+    fn name(self) -> String {
+        match self {
+            Call::Modify(s) => format!("modify_{s}()"),
+            Call::Sync(s) => format!("sync_{s}()"),
+            Call::Overwrite(s) => format!("an overwrite access of the {s} side"),
+            Call::Resize => "resize".into(),
+        }
+    }
+}
+
+/// Each side's bytes at the end of the last flag call (`None`: not known,
+/// as after a side could not be read: the next call takes it afresh).
+#[derive(Default)]
+pub(super) struct Record {
+    generation: u64,
+    sides: [Option<Vec<u8>>; 2],
+}
+
+/// Where a side may have changed since the last flag call.
+enum Allowed {
+    Everywhere,
+    In(Vec<IndexBox>),
+}
+
+impl RawDualView {
+    /// Whether this DualView runs in checked mode.
+    ///
+    /// ```
+    /// let a = dualview::doc::raw::<f32>(&[4], dualview::Space::test_device(0));
+    /// assert_eq!(a.is_checked(), std::env::var("DV_CHECK").is_ok_and(|v| !v.is_empty() && v != "0"));
+    /// ```
+    pub fn is_checked(&self) -> bool {
+        self.shared.check.is_some()
+    }
+
+    /// Under the family lock, before `call` copies or marks anything: fail
+    /// when a side changed where it may not (see the module's table).
+    /// Waits for copies in flight and device work first.
+    pub(super) fn verify_locked(&self, st: &mut State, call: Call) -> Result<()> {
+        let Some(check) = &self.shared.check else { return Ok(()) };
+        self.settle_locked(st)?;
+        crate::space::fence(self.shared.device_space).map_err(|e| self.err_on(e, None))?;
+        let record = check.lock().unwrap_or_else(|e| e.into_inner());
+        if record.generation != st.generation {
+            return Ok(()); // the arrays were replaced: the record is taken afresh afterwards
+        }
+        let state = self.shared.flags.load();
+        for side in Side::BOTH {
+            let Some(before) = &record.sides[side as usize] else { continue };
+            let boxes = match self.allowed(st, state, side, call) {
+                Allowed::Everywhere => continue,
+                Allowed::In(b) => b,
+            };
+            let Some(now) = self.read_side(st, side)? else { continue };
+            if let Some(idx) = first_change(before, &now, &st.mapping, self.shared.elem.size(), &boxes) {
+                return Err(self.unmarked(side, state, call, &idx, !boxes.is_empty()));
+            }
+        }
+        Ok(())
+    }
+
+    /// After a flag call (or a resize, or `clear_sync_state`): record both sides as they are now.
+    pub(super) fn record_locked(&self, st: &mut State) -> Result<()> {
+        let Some(check) = &self.shared.check else { return Ok(()) };
+        self.settle_locked(st)?;
+        crate::space::fence(self.shared.device_space).map_err(|e| self.err_on(e, None))?;
+        let sides = [self.read_side(st, Side::Host)?, self.read_side(st, Side::Device)?];
+        let mut record = check.lock().unwrap_or_else(|e| e.into_inner());
+        *record = Record { generation: st.generation, sides };
+        Ok(())
+    }
+
+    fn allowed(&self, st: &State, state: u8, side: Side, call: Call) -> Allowed {
+        if call == Call::Overwrite(side) {
+            return Allowed::Everywhere;
+        }
+        let mut boxes = Vec::new();
+        if flags::is_stale(state, side.other()) {
+            // This side is the newer one: its recorded regions, or all of it.
+            if !flags::is_partial(state) {
+                return Allowed::Everywhere;
+            }
+            boxes.extend_from_slice(&st.dirty);
+        }
+        if call == Call::Modify(side) {
+            boxes.push(self.bounds(st));
+        }
+        let whole = IndexBox::whole(st.mapping.extents());
+        if boxes.iter().any(|b| b.contains(&whole)) { Allowed::Everywhere } else { Allowed::In(boxes) }
+    }
+
+    /// The bytes of `side` (the mapping's span); `None` while a guard holds it for writing.
+    fn read_side(&self, st: &State, side: Side) -> Result<Option<Vec<u8>>> {
+        let proof = match self.reading(st, side) {
+            Ok(p) => p,
+            Err(e) if e.kind() == ErrorKind::Busy => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        let bytes = st.mapping.span() * self.shared.elem.size();
+        let mut out = vec![0u8; bytes];
+        proof.read_into(&Part::prefix(st.side(side), bytes)?, &mut out).map_err(|e| self.err_on(e, Some(side)))?;
+        Ok(Some(out))
+    }
+
+    #[cold]
+    fn unmarked(&self, side: Side, state: u8, call: Call, idx: &[usize], in_part: bool) -> Error {
+        let other = side.other();
+        let what = if flags::is_stale(state, side) {
+            format!(
+                "the {side} side was written while the {other} side held changes not yet synced to it (both sides \
+                 written): sync_{side}() would overwrite these writes. Write one side between syncs; to keep this \
+                 side's writes drop the {other} side's change with clear_sync_state() and call modify_{side}()"
+            )
+        } else if in_part {
+            format!(
+                "the {side} side changed outside the regions marked modified (a subview's modify_{side}() covers its \
+                 region only): mark what was written with modify_{side}()"
+            )
+        } else {
+            format!("the {side} side changed without modify_{side}(): call modify_{side}() after writing the {side} side")
+        };
+        let at = idx.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(", ");
+        self.err_on(
+            err!(UnmarkedChange, "checked mode: {what}. First changed index: ({at}); found at {}; nothing was copied or marked", call.name()),
+            Some(side),
+        )
+    }
+}
+
+/// The first index (lowest address) whose bytes differ between `before` and
+/// `now` outside `allowed`; `None` when there is none.
+fn first_change(before: &[u8], now: &[u8], mapping: &Mapping, es: usize, allowed: &[IndexBox]) -> Option<Vec<usize>> {
+    const CHUNK: usize = 4096;
+    let n = before.len().min(now.len());
+    let mut start = 0;
+    while start < n {
+        let end = (start + CHUNK).min(n);
+        if before[start..end] != now[start..end] {
+            // Whole elements overlapping this chunk.
+            let (first, last) = (start / es, end.div_ceil(es));
+            for e in first..last {
+                let (a, b) = (e * es, ((e + 1) * es).min(n));
+                if before[a..b] == now[a..b] {
+                    continue;
+                }
+                if let Some(idx) = index_of(mapping, e)
+                    && !allowed.iter().any(|bx| bx.holds(&idx))
+                {
+                    return Some(idx);
+                }
+            }
+        }
+        start = end;
+    }
+    None
+}
+
+/// The index at element offset `off` of `mapping` (`None`: a gap between elements).
+fn index_of(mapping: &Mapping, mut off: usize) -> Option<Vec<usize>> {
+    let ext = mapping.extents().as_slice();
+    let strides = mapping.strides().as_slice();
+    let mut axes: Vec<usize> = (0..ext.len()).collect();
+    axes.sort_by(|&a, &b| strides[b].cmp(&strides[a]).then(ext[a].cmp(&ext[b])));
+    let mut idx = vec![0; ext.len()];
+    for a in axes {
+        let s = strides[a].max(1);
+        let i = (off / s).min(ext[a].saturating_sub(1));
+        idx[a] = i;
+        off -= i * s;
+    }
+    (off == 0).then_some(idx)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extents::DynRank;
+    use crate::layout::Layout;
+
+    fn mapping(layout: Layout, ext: &[usize]) -> Mapping {
+        Mapping::new(layout, DynRank::new(ext).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn index_of_inverts_every_layout() {
+        for layout in [Layout::Left, Layout::Right] {
+            let m = mapping(layout, &[3, 4, 5]);
+            for i in 0..3 {
+                for j in 0..4 {
+                    for k in 0..5 {
+                        assert_eq!(index_of(&m, m.offset(&[i, j, k]).unwrap()), Some(vec![i, j, k]), "{layout:?}");
+                    }
+                }
+            }
+        }
+        let padded = Mapping::with_strides(DynRank::new(&[3, 2]).unwrap(), &[1, 4]).unwrap();
+        assert_eq!(index_of(&padded, 5), Some(vec![1, 1]));
+        assert_eq!(index_of(&padded, 3), None, "a gap holds no element");
+    }
+
+    #[test]
+    fn first_change_skips_allowed_boxes_and_finds_the_lowest_address() {
+        let m = mapping(Layout::Right, &[4, 3]);
+        let before = vec![0u8; 12 * 8];
+        let mut now = before.clone();
+        now[(3 * 3 + 2) * 8] = 1; // (3, 2)
+        now[(1 * 3) * 8 + 7] = 1; // (1, 0), last byte
+        assert_eq!(first_change(&before, &now, &m, 8, &[]), Some(vec![1, 0]));
+        let row1 = IndexBox::whole(&DynRank::new(&[4, 3]).unwrap()).narrow(&[0, 1], &[crate::Slice::Index(1), crate::Slice::All]).0;
+        assert_eq!(first_change(&before, &now, &m, 8, &[row1]), Some(vec![3, 2]));
+        assert_eq!(first_change(&before, &before, &m, 8, &[]), None);
+    }
+}
