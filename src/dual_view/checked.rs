@@ -15,7 +15,7 @@
 //! (lowest address) and the call; nothing is copied or marked, and the record
 //! stays, so the call fails again until the missing `modify` is made or
 //! `clear_sync_state` accepts both sides. What it cannot see is in
-//! docs/DECISIONS.md (C1).
+//! docs/DECISIONS.md (D29).
 //!
 //! [`Desc::checked`]: super::Desc::checked
 

@@ -232,7 +232,7 @@ static void unknown_enums(dv_dualview_t *a) {
     EXPECT_STATUS(dv_view_fill(a, 2, &x), INV);
     EXPECT_STATUS(dv_view_copy(a, DV_SIDE_HOST, a, 7), INV);
     EXPECT_STATUS(dv_host_access(a, 0, &p), INV);
-    EXPECT_STATUS(dv_device_access(a, 4, &p), INV);
+    EXPECT_STATUS(dv_device_access(a, 5, &p), INV);
     bool usable = true;
     size_t count = 7;
     EXPECT_STATUS(dv_space_available(9, 0, &usable), INV);
