@@ -322,5 +322,27 @@ fn sync_path(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, flags, sync_path, create, create_touch, resize);
+/// Checked mode's cost (issue 20): a whole round trip (modify_host,
+/// sync_device, modify_device, sync_host) with and without it, on the test device.
+fn checked(c: &mut Criterion) {
+    let mut g = c.benchmark_group("checked");
+    for (name, n) in [("8KiB", 1024usize), ("8MiB", MIB)] {
+        for on in [false, true] {
+            let b0 = DualView::<f64, Dims<1>>::builder("c", Dims::new([n]).unwrap()).device(Space::test_device(0));
+            let a = if on { b0.checked() } else { b0 }.build().unwrap();
+            let what = if on { "checked" } else { "unchecked" };
+            g.bench_function(format!("round_trip_{name}/{what}"), |b| {
+                b.iter(|| {
+                    a.modify_host().unwrap();
+                    a.sync_device().unwrap();
+                    a.modify_device().unwrap();
+                    a.sync_host().unwrap();
+                })
+            });
+        }
+    }
+    g.finish();
+}
+
+criterion_group!(benches, flags, sync_path, create, create_touch, resize, checked);
 criterion_main!(benches);

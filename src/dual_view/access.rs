@@ -2,7 +2,7 @@
 //! borrows the Rust guards hold.
 
 use super::borrow::Region;
-use super::checked::Call;
+use super::checked::{Call, Wrote};
 use super::flags::newer;
 use super::RawDualView;
 use crate::abi::*;
@@ -74,7 +74,7 @@ impl RawDualView {
                 self.verify_locked(&mut st, Call::Overwrite(side))?;
                 self.trace_dropped(side);
                 self.shared.flags.store(newer(side));
-                self.record_locked(&mut st)?;
+                self.record_locked(&mut st, Wrote::Nothing)?;
             }
         }
         self.view(side)

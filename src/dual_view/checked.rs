@@ -64,6 +64,21 @@ impl Call {
 pub(super) struct Record {
     generation: u64,
     sides: [Option<Vec<u8>>; 2],
+    /// What this call's verification read, for the record after it.
+    now: [Option<Vec<u8>>; 2],
+    /// Buffers to reuse (a read of a GiB array must not fault in fresh pages).
+    spare: Vec<Vec<u8>>,
+}
+
+/// What a flag call wrote between its verification and its record.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Wrote {
+    /// Nothing: what the verification read is still there.
+    Nothing,
+    /// This side (a sync's target).
+    Side(Side),
+    /// Unknown, or there was no verification (create, resize, clear): read both.
+    Unknown,
 }
 
 /// Where a side may have changed since the last flag call.
@@ -90,33 +105,52 @@ impl RawDualView {
         let Some(check) = &self.shared.check else { return Ok(()) };
         self.settle_locked(st)?;
         crate::space::fence(self.shared.device_space).map_err(|e| self.err_on(e, None))?;
-        let record = check.lock().unwrap_or_else(|e| e.into_inner());
-        if record.generation != st.generation {
+        let mut record = check.lock().unwrap_or_else(|e| e.into_inner());
+        let r = &mut *record;
+        for n in &mut r.now {
+            r.spare.extend(n.take());
+        }
+        if r.generation != st.generation {
             return Ok(()); // the arrays were replaced: the record is taken afresh afterwards
         }
         let state = self.shared.flags.load();
         for side in Side::BOTH {
-            let Some(before) = &record.sides[side as usize] else { continue };
+            let Some(before) = &r.sides[side as usize] else { continue };
             let boxes = match self.allowed(st, state, side, call) {
                 Allowed::Everywhere => continue,
                 Allowed::In(b) => b,
             };
-            let Some(now) = self.read_side(st, side)? else { continue };
-            if let Some(idx) = first_change(before, &now, &st.mapping, self.shared.elem.size(), &boxes) {
+            let Some(now) = self.read_side(st, side, r.spare.pop())? else { continue };
+            let changed = first_change(before, &now, &st.mapping, self.shared.elem.size(), &boxes);
+            r.now[side as usize] = Some(now);
+            if let Some(idx) = changed {
                 return Err(self.unmarked(side, state, call, &idx, !boxes.is_empty()));
             }
         }
         Ok(())
     }
 
-    /// After a flag call (or a resize, or `clear_sync_state`): record both sides as they are now.
-    pub(super) fn record_locked(&self, st: &mut State) -> Result<()> {
+    /// After a flag call (or a resize, or `clear_sync_state`): record both
+    /// sides as they are now, reusing what the verification read unless the
+    /// call wrote it since.
+    pub(super) fn record_locked(&self, st: &mut State, wrote: Wrote) -> Result<()> {
         let Some(check) = &self.shared.check else { return Ok(()) };
         self.settle_locked(st)?;
         crate::space::fence(self.shared.device_space).map_err(|e| self.err_on(e, None))?;
-        let sides = [self.read_side(st, Side::Host)?, self.read_side(st, Side::Device)?];
         let mut record = check.lock().unwrap_or_else(|e| e.into_inner());
-        *record = Record { generation: st.generation, sides };
+        let r = &mut *record;
+        let same = r.generation == st.generation;
+        for side in Side::BOTH {
+            let i = side as usize;
+            r.spare.extend(r.sides[i].take());
+            let now = r.now[i].take().filter(|_| same && wrote != Wrote::Unknown && wrote != Wrote::Side(side));
+            r.sides[i] = match now {
+                Some(n) => Some(n),
+                None => self.read_side(st, side, r.spare.pop())?,
+            };
+        }
+        r.generation = st.generation;
+        r.spare.truncate(2);
         Ok(())
     }
 
@@ -139,15 +173,17 @@ impl RawDualView {
         if boxes.iter().any(|b| b.contains(&whole)) { Allowed::Everywhere } else { Allowed::In(boxes) }
     }
 
-    /// The bytes of `side` (the mapping's span); `None` while a guard holds it for writing.
-    fn read_side(&self, st: &State, side: Side) -> Result<Option<Vec<u8>>> {
+    /// The bytes of `side` (the mapping's span), read into `buf` when given;
+    /// `None` while a guard holds it for writing.
+    fn read_side(&self, st: &State, side: Side, buf: Option<Vec<u8>>) -> Result<Option<Vec<u8>>> {
         let proof = match self.reading(st, side) {
             Ok(p) => p,
             Err(e) if e.kind() == ErrorKind::Busy => return Ok(None),
             Err(e) => return Err(e),
         };
         let bytes = st.mapping.span() * self.shared.elem.size();
-        let mut out = vec![0u8; bytes];
+        let mut out = buf.unwrap_or_default();
+        out.resize(bytes, 0);
         proof.read_into(&Part::prefix(st.side(side), bytes)?, &mut out).map_err(|e| self.err_on(e, Some(side)))?;
         Ok(Some(out))
     }

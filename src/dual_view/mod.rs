@@ -240,7 +240,7 @@ impl RawDualView {
         let host = if aliased { device.clone() } else { Allocation::new(desc.host, host_bytes, desc.init, &host_label)? };
         let dv = Self::assemble(label, host_label, desc, single, aliased, host, device);
         dv.shared.adopt_mirror(&dv.shared.read().host, how);
-        dv.record_locked(&mut dv.shared.write())?;
+        dv.record_locked(&mut dv.shared.write(), checked::Wrote::Unknown)?;
         Ok(dv)
     }
 
@@ -303,7 +303,7 @@ impl RawDualView {
         let d = if aliased { h.clone() } else { d };
         let dv = Self::assemble(label, host_label, desc, single, aliased, h, d);
         dv.shared.adopt_mirror(&dv.shared.read().host, Registering::Now);
-        dv.record_locked(&mut dv.shared.write())?;
+        dv.record_locked(&mut dv.shared.write(), checked::Wrote::Unknown)?;
         Ok(dv)
     }
 

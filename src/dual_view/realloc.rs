@@ -1,7 +1,7 @@
 //! Reallocation: resize (keeping contents), realloc (dropping them), and
 //! resize into a new family (the C++ wrapper's value semantics).
 
-use super::checked::Call;
+use super::checked::{Call, Wrote};
 use super::flags::{is_partial, Flags, CLEAN, PARTIAL, REST};
 use super::exclusive::{Exclusive, Part};
 use super::regions::{self, IndexBox};
@@ -59,7 +59,7 @@ impl RawDualView {
         self.settle_locked(&mut st)?; // no queued copy may use the blocks replaced here
         self.verify_locked(&mut st, Call::Resize)?;
         self.reallocate_locked(&mut st, extents, keep, init)?;
-        self.record_locked(&mut st)
+        self.record_locked(&mut st, Wrote::Unknown)
     }
 
     fn reallocate_locked(&self, st: &mut State, extents: &DynRank, keep: bool, init: bool) -> Result<()> {
@@ -231,7 +231,7 @@ impl RawDualView {
         nst.dirty = st.dirty.clone();
         new.shared.flags.store(sh.flags.load() & !super::flags::IN_FLIGHT); // the copies in flight are the old family's
         keep_record(&new.shared.flags, &mut nst.dirty, st.mapping.extents(), extents);
-        new.record_locked(&mut nst)?;
+        new.record_locked(&mut nst, Wrote::Unknown)?;
         drop(nst);
         Ok(new)
     }

@@ -2,7 +2,7 @@
 
 use super::borrow::Held;
 use super::exclusive::Part;
-use super::checked::Call;
+use super::checked::{Call, Wrote};
 use super::flags::{self, is_partial, newer, Blocked, CLEAN, PARTIAL, REST};
 use super::in_flight;
 use super::regions::{self, record, IndexBox};
@@ -52,7 +52,7 @@ impl RawDualView {
             self.placement(&st)?;
             self.verify_locked(&mut st, Call::Modify(side))?;
             self.mark_locked(&mut st, side)?;
-            self.record_locked(&mut st)?;
+            self.record_locked(&mut st, Wrote::Nothing)?;
         }
         self.report(DV_TOOLS_DUAL_VIEW_MODIFY, side);
         Ok(())
@@ -228,7 +228,7 @@ impl RawDualView {
             // Both sides accepted as they are: the record starts afresh.
             let mut st = self.shared.write();
             self.shared.flags.store(CLEAN);
-            return self.record_locked(&mut st);
+            return self.record_locked(&mut st, Wrote::Unknown);
         }
         self.shared.flags.store(CLEAN);
         Ok(())
@@ -332,7 +332,7 @@ impl RawDualView {
         self.verify_locked(&mut st, Call::Sync(target))?;
         let bounds = self.bounds(&st);
         let synced = self.sync_locked(&mut st, target, stream, bounds)?;
-        self.record_locked(&mut st)?;
+        self.record_locked(&mut st, Wrote::Side(target))?;
         drop(st);
         if synced {
             self.report(DV_TOOLS_DUAL_VIEW_SYNC, target);
