@@ -649,9 +649,13 @@ class DualView : public ViewTraits<DataType, Arg1, Arg2, Arg3> {
     refresh_device();
   }
 
+  /// Called where the flags are clean (a new or reallocated DualView).
   void refresh_device() {
-    if (!impl_dualview_is_single_device && h_view.data() != static_cast<const void*>(d_view.data()))
+    if (!impl_dualview_is_single_device && h_view.data() != static_cast<const void*>(d_view.data())) {
       detail::check(dv_view_copy(impl_handle(), DV_SIDE_DEVICE, impl_handle(), DV_SIDE_HOST));
+      // Checked mode: construction wrote both sides alike; accept them as they are.
+      if (track_.get()->bits & DV_INFO_CHECKED) detail::check(dv_clear_sync_state(impl_handle()));
+    }
   }
 
   /// resize of elements that need their assignment run: the core copies bytes

@@ -17,6 +17,7 @@
 # OffsetView, ScatterView), and TestDualViewParameterPack.cpp (compile-time).
 # Only kokkos_standin.hpp (parallel_for, policies, atomics) is not dualview.
 # Errors abort, as in Kokkos (DUALVIEW_ABORT_ON_ERROR), for the death test.
+# Then they run again under DV_CHECK=1 (checked mode: no false alarm).
 set -euo pipefail
 FORM=${1:?form: serial, testdevice or cuda}
 K=${2:?path to a kokkos source tree}
@@ -74,3 +75,6 @@ done
 $LINK "$B"/*.o -L"$LIB" -ldualview "$GTLIB" -lpthread -Xlinker -rpath -Xlinker "$LIB" -o "$B/kokkos_dualview_tests" 2>/dev/null ||
   $LINK "$B"/*.o -L"$LIB" -ldualview "$GTLIB" -lpthread -Wl,-rpath,"$LIB" -o "$B/kokkos_dualview_tests"
 "$B/kokkos_dualview_tests"
+# Again in checked mode (issue 20): Kokkos' own tests are correct programs, so no alarm.
+echo "== the same tests under DV_CHECK=1"
+DV_CHECK=1 "$B/kokkos_dualview_tests"
