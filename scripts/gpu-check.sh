@@ -87,7 +87,9 @@ done
 # DV_REPORT at 2 ranks on CUDA: the exit-time report (raw rates measured then) of each rank.
 [ -x "$GPU/jacobi_cuda" ] && run mpi_jacobi_report_np2 sh -c "cmake -DMPIEXEC=mpirun -DEXE='$GPU/jacobi_cuda' \
     -DOUT='$GPU/report' -P examples_mpi/report_check.cmake 2>&1 | tee /dev/stderr | grep -q 'each rank.s report holds its halo traffic'"
-# Kokkos' own DualView unit tests, unchanged, with TEST_EXECSPACE = Kokkos::Cuda.
+# Checked mode (DV_CHECK=1) on CUDA: the kernel writes the device, then marks it; no false alarm.
+[ -x "$GPU/jacobi_cuda" ] && run mpi_jacobi_checked_np2 sh -c "DV_CHECK=1 mpirun -np 2 --oversubscribe --allow-run-as-root -x DV_CHECK '$GPU/jacobi_cuda' 2>&1 | tee /dev/stderr | grep -q 'bitwise equal to the single-rank run: yes'"
+# Kokkos' own DualView unit tests, unchanged, with TEST_EXECSPACE = Kokkos::Cuda (then under DV_CHECK=1).
 if [ -d "$GPU/kokkos" ] && command -v nvcc >/dev/null; then
   run kokkos_unit_cuda env DV_LIB_DIR="$GPU/lib" GTEST_ROOT="$GPU/gtest" CUDA_ARCH=native \
       tests/kokkos_unit/run.sh cuda "$GPU/kokkos" "$GPU/kokkos-build"

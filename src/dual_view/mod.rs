@@ -247,7 +247,11 @@ impl RawDualView {
     /// A DualView over memory the caller owns (unmanaged): never freed here,
     /// and resize/realloc answer `Unmanaged`. The two sides are assumed in sync.
     /// With one memory (single space or managed), `device` must be `None` or
-    /// equal `host`; with two, the ranges must not overlap.
+    /// equal `host`; with two, the ranges must not overlap. With two spaces
+    /// and `device` `None`, the caller's array becomes the host side and the
+    /// device side is allocated here (owned, freed with the last handle),
+    /// with the host marked modified: the first `sync(Device)` copies the
+    /// array over (issue 20: adopt a legacy array).
     ///
     /// # Safety
     /// Each pointer addresses `desc.mapping.span()` elements in its space,
@@ -293,7 +297,8 @@ impl RawDualView {
                 }
                 d
             }
-            (false, None) => bail!(InvalidArgument, "wrap: a two-space DualView needs a device pointer"),
+            // SAFETY: forwarded contract.
+            (false, None) => return unsafe { Self::adopt_host(label, desc, host, bytes) },
         };
         let (label, host_label) = Self::labels(label, aliased);
         // SAFETY: forwarded contract.
@@ -303,6 +308,22 @@ impl RawDualView {
         let d = if aliased { h.clone() } else { d };
         let dv = Self::assemble(label, host_label, desc, single, aliased, h, d);
         dv.shared.adopt_mirror(&dv.shared.read().host, Registering::Now);
+        dv.record_locked(&mut dv.shared.write(), checked::Wrote::Unknown)?;
+        Ok(dv)
+    }
+
+    /// [`RawDualView::wrap`] of a host array alone, over two spaces: the
+    /// device side allocated, the host marked modified.
+    ///
+    /// # Safety
+    /// As `wrap` for `host`, of `bytes` bytes.
+    unsafe fn adopt_host(label: &str, desc: &Desc, host: NonNull<u8>, bytes: usize) -> Result<RawDualView> {
+        let (label, host_label) = Self::labels(label, false);
+        let device = Allocation::new(desc.device, bytes, false, &label)?;
+        // SAFETY: forwarded contract.
+        let h = unsafe { Allocation::wrap(desc.host, host, bytes, &host_label) };
+        let dv = Self::assemble(label, host_label, desc, false, false, h, device);
+        dv.shared.flags.store(flags::HOST_NEWER);
         dv.record_locked(&mut dv.shared.write(), checked::Wrote::Unknown)?;
         Ok(dv)
     }
@@ -453,14 +474,16 @@ impl RawDualView {
         self.sub.as_ref().is_some_and(|s| s.generation != self.shared.generation.load(Ordering::Acquire))
     }
 
-    /// Whether dualview owns the memory (false for [`RawDualView::wrap`]).
+    /// Whether dualview owns all the memory (false for [`RawDualView::wrap`],
+    /// also when it allocated the device side of a wrapped host array).
     ///
     /// ```
     /// let a = dualview::doc::raw::<f32>(&[4, 2], dualview::Space::test_device(0));
     /// assert!(a.is_owned());
     /// ```
     pub fn is_owned(&self) -> bool {
-        self.shared.read().device.is_owned()
+        let st = self.shared.read();
+        st.device.is_owned() && st.host.is_owned()
     }
 
     /// Always true for a live handle (Kokkos `is_allocated`).

@@ -66,7 +66,7 @@ impl RawDualView {
         let what = if keep { "resize" } else { "realloc" };
         let sh = &*self.shared;
         let fail = |e: Error| self.err_on(e, None);
-        if !st.device.is_owned() {
+        if !st.device.is_owned() || !st.host.is_owned() {
             return Err(fail(err!(Unmanaged, "{what}: the memory is owned by the caller (dv_wrap)")));
         }
         let old = st.mapping;

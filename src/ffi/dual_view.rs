@@ -152,17 +152,22 @@ pub unsafe extern "C" fn dv_create(label: *const c_char, desc: *const dv_desc_t,
     })
 }
 
-/// Make a DualView over memory the caller owns (unmanaged): nothing is
-/// allocated, copied or ever freed by dualview, and `dv_resize` / `dv_realloc`
-/// answer `DV_ERROR_UNMANAGED`. The two sides are assumed to be in sync.
-/// `device` may be NULL (or equal `host`) when both sides are one memory
-/// (`DV_SPACE_HOST`, `DV_SPACE_CUDA_UVM`, `DV_FLAG_SINGLE_SPACE`); otherwise
-/// the two ranges must not overlap (INVALID_ARGUMENT). A CUDA space without a
-/// driver answers NO_DEVICE here, not at the first sync.
-/// `DV_FLAG_WITHOUT_INITIALIZING` is ignored.
+/// Make a DualView over memory the caller owns (unmanaged): nothing of it is
+/// copied or ever freed by dualview, and `dv_resize` / `dv_realloc` answer
+/// `DV_ERROR_UNMANAGED`. With both pointers the two sides are assumed to be
+/// in sync, and their ranges must not overlap (INVALID_ARGUMENT). `device`
+/// may be NULL (or equal `host`) when both sides are one memory
+/// (`DV_SPACE_HOST`, `DV_SPACE_CUDA_UVM`, `DV_FLAG_SINGLE_SPACE`). Over two
+/// spaces a NULL `device` adopts a legacy array: `host` becomes the host
+/// side, the device side is allocated by dualview (freed with the last
+/// handle), and the host is marked modified, so the first `dv_sync_device`
+/// copies the array. A CUDA space without a driver answers NO_DEVICE here,
+/// not at the first sync. `DV_FLAG_WITHOUT_INITIALIZING` is ignored.
 ///
-/// Owner: the caller keeps owning the memory, which must outlive every handle
-/// of this DualView; `*out` is released with `dv_destroy`.
+/// Owner: the caller keeps owning the memory given, which must outlive
+/// every use of this DualView; `*out` is released with `dv_destroy`, which
+/// never reads or frees it, so the array may be freed before the DualView
+/// is destroyed as long as nothing else is called on it in between.
 ///
 /// # Safety
 /// As `dv_create`; `host` (and `device`) address `span` elements in their spaces.
