@@ -319,7 +319,8 @@ impl RawDualView {
     /// As `wrap` for `host`, of `bytes` bytes.
     unsafe fn adopt_host(label: &str, desc: &Desc, host: NonNull<u8>, bytes: usize) -> Result<RawDualView> {
         let (label, host_label) = Self::labels(label, false);
-        let device = Allocation::new(desc.device, bytes, false, &label)?;
+        // Zeroed, so that no read of it (before the first sync) meets garbage.
+        let device = Allocation::new(desc.device, bytes, true, &label)?;
         // SAFETY: forwarded contract.
         let h = unsafe { Allocation::wrap(desc.host, host, bytes, &host_label) };
         let dv = Self::assemble(label, host_label, desc, false, false, h, device);

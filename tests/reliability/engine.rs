@@ -1010,10 +1010,8 @@ impl World {
             Some(1) => (desc_null, want) = (true, DV_ERROR_NULL_ARGUMENT),
             Some(2) => (host, want) = (null_mut(), DV_ERROR_NULL_ARGUMENT),
             Some(3) => (out_p, want) = (null_mut(), DV_ERROR_NULL_ARGUMENT),
-            Some(4) => {
-                device = null_mut();
-                want = if one { DV_OK } else { DV_ERROR_INVALID_ARGUMENT };
-            }
+            // Over two spaces a NULL device adopts the host array (issue 20): the device side is dualview's.
+            Some(4) => device = null_mut(),
             Some(5) => {
                 device = host;
                 want = if one || bytes == 0 { DV_OK } else { DV_ERROR_INVALID_ARGUMENT };
@@ -1042,6 +1040,10 @@ impl World {
         self.expect("dv_wrap", st, want);
         if st == DV_OK {
             let mut fam = fam0;
+            if device.is_null() && fam.two {
+                // Adopted: the host holds the data, marked modified everywhere.
+                (fam.newer, fam.dirty, fam.partial, fam.rest) = (Newer::Host, (0..fam.size()).collect(), false, false);
+            }
             fam.bufs = vec![hb, db];
             let h = H {
                 p: out,
