@@ -7,6 +7,7 @@
 #include <Kokkos_DualView.hpp>
 
 #include <cstdlib>
+#include <vector>
 #include <string>
 
 #include "common.hpp"
@@ -104,4 +105,24 @@ TEST(AccessModes, WriteKeepsTheOtherSidesChangeAndOverwriteDropsIt) {
   auto o = a.host_access(dv::overwrite);  // the device's 5.0 is discarded, nothing copied
   EXPECT_EQ(o(3, 1), 3.0);
   EXPECT_TRUE(a.need_sync_device());
+}
+
+TEST(Adopt, ALegacyHostArrayGetsADeviceSide) {
+  std::vector<double> legacy(20 * 3);
+  for (std::size_t k = 0; k < legacy.size(); ++k) legacy[k] = static_cast<double>(k);
+  DV::t_host h(legacy.data(), 20, 3);  // unmanaged: the legacy array itself
+  DV a(h);
+  EXPECT_EQ(a.h_view.data(), legacy.data()) << "the array is the host side";
+  EXPECT_NE(static_cast<const void*>(a.d_view.data()), static_cast<const void*>(legacy.data()));
+  EXPECT_TRUE(a.need_sync_device()) << "the host holds the data";
+  a.sync_device();
+  EXPECT_EQ(a.d_view(19, 2), legacy[19 + 20 * 2]);
+  Kokkos::deep_copy(a.d_view, 4.0);
+  a.modify_device();
+  a.sync_host();
+  EXPECT_EQ(legacy[7], 4.0) << "results come back into the legacy array";
+  // A resize gives the DualView memory of its own (C++ value semantics), with the data.
+  a.resize(40, 3);
+  EXPECT_NE(a.h_view.data(), legacy.data());
+  EXPECT_EQ(a.h_view(7, 0), 4.0);
 }

@@ -263,25 +263,16 @@ class DualView : public ViewTraits<DataType, Arg1, Arg2, Arg3> {
     for (unsigned r = 0; r < rank; ++r)
       if (d.extent(r) != h.extent(r) || (d.extent(r) > 1 && d.stride(r) != h.stride(r)))
         detail::raise(DV_ERROR_INCOMPATIBLE, "DualView constructed with incompatible views");
-    if (!d.impl_handle() || !h.impl_handle()) detail::raise(DV_ERROR_INVALID_ARGUMENT, "dv::DualView: a view is not allocated");
-    dv_extents_t e{};
-    e.rank = rank;
-    std::size_t s[DV_MAX_RANK] = {};
-    for (unsigned r = 0; r < 8; ++r) e.extent[r] = r < rank ? d.extent(r) : 1;
-    for (unsigned r = 0; r < rank; ++r) s[r] = d.stride(r);
-    constexpr bool pinned_host = t_host::memory_space::page_locked;
-    dv_desc_t desc = detail::desc_for<traits>(e, s, detail::desc_flags(impl_dualview_is_single_device, true, pinned_host));
-    desc.layout = DV_LAYOUT_STRIDE;
-    dv_dualview_t* out = nullptr;
-    void* hp = const_cast<non_const_value_type*>(h.data());
-    void* dp = const_cast<non_const_value_type*>(d.data());
-    detail::check(dv_wrap(d.label().c_str(), &desc, hp, impl_dualview_is_single_device ? nullptr : dp, &out));
-    attach(detail::adopt(out));
-    detail::retain(d.impl_record());
-    keep_dev_ = detail::tracker(d.impl_record());
-    detail::retain(h.impl_record());
-    keep_host_ = detail::tracker(h.impl_record());
+    if (!d.impl_handle()) detail::raise(DV_ERROR_INVALID_ARGUMENT, "dv::DualView: a view is not allocated");
+    wrap_views(&d, h);
   }
+
+  /// Adopt an existing host View (beyond Kokkos; issue 20), such as an
+  /// unmanaged `t_host(ptr, n0, ...)` over a legacy array: its memory becomes
+  /// the host side (the View keeps it alive), the device side is allocated by
+  /// dualview, and the host is marked modified, so the first sync_device()
+  /// copies it over. Over one space the View is both sides.
+  explicit DualView(const t_host& h) { wrap_views(nullptr, h); }
 
   /// Adopt a C handle (ownership passes to the DualView).
   DualView(detail::adopt_t, dv_dualview_t* adopted, detail::record* parent = nullptr) { attach(detail::adopt(adopted, parent)); }
@@ -647,6 +638,32 @@ class DualView : public ViewTraits<DataType, Arg1, Arg2, Arg3> {
   void construct_host() {
     detail::construct_n<non_const_value_type>(track_.get(), const_cast<non_const_value_type*>(h_view.data()), h_view.span());
     refresh_device();
+  }
+
+  /// A DualView over `h` and `*d` (assumed in sync), or over `h` with a
+  /// device side of its own when `d` is null (dv_wrap with a NULL device).
+  void wrap_views(const t_dev* d, const t_host& h) {
+    if (!h.impl_handle()) detail::raise(DV_ERROR_INVALID_ARGUMENT, "dv::DualView: a view is not allocated");
+    dv_extents_t e{};
+    e.rank = rank;
+    std::size_t s[DV_MAX_RANK] = {};
+    for (unsigned r = 0; r < 8; ++r) e.extent[r] = r < rank ? h.extent(r) : 1;
+    for (unsigned r = 0; r < rank; ++r) s[r] = h.stride(r);
+    constexpr bool pinned_host = t_host::memory_space::page_locked;
+    dv_desc_t desc = detail::desc_for<traits>(e, s, detail::desc_flags(impl_dualview_is_single_device, true, pinned_host));
+    desc.layout = DV_LAYOUT_STRIDE;
+    dv_dualview_t* out = nullptr;
+    void* hp = const_cast<non_const_value_type*>(h.data());
+    void* dp = d && !impl_dualview_is_single_device ? const_cast<non_const_value_type*>(d->data()) : nullptr;
+    const std::string label = d ? d->label() : h.label();
+    detail::check(dv_wrap(label.c_str(), &desc, hp, dp, &out));
+    attach(detail::adopt(out));
+    if (d) {
+      detail::retain(d->impl_record());
+      keep_dev_ = detail::tracker(d->impl_record());
+    }
+    detail::retain(h.impl_record());
+    keep_host_ = detail::tracker(h.impl_record());
   }
 
   /// Called where the flags are clean (a new or reallocated DualView).
