@@ -165,6 +165,40 @@ impl<T: Element, E: Extents> Builder<T, E> {
     /// assert_eq!(a.size(), 6);
     /// ```
     pub fn build(self) -> Result<DualView<T, E>> {
+        let desc = self.desc()?;
+        Ok(DualView { raw: RawDualView::new(&self.label, &desc)?, _t: PhantomData })
+    }
+
+    /// Adopt `host`, an existing array (a legacy code's), as the host side:
+    /// the device side is allocated (over two spaces) and the host marked
+    /// modified, so the first `sync_device` copies it over. Resize and
+    /// realloc answer `Unmanaged`. `host` holds the layout's span of elements.
+    ///
+    /// # Safety
+    /// `host` outlives every use of the DualView and its clones (dropping
+    /// them is no use: it never reads or frees `host`), and nothing else
+    /// accesses it meanwhile except through them.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let mut legacy = vec![1.5f64; 6];
+    /// // SAFETY: `legacy` outlives `a`, and is used only through it meanwhile.
+    /// let a = unsafe { DualView::<f64, Dims<2>>::builder("u", Dims::new([3, 2]).unwrap()).device(Space::test_device(0)).adopt_host(&mut legacy) }.unwrap();
+    /// a.sync_device().unwrap(); // the legacy values go to the device side
+    /// assert_eq!(*a.device().unwrap().get([2, 1]).unwrap(), 1.5);
+    /// ```
+    pub unsafe fn adopt_host(self, host: &mut [T]) -> Result<DualView<T, E>> {
+        let desc = self.desc()?;
+        if host.len() != desc.mapping.span() {
+            bail!(InvalidArgument, "adopt_host: the array holds {} elements, the layout spans {}", host.len(), desc.mapping.span());
+        }
+        let p = std::ptr::NonNull::new(host.as_mut_ptr() as *mut u8).ok_or_else(|| crate::error::err!(InvalidArgument, "adopt_host: no array"))?;
+        // SAFETY: `host` holds the span, aligned for T (a slice), and outlives the DualView (the caller's contract).
+        let raw = unsafe { RawDualView::wrap(&self.label, &desc, p, None)? };
+        Ok(DualView { raw, _t: PhantomData })
+    }
+
+    fn desc(&self) -> Result<Desc> {
         self.extents.check()?;
         let ext = self.extents.to_dyn();
         let layout = self.layout.unwrap_or(self.device.default_layout());
@@ -174,7 +208,7 @@ impl<T: Element, E: Extents> Builder<T, E> {
             (None, l) => Mapping::new(l, ext)?,
         };
         let elem = ElemSpec::of::<T>();
-        let desc = Desc {
+        Ok(Desc {
             elem,
             mapping,
             device: self.device,
@@ -182,7 +216,6 @@ impl<T: Element, E: Extents> Builder<T, E> {
             init: self.init,
             pin_mirror: self.pin_mirror,
             checked: self.checked || Desc::new(elem, mapping, self.device).checked,
-        };
-        Ok(DualView { raw: RawDualView::new(&self.label, &desc)?, _t: PhantomData })
+        })
     }
 }
