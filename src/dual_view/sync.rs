@@ -311,6 +311,73 @@ impl RawDualView {
         Ok(())
     }
 
+    /// This handle's box of `side` was just written: copy the box to the
+    /// other side now (blocking) and take it off any record; the rest of the
+    /// flags stays. It is `modify(side)` and `sync(other)` through the box,
+    /// except that a rest the other side holds outside the box (what a
+    /// subview sync left) stays recorded there instead of being copied into
+    /// `side` first, so a halo exchange moves the halo rows only. Inside the
+    /// box `side`'s write wins. A pending change of the other side that is
+    /// not such a rest is `ConcurrentModification`, as for `modify`. Free on
+    /// one space.
+    ///
+    /// ```
+    /// use dualview::{Side, Slice};
+    /// let a = dualview::doc::raw::<f64>(&[6, 4], dualview::Space::test_device(0));
+    /// a.modify(Side::Device).unwrap(); // a kernel wrote every row
+    /// a.subview(&[Slice::Index(1), Slice::All]).unwrap().sync(Side::Host).unwrap(); // the row to send
+    /// let halo = a.subview(&[Slice::Index(0), Slice::All]).unwrap();
+    /// // ... MPI receives the halo row into the host side ...
+    /// halo.push(Side::Host).unwrap(); // one row to the device; the other rows stay the device's
+    /// assert_eq!((a.stats().to_host.bytes, a.stats().to_device.bytes), (32, 32));
+    /// assert!(a.need_sync(Side::Host));
+    /// ```
+    pub fn push(&self, side: Side) -> Result<()> {
+        self.check_writable(&format!("push_{side}"), Some(side.other()))?;
+        self.check_fresh()?;
+        let sh = &*self.shared;
+        if sh.single {
+            return Ok(());
+        }
+        let target = side.other();
+        let mut st = sh.write();
+        self.placement(&st)?;
+        self.settle_locked(&mut st)?;
+        self.verify_locked(&mut st, Call::Modify(side))?;
+        let state = sh.flags.load();
+        let b = self.bounds(&st);
+        let whole = IndexBox::whole(st.mapping.extents());
+        // What stays recorded, and for which side.
+        let (holder, mut left) = if flags::is_stale(state, side) {
+            if state & REST == 0 {
+                return Err(self.concurrent(side));
+            }
+            (target, st.dirty.clone())
+        } else if flags::is_stale(state, target) {
+            (side, if is_partial(state) { st.dirty.clone() } else { vec![whole] })
+        } else {
+            (side, Vec::new())
+        };
+        if !regions::remove(&mut left, &b) {
+            // Too many boxes to record: as modify then sync (more bytes, nothing lost).
+            self.mark_locked(&mut st, side)?;
+            self.sync_locked(&mut st, target, None, b)?;
+            return self.record_locked(&mut st, Wrote::Side(target));
+        }
+        let t0 = Instant::now();
+        let moved = self.copy_changes(&st, &[b], target, None).map_err(|e| self.err_on(e, Some(target)))?;
+        sh.record_transfer(target, moved, t0.elapsed());
+        let next = if left.is_empty() { CLEAN } else { newer(holder) | PARTIAL | REST };
+        if sh.flags.replace(state, next) {
+            st.dirty = left;
+        }
+        self.record_locked(&mut st, Wrote::Side(target))?;
+        drop(st);
+        self.report(DV_TOOLS_DUAL_VIEW_MODIFY, side);
+        self.report(DV_TOOLS_DUAL_VIEW_SYNC, target);
+        Ok(())
+    }
+
     /// `ConstSync` when a sync into `target` would copy through a const handle.
     fn refuse_const_sync(&self, target: Side) -> Result<()> {
         if self.const_data && self.need_sync(target) {
