@@ -17,13 +17,13 @@
 ! scripts/gen-fortran.py generates from include/dualview.h: the DV_* constants, the
 ! dv_status_t codes, the bind(c) types, the interfaces c_dv_* of the C functions, and
 ! dualview_typed_t, the abstract parent of dualview_t that carries the typed accessors
-! (the generics host and wrap over 8 element types x ranks 1-4, type-bound there because
+! (the generics host and wrap over 8 element types x ranks 1-8, type-bound there because
 ! a specific binding needs its own type as passed object; the top of dualview_abi.f90
 ! says more). dualview_t overrides its two deferred bindings, host_untyped and
 ! wrap_untyped, with the untyped part of host and wrap written here.
 !
 ! This module is public by default, so that it re-exports every constant, status code,
-! dv_info_t and dv_space_info_t of dualview_abi as the header has them. Every other
+! dv_info_t, dv_space_info_t and dv_stats_t of dualview_abi as the header has them. Every other
 ! name at module level is named in a private statement below; scripts/gen-fortran.py
 ! --check (ctest fortran.module_up_to_date) fails when one is missing.
 ! Fortran 2008 (checked: gfortran 12 -std=f2008).
@@ -36,10 +36,10 @@ module dualview
   public
 
   ! The API (public by default; named here for the reader).
-  public :: dualview_t, dv_info_t, dv_space_info_t
+  public :: dualview_t, dv_info_t, dv_space_info_t, dv_stats_t
   public :: dv_last_error_message, dv_status_str, dv_dtype_str, dv_space_info, space_available, &
             space_device_count, cuda_available, dv_fence, dv_version, dv_handle_count, &
-            dv_transfer_report_start, dv_transfer_report
+            dv_transfer_report_start, dv_transfer_report, dualview_stats, dualview_stats_reset
 
   ! Internal: the intrinsic modules' names, the binding's part of dualview_abi, and the
   ! procedures of this module that are not the API.
@@ -51,14 +51,15 @@ module dualview
       c_dv_need_sync_device, c_dv_host_access, c_dv_device_access, c_dv_rank, c_dv_extent, c_dv_info, &
       c_dv_label, c_dv_view_label, c_dv_desc_of, c_dv_resize, c_dv_realloc, c_dv_handle_count, &
       c_dv_space_info, c_dv_space_available, c_dv_space_device_count, c_dv_fence, c_dv_cuda_available, &
-      c_dv_dtype_str, c_dv_version, c_dv_status_str, c_dv_report_start, c_dv_report_write
+      c_dv_dtype_str, c_dv_version, c_dv_status_str, c_dv_report_start, c_dv_report_write, c_dv_stats, &
+      c_dv_stats_reset, c_dv_stats_global, c_dv_stats_global_reset, c_dv_last_error_set
   private :: c_strlen, str, str_i32, str_i64, last_error, c_message, report, fail, die, live, to_c, from_c
   private :: addr_of, owns, borrowed, release, adopt, shape_ok, to_extents, get_label, host_access, wrap_any
   private :: dv_f_create_i32, dv_f_create_i64, dv_f_destroy, dv_f_final, dv_f_assign, dv_f_is_valid, &
       dv_f_modify_host, dv_f_modify_device, dv_f_sync_host, dv_f_sync_device, dv_f_clear_sync_state, &
       dv_f_need_sync_host, dv_f_need_sync_device, dv_f_resize_i32, dv_f_resize_i64, dv_f_realloc_i32, &
       dv_f_realloc_i64, dv_f_extent_i32, dv_f_extent_i64, dv_f_rank, dv_f_label, dv_f_view_label, &
-      dv_f_info, dv_f_device_ptr, dv_f_host_untyped, dv_f_wrap_untyped
+      dv_f_info, dv_f_device_ptr, dv_f_host_untyped, dv_f_wrap_untyped, dv_f_stats, dv_f_stats_reset
 
   !> A DualView handle. `b = a` gives b its own handle on a's DualView (like a
   !> Kokkos copy; elemental, so `arr = a` works too). destroy is idempotent and
@@ -98,6 +99,8 @@ module dualview
     procedure :: view_label => dv_f_view_label
     procedure :: info => dv_f_info
     procedure :: device_ptr => dv_f_device_ptr
+    procedure :: stats => dv_f_stats
+    procedure :: stats_reset => dv_f_stats_reset
     ! The untyped part of host and wrap (internal: called by the typed procedures).
     procedure :: host_untyped => dv_f_host_untyped
     procedure :: wrap_untyped => dv_f_wrap_untyped
@@ -180,14 +183,22 @@ contains
   end subroutine
 
   !> Report a status with its own message (Fortran-side checks); returns the message.
+  !> A failure also becomes the thread's last error (dv_last_error_set), so that
+  !> dv_last_error_message() names it rather than an older failure of the C library.
   subroutine fail(code, message, stat, msg)
     integer(c_int), intent(in) :: code
     character(len=*), intent(in) :: message
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out) :: msg
+    character(kind=c_char), allocatable, target :: cmsg(:)
+    integer(c_int) :: st
     if (present(stat)) stat = int(code)
     msg = message
-    if (code /= DV_OK .and. .not. present(stat)) call die(message)
+    if (code == DV_OK) return
+    call to_c(message, cmsg)
+    st = c_dv_last_error_set(code, c_loc(cmsg))
+    if (st /= DV_OK) msg = message // " (and " // from_c(c_dv_status_str(st)) // ")"
+    if (.not. present(stat)) call die(msg)
   end subroutine
 
   !> Stop the program (error stop) after writing "dualview: " // msg to standard error. (A
@@ -431,6 +442,30 @@ contains
     call report(st, stat, m_)
     if (present(errmsg)) errmsg = m_
   end function
+
+  !> The process-wide transfer counters of every DualView (dv_stats_t: to_device_count,
+  !> to_device_bytes, to_device_ns, and the same to_host_*); all 0 on failure.
+  function dualview_stats(stat, errmsg) result(s)
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    type(dv_stats_t) :: s
+    character(len=:), allocatable :: m_
+    type(dv_stats_t) :: out
+    integer(c_int) :: st
+    st = c_dv_stats_global(out)
+    if (st == DV_OK) s = out
+    call report(st, stat, m_)
+    if (present(errmsg)) errmsg = m_
+  end function
+
+  !> Zero the process-wide transfer counters (each DualView's own are kept).
+  subroutine dualview_stats_reset(stat, errmsg)
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    call report(c_dv_stats_global_reset(), stat, m_)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
 
   ! ---- Ownership ------------------------------------------------------------------------------
   ! Fortran copies objects without asking (allocate(x, source=a), copy-in/copy-out,
@@ -807,6 +842,34 @@ contains
     end if
     if (present(errmsg)) errmsg = m_
   end function
+
+  !> The transfer counters of this DualView, of all its handles (dv_stats_t: syncs that
+  !> copied, bytes and nanoseconds, each way); all 0 on failure.
+  function dv_f_stats(self, stat, errmsg) result(s)
+    class(dualview_t), intent(in) :: self
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    type(dv_stats_t) :: s
+    character(len=:), allocatable :: m_
+    type(dv_stats_t) :: out
+    integer(c_int) :: st
+    if (live(self, "dualview_t%stats", stat, m_)) then
+      st = c_dv_stats(self%h, out)
+      if (st == DV_OK) s = out
+      call report(st, stat, m_, self)
+    end if
+    if (present(errmsg)) errmsg = m_
+  end function
+
+  !> Zero the transfer counters of this DualView (the process-wide ones are kept).
+  subroutine dv_f_stats_reset(self, stat, errmsg)
+    class(dualview_t), intent(in) :: self
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    if (live(self, "dualview_t%stats_reset", stat, m_)) call report(c_dv_stats_reset(self%h), stat, m_, self)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
 
   ! ---- Flags and sync ---------------------------------------------------------------------------
 

@@ -4,10 +4,10 @@
 !
 !> Module dualview_abi: the generated part of the Fortran binding, under module dualview
 !> (fortran/dualview.f90, written by hand), which uses it and re-exports its constants,
-!> status codes, dv_info_t and dv_space_info_t. Programs `use dualview`, not this module.
+!> status codes, dv_info_t, dv_space_info_t and dv_stats_t. Programs `use dualview`, not this module.
 !
 ! The typed accessors. a%host(p) and a%wrap(label, array) are type-bound generics over
-! one specific procedure per element type and rank (8 x 4). A specific binding takes
+! one specific procedure per element type and rank (8 x 8). A specific binding takes
 ! the type that declares it (or an extension) as its passed object, so they cannot be
 ! bound to dualview_t, which is declared later, in module dualview; and a generic
 ! interface of this module would not give the a%host(p) form. So they are bound to
@@ -25,14 +25,16 @@ module dualview_abi
   private
 
   public :: dualview_typed_t
-  public :: dv_extents_t, dv_desc_t, dv_info_t, dv_space_info_t
+  public :: dv_extents_t, dv_desc_t, dv_info_t, dv_space_info_t, dv_stats_t
   public :: c_dv_last_error_copy, c_dv_create, c_dv_wrap, c_dv_clone, c_dv_destroy, &
       c_dv_modify_host, c_dv_modify_device, c_dv_sync_host, c_dv_sync_device, &
       c_dv_clear_sync_state, c_dv_need_sync_host, c_dv_need_sync_device, c_dv_host_access, &
       c_dv_device_access, c_dv_rank, c_dv_extent, c_dv_info, c_dv_label, c_dv_view_label, &
       c_dv_desc_of, c_dv_resize, c_dv_realloc, c_dv_handle_count, c_dv_space_info, &
       c_dv_space_available, c_dv_space_device_count, c_dv_fence, c_dv_cuda_available, &
-      c_dv_dtype_str, c_dv_version, c_dv_status_str, c_dv_report_start, c_dv_report_write
+      c_dv_dtype_str, c_dv_version, c_dv_status_str, c_dv_report_start, c_dv_report_write, &
+      c_dv_stats, c_dv_stats_reset, c_dv_stats_global, c_dv_stats_global_reset, &
+      c_dv_last_error_set
 
   ! ---- Constants: every numeric #define DV_* and every dv_status_t code of dualview.h ----
   integer(c_int32_t), parameter, public :: DV_VERSION_MAJOR = 0
@@ -325,31 +327,67 @@ module dualview_abi
     integer(c_int32_t) :: host_side = 0
   end type
 
+  !> Transfer counters: syncs that copied data, bytes moved, time spent.
+  type, bind(c) :: dv_stats_t
+    !> Host-to-device syncs.
+    integer(c_int64_t) :: to_device_count = 0
+    !> Bytes copied host to device.
+    integer(c_int64_t) :: to_device_bytes = 0
+    !> Nanoseconds spent copying host to device.
+    integer(c_int64_t) :: to_device_ns = 0
+    !> Device-to-host syncs.
+    integer(c_int64_t) :: to_host_count = 0
+    !> Bytes copied device to host.
+    integer(c_int64_t) :: to_host_bytes = 0
+    !> Nanoseconds spent copying device to host.
+    integer(c_int64_t) :: to_host_ns = 0
+  end type
+
   !> The typed accessors of dualview_t (its abstract parent; see the top of this file).
   type, abstract :: dualview_typed_t
   contains
     procedure(host_untyped_i), deferred :: host_untyped
     procedure(wrap_untyped_i), deferred :: wrap_untyped
-    procedure, private :: host_r32_1, host_r32_2, host_r32_3, host_r32_4, host_r64_1, &
-        host_r64_2, host_r64_3, host_r64_4, host_c64_1, host_c64_2, host_c64_3, host_c64_4, &
-        host_c128_1, host_c128_2, host_c128_3, host_c128_4, host_i8_1, host_i8_2, host_i8_3, &
-        host_i8_4, host_i16_1, host_i16_2, host_i16_3, host_i16_4, host_i32_1, host_i32_2, &
-        host_i32_3, host_i32_4, host_i64_1, host_i64_2, host_i64_3, host_i64_4
-    generic :: host => host_r32_1, host_r32_2, host_r32_3, host_r32_4, host_r64_1, host_r64_2, &
-        host_r64_3, host_r64_4, host_c64_1, host_c64_2, host_c64_3, host_c64_4, host_c128_1, &
-        host_c128_2, host_c128_3, host_c128_4, host_i8_1, host_i8_2, host_i8_3, host_i8_4, &
-        host_i16_1, host_i16_2, host_i16_3, host_i16_4, host_i32_1, host_i32_2, host_i32_3, &
-        host_i32_4, host_i64_1, host_i64_2, host_i64_3, host_i64_4
-    procedure, private :: wrap_r32_1, wrap_r32_2, wrap_r32_3, wrap_r32_4, wrap_r64_1, &
-        wrap_r64_2, wrap_r64_3, wrap_r64_4, wrap_c64_1, wrap_c64_2, wrap_c64_3, wrap_c64_4, &
-        wrap_c128_1, wrap_c128_2, wrap_c128_3, wrap_c128_4, wrap_i8_1, wrap_i8_2, wrap_i8_3, &
-        wrap_i8_4, wrap_i16_1, wrap_i16_2, wrap_i16_3, wrap_i16_4, wrap_i32_1, wrap_i32_2, &
-        wrap_i32_3, wrap_i32_4, wrap_i64_1, wrap_i64_2, wrap_i64_3, wrap_i64_4
-    generic :: wrap => wrap_r32_1, wrap_r32_2, wrap_r32_3, wrap_r32_4, wrap_r64_1, wrap_r64_2, &
-        wrap_r64_3, wrap_r64_4, wrap_c64_1, wrap_c64_2, wrap_c64_3, wrap_c64_4, wrap_c128_1, &
-        wrap_c128_2, wrap_c128_3, wrap_c128_4, wrap_i8_1, wrap_i8_2, wrap_i8_3, wrap_i8_4, &
-        wrap_i16_1, wrap_i16_2, wrap_i16_3, wrap_i16_4, wrap_i32_1, wrap_i32_2, wrap_i32_3, &
-        wrap_i32_4, wrap_i64_1, wrap_i64_2, wrap_i64_3, wrap_i64_4
+    procedure, private :: host_r32_1, host_r32_2, host_r32_3, host_r32_4, host_r32_5, &
+        host_r32_6, host_r32_7, host_r32_8, host_r64_1, host_r64_2, host_r64_3, host_r64_4, &
+        host_r64_5, host_r64_6, host_r64_7, host_r64_8, host_c64_1, host_c64_2, host_c64_3, &
+        host_c64_4, host_c64_5, host_c64_6, host_c64_7, host_c64_8, host_c128_1, host_c128_2, &
+        host_c128_3, host_c128_4, host_c128_5, host_c128_6, host_c128_7, host_c128_8, &
+        host_i8_1, host_i8_2, host_i8_3, host_i8_4, host_i8_5, host_i8_6, host_i8_7, host_i8_8, &
+        host_i16_1, host_i16_2, host_i16_3, host_i16_4, host_i16_5, host_i16_6, host_i16_7, &
+        host_i16_8, host_i32_1, host_i32_2, host_i32_3, host_i32_4, host_i32_5, host_i32_6, &
+        host_i32_7, host_i32_8, host_i64_1, host_i64_2, host_i64_3, host_i64_4, host_i64_5, &
+        host_i64_6, host_i64_7, host_i64_8
+    generic :: host => host_r32_1, host_r32_2, host_r32_3, host_r32_4, host_r32_5, host_r32_6, &
+        host_r32_7, host_r32_8, host_r64_1, host_r64_2, host_r64_3, host_r64_4, host_r64_5, &
+        host_r64_6, host_r64_7, host_r64_8, host_c64_1, host_c64_2, host_c64_3, host_c64_4, &
+        host_c64_5, host_c64_6, host_c64_7, host_c64_8, host_c128_1, host_c128_2, host_c128_3, &
+        host_c128_4, host_c128_5, host_c128_6, host_c128_7, host_c128_8, host_i8_1, host_i8_2, &
+        host_i8_3, host_i8_4, host_i8_5, host_i8_6, host_i8_7, host_i8_8, host_i16_1, &
+        host_i16_2, host_i16_3, host_i16_4, host_i16_5, host_i16_6, host_i16_7, host_i16_8, &
+        host_i32_1, host_i32_2, host_i32_3, host_i32_4, host_i32_5, host_i32_6, host_i32_7, &
+        host_i32_8, host_i64_1, host_i64_2, host_i64_3, host_i64_4, host_i64_5, host_i64_6, &
+        host_i64_7, host_i64_8
+    procedure, private :: wrap_r32_1, wrap_r32_2, wrap_r32_3, wrap_r32_4, wrap_r32_5, &
+        wrap_r32_6, wrap_r32_7, wrap_r32_8, wrap_r64_1, wrap_r64_2, wrap_r64_3, wrap_r64_4, &
+        wrap_r64_5, wrap_r64_6, wrap_r64_7, wrap_r64_8, wrap_c64_1, wrap_c64_2, wrap_c64_3, &
+        wrap_c64_4, wrap_c64_5, wrap_c64_6, wrap_c64_7, wrap_c64_8, wrap_c128_1, wrap_c128_2, &
+        wrap_c128_3, wrap_c128_4, wrap_c128_5, wrap_c128_6, wrap_c128_7, wrap_c128_8, &
+        wrap_i8_1, wrap_i8_2, wrap_i8_3, wrap_i8_4, wrap_i8_5, wrap_i8_6, wrap_i8_7, wrap_i8_8, &
+        wrap_i16_1, wrap_i16_2, wrap_i16_3, wrap_i16_4, wrap_i16_5, wrap_i16_6, wrap_i16_7, &
+        wrap_i16_8, wrap_i32_1, wrap_i32_2, wrap_i32_3, wrap_i32_4, wrap_i32_5, wrap_i32_6, &
+        wrap_i32_7, wrap_i32_8, wrap_i64_1, wrap_i64_2, wrap_i64_3, wrap_i64_4, wrap_i64_5, &
+        wrap_i64_6, wrap_i64_7, wrap_i64_8
+    generic :: wrap => wrap_r32_1, wrap_r32_2, wrap_r32_3, wrap_r32_4, wrap_r32_5, wrap_r32_6, &
+        wrap_r32_7, wrap_r32_8, wrap_r64_1, wrap_r64_2, wrap_r64_3, wrap_r64_4, wrap_r64_5, &
+        wrap_r64_6, wrap_r64_7, wrap_r64_8, wrap_c64_1, wrap_c64_2, wrap_c64_3, wrap_c64_4, &
+        wrap_c64_5, wrap_c64_6, wrap_c64_7, wrap_c64_8, wrap_c128_1, wrap_c128_2, wrap_c128_3, &
+        wrap_c128_4, wrap_c128_5, wrap_c128_6, wrap_c128_7, wrap_c128_8, wrap_i8_1, wrap_i8_2, &
+        wrap_i8_3, wrap_i8_4, wrap_i8_5, wrap_i8_6, wrap_i8_7, wrap_i8_8, wrap_i16_1, &
+        wrap_i16_2, wrap_i16_3, wrap_i16_4, wrap_i16_5, wrap_i16_6, wrap_i16_7, wrap_i16_8, &
+        wrap_i32_1, wrap_i32_2, wrap_i32_3, wrap_i32_4, wrap_i32_5, wrap_i32_6, wrap_i32_7, &
+        wrap_i32_8, wrap_i64_1, wrap_i64_2, wrap_i64_3, wrap_i64_4, wrap_i64_5, wrap_i64_6, &
+        wrap_i64_7, wrap_i64_8
   end type
 
   abstract interface
@@ -586,6 +624,32 @@ module dualview_abi
       type(c_ptr), value :: prefix
       integer(c_int) :: res_
     end function
+    function c_dv_stats(dv, out) bind(c, name="dv_stats") result(res_)
+      import
+      type(c_ptr), value :: dv
+      type(dv_stats_t), intent(inout) :: out
+      integer(c_int) :: res_
+    end function
+    function c_dv_stats_reset(dv) bind(c, name="dv_stats_reset") result(res_)
+      import
+      type(c_ptr), value :: dv
+      integer(c_int) :: res_
+    end function
+    function c_dv_stats_global(out) bind(c, name="dv_stats_global") result(res_)
+      import
+      type(dv_stats_t), intent(inout) :: out
+      integer(c_int) :: res_
+    end function
+    function c_dv_stats_global_reset() bind(c, name="dv_stats_global_reset") result(res_)
+      import
+      integer(c_int) :: res_
+    end function
+    function c_dv_last_error_set(code, message) bind(c, name="dv_last_error_set") result(res_)
+      import
+      integer(c_int32_t), value :: code
+      type(c_ptr), value :: message
+      integer(c_int) :: res_
+    end function
   end interface
 
 contains
@@ -722,6 +786,150 @@ contains
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     real(real32), target, intent(inout) :: array(:,:,:,:)
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: addr
+    logical :: contig
+    contig = is_contiguous(array)
+    addr = c_null_ptr
+    if (contig) addr = c_loc(array)
+    call self%wrap_untyped(label, DV_DTYPE_FLOAT32, contig, addr, shape(array, kind=int64), stat, m_)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> Host array pointer (column-major, LayoutLeft only): syncs the host if stale and, for
+  !> write modes (default DV_ACCESS_READ_WRITE), marks it modified. p is null on failure.
+  subroutine host_r32_5(self, p, mode, stat, errmsg)
+    class(dualview_typed_t), intent(in) :: self
+    real(real32), pointer, intent(out) :: p(:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: mode
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: cp
+    integer(int64) :: shp(5)
+    logical :: ok
+    nullify(p)
+    call self%host_untyped(DV_DTYPE_FLOAT32, "real(real32)", 5, mode, cp, shp, ok, stat, m_)
+    if (ok) call c_f_pointer(cp, p, shp)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> A DualView over this existing contiguous array, without copying (unmanaged, one
+  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_r32_5(self, label, array, stat, errmsg)
+    class(dualview_typed_t), intent(inout) :: self
+    character(len=*), intent(in) :: label
+    real(real32), target, intent(inout) :: array(:,:,:,:,:)
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: addr
+    logical :: contig
+    contig = is_contiguous(array)
+    addr = c_null_ptr
+    if (contig) addr = c_loc(array)
+    call self%wrap_untyped(label, DV_DTYPE_FLOAT32, contig, addr, shape(array, kind=int64), stat, m_)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> Host array pointer (column-major, LayoutLeft only): syncs the host if stale and, for
+  !> write modes (default DV_ACCESS_READ_WRITE), marks it modified. p is null on failure.
+  subroutine host_r32_6(self, p, mode, stat, errmsg)
+    class(dualview_typed_t), intent(in) :: self
+    real(real32), pointer, intent(out) :: p(:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: mode
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: cp
+    integer(int64) :: shp(6)
+    logical :: ok
+    nullify(p)
+    call self%host_untyped(DV_DTYPE_FLOAT32, "real(real32)", 6, mode, cp, shp, ok, stat, m_)
+    if (ok) call c_f_pointer(cp, p, shp)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> A DualView over this existing contiguous array, without copying (unmanaged, one
+  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_r32_6(self, label, array, stat, errmsg)
+    class(dualview_typed_t), intent(inout) :: self
+    character(len=*), intent(in) :: label
+    real(real32), target, intent(inout) :: array(:,:,:,:,:,:)
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: addr
+    logical :: contig
+    contig = is_contiguous(array)
+    addr = c_null_ptr
+    if (contig) addr = c_loc(array)
+    call self%wrap_untyped(label, DV_DTYPE_FLOAT32, contig, addr, shape(array, kind=int64), stat, m_)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> Host array pointer (column-major, LayoutLeft only): syncs the host if stale and, for
+  !> write modes (default DV_ACCESS_READ_WRITE), marks it modified. p is null on failure.
+  subroutine host_r32_7(self, p, mode, stat, errmsg)
+    class(dualview_typed_t), intent(in) :: self
+    real(real32), pointer, intent(out) :: p(:,:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: mode
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: cp
+    integer(int64) :: shp(7)
+    logical :: ok
+    nullify(p)
+    call self%host_untyped(DV_DTYPE_FLOAT32, "real(real32)", 7, mode, cp, shp, ok, stat, m_)
+    if (ok) call c_f_pointer(cp, p, shp)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> A DualView over this existing contiguous array, without copying (unmanaged, one
+  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_r32_7(self, label, array, stat, errmsg)
+    class(dualview_typed_t), intent(inout) :: self
+    character(len=*), intent(in) :: label
+    real(real32), target, intent(inout) :: array(:,:,:,:,:,:,:)
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: addr
+    logical :: contig
+    contig = is_contiguous(array)
+    addr = c_null_ptr
+    if (contig) addr = c_loc(array)
+    call self%wrap_untyped(label, DV_DTYPE_FLOAT32, contig, addr, shape(array, kind=int64), stat, m_)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> Host array pointer (column-major, LayoutLeft only): syncs the host if stale and, for
+  !> write modes (default DV_ACCESS_READ_WRITE), marks it modified. p is null on failure.
+  subroutine host_r32_8(self, p, mode, stat, errmsg)
+    class(dualview_typed_t), intent(in) :: self
+    real(real32), pointer, intent(out) :: p(:,:,:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: mode
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: cp
+    integer(int64) :: shp(8)
+    logical :: ok
+    nullify(p)
+    call self%host_untyped(DV_DTYPE_FLOAT32, "real(real32)", 8, mode, cp, shp, ok, stat, m_)
+    if (ok) call c_f_pointer(cp, p, shp)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> A DualView over this existing contiguous array, without copying (unmanaged, one
+  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_r32_8(self, label, array, stat, errmsg)
+    class(dualview_typed_t), intent(inout) :: self
+    character(len=*), intent(in) :: label
+    real(real32), target, intent(inout) :: array(:,:,:,:,:,:,:,:)
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -880,6 +1088,150 @@ contains
 
   !> Host array pointer (column-major, LayoutLeft only): syncs the host if stale and, for
   !> write modes (default DV_ACCESS_READ_WRITE), marks it modified. p is null on failure.
+  subroutine host_r64_5(self, p, mode, stat, errmsg)
+    class(dualview_typed_t), intent(in) :: self
+    real(real64), pointer, intent(out) :: p(:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: mode
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: cp
+    integer(int64) :: shp(5)
+    logical :: ok
+    nullify(p)
+    call self%host_untyped(DV_DTYPE_FLOAT64, "real(real64)", 5, mode, cp, shp, ok, stat, m_)
+    if (ok) call c_f_pointer(cp, p, shp)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> A DualView over this existing contiguous array, without copying (unmanaged, one
+  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_r64_5(self, label, array, stat, errmsg)
+    class(dualview_typed_t), intent(inout) :: self
+    character(len=*), intent(in) :: label
+    real(real64), target, intent(inout) :: array(:,:,:,:,:)
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: addr
+    logical :: contig
+    contig = is_contiguous(array)
+    addr = c_null_ptr
+    if (contig) addr = c_loc(array)
+    call self%wrap_untyped(label, DV_DTYPE_FLOAT64, contig, addr, shape(array, kind=int64), stat, m_)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> Host array pointer (column-major, LayoutLeft only): syncs the host if stale and, for
+  !> write modes (default DV_ACCESS_READ_WRITE), marks it modified. p is null on failure.
+  subroutine host_r64_6(self, p, mode, stat, errmsg)
+    class(dualview_typed_t), intent(in) :: self
+    real(real64), pointer, intent(out) :: p(:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: mode
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: cp
+    integer(int64) :: shp(6)
+    logical :: ok
+    nullify(p)
+    call self%host_untyped(DV_DTYPE_FLOAT64, "real(real64)", 6, mode, cp, shp, ok, stat, m_)
+    if (ok) call c_f_pointer(cp, p, shp)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> A DualView over this existing contiguous array, without copying (unmanaged, one
+  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_r64_6(self, label, array, stat, errmsg)
+    class(dualview_typed_t), intent(inout) :: self
+    character(len=*), intent(in) :: label
+    real(real64), target, intent(inout) :: array(:,:,:,:,:,:)
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: addr
+    logical :: contig
+    contig = is_contiguous(array)
+    addr = c_null_ptr
+    if (contig) addr = c_loc(array)
+    call self%wrap_untyped(label, DV_DTYPE_FLOAT64, contig, addr, shape(array, kind=int64), stat, m_)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> Host array pointer (column-major, LayoutLeft only): syncs the host if stale and, for
+  !> write modes (default DV_ACCESS_READ_WRITE), marks it modified. p is null on failure.
+  subroutine host_r64_7(self, p, mode, stat, errmsg)
+    class(dualview_typed_t), intent(in) :: self
+    real(real64), pointer, intent(out) :: p(:,:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: mode
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: cp
+    integer(int64) :: shp(7)
+    logical :: ok
+    nullify(p)
+    call self%host_untyped(DV_DTYPE_FLOAT64, "real(real64)", 7, mode, cp, shp, ok, stat, m_)
+    if (ok) call c_f_pointer(cp, p, shp)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> A DualView over this existing contiguous array, without copying (unmanaged, one
+  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_r64_7(self, label, array, stat, errmsg)
+    class(dualview_typed_t), intent(inout) :: self
+    character(len=*), intent(in) :: label
+    real(real64), target, intent(inout) :: array(:,:,:,:,:,:,:)
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: addr
+    logical :: contig
+    contig = is_contiguous(array)
+    addr = c_null_ptr
+    if (contig) addr = c_loc(array)
+    call self%wrap_untyped(label, DV_DTYPE_FLOAT64, contig, addr, shape(array, kind=int64), stat, m_)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> Host array pointer (column-major, LayoutLeft only): syncs the host if stale and, for
+  !> write modes (default DV_ACCESS_READ_WRITE), marks it modified. p is null on failure.
+  subroutine host_r64_8(self, p, mode, stat, errmsg)
+    class(dualview_typed_t), intent(in) :: self
+    real(real64), pointer, intent(out) :: p(:,:,:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: mode
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: cp
+    integer(int64) :: shp(8)
+    logical :: ok
+    nullify(p)
+    call self%host_untyped(DV_DTYPE_FLOAT64, "real(real64)", 8, mode, cp, shp, ok, stat, m_)
+    if (ok) call c_f_pointer(cp, p, shp)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> A DualView over this existing contiguous array, without copying (unmanaged, one
+  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_r64_8(self, label, array, stat, errmsg)
+    class(dualview_typed_t), intent(inout) :: self
+    character(len=*), intent(in) :: label
+    real(real64), target, intent(inout) :: array(:,:,:,:,:,:,:,:)
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: addr
+    logical :: contig
+    contig = is_contiguous(array)
+    addr = c_null_ptr
+    if (contig) addr = c_loc(array)
+    call self%wrap_untyped(label, DV_DTYPE_FLOAT64, contig, addr, shape(array, kind=int64), stat, m_)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> Host array pointer (column-major, LayoutLeft only): syncs the host if stale and, for
+  !> write modes (default DV_ACCESS_READ_WRITE), marks it modified. p is null on failure.
   subroutine host_c64_1(self, p, mode, stat, errmsg)
     class(dualview_typed_t), intent(in) :: self
     complex(real32), pointer, intent(out) :: p(:)
@@ -1010,6 +1362,150 @@ contains
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     complex(real32), target, intent(inout) :: array(:,:,:,:)
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: addr
+    logical :: contig
+    contig = is_contiguous(array)
+    addr = c_null_ptr
+    if (contig) addr = c_loc(array)
+    call self%wrap_untyped(label, DV_DTYPE_COMPLEX64, contig, addr, shape(array, kind=int64), stat, m_)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> Host array pointer (column-major, LayoutLeft only): syncs the host if stale and, for
+  !> write modes (default DV_ACCESS_READ_WRITE), marks it modified. p is null on failure.
+  subroutine host_c64_5(self, p, mode, stat, errmsg)
+    class(dualview_typed_t), intent(in) :: self
+    complex(real32), pointer, intent(out) :: p(:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: mode
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: cp
+    integer(int64) :: shp(5)
+    logical :: ok
+    nullify(p)
+    call self%host_untyped(DV_DTYPE_COMPLEX64, "complex(real32)", 5, mode, cp, shp, ok, stat, m_)
+    if (ok) call c_f_pointer(cp, p, shp)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> A DualView over this existing contiguous array, without copying (unmanaged, one
+  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_c64_5(self, label, array, stat, errmsg)
+    class(dualview_typed_t), intent(inout) :: self
+    character(len=*), intent(in) :: label
+    complex(real32), target, intent(inout) :: array(:,:,:,:,:)
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: addr
+    logical :: contig
+    contig = is_contiguous(array)
+    addr = c_null_ptr
+    if (contig) addr = c_loc(array)
+    call self%wrap_untyped(label, DV_DTYPE_COMPLEX64, contig, addr, shape(array, kind=int64), stat, m_)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> Host array pointer (column-major, LayoutLeft only): syncs the host if stale and, for
+  !> write modes (default DV_ACCESS_READ_WRITE), marks it modified. p is null on failure.
+  subroutine host_c64_6(self, p, mode, stat, errmsg)
+    class(dualview_typed_t), intent(in) :: self
+    complex(real32), pointer, intent(out) :: p(:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: mode
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: cp
+    integer(int64) :: shp(6)
+    logical :: ok
+    nullify(p)
+    call self%host_untyped(DV_DTYPE_COMPLEX64, "complex(real32)", 6, mode, cp, shp, ok, stat, m_)
+    if (ok) call c_f_pointer(cp, p, shp)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> A DualView over this existing contiguous array, without copying (unmanaged, one
+  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_c64_6(self, label, array, stat, errmsg)
+    class(dualview_typed_t), intent(inout) :: self
+    character(len=*), intent(in) :: label
+    complex(real32), target, intent(inout) :: array(:,:,:,:,:,:)
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: addr
+    logical :: contig
+    contig = is_contiguous(array)
+    addr = c_null_ptr
+    if (contig) addr = c_loc(array)
+    call self%wrap_untyped(label, DV_DTYPE_COMPLEX64, contig, addr, shape(array, kind=int64), stat, m_)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> Host array pointer (column-major, LayoutLeft only): syncs the host if stale and, for
+  !> write modes (default DV_ACCESS_READ_WRITE), marks it modified. p is null on failure.
+  subroutine host_c64_7(self, p, mode, stat, errmsg)
+    class(dualview_typed_t), intent(in) :: self
+    complex(real32), pointer, intent(out) :: p(:,:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: mode
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: cp
+    integer(int64) :: shp(7)
+    logical :: ok
+    nullify(p)
+    call self%host_untyped(DV_DTYPE_COMPLEX64, "complex(real32)", 7, mode, cp, shp, ok, stat, m_)
+    if (ok) call c_f_pointer(cp, p, shp)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> A DualView over this existing contiguous array, without copying (unmanaged, one
+  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_c64_7(self, label, array, stat, errmsg)
+    class(dualview_typed_t), intent(inout) :: self
+    character(len=*), intent(in) :: label
+    complex(real32), target, intent(inout) :: array(:,:,:,:,:,:,:)
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: addr
+    logical :: contig
+    contig = is_contiguous(array)
+    addr = c_null_ptr
+    if (contig) addr = c_loc(array)
+    call self%wrap_untyped(label, DV_DTYPE_COMPLEX64, contig, addr, shape(array, kind=int64), stat, m_)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> Host array pointer (column-major, LayoutLeft only): syncs the host if stale and, for
+  !> write modes (default DV_ACCESS_READ_WRITE), marks it modified. p is null on failure.
+  subroutine host_c64_8(self, p, mode, stat, errmsg)
+    class(dualview_typed_t), intent(in) :: self
+    complex(real32), pointer, intent(out) :: p(:,:,:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: mode
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: cp
+    integer(int64) :: shp(8)
+    logical :: ok
+    nullify(p)
+    call self%host_untyped(DV_DTYPE_COMPLEX64, "complex(real32)", 8, mode, cp, shp, ok, stat, m_)
+    if (ok) call c_f_pointer(cp, p, shp)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> A DualView over this existing contiguous array, without copying (unmanaged, one
+  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_c64_8(self, label, array, stat, errmsg)
+    class(dualview_typed_t), intent(inout) :: self
+    character(len=*), intent(in) :: label
+    complex(real32), target, intent(inout) :: array(:,:,:,:,:,:,:,:)
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -1168,6 +1664,150 @@ contains
 
   !> Host array pointer (column-major, LayoutLeft only): syncs the host if stale and, for
   !> write modes (default DV_ACCESS_READ_WRITE), marks it modified. p is null on failure.
+  subroutine host_c128_5(self, p, mode, stat, errmsg)
+    class(dualview_typed_t), intent(in) :: self
+    complex(real64), pointer, intent(out) :: p(:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: mode
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: cp
+    integer(int64) :: shp(5)
+    logical :: ok
+    nullify(p)
+    call self%host_untyped(DV_DTYPE_COMPLEX128, "complex(real64)", 5, mode, cp, shp, ok, stat, m_)
+    if (ok) call c_f_pointer(cp, p, shp)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> A DualView over this existing contiguous array, without copying (unmanaged, one
+  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_c128_5(self, label, array, stat, errmsg)
+    class(dualview_typed_t), intent(inout) :: self
+    character(len=*), intent(in) :: label
+    complex(real64), target, intent(inout) :: array(:,:,:,:,:)
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: addr
+    logical :: contig
+    contig = is_contiguous(array)
+    addr = c_null_ptr
+    if (contig) addr = c_loc(array)
+    call self%wrap_untyped(label, DV_DTYPE_COMPLEX128, contig, addr, shape(array, kind=int64), stat, m_)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> Host array pointer (column-major, LayoutLeft only): syncs the host if stale and, for
+  !> write modes (default DV_ACCESS_READ_WRITE), marks it modified. p is null on failure.
+  subroutine host_c128_6(self, p, mode, stat, errmsg)
+    class(dualview_typed_t), intent(in) :: self
+    complex(real64), pointer, intent(out) :: p(:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: mode
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: cp
+    integer(int64) :: shp(6)
+    logical :: ok
+    nullify(p)
+    call self%host_untyped(DV_DTYPE_COMPLEX128, "complex(real64)", 6, mode, cp, shp, ok, stat, m_)
+    if (ok) call c_f_pointer(cp, p, shp)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> A DualView over this existing contiguous array, without copying (unmanaged, one
+  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_c128_6(self, label, array, stat, errmsg)
+    class(dualview_typed_t), intent(inout) :: self
+    character(len=*), intent(in) :: label
+    complex(real64), target, intent(inout) :: array(:,:,:,:,:,:)
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: addr
+    logical :: contig
+    contig = is_contiguous(array)
+    addr = c_null_ptr
+    if (contig) addr = c_loc(array)
+    call self%wrap_untyped(label, DV_DTYPE_COMPLEX128, contig, addr, shape(array, kind=int64), stat, m_)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> Host array pointer (column-major, LayoutLeft only): syncs the host if stale and, for
+  !> write modes (default DV_ACCESS_READ_WRITE), marks it modified. p is null on failure.
+  subroutine host_c128_7(self, p, mode, stat, errmsg)
+    class(dualview_typed_t), intent(in) :: self
+    complex(real64), pointer, intent(out) :: p(:,:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: mode
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: cp
+    integer(int64) :: shp(7)
+    logical :: ok
+    nullify(p)
+    call self%host_untyped(DV_DTYPE_COMPLEX128, "complex(real64)", 7, mode, cp, shp, ok, stat, m_)
+    if (ok) call c_f_pointer(cp, p, shp)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> A DualView over this existing contiguous array, without copying (unmanaged, one
+  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_c128_7(self, label, array, stat, errmsg)
+    class(dualview_typed_t), intent(inout) :: self
+    character(len=*), intent(in) :: label
+    complex(real64), target, intent(inout) :: array(:,:,:,:,:,:,:)
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: addr
+    logical :: contig
+    contig = is_contiguous(array)
+    addr = c_null_ptr
+    if (contig) addr = c_loc(array)
+    call self%wrap_untyped(label, DV_DTYPE_COMPLEX128, contig, addr, shape(array, kind=int64), stat, m_)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> Host array pointer (column-major, LayoutLeft only): syncs the host if stale and, for
+  !> write modes (default DV_ACCESS_READ_WRITE), marks it modified. p is null on failure.
+  subroutine host_c128_8(self, p, mode, stat, errmsg)
+    class(dualview_typed_t), intent(in) :: self
+    complex(real64), pointer, intent(out) :: p(:,:,:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: mode
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: cp
+    integer(int64) :: shp(8)
+    logical :: ok
+    nullify(p)
+    call self%host_untyped(DV_DTYPE_COMPLEX128, "complex(real64)", 8, mode, cp, shp, ok, stat, m_)
+    if (ok) call c_f_pointer(cp, p, shp)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> A DualView over this existing contiguous array, without copying (unmanaged, one
+  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_c128_8(self, label, array, stat, errmsg)
+    class(dualview_typed_t), intent(inout) :: self
+    character(len=*), intent(in) :: label
+    complex(real64), target, intent(inout) :: array(:,:,:,:,:,:,:,:)
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: addr
+    logical :: contig
+    contig = is_contiguous(array)
+    addr = c_null_ptr
+    if (contig) addr = c_loc(array)
+    call self%wrap_untyped(label, DV_DTYPE_COMPLEX128, contig, addr, shape(array, kind=int64), stat, m_)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> Host array pointer (column-major, LayoutLeft only): syncs the host if stale and, for
+  !> write modes (default DV_ACCESS_READ_WRITE), marks it modified. p is null on failure.
   subroutine host_i8_1(self, p, mode, stat, errmsg)
     class(dualview_typed_t), intent(in) :: self
     integer(int8), pointer, intent(out) :: p(:)
@@ -1298,6 +1938,150 @@ contains
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     integer(int8), target, intent(inout) :: array(:,:,:,:)
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: addr
+    logical :: contig
+    contig = is_contiguous(array)
+    addr = c_null_ptr
+    if (contig) addr = c_loc(array)
+    call self%wrap_untyped(label, DV_DTYPE_INT8, contig, addr, shape(array, kind=int64), stat, m_)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> Host array pointer (column-major, LayoutLeft only): syncs the host if stale and, for
+  !> write modes (default DV_ACCESS_READ_WRITE), marks it modified. p is null on failure.
+  subroutine host_i8_5(self, p, mode, stat, errmsg)
+    class(dualview_typed_t), intent(in) :: self
+    integer(int8), pointer, intent(out) :: p(:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: mode
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: cp
+    integer(int64) :: shp(5)
+    logical :: ok
+    nullify(p)
+    call self%host_untyped(DV_DTYPE_INT8, "integer(int8)", 5, mode, cp, shp, ok, stat, m_)
+    if (ok) call c_f_pointer(cp, p, shp)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> A DualView over this existing contiguous array, without copying (unmanaged, one
+  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i8_5(self, label, array, stat, errmsg)
+    class(dualview_typed_t), intent(inout) :: self
+    character(len=*), intent(in) :: label
+    integer(int8), target, intent(inout) :: array(:,:,:,:,:)
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: addr
+    logical :: contig
+    contig = is_contiguous(array)
+    addr = c_null_ptr
+    if (contig) addr = c_loc(array)
+    call self%wrap_untyped(label, DV_DTYPE_INT8, contig, addr, shape(array, kind=int64), stat, m_)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> Host array pointer (column-major, LayoutLeft only): syncs the host if stale and, for
+  !> write modes (default DV_ACCESS_READ_WRITE), marks it modified. p is null on failure.
+  subroutine host_i8_6(self, p, mode, stat, errmsg)
+    class(dualview_typed_t), intent(in) :: self
+    integer(int8), pointer, intent(out) :: p(:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: mode
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: cp
+    integer(int64) :: shp(6)
+    logical :: ok
+    nullify(p)
+    call self%host_untyped(DV_DTYPE_INT8, "integer(int8)", 6, mode, cp, shp, ok, stat, m_)
+    if (ok) call c_f_pointer(cp, p, shp)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> A DualView over this existing contiguous array, without copying (unmanaged, one
+  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i8_6(self, label, array, stat, errmsg)
+    class(dualview_typed_t), intent(inout) :: self
+    character(len=*), intent(in) :: label
+    integer(int8), target, intent(inout) :: array(:,:,:,:,:,:)
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: addr
+    logical :: contig
+    contig = is_contiguous(array)
+    addr = c_null_ptr
+    if (contig) addr = c_loc(array)
+    call self%wrap_untyped(label, DV_DTYPE_INT8, contig, addr, shape(array, kind=int64), stat, m_)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> Host array pointer (column-major, LayoutLeft only): syncs the host if stale and, for
+  !> write modes (default DV_ACCESS_READ_WRITE), marks it modified. p is null on failure.
+  subroutine host_i8_7(self, p, mode, stat, errmsg)
+    class(dualview_typed_t), intent(in) :: self
+    integer(int8), pointer, intent(out) :: p(:,:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: mode
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: cp
+    integer(int64) :: shp(7)
+    logical :: ok
+    nullify(p)
+    call self%host_untyped(DV_DTYPE_INT8, "integer(int8)", 7, mode, cp, shp, ok, stat, m_)
+    if (ok) call c_f_pointer(cp, p, shp)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> A DualView over this existing contiguous array, without copying (unmanaged, one
+  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i8_7(self, label, array, stat, errmsg)
+    class(dualview_typed_t), intent(inout) :: self
+    character(len=*), intent(in) :: label
+    integer(int8), target, intent(inout) :: array(:,:,:,:,:,:,:)
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: addr
+    logical :: contig
+    contig = is_contiguous(array)
+    addr = c_null_ptr
+    if (contig) addr = c_loc(array)
+    call self%wrap_untyped(label, DV_DTYPE_INT8, contig, addr, shape(array, kind=int64), stat, m_)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> Host array pointer (column-major, LayoutLeft only): syncs the host if stale and, for
+  !> write modes (default DV_ACCESS_READ_WRITE), marks it modified. p is null on failure.
+  subroutine host_i8_8(self, p, mode, stat, errmsg)
+    class(dualview_typed_t), intent(in) :: self
+    integer(int8), pointer, intent(out) :: p(:,:,:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: mode
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: cp
+    integer(int64) :: shp(8)
+    logical :: ok
+    nullify(p)
+    call self%host_untyped(DV_DTYPE_INT8, "integer(int8)", 8, mode, cp, shp, ok, stat, m_)
+    if (ok) call c_f_pointer(cp, p, shp)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> A DualView over this existing contiguous array, without copying (unmanaged, one
+  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i8_8(self, label, array, stat, errmsg)
+    class(dualview_typed_t), intent(inout) :: self
+    character(len=*), intent(in) :: label
+    integer(int8), target, intent(inout) :: array(:,:,:,:,:,:,:,:)
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -1456,6 +2240,150 @@ contains
 
   !> Host array pointer (column-major, LayoutLeft only): syncs the host if stale and, for
   !> write modes (default DV_ACCESS_READ_WRITE), marks it modified. p is null on failure.
+  subroutine host_i16_5(self, p, mode, stat, errmsg)
+    class(dualview_typed_t), intent(in) :: self
+    integer(int16), pointer, intent(out) :: p(:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: mode
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: cp
+    integer(int64) :: shp(5)
+    logical :: ok
+    nullify(p)
+    call self%host_untyped(DV_DTYPE_INT16, "integer(int16)", 5, mode, cp, shp, ok, stat, m_)
+    if (ok) call c_f_pointer(cp, p, shp)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> A DualView over this existing contiguous array, without copying (unmanaged, one
+  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i16_5(self, label, array, stat, errmsg)
+    class(dualview_typed_t), intent(inout) :: self
+    character(len=*), intent(in) :: label
+    integer(int16), target, intent(inout) :: array(:,:,:,:,:)
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: addr
+    logical :: contig
+    contig = is_contiguous(array)
+    addr = c_null_ptr
+    if (contig) addr = c_loc(array)
+    call self%wrap_untyped(label, DV_DTYPE_INT16, contig, addr, shape(array, kind=int64), stat, m_)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> Host array pointer (column-major, LayoutLeft only): syncs the host if stale and, for
+  !> write modes (default DV_ACCESS_READ_WRITE), marks it modified. p is null on failure.
+  subroutine host_i16_6(self, p, mode, stat, errmsg)
+    class(dualview_typed_t), intent(in) :: self
+    integer(int16), pointer, intent(out) :: p(:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: mode
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: cp
+    integer(int64) :: shp(6)
+    logical :: ok
+    nullify(p)
+    call self%host_untyped(DV_DTYPE_INT16, "integer(int16)", 6, mode, cp, shp, ok, stat, m_)
+    if (ok) call c_f_pointer(cp, p, shp)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> A DualView over this existing contiguous array, without copying (unmanaged, one
+  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i16_6(self, label, array, stat, errmsg)
+    class(dualview_typed_t), intent(inout) :: self
+    character(len=*), intent(in) :: label
+    integer(int16), target, intent(inout) :: array(:,:,:,:,:,:)
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: addr
+    logical :: contig
+    contig = is_contiguous(array)
+    addr = c_null_ptr
+    if (contig) addr = c_loc(array)
+    call self%wrap_untyped(label, DV_DTYPE_INT16, contig, addr, shape(array, kind=int64), stat, m_)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> Host array pointer (column-major, LayoutLeft only): syncs the host if stale and, for
+  !> write modes (default DV_ACCESS_READ_WRITE), marks it modified. p is null on failure.
+  subroutine host_i16_7(self, p, mode, stat, errmsg)
+    class(dualview_typed_t), intent(in) :: self
+    integer(int16), pointer, intent(out) :: p(:,:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: mode
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: cp
+    integer(int64) :: shp(7)
+    logical :: ok
+    nullify(p)
+    call self%host_untyped(DV_DTYPE_INT16, "integer(int16)", 7, mode, cp, shp, ok, stat, m_)
+    if (ok) call c_f_pointer(cp, p, shp)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> A DualView over this existing contiguous array, without copying (unmanaged, one
+  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i16_7(self, label, array, stat, errmsg)
+    class(dualview_typed_t), intent(inout) :: self
+    character(len=*), intent(in) :: label
+    integer(int16), target, intent(inout) :: array(:,:,:,:,:,:,:)
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: addr
+    logical :: contig
+    contig = is_contiguous(array)
+    addr = c_null_ptr
+    if (contig) addr = c_loc(array)
+    call self%wrap_untyped(label, DV_DTYPE_INT16, contig, addr, shape(array, kind=int64), stat, m_)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> Host array pointer (column-major, LayoutLeft only): syncs the host if stale and, for
+  !> write modes (default DV_ACCESS_READ_WRITE), marks it modified. p is null on failure.
+  subroutine host_i16_8(self, p, mode, stat, errmsg)
+    class(dualview_typed_t), intent(in) :: self
+    integer(int16), pointer, intent(out) :: p(:,:,:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: mode
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: cp
+    integer(int64) :: shp(8)
+    logical :: ok
+    nullify(p)
+    call self%host_untyped(DV_DTYPE_INT16, "integer(int16)", 8, mode, cp, shp, ok, stat, m_)
+    if (ok) call c_f_pointer(cp, p, shp)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> A DualView over this existing contiguous array, without copying (unmanaged, one
+  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i16_8(self, label, array, stat, errmsg)
+    class(dualview_typed_t), intent(inout) :: self
+    character(len=*), intent(in) :: label
+    integer(int16), target, intent(inout) :: array(:,:,:,:,:,:,:,:)
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: addr
+    logical :: contig
+    contig = is_contiguous(array)
+    addr = c_null_ptr
+    if (contig) addr = c_loc(array)
+    call self%wrap_untyped(label, DV_DTYPE_INT16, contig, addr, shape(array, kind=int64), stat, m_)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> Host array pointer (column-major, LayoutLeft only): syncs the host if stale and, for
+  !> write modes (default DV_ACCESS_READ_WRITE), marks it modified. p is null on failure.
   subroutine host_i32_1(self, p, mode, stat, errmsg)
     class(dualview_typed_t), intent(in) :: self
     integer(int32), pointer, intent(out) :: p(:)
@@ -1600,6 +2528,150 @@ contains
 
   !> Host array pointer (column-major, LayoutLeft only): syncs the host if stale and, for
   !> write modes (default DV_ACCESS_READ_WRITE), marks it modified. p is null on failure.
+  subroutine host_i32_5(self, p, mode, stat, errmsg)
+    class(dualview_typed_t), intent(in) :: self
+    integer(int32), pointer, intent(out) :: p(:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: mode
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: cp
+    integer(int64) :: shp(5)
+    logical :: ok
+    nullify(p)
+    call self%host_untyped(DV_DTYPE_INT32, "integer(int32)", 5, mode, cp, shp, ok, stat, m_)
+    if (ok) call c_f_pointer(cp, p, shp)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> A DualView over this existing contiguous array, without copying (unmanaged, one
+  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i32_5(self, label, array, stat, errmsg)
+    class(dualview_typed_t), intent(inout) :: self
+    character(len=*), intent(in) :: label
+    integer(int32), target, intent(inout) :: array(:,:,:,:,:)
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: addr
+    logical :: contig
+    contig = is_contiguous(array)
+    addr = c_null_ptr
+    if (contig) addr = c_loc(array)
+    call self%wrap_untyped(label, DV_DTYPE_INT32, contig, addr, shape(array, kind=int64), stat, m_)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> Host array pointer (column-major, LayoutLeft only): syncs the host if stale and, for
+  !> write modes (default DV_ACCESS_READ_WRITE), marks it modified. p is null on failure.
+  subroutine host_i32_6(self, p, mode, stat, errmsg)
+    class(dualview_typed_t), intent(in) :: self
+    integer(int32), pointer, intent(out) :: p(:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: mode
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: cp
+    integer(int64) :: shp(6)
+    logical :: ok
+    nullify(p)
+    call self%host_untyped(DV_DTYPE_INT32, "integer(int32)", 6, mode, cp, shp, ok, stat, m_)
+    if (ok) call c_f_pointer(cp, p, shp)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> A DualView over this existing contiguous array, without copying (unmanaged, one
+  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i32_6(self, label, array, stat, errmsg)
+    class(dualview_typed_t), intent(inout) :: self
+    character(len=*), intent(in) :: label
+    integer(int32), target, intent(inout) :: array(:,:,:,:,:,:)
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: addr
+    logical :: contig
+    contig = is_contiguous(array)
+    addr = c_null_ptr
+    if (contig) addr = c_loc(array)
+    call self%wrap_untyped(label, DV_DTYPE_INT32, contig, addr, shape(array, kind=int64), stat, m_)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> Host array pointer (column-major, LayoutLeft only): syncs the host if stale and, for
+  !> write modes (default DV_ACCESS_READ_WRITE), marks it modified. p is null on failure.
+  subroutine host_i32_7(self, p, mode, stat, errmsg)
+    class(dualview_typed_t), intent(in) :: self
+    integer(int32), pointer, intent(out) :: p(:,:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: mode
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: cp
+    integer(int64) :: shp(7)
+    logical :: ok
+    nullify(p)
+    call self%host_untyped(DV_DTYPE_INT32, "integer(int32)", 7, mode, cp, shp, ok, stat, m_)
+    if (ok) call c_f_pointer(cp, p, shp)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> A DualView over this existing contiguous array, without copying (unmanaged, one
+  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i32_7(self, label, array, stat, errmsg)
+    class(dualview_typed_t), intent(inout) :: self
+    character(len=*), intent(in) :: label
+    integer(int32), target, intent(inout) :: array(:,:,:,:,:,:,:)
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: addr
+    logical :: contig
+    contig = is_contiguous(array)
+    addr = c_null_ptr
+    if (contig) addr = c_loc(array)
+    call self%wrap_untyped(label, DV_DTYPE_INT32, contig, addr, shape(array, kind=int64), stat, m_)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> Host array pointer (column-major, LayoutLeft only): syncs the host if stale and, for
+  !> write modes (default DV_ACCESS_READ_WRITE), marks it modified. p is null on failure.
+  subroutine host_i32_8(self, p, mode, stat, errmsg)
+    class(dualview_typed_t), intent(in) :: self
+    integer(int32), pointer, intent(out) :: p(:,:,:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: mode
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: cp
+    integer(int64) :: shp(8)
+    logical :: ok
+    nullify(p)
+    call self%host_untyped(DV_DTYPE_INT32, "integer(int32)", 8, mode, cp, shp, ok, stat, m_)
+    if (ok) call c_f_pointer(cp, p, shp)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> A DualView over this existing contiguous array, without copying (unmanaged, one
+  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i32_8(self, label, array, stat, errmsg)
+    class(dualview_typed_t), intent(inout) :: self
+    character(len=*), intent(in) :: label
+    integer(int32), target, intent(inout) :: array(:,:,:,:,:,:,:,:)
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: addr
+    logical :: contig
+    contig = is_contiguous(array)
+    addr = c_null_ptr
+    if (contig) addr = c_loc(array)
+    call self%wrap_untyped(label, DV_DTYPE_INT32, contig, addr, shape(array, kind=int64), stat, m_)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> Host array pointer (column-major, LayoutLeft only): syncs the host if stale and, for
+  !> write modes (default DV_ACCESS_READ_WRITE), marks it modified. p is null on failure.
   subroutine host_i64_1(self, p, mode, stat, errmsg)
     class(dualview_typed_t), intent(in) :: self
     integer(int64), pointer, intent(out) :: p(:)
@@ -1730,6 +2802,150 @@ contains
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     integer(int64), target, intent(inout) :: array(:,:,:,:)
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: addr
+    logical :: contig
+    contig = is_contiguous(array)
+    addr = c_null_ptr
+    if (contig) addr = c_loc(array)
+    call self%wrap_untyped(label, DV_DTYPE_INT64, contig, addr, shape(array, kind=int64), stat, m_)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> Host array pointer (column-major, LayoutLeft only): syncs the host if stale and, for
+  !> write modes (default DV_ACCESS_READ_WRITE), marks it modified. p is null on failure.
+  subroutine host_i64_5(self, p, mode, stat, errmsg)
+    class(dualview_typed_t), intent(in) :: self
+    integer(int64), pointer, intent(out) :: p(:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: mode
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: cp
+    integer(int64) :: shp(5)
+    logical :: ok
+    nullify(p)
+    call self%host_untyped(DV_DTYPE_INT64, "integer(int64)", 5, mode, cp, shp, ok, stat, m_)
+    if (ok) call c_f_pointer(cp, p, shp)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> A DualView over this existing contiguous array, without copying (unmanaged, one
+  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i64_5(self, label, array, stat, errmsg)
+    class(dualview_typed_t), intent(inout) :: self
+    character(len=*), intent(in) :: label
+    integer(int64), target, intent(inout) :: array(:,:,:,:,:)
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: addr
+    logical :: contig
+    contig = is_contiguous(array)
+    addr = c_null_ptr
+    if (contig) addr = c_loc(array)
+    call self%wrap_untyped(label, DV_DTYPE_INT64, contig, addr, shape(array, kind=int64), stat, m_)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> Host array pointer (column-major, LayoutLeft only): syncs the host if stale and, for
+  !> write modes (default DV_ACCESS_READ_WRITE), marks it modified. p is null on failure.
+  subroutine host_i64_6(self, p, mode, stat, errmsg)
+    class(dualview_typed_t), intent(in) :: self
+    integer(int64), pointer, intent(out) :: p(:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: mode
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: cp
+    integer(int64) :: shp(6)
+    logical :: ok
+    nullify(p)
+    call self%host_untyped(DV_DTYPE_INT64, "integer(int64)", 6, mode, cp, shp, ok, stat, m_)
+    if (ok) call c_f_pointer(cp, p, shp)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> A DualView over this existing contiguous array, without copying (unmanaged, one
+  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i64_6(self, label, array, stat, errmsg)
+    class(dualview_typed_t), intent(inout) :: self
+    character(len=*), intent(in) :: label
+    integer(int64), target, intent(inout) :: array(:,:,:,:,:,:)
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: addr
+    logical :: contig
+    contig = is_contiguous(array)
+    addr = c_null_ptr
+    if (contig) addr = c_loc(array)
+    call self%wrap_untyped(label, DV_DTYPE_INT64, contig, addr, shape(array, kind=int64), stat, m_)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> Host array pointer (column-major, LayoutLeft only): syncs the host if stale and, for
+  !> write modes (default DV_ACCESS_READ_WRITE), marks it modified. p is null on failure.
+  subroutine host_i64_7(self, p, mode, stat, errmsg)
+    class(dualview_typed_t), intent(in) :: self
+    integer(int64), pointer, intent(out) :: p(:,:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: mode
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: cp
+    integer(int64) :: shp(7)
+    logical :: ok
+    nullify(p)
+    call self%host_untyped(DV_DTYPE_INT64, "integer(int64)", 7, mode, cp, shp, ok, stat, m_)
+    if (ok) call c_f_pointer(cp, p, shp)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> A DualView over this existing contiguous array, without copying (unmanaged, one
+  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i64_7(self, label, array, stat, errmsg)
+    class(dualview_typed_t), intent(inout) :: self
+    character(len=*), intent(in) :: label
+    integer(int64), target, intent(inout) :: array(:,:,:,:,:,:,:)
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: addr
+    logical :: contig
+    contig = is_contiguous(array)
+    addr = c_null_ptr
+    if (contig) addr = c_loc(array)
+    call self%wrap_untyped(label, DV_DTYPE_INT64, contig, addr, shape(array, kind=int64), stat, m_)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> Host array pointer (column-major, LayoutLeft only): syncs the host if stale and, for
+  !> write modes (default DV_ACCESS_READ_WRITE), marks it modified. p is null on failure.
+  subroutine host_i64_8(self, p, mode, stat, errmsg)
+    class(dualview_typed_t), intent(in) :: self
+    integer(int64), pointer, intent(out) :: p(:,:,:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: mode
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    type(c_ptr) :: cp
+    integer(int64) :: shp(8)
+    logical :: ok
+    nullify(p)
+    call self%host_untyped(DV_DTYPE_INT64, "integer(int64)", 8, mode, cp, shp, ok, stat, m_)
+    if (ok) call c_f_pointer(cp, p, shp)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> A DualView over this existing contiguous array, without copying (unmanaged, one
+  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i64_8(self, label, array, stat, errmsg)
+    class(dualview_typed_t), intent(inout) :: self
+    character(len=*), intent(in) :: label
+    integer(int64), target, intent(inout) :: array(:,:,:,:,:,:,:,:)
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_

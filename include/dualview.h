@@ -779,6 +779,20 @@ const char *dv_last_error(void);
 size_t dv_last_error_copy(char *buf, size_t buf_len, size_t *len);
 
 /**
+ * Make `message` this thread's last error, as a failure of status `code`
+ * (a `DV_ERROR_*`) would: for bindings that detect a failure themselves (the
+ * Fortran module), so that `dv_last_error()` names the last failure, not an
+ * older one. The text is kept as given.
+ *
+ * Errors: NULL `message` is `DV_ERROR_NULL_ARGUMENT`; `code` `DV_OK` or not a
+ * status is `DV_ERROR_INVALID_ARGUMENT` (the message is then the refusal's).
+ *
+ * # Safety
+ * `message` is NULL or NUL-terminated.
+ */
+DV_NODISCARD enum dv_status_t dv_last_error_set(int32_t code, const char *message);
+
+/**
  * Create a DualView: both sides allocated (one allocation when `desc->space`
  * is `DV_SPACE_HOST`, managed memory, or with `DV_FLAG_SINGLE_SPACE`),
  * zero-filled unless `DV_FLAG_WITHOUT_INITIALIZING`, flags clean. A separate

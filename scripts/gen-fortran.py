@@ -18,7 +18,7 @@ function) stops the generator with an error, so a change of the C ABI breaks
 generation instead of the link or, worse, the run.
 
 The typed accessors (`host` pointers and `wrap`, for the element kinds of KINDS
-at ranks 1 to 4) come from one template each: the type-bound procedures of
+at ranks 1 to 8) come from one template each: the type-bound procedures of
 dualview_typed_t, the abstract parent of dualview_t (the top of the generated
 module says why).
 
@@ -47,7 +47,8 @@ KINDS = [("r32", "real(real32)", "DV_DTYPE_FLOAT32"), ("r64", "real(real64)", "D
          ("c64", "complex(real32)", "DV_DTYPE_COMPLEX64"), ("c128", "complex(real64)", "DV_DTYPE_COMPLEX128"),
          ("i8", "integer(int8)", "DV_DTYPE_INT8"), ("i16", "integer(int16)", "DV_DTYPE_INT16"),
          ("i32", "integer(int32)", "DV_DTYPE_INT32"), ("i64", "integer(int64)", "DV_DTYPE_INT64")]
-RANKS = [1, 2, 3, 4]
+# Ranks with a host pointer / wrap: 1 to DV_MAX_RANK (generate checks it).
+RANKS = [1, 2, 3, 4, 5, 6, 7, 8]
 
 # The C functions module dualview calls; each gets an interface c_<name> from its prototype.
 C_FUNCTIONS = ["dv_last_error_copy", "dv_create", "dv_wrap", "dv_clone", "dv_destroy",
@@ -56,9 +57,10 @@ C_FUNCTIONS = ["dv_last_error_copy", "dv_create", "dv_wrap", "dv_clone", "dv_des
                "dv_rank", "dv_extent", "dv_info", "dv_label", "dv_view_label", "dv_desc_of",
                "dv_resize", "dv_realloc", "dv_handle_count", "dv_space_info", "dv_space_available",
                "dv_space_device_count", "dv_fence", "dv_cuda_available", "dv_dtype_str", "dv_version", "dv_status_str",
-               "dv_report_start", "dv_report_write"]
+               "dv_report_start", "dv_report_write", "dv_stats", "dv_stats_reset", "dv_stats_global",
+               "dv_stats_global_reset", "dv_last_error_set"]
 # Structs that module dualview re-exports (the others are internal to the binding).
-PUBLIC_STRUCTS = ["dv_info_t", "dv_space_info_t"]
+PUBLIC_STRUCTS = ["dv_info_t", "dv_space_info_t", "dv_stats_t"]
 # The abstract parent of dualview_t, which carries the typed accessors.
 TYPED = "dualview_typed_t"
 
@@ -339,7 +341,7 @@ HEAD = '''\
 !
 !> Module dualview_abi: the generated part of the Fortran binding, under module dualview
 !> (fortran/dualview.f90, written by hand), which uses it and re-exports its constants,
-!> status codes, dv_info_t and dv_space_info_t. Programs `use dualview`, not this module.
+!> status codes, dv_info_t, dv_space_info_t and dv_stats_t. Programs `use dualview`, not this module.
 !
 ! The typed accessors. a%host(p) and a%wrap(label, array) are type-bound generics over
 ! one specific procedure per element type and rank ({nspecific}). A specific binding takes
@@ -464,6 +466,8 @@ wrap_tpl = '''
 def generate(hdr):
     for _, _, dt in KINDS:
         hdr.value(dt)
+    if RANKS[-1] != hdr.value("DV_MAX_RANK"):
+        sys.exit(f"gen-fortran: RANKS stop at {RANKS[-1]}, DV_MAX_RANK is {hdr.value('DV_MAX_RANK')}")
     missing = [f for f in C_FUNCTIONS if f not in hdr.functions]
     if missing:
         sys.exit(f"gen-fortran: {hdr.path.name} does not declare {', '.join(missing)}")

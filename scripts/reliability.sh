@@ -86,7 +86,8 @@ if wants 2; then
 -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table \
 -Cllvm-args=-sanitizer-coverage-trace-compares --cfg fuzzing -Zsanitizer=address \
 -Cdebug-assertions -Coverflow-checks -Cforce-frame-pointers"
-        (cd fuzz && nice cargo +nightly build --release --target $TRIPLE --bin c_abi)
+        # Into fuzz/target, where BIN is read, whatever CARGO_TARGET_DIR says.
+        (cd fuzz && CARGO_TARGET_DIR="$ROOT/fuzz/target" nice cargo +nightly build --release --target $TRIPLE --bin c_abi)
         unset RUSTFLAGS
         BIN="fuzz/target/$TRIPLE/release/c_abi"
         WORK=fuzz/target/corpus-work

@@ -127,6 +127,31 @@ pub unsafe extern "C" fn dv_last_error_copy(buf: *mut c_char, buf_len: usize, le
     })
 }
 
+/// Make `message` this thread's last error, as a failure of status `code`
+/// (a `DV_ERROR_*`) would: for bindings that detect a failure themselves (the
+/// Fortran module), so that `dv_last_error()` names the last failure, not an
+/// older one. The text is kept as given.
+///
+/// Errors: NULL `message` is `DV_ERROR_NULL_ARGUMENT`; `code` `DV_OK` or not a
+/// status is `DV_ERROR_INVALID_ARGUMENT` (the message is then the refusal's).
+///
+/// # Safety
+/// `message` is NULL or NUL-terminated.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_last_error_set(code: i32, message: *const c_char) -> dv_status_t {
+    call("dv_last_error_set", || {
+        let (text, _) = super::types::label(message, "message")?;
+        match dv_status_t::from_raw(code) {
+            Some(s) if s != dv_status_t::DV_OK => {}
+            _ => crate::error::bail!(InvalidArgument, "argument `code` is {code}, not a DV_ERROR_* status"),
+        }
+        // A C string holds no NUL: the conversion cannot fail.
+        LAST.with(|l| *l.borrow_mut() = CString::new(text).unwrap_or_default());
+        Ok(())
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -157,5 +182,19 @@ mod tests {
         // SAFETY: buf has 8 bytes; len is writable.
         let n = unsafe { dv_last_error_copy(buf.as_mut_ptr(), buf.len(), &mut len) };
         assert_eq!((n, len), (7, last().len()));
+    }
+
+    #[test]
+    fn a_binding_sets_the_last_error() {
+        // SAFETY: NUL-terminated strings or NULL on purpose.
+        unsafe {
+            assert_eq!(dv_last_error_set(dv_status_t::DV_ERROR_RANK as i32, c"binding: wrong rank".as_ptr()), dv_status_t::DV_OK);
+            assert_eq!(last(), "binding: wrong rank");
+            assert_eq!(dv_last_error_set(dv_status_t::DV_ERROR_RANK as i32, std::ptr::null()), dv_status_t::DV_ERROR_NULL_ARGUMENT);
+            assert_eq!(last(), "dv_last_error_set: argument `message` is NULL");
+            assert_eq!(dv_last_error_set(0, c"x".as_ptr()), dv_status_t::DV_ERROR_INVALID_ARGUMENT);
+            assert!(last().contains("`code` is 0"), "{}", last());
+            assert_eq!(dv_last_error_set(999, c"x".as_ptr()), dv_status_t::DV_ERROR_INVALID_ARGUMENT);
+        }
     }
 }

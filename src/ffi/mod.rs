@@ -24,7 +24,7 @@ mod tools;
 mod types;
 
 pub use crate::abi::*;
-pub use boundary::{dv_last_error, dv_last_error_copy};
+pub use boundary::{dv_last_error, dv_last_error_copy, dv_last_error_set};
 pub use dual_view::*;
 pub use extents::*;
 pub use handle::dv_dualview_t;

@@ -1,5 +1,5 @@
 # Build and run a consumer against an installed dualview, as a user would.
-#   -DLANG=c|cxx|fortran -DMODE=shared|static|pkgconfig|pkgconfig_static
+#   -DLANG=c|cxx|fortran|fortran_i8 -DMODE=shared|static|pkgconfig|pkgconfig_static
 #   -DLANG=package -DMODE=layout   (what the install put where; no debug info)
 #   -DVERSION=<x.y.z> -DPREFIX=<install prefix> -DWORK=<scratch dir> -DSRC=<tests/consumer>
 #   -DCC=... -DCXX=... -DFC=... (the compilers of the main build)
@@ -46,6 +46,7 @@ unset(ENV{LD_LIBRARY_PATH})
 set(_sources_c ${SRC}/main.c)
 set(_sources_cxx ${SRC}/main.cpp ${SRC}/kokkos.cpp)
 set(_sources_fortran ${SRC}/main.f90)
+set(_sources_fortran_i8 ${SRC}/main_i8.f90)
 
 if(LANG STREQUAL "package")
   # The install: stripped libraries, debug link, licenses, package files.
@@ -61,6 +62,15 @@ if(LANG STREQUAL "package")
   if(EXISTS ${_libdir}/libdualview_fortran.a)
     foreach(f include/dualview/fortran/dualview.mod include/dualview/fortran/dualview_abi.mod
               share/dualview/fortran/dualview.f90 share/dualview/fortran/dualview_abi.f90)
+      if(NOT EXISTS ${PREFIX}/${f})
+        message(FATAL_ERROR "not installed: ${f}")
+      endif()
+    endforeach()
+  endif()
+  # The -fdefault-integer-8 set, when it was built: its library, both .mod files, its .pc.
+  if(EXISTS ${_libdir}/libdualview_fortran_i8.a)
+    foreach(f include/dualview/fortran/i8/dualview.mod include/dualview/fortran/i8/dualview_abi.mod
+              lib/pkgconfig/dualview-fortran-i8.pc)
       if(NOT EXISTS ${PREFIX}/${f})
         message(FATAL_ERROR "not installed: ${f}")
       endif()
@@ -156,6 +166,14 @@ elseif(LANG STREQUAL "fortran")
     message(FATAL_ERROR "pkg-config dualview-fortran: want -ldualview_fortran before -ldualview, got ${flags}")
   endif()
   run(${FC} -Wall -Werror ${_sources_fortran} ${flags} ${rpath} -o ${WORK}/consumer)
+  run(${WORK}/consumer)
+  check_linkage(${WORK}/consumer OFF)
+elseif(LANG STREQUAL "fortran_i8")
+  pkg(flags --cflags --libs dualview-fortran-i8)
+  if(NOT flags MATCHES "fortran/i8" OR NOT flags MATCHES "-ldualview_fortran_i8")
+    message(FATAL_ERROR "pkg-config dualview-fortran-i8: want include/dualview/fortran/i8 and -ldualview_fortran_i8, got ${flags}")
+  endif()
+  run(${FC} -fdefault-integer-8 -Wall -Werror ${_sources_fortran_i8} ${flags} ${rpath} -o ${WORK}/consumer)
   run(${WORK}/consumer)
   check_linkage(${WORK}/consumer OFF)
 endif()

@@ -231,6 +231,15 @@ fn rows() -> BTreeMap<&'static str, Row> {
                 if n <= 3 { "copies, no length".into() } else { format!("returns {n}") }
             }),
     );
+    // SAFETY (both): NULL or a NUL-terminated literal.
+    m.insert(
+        "dv_last_error_set",
+        Row::default()
+            .null("`message`", |_| unsafe { dv_last_error_set(DV_ERROR_RANK as i32, null()) })
+            .enm("code 0 (`DV_OK`)", |_| unsafe { dv_last_error_set(0, c"x".as_ptr()) })
+            .enm("code 999", |_| unsafe { dv_last_error_set(999, c"x".as_ptr()) })
+            .oom(|_| unsafe { dv_last_error_set(DV_ERROR_RANK as i32, c"x".as_ptr()) }),
+    );
     m.insert("dv_status_str", Row::default().text(4, "status 999", |_| text(dv_status_str(999))));
     m.insert("dv_dtype_str", Row::default().text(4, "dtype 999", |_| text(dv_dtype_str(999))));
     m.insert("dv_version", Row::default().text(0, "(no arguments)", |_| text(dv_version()).replace(|c: char| c.is_ascii_digit(), "N")));
