@@ -1,9 +1,10 @@
 // A 2-D Jacobi solver, domain-decomposed by rows over MPI ranks. Each rank's
 // block and its two halo rows live in a DualView. Each step: the update on
 // the device side (a CUDA kernel when built with nvcc on a GPU; otherwise the
-// test device, host memory playing the device), sync to the host, the halo
-// exchange through MPI on host buffers (or device pointers with CUDA-aware
-// MPI), modify, sync back. After K steps rank 0 gathers the grid and checks
+// test device, host memory playing the device), the rows to send synced to
+// the host through subviews, the halo exchange through MPI on host buffers (or
+// device pointers with CUDA-aware MPI), the received halo rows pushed back:
+// halo bytes move, not the block. After K steps rank 0 gathers the grid and checks
 // it bit for bit against a single-rank run.
 #include <mpi.h>
 #if __has_include(<mpi-ext.h>)
@@ -99,22 +100,25 @@ int main(int argc, char** argv) {
         for (int j = 1; j < ny - 1; ++j) sweep_point(u.d_view.data(), v.d_view.data(), i, j, ny);
 #endif
       v.modify_device();
-      // 2. Halo exchange: with CUDA-aware MPI straight from the device, otherwise through the host.
+      // 2. Halo exchange: with CUDA-aware MPI straight from the device, otherwise through the host,
+      //    moving only the rows MPI reads (rows 1 and own, through subviews) and writes (rows 0 and own + 1).
       double* base_ptr;
       if (device_halos) {
         base_ptr = v.d_view.data();
       } else {
-        v.sync_host();
+        if (up != MPI_PROC_NULL) dv::subview(v, 1, dv::ALL).sync_host();
+        if (down != MPI_PROC_NULL) dv::subview(v, own, dv::ALL).sync_host();
         base_ptr = v.h_view.data();
       }
       MPI_Sendrecv(base_ptr + 1 * ny, ny, MPI_DOUBLE, up, 0, base_ptr + (own + 1) * ny, ny, MPI_DOUBLE, down, 0,
                    MPI_COMM_WORLD, MPI_STATUS_IGNORE);
       MPI_Sendrecv(base_ptr + own * ny, ny, MPI_DOUBLE, down, 1, base_ptr + 0 * ny, ny, MPI_DOUBLE, up, 1,
                    MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      // 3. The halos were written on the host: mark and send them back to the device.
+      // 3. The halo rows were written on the host: push them (alone) to the device. The rest of the
+      //    block stays the device's (push_host does not pull it to the host, as modify_host would).
       if (!device_halos) {
-        v.modify_host();
-        v.sync_device();
+        if (up != MPI_PROC_NULL) dv::subview(v, 0, dv::ALL).push_host();
+        if (down != MPI_PROC_NULL) dv::subview(v, own + 1, dv::ALL).push_host();
       }
       std::swap(u, v);
     }

@@ -931,6 +931,30 @@ DV_NODISCARD
 enum dv_status_t dv_sync_device(const struct dv_dualview_t *dv);
 
 /**
+ * The host side of this handle's region was just written: copy the region
+ * to the device now (blocking) and take it off the record; the rest of the
+ * flags stays. `dv_modify_host` + `dv_sync_device` through the region,
+ * except that what a subview sync left of the device's change outside the
+ * region stays recorded instead of being copied to the host first: a halo
+ * exchange moves the halo rows only (docs/MPI.md). `DV_ERROR_CONCURRENT_MODIFICATION`
+ * when the device holds a change no sync has started on; `DV_ERROR_INVALID_ARGUMENT`
+ * through a const handle; `DV_ERROR_STALE` through a subview of a resized parent.
+ *
+ * # Safety
+ * `dv` is a handle or NULL.
+ */
+DV_NODISCARD enum dv_status_t dv_push_host(const struct dv_dualview_t *dv);
+
+/**
+ * As `dv_push_host`, the other way: the device side of this handle's region
+ * was just written; copy it to the host now.
+ *
+ * # Safety
+ * `dv` is a handle or NULL.
+ */
+DV_NODISCARD enum dv_status_t dv_push_device(const struct dv_dualview_t *dv);
+
+/**
  * Like `dv_sync_host`, but the copy is queued on `stream` (a `CUstream` / `cudaStream_t`; NULL is the default stream) and the flags are reset at once (Kokkos `sync(exec)`). Never waits for device work, whatever the size (small or pageable copies are staged through pinned memory). The stream is first ordered after this DualView's copies in flight that touch this handle's region. Until the stream has run the copy, `dv_sync_*`, `dv_*_access`, fills, copies and resizes of this DualView wait for it: its data is never read early through them (`h_view` / `dv_host_view` pointers read it as it is: synchronise the stream, as in Kokkos).
  *
  * # Safety

@@ -401,6 +401,12 @@ class DualView : public ViewTraits<DataType, Arg1, Arg2, Arg3> {
     if (fast_ && dv_sync_state_sync_is_noop(state(), DV_SIDE_DEVICE)) return;
     call(dv_sync_device);
   }
+  /// The host side of this DualView's region was just written (an MPI receive
+  /// into a halo subview): copy the region to the device now, without pulling
+  /// what a subview sync left of the device's change to the host (dv_push_host;
+  /// beyond Kokkos). push_device() is the other way.
+  void push_host() { call(dv_push_host); }
+  void push_device() { call(dv_push_device); }
   /// Queue the copy on a stream (cudaStream_t / CUstream, or a test-device
   /// stream); flags reset at once; never waits for device work. A later
   /// blocking sync, host_access() or fence waits for the copy (dv_sync_host_async).

@@ -68,6 +68,11 @@ pub(super) struct Record {
     now: [Option<Vec<u8>>; 2],
     /// Buffers to reuse (a read of a GiB array must not fault in fresh pages).
     spare: Vec<Vec<u8>>,
+    /// A mark through a subview (`modify`, `push`): the marking side is not
+    /// verified there, and its record takes the current bytes only in these
+    /// boxes (the mark's, and a rest the call may copy in), so a write
+    /// elsewhere waits for its own mark and fails at the next other call.
+    marked: Option<(Side, Vec<IndexBox>)>,
 }
 
 /// What a flag call wrote between its verification and its record.
@@ -110,11 +115,23 @@ impl RawDualView {
         for n in &mut r.now {
             r.spare.extend(n.take());
         }
+        r.marked = None;
         if r.generation != st.generation {
             return Ok(()); // the arrays were replaced: the record is taken afresh afterwards
         }
         let state = self.shared.flags.load();
+        let bounds = self.bounds(st);
+        let whole = IndexBox::whole(st.mapping.extents());
         for side in Side::BOTH {
+            if call == Call::Modify(side) && bounds != whole {
+                // Several regions may be written first and marked one by one.
+                let mut boxes = vec![bounds];
+                if flags::is_stale(state, side) && state & flags::REST != 0 {
+                    boxes.extend_from_slice(&st.dirty); // a modify may copy the other side's rest in
+                }
+                r.marked = Some((side, boxes));
+                continue;
+            }
             let Some(before) = &r.sides[side as usize] else { continue };
             let boxes = match self.allowed(st, state, side, call) {
                 Allowed::Everywhere => continue,
@@ -140,8 +157,21 @@ impl RawDualView {
         let mut record = check.lock().unwrap_or_else(|e| e.into_inner());
         let r = &mut *record;
         let same = r.generation == st.generation;
+        let marked = r.marked.take().filter(|_| same && wrote != Wrote::Unknown);
         for side in Side::BOTH {
             let i = side as usize;
+            if let Some((s, boxes)) = &marked
+                && *s == side
+                && r.sides[i].is_some()
+            {
+                // Only the marked boxes (and what the call copied in) are taken afresh.
+                if let Some(now) = self.read_side(st, side, r.spare.pop())? {
+                    let old = r.sides[i].as_mut().expect("checked above");
+                    copy_boxes(old, &now, &st.mapping, self.shared.elem.size(), boxes);
+                    r.spare.push(now);
+                }
+                continue;
+            }
             r.spare.extend(r.sides[i].take());
             let now = r.now[i].take().filter(|_| same && wrote != Wrote::Unknown && wrote != Wrote::Side(side));
             r.sides[i] = match now {
@@ -239,6 +269,30 @@ fn first_change(before: &[u8], now: &[u8], mapping: &Mapping, es: usize, allowed
         start = end;
     }
     None
+}
+
+/// Copy the elements of `boxes` from `src` into `dst` (both a side's bytes).
+fn copy_boxes(dst: &mut [u8], src: &[u8], mapping: &Mapping, es: usize, boxes: &[IndexBox]) {
+    for b in boxes.iter().filter(|b| !b.is_empty()) {
+        let (lo, ext) = (b.lo().to_vec(), b.extents());
+        let ext = ext.as_slice();
+        let mut idx = lo.clone();
+        for _ in 0..ext.iter().product::<usize>() {
+            if let Ok(off) = mapping.offset(&idx) {
+                let (a, e) = (off * es, off * es + es);
+                if e <= dst.len().min(src.len()) {
+                    dst[a..e].copy_from_slice(&src[a..e]);
+                }
+            }
+            for r in (0..idx.len()).rev() {
+                idx[r] += 1;
+                if idx[r] < lo[r] + ext[r] {
+                    break;
+                }
+                idx[r] = lo[r];
+            }
+        }
+    }
 }
 
 /// The index at element offset `off` of `mapping` (`None`: a gap between elements).

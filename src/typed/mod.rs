@@ -336,6 +336,31 @@ impl<T: Element, E: Extents> DualView<T, E> {
         self.raw.sync(Side::Device)
     }
 
+    /// The host side of this handle's region was just written: copy it to the
+    /// device now, leaving the rest of the flags ([`RawDualView::push`]).
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<1>>::builder("h", Dims::new([8]).unwrap()).device(Space::test_device(0)).build().unwrap();
+    /// a.push_host().unwrap();
+    /// assert_eq!(a.stats().to_device.bytes, 64);
+    /// ```
+    pub fn push_host(&self) -> Result<()> {
+        self.raw.push(Side::Host)
+    }
+
+    /// The device side of this handle's region was just written: copy it to the host now.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<1>>::builder("d", Dims::new([8]).unwrap()).device(Space::test_device(0)).build().unwrap();
+    /// a.push_device().unwrap();
+    /// assert_eq!(a.stats().to_host.bytes, 64);
+    /// ```
+    pub fn push_device(&self) -> Result<()> {
+        self.raw.push(Side::Device)
+    }
+
     /// [`DualView::sync_host`] queued on `stream` (a [`Stream`], or a cudarc
     /// `&CudaStream` with the `cudarc-interop` feature); flags reset at once.
     ///

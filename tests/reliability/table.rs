@@ -384,8 +384,10 @@ fn rows() -> BTreeMap<&'static str, Row> {
         ("dv_sync_device", dv_sync_device),
         ("dv_clear_sync_state", dv_clear_sync_state),
         ("dv_stats_reset", dv_stats_reset),
+        ("dv_push_host", dv_push_host),
+        ("dv_push_device", dv_push_device),
     ] {
-        let host_write = n == "dv_modify_host";
+        let host_write = n == "dv_modify_host" || n == "dv_push_host";
         let prep = move |fx: &mut Fx| {
             if host_write {
                 fx.clean();
