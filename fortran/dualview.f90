@@ -45,21 +45,24 @@ module dualview
   ! procedures of this module that are not the API.
   private :: c_ptr, c_null_ptr, c_associated, c_loc, c_f_pointer, c_int, c_int32_t, c_int64_t, c_size_t, &
       c_bool, c_char, c_null_char, int32, int64, error_unit
-  private :: dualview_typed_t, dv_extents_t, dv_desc_t
+  private :: dualview_typed_t, dv_extents_t, dv_desc_t, dv_range_t
   private :: c_dv_last_error_copy, c_dv_create, c_dv_wrap, c_dv_clone, c_dv_destroy, c_dv_modify_host, &
       c_dv_modify_device, c_dv_sync_host, c_dv_sync_device, c_dv_clear_sync_state, c_dv_need_sync_host, &
       c_dv_need_sync_device, c_dv_host_access, c_dv_device_access, c_dv_rank, c_dv_extent, c_dv_info, &
       c_dv_label, c_dv_view_label, c_dv_desc_of, c_dv_resize, c_dv_realloc, c_dv_handle_count, &
       c_dv_space_info, c_dv_space_available, c_dv_space_device_count, c_dv_fence, c_dv_cuda_available, &
       c_dv_dtype_str, c_dv_version, c_dv_status_str, c_dv_report_start, c_dv_report_write, c_dv_stats, &
-      c_dv_stats_reset, c_dv_stats_global, c_dv_stats_global_reset, c_dv_last_error_set
-  private :: c_strlen, str, str_i32, str_i64, last_error, c_message, report, fail, die, live, to_c, from_c
+      c_dv_stats_reset, c_dv_stats_global, c_dv_stats_global_reset, c_dv_last_error_set, c_dv_subview, &
+      c_dv_push_host, c_dv_push_device
+  private :: c_strlen, str, str_i32, str_i64, last_error, c_message, fortran_names, report, fail, die, live, to_c, &
+      from_c
   private :: addr_of, owns, borrowed, release, adopt, shape_ok, to_extents, get_label, host_access, wrap_any
   private :: dv_f_create_i32, dv_f_create_i64, dv_f_destroy, dv_f_final, dv_f_assign, dv_f_is_valid, &
       dv_f_modify_host, dv_f_modify_device, dv_f_sync_host, dv_f_sync_device, dv_f_clear_sync_state, &
       dv_f_need_sync_host, dv_f_need_sync_device, dv_f_resize_i32, dv_f_resize_i64, dv_f_realloc_i32, &
       dv_f_realloc_i64, dv_f_extent_i32, dv_f_extent_i64, dv_f_rank, dv_f_label, dv_f_view_label, &
-      dv_f_info, dv_f_device_ptr, dv_f_host_untyped, dv_f_wrap_untyped, dv_f_stats, dv_f_stats_reset
+      dv_f_info, dv_f_device_ptr, dv_f_host_untyped, dv_f_wrap_untyped, dv_f_stats, dv_f_stats_reset, &
+      dv_f_push_host, dv_f_push_device, dv_f_subview_i32, dv_f_subview_i64, subview_of
 
   !> A DualView handle. `b = a` gives b its own handle on a's DualView (like a
   !> Kokkos copy; elemental, so `arr = a` works too). destroy is idempotent and
@@ -88,6 +91,10 @@ module dualview
     procedure :: need_sync_host => dv_f_need_sync_host
     procedure :: need_sync_device => dv_f_need_sync_device
     procedure :: clear_sync_state => dv_f_clear_sync_state
+    procedure :: push_host => dv_f_push_host
+    procedure :: push_device => dv_f_push_device
+    procedure, private :: dv_f_subview_i32, dv_f_subview_i64
+    generic :: subview => dv_f_subview_i32, dv_f_subview_i64
     procedure, private :: dv_f_resize_i32, dv_f_resize_i64
     generic :: resize => dv_f_resize_i32, dv_f_resize_i64
     procedure, private :: dv_f_realloc_i32, dv_f_realloc_i64
@@ -157,11 +164,43 @@ contains
     type(dualview_t), intent(in), optional :: self
     character(len=:), allocatable :: msg
     call last_error(msg)
+    msg = fortran_names(msg)
     if (present(self)) then
       if (st == DV_ERROR_INVALID_HANDLE .and. borrowed(self)) &
         msg = msg // " (this dualview_t is a copy made without assignment, e.g. by allocate(x, source=a)," &
               // " and its original has been destroyed; x = a gives x a handle of its own)"
     end if
+  end function
+
+  !> A message of the C library as a Fortran caller reads it: "dv_sync_host: ..." becomes
+  !> "dualview_t%sync_host: ...", and checked mode's first changed index counts from 1.
+  function fortran_names(m) result(r)
+    character(len=*), intent(in) :: m
+    character(len=:), allocatable :: r
+    character(len=*), parameter :: key = "First changed index: ("
+    character(len=:), allocatable :: out
+    integer :: a, b, c, k
+    integer(int64) :: num
+    r = m
+    c = index(r, ": ")
+    if (c > 4 .and. r(1:3) == "dv_") r = "dualview_t%" // r(4:c - 1) // r(c:)
+    a = index(r, key)
+    if (a == 0) return
+    a = a + len(key)
+    b = a - 1 + index(r(a:), ")")
+    if (b < a) return
+    out = r(1:a - 1)
+    num = -1
+    do k = a, b
+      if (r(k:k) >= "0" .and. r(k:k) <= "9") then
+        num = max(num, 0_int64) * 10 + (ichar(r(k:k)) - ichar("0"))
+      else
+        if (num >= 0) out = out // str(num + 1)
+        num = -1
+        out = out // r(k:k)
+      end if
+    end do
+    r = out // " (Fortran indices, from 1)" // r(b + 1:)
   end function
 
   !> Report a C status into stat, or error stop with the library's message when
@@ -903,6 +942,86 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
+  !> The host side of this (sub)view was just written (an MPI receive into a halo): copy
+  !> it to the device now, leaving what a subview sync left of the device's change where
+  !> it is (modify_host + sync_device would first pull that to the host).
+  subroutine dv_f_push_host(self, stat, errmsg)
+    class(dualview_t), intent(in) :: self
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    if (live(self, "dualview_t%push_host", stat, m_)) call report(c_dv_push_host(self%h), stat, m_, self)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> The device side of this (sub)view was just written: copy it to the host now.
+  subroutine dv_f_push_device(self, stat, errmsg)
+    class(dualview_t), intent(in) :: self
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    if (live(self, "dualview_t%push_device", stat, m_)) call report(c_dv_push_device(self%h), stat, m_, self)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> sub = the part lo(d):hi(d) of each dimension d (1-based and inclusive, as a Fortran
+  !> section; every dimension kept), sharing memory and flags with self. Its syncs copy
+  !> only its part (a halo row or column), and its modifies mark only that part.
+  subroutine dv_f_subview_i64(self, sub, lo, hi, stat, errmsg)
+    class(dualview_t), intent(in) :: self
+    type(dualview_t), intent(inout) :: sub
+    integer(int64), intent(in) :: lo(:), hi(:)
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    call subview_of(self, sub, lo, hi, stat, m_)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  subroutine dv_f_subview_i32(self, sub, lo, hi, stat, errmsg)
+    class(dualview_t), intent(in) :: self
+    type(dualview_t), intent(inout) :: sub
+    integer(int32), intent(in) :: lo(:), hi(:)
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    call subview_of(self, sub, int(lo, int64), int(hi, int64), stat, m_)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> The work of subview, reported into stat and msg.
+  subroutine subview_of(self, sub, lo, hi, stat, msg)
+    class(dualview_t), intent(in) :: self
+    type(dualview_t), intent(inout) :: sub
+    integer(int64), intent(in) :: lo(:), hi(:)
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out) :: msg
+    type(dv_range_t), allocatable, target :: r(:)
+    type(c_ptr) :: h
+    integer(c_int) :: st
+    integer :: k, rank_
+    if (.not. live(self, "dualview_t%subview", stat, msg)) return
+    rank_ = self%rank()
+    if (size(lo) /= size(hi) .or. size(lo) /= rank_) then
+      call fail(DV_ERROR_RANK_MISMATCH, "dualview_t%subview: lo and hi need one bound per dimension (" // &
+                str(rank_) // "), got " // str(size(lo)) // " and " // str(size(hi)), stat, msg)
+    else if (any(lo < 1) .or. any(hi < lo - 1)) then
+      call fail(DV_ERROR_OUT_OF_RANGE, "dualview_t%subview: each dimension needs 1 <= lo and lo - 1 <= hi " // &
+                "(Fortran bounds, from 1, inclusive)", stat, msg)
+    else
+      allocate(r(max(1, size(lo))))  ! r(1) is passed (by reference) even for rank 0
+      do k = 1, size(lo)
+        r(k)%kind = DV_RANGE
+        r(k)%begin = int(lo(k) - 1, c_int64_t)
+        r(k)%end = int(hi(k), c_int64_t)
+      end do
+      h = c_null_ptr
+      st = c_dv_subview(self%h, r(1), int(size(lo), c_size_t), h)
+      if (st == DV_OK) call adopt(sub, h, addr_of(sub))
+      call report(st, stat, msg, self)
+    end if
+  end subroutine
+
   !> Bring the device up to date: copy from the host when the host is newer.
   subroutine dv_f_sync_device(self, stat, errmsg)
     class(dualview_t), intent(in) :: self
@@ -1059,12 +1178,13 @@ contains
   end subroutine
 
   !> Wrap caller-owned contiguous memory (never freed by dualview, never resized); returns the status.
-  function wrap_any(self, label, dtype, addr, shp) result(st)
+  function wrap_any(self, label, dtype, addr, shp, space, ordinal, flags) result(st)
     type(dualview_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     integer(c_int32_t), intent(in) :: dtype
     type(c_ptr), intent(in) :: addr
     integer(int64), intent(in) :: shp(:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer(c_int) :: st
     character(kind=c_char), allocatable, target :: lab(:)
     type(dv_desc_t) :: d
@@ -1072,6 +1192,9 @@ contains
     d%dtype = dtype
     d%layout = DV_LAYOUT_LEFT
     d%space = DV_SPACE_HOST
+    if (present(space)) d%space = space
+    if (present(ordinal)) d%ordinal = ordinal
+    if (present(flags)) d%flags = flags
     d%extents = to_extents(shp)
     call to_c(label, lab)
     h = c_null_ptr
@@ -1104,13 +1227,14 @@ contains
   end subroutine
 
   !> The untyped part of wrap (dualview_typed_t's deferred wrap_untyped).
-  subroutine dv_f_wrap_untyped(self, label, dtype, contig, addr, shp, stat, msg)
+  subroutine dv_f_wrap_untyped(self, label, dtype, contig, addr, shp, space, ordinal, flags, stat, msg)
     class(dualview_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     integer(c_int32_t), intent(in) :: dtype
     logical, intent(in) :: contig
     type(c_ptr), intent(in) :: addr
     integer(int64), intent(in) :: shp(:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out) :: msg
     if (.not. contig) then
@@ -1118,7 +1242,7 @@ contains
                 // "u(1:n:2,:)?): a DualView needs contiguous column-major memory; wrap the whole array, or a " &
                 // "contiguous copy", stat, msg)
     else
-      call report(wrap_any(self, label, dtype, addr, shp), stat, msg)
+      call report(wrap_any(self, label, dtype, addr, shp, space, ordinal, flags), stat, msg)
     end if
   end subroutine
 

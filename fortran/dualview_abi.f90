@@ -25,7 +25,7 @@ module dualview_abi
   private
 
   public :: dualview_typed_t
-  public :: dv_extents_t, dv_desc_t, dv_info_t, dv_space_info_t, dv_stats_t
+  public :: dv_extents_t, dv_desc_t, dv_range_t, dv_info_t, dv_space_info_t, dv_stats_t
   public :: c_dv_last_error_copy, c_dv_create, c_dv_wrap, c_dv_clone, c_dv_destroy, &
       c_dv_modify_host, c_dv_modify_device, c_dv_sync_host, c_dv_sync_device, &
       c_dv_clear_sync_state, c_dv_need_sync_host, c_dv_need_sync_device, c_dv_host_access, &
@@ -34,7 +34,7 @@ module dualview_abi
       c_dv_space_available, c_dv_space_device_count, c_dv_fence, c_dv_cuda_available, &
       c_dv_dtype_str, c_dv_version, c_dv_status_str, c_dv_report_start, c_dv_report_write, &
       c_dv_stats, c_dv_stats_reset, c_dv_stats_global, c_dv_stats_global_reset, &
-      c_dv_last_error_set
+      c_dv_last_error_set, c_dv_subview, c_dv_push_host, c_dv_push_device
 
   ! ---- Constants: every numeric #define DV_* and every dv_status_t code of dualview.h ----
   integer(c_int32_t), parameter, public :: DV_VERSION_MAJOR = 0
@@ -290,6 +290,18 @@ module dualview_abi
     integer(c_int64_t) :: strides(8) = 0
   end type
 
+  !> One subview argument per axis.
+  type, bind(c) :: dv_range_t
+    !> `DV_ALL`, `DV_RANGE` or `DV_INDEX`.
+    integer(c_int32_t) :: kind = 0
+    !> Must be 0.
+    integer(c_int32_t) :: reserved = 0
+    !> Range start, or the index for `DV_INDEX`.
+    integer(c_int64_t) :: begin = 0
+    !> Range end (exclusive) for `DV_RANGE`.
+    integer(c_int64_t) :: end = 0
+  end type
+
   !> What a handle is (`dv_info`).
   type, bind(c) :: dv_info_t
     !> `DV_INFO_*` bits: single space, one allocation, const, subview, owned, stale.
@@ -411,7 +423,7 @@ module dualview_abi
     !> The untyped part of wrap: a DualView of dtype over the caller's memory at addr of
     !> shape shp, or (contig .false.) the refusal of a non-contiguous array; reports into
     !> stat and msg.
-    subroutine wrap_untyped_i(self, label, dtype, contig, addr, shp, stat, msg)
+    subroutine wrap_untyped_i(self, label, dtype, contig, addr, shp, space, ordinal, flags, stat, msg)
       import
       class(dualview_typed_t), intent(inout) :: self
       character(len=*), intent(in) :: label
@@ -419,6 +431,7 @@ module dualview_abi
       logical, intent(in) :: contig
       type(c_ptr), intent(in) :: addr
       integer(int64), intent(in) :: shp(:)
+      integer(c_int32_t), intent(in), optional :: space, ordinal, flags
       integer, intent(out), optional :: stat
       character(len=:), allocatable, intent(out) :: msg
     end subroutine
@@ -650,6 +663,24 @@ module dualview_abi
       type(c_ptr), value :: message
       integer(c_int) :: res_
     end function
+    function c_dv_subview(src, ranges, n, out) bind(c, name="dv_subview") result(res_)
+      import
+      type(c_ptr), value :: src
+      type(dv_range_t), intent(in) :: ranges
+      integer(c_size_t), value :: n
+      type(c_ptr), intent(inout) :: out
+      integer(c_int) :: res_
+    end function
+    function c_dv_push_host(dv) bind(c, name="dv_push_host") result(res_)
+      import
+      type(c_ptr), value :: dv
+      integer(c_int) :: res_
+    end function
+    function c_dv_push_device(dv) bind(c, name="dv_push_device") result(res_)
+      import
+      type(c_ptr), value :: dv
+      integer(c_int) :: res_
+    end function
   end interface
 
 contains
@@ -672,12 +703,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_r32_1(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_r32_1(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     real(real32), target, intent(inout) :: array(:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -686,7 +721,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_FLOAT32, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_FLOAT32, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -708,12 +743,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_r32_2(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_r32_2(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     real(real32), target, intent(inout) :: array(:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -722,7 +761,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_FLOAT32, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_FLOAT32, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -744,12 +783,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_r32_3(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_r32_3(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     real(real32), target, intent(inout) :: array(:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -758,7 +801,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_FLOAT32, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_FLOAT32, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -780,12 +823,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_r32_4(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_r32_4(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     real(real32), target, intent(inout) :: array(:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -794,7 +841,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_FLOAT32, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_FLOAT32, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -816,12 +863,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_r32_5(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_r32_5(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     real(real32), target, intent(inout) :: array(:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -830,7 +881,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_FLOAT32, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_FLOAT32, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -852,12 +903,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_r32_6(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_r32_6(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     real(real32), target, intent(inout) :: array(:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -866,7 +921,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_FLOAT32, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_FLOAT32, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -888,12 +943,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_r32_7(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_r32_7(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     real(real32), target, intent(inout) :: array(:,:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -902,7 +961,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_FLOAT32, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_FLOAT32, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -924,12 +983,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_r32_8(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_r32_8(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     real(real32), target, intent(inout) :: array(:,:,:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -938,7 +1001,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_FLOAT32, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_FLOAT32, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -960,12 +1023,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_r64_1(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_r64_1(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     real(real64), target, intent(inout) :: array(:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -974,7 +1041,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_FLOAT64, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_FLOAT64, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -996,12 +1063,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_r64_2(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_r64_2(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     real(real64), target, intent(inout) :: array(:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -1010,7 +1081,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_FLOAT64, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_FLOAT64, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -1032,12 +1103,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_r64_3(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_r64_3(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     real(real64), target, intent(inout) :: array(:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -1046,7 +1121,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_FLOAT64, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_FLOAT64, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -1068,12 +1143,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_r64_4(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_r64_4(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     real(real64), target, intent(inout) :: array(:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -1082,7 +1161,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_FLOAT64, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_FLOAT64, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -1104,12 +1183,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_r64_5(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_r64_5(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     real(real64), target, intent(inout) :: array(:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -1118,7 +1201,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_FLOAT64, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_FLOAT64, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -1140,12 +1223,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_r64_6(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_r64_6(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     real(real64), target, intent(inout) :: array(:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -1154,7 +1241,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_FLOAT64, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_FLOAT64, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -1176,12 +1263,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_r64_7(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_r64_7(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     real(real64), target, intent(inout) :: array(:,:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -1190,7 +1281,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_FLOAT64, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_FLOAT64, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -1212,12 +1303,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_r64_8(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_r64_8(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     real(real64), target, intent(inout) :: array(:,:,:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -1226,7 +1321,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_FLOAT64, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_FLOAT64, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -1248,12 +1343,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_c64_1(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_c64_1(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     complex(real32), target, intent(inout) :: array(:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -1262,7 +1361,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_COMPLEX64, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_COMPLEX64, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -1284,12 +1383,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_c64_2(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_c64_2(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     complex(real32), target, intent(inout) :: array(:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -1298,7 +1401,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_COMPLEX64, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_COMPLEX64, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -1320,12 +1423,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_c64_3(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_c64_3(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     complex(real32), target, intent(inout) :: array(:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -1334,7 +1441,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_COMPLEX64, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_COMPLEX64, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -1356,12 +1463,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_c64_4(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_c64_4(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     complex(real32), target, intent(inout) :: array(:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -1370,7 +1481,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_COMPLEX64, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_COMPLEX64, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -1392,12 +1503,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_c64_5(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_c64_5(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     complex(real32), target, intent(inout) :: array(:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -1406,7 +1521,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_COMPLEX64, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_COMPLEX64, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -1428,12 +1543,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_c64_6(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_c64_6(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     complex(real32), target, intent(inout) :: array(:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -1442,7 +1561,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_COMPLEX64, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_COMPLEX64, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -1464,12 +1583,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_c64_7(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_c64_7(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     complex(real32), target, intent(inout) :: array(:,:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -1478,7 +1601,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_COMPLEX64, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_COMPLEX64, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -1500,12 +1623,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_c64_8(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_c64_8(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     complex(real32), target, intent(inout) :: array(:,:,:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -1514,7 +1641,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_COMPLEX64, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_COMPLEX64, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -1536,12 +1663,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_c128_1(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_c128_1(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     complex(real64), target, intent(inout) :: array(:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -1550,7 +1681,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_COMPLEX128, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_COMPLEX128, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -1572,12 +1703,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_c128_2(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_c128_2(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     complex(real64), target, intent(inout) :: array(:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -1586,7 +1721,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_COMPLEX128, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_COMPLEX128, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -1608,12 +1743,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_c128_3(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_c128_3(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     complex(real64), target, intent(inout) :: array(:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -1622,7 +1761,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_COMPLEX128, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_COMPLEX128, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -1644,12 +1783,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_c128_4(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_c128_4(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     complex(real64), target, intent(inout) :: array(:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -1658,7 +1801,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_COMPLEX128, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_COMPLEX128, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -1680,12 +1823,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_c128_5(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_c128_5(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     complex(real64), target, intent(inout) :: array(:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -1694,7 +1841,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_COMPLEX128, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_COMPLEX128, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -1716,12 +1863,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_c128_6(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_c128_6(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     complex(real64), target, intent(inout) :: array(:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -1730,7 +1881,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_COMPLEX128, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_COMPLEX128, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -1752,12 +1903,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_c128_7(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_c128_7(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     complex(real64), target, intent(inout) :: array(:,:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -1766,7 +1921,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_COMPLEX128, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_COMPLEX128, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -1788,12 +1943,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_c128_8(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_c128_8(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     complex(real64), target, intent(inout) :: array(:,:,:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -1802,7 +1961,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_COMPLEX128, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_COMPLEX128, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -1824,12 +1983,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_i8_1(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i8_1(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     integer(int8), target, intent(inout) :: array(:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -1838,7 +2001,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_INT8, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_INT8, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -1860,12 +2023,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_i8_2(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i8_2(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     integer(int8), target, intent(inout) :: array(:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -1874,7 +2041,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_INT8, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_INT8, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -1896,12 +2063,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_i8_3(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i8_3(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     integer(int8), target, intent(inout) :: array(:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -1910,7 +2081,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_INT8, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_INT8, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -1932,12 +2103,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_i8_4(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i8_4(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     integer(int8), target, intent(inout) :: array(:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -1946,7 +2121,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_INT8, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_INT8, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -1968,12 +2143,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_i8_5(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i8_5(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     integer(int8), target, intent(inout) :: array(:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -1982,7 +2161,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_INT8, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_INT8, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -2004,12 +2183,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_i8_6(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i8_6(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     integer(int8), target, intent(inout) :: array(:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -2018,7 +2201,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_INT8, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_INT8, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -2040,12 +2223,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_i8_7(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i8_7(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     integer(int8), target, intent(inout) :: array(:,:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -2054,7 +2241,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_INT8, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_INT8, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -2076,12 +2263,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_i8_8(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i8_8(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     integer(int8), target, intent(inout) :: array(:,:,:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -2090,7 +2281,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_INT8, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_INT8, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -2112,12 +2303,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_i16_1(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i16_1(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     integer(int16), target, intent(inout) :: array(:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -2126,7 +2321,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_INT16, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_INT16, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -2148,12 +2343,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_i16_2(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i16_2(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     integer(int16), target, intent(inout) :: array(:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -2162,7 +2361,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_INT16, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_INT16, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -2184,12 +2383,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_i16_3(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i16_3(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     integer(int16), target, intent(inout) :: array(:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -2198,7 +2401,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_INT16, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_INT16, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -2220,12 +2423,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_i16_4(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i16_4(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     integer(int16), target, intent(inout) :: array(:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -2234,7 +2441,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_INT16, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_INT16, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -2256,12 +2463,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_i16_5(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i16_5(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     integer(int16), target, intent(inout) :: array(:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -2270,7 +2481,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_INT16, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_INT16, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -2292,12 +2503,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_i16_6(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i16_6(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     integer(int16), target, intent(inout) :: array(:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -2306,7 +2521,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_INT16, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_INT16, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -2328,12 +2543,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_i16_7(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i16_7(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     integer(int16), target, intent(inout) :: array(:,:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -2342,7 +2561,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_INT16, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_INT16, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -2364,12 +2583,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_i16_8(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i16_8(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     integer(int16), target, intent(inout) :: array(:,:,:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -2378,7 +2601,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_INT16, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_INT16, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -2400,12 +2623,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_i32_1(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i32_1(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     integer(int32), target, intent(inout) :: array(:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -2414,7 +2641,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_INT32, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_INT32, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -2436,12 +2663,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_i32_2(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i32_2(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     integer(int32), target, intent(inout) :: array(:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -2450,7 +2681,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_INT32, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_INT32, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -2472,12 +2703,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_i32_3(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i32_3(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     integer(int32), target, intent(inout) :: array(:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -2486,7 +2721,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_INT32, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_INT32, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -2508,12 +2743,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_i32_4(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i32_4(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     integer(int32), target, intent(inout) :: array(:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -2522,7 +2761,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_INT32, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_INT32, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -2544,12 +2783,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_i32_5(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i32_5(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     integer(int32), target, intent(inout) :: array(:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -2558,7 +2801,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_INT32, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_INT32, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -2580,12 +2823,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_i32_6(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i32_6(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     integer(int32), target, intent(inout) :: array(:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -2594,7 +2841,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_INT32, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_INT32, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -2616,12 +2863,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_i32_7(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i32_7(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     integer(int32), target, intent(inout) :: array(:,:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -2630,7 +2881,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_INT32, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_INT32, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -2652,12 +2903,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_i32_8(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i32_8(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     integer(int32), target, intent(inout) :: array(:,:,:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -2666,7 +2921,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_INT32, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_INT32, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -2688,12 +2943,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_i64_1(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i64_1(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     integer(int64), target, intent(inout) :: array(:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -2702,7 +2961,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_INT64, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_INT64, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -2724,12 +2983,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_i64_2(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i64_2(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     integer(int64), target, intent(inout) :: array(:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -2738,7 +3001,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_INT64, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_INT64, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -2760,12 +3023,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_i64_3(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i64_3(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     integer(int64), target, intent(inout) :: array(:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -2774,7 +3041,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_INT64, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_INT64, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -2796,12 +3063,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_i64_4(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i64_4(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     integer(int64), target, intent(inout) :: array(:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -2810,7 +3081,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_INT64, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_INT64, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -2832,12 +3103,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_i64_5(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i64_5(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     integer(int64), target, intent(inout) :: array(:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -2846,7 +3121,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_INT64, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_INT64, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -2868,12 +3143,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_i64_6(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i64_6(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     integer(int64), target, intent(inout) :: array(:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -2882,7 +3161,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_INT64, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_INT64, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -2904,12 +3183,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_i64_7(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i64_7(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     integer(int64), target, intent(inout) :: array(:,:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -2918,7 +3201,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_INT64, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_INT64, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -2940,12 +3223,16 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_i64_8(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_i64_8(self, label, array, space, ordinal, flags, stat, errmsg)
     class(dualview_typed_t), intent(inout) :: self
     character(len=*), intent(in) :: label
     integer(int64), target, intent(inout) :: array(:,:,:,:,:,:,:,:)
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -2954,7 +3241,7 @@ contains
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, DV_DTYPE_INT64, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, DV_DTYPE_INT64, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 

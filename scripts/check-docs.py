@@ -16,7 +16,11 @@ compiled with warnings as errors and linked against the built library:
   Fortran  gfortran -Wall -Werror, against the built module
 
 then run under valgrind (--error-exitcode=99 --leak-check=full
---errors-for-leak-kinds=definite,indirect). Any failure fails the script.
+--errors-for-leak-kinds=definite,indirect). A program whose second line is
+`! mpi ranks: 1 2 4` (or `// mpi ranks: ...`) is an MPI program: compiled
+with the MPI wrapper (mpif90, mpicxx) and run with `mpirun -np N` for each N
+(not under valgrind: Open MPI's own allocations would drown it). Any failure
+fails the script.
 Registered as the ctest `docs.complete_programs`; by hand, after
 `cmake --workflow --preset default`:
 
@@ -163,7 +167,12 @@ def main():
                 f.write("\n".join(body) + "\n")
             print(f"== {rel}:{line} [{info}] complete program", flush=True)
             log = []
+            mpi = re.match(r"^\s*(?:!|//)\s*mpi ranks:\s*([\d ]+)$", body[1]) if len(body) > 1 else None
             for cc in compilers[lang]:
+                if mpi:
+                    if cc[0] not in ("gfortran", "g++"):
+                        continue
+                    cc = [{"gfortran": "mpif90", "g++": "mpicxx"}[cc[0]]] + cc[1:]
                 if shutil.which(cc[0]) is None:
                     log.append(f"{cc[0]} not found")
                     continue
@@ -173,6 +182,10 @@ def main():
                 else:
                     libs = link
                 if not run(cc + [src, "-o", exe] + libs, log):
+                    continue
+                if mpi:
+                    for n in mpi.group(1).split():
+                        run(["mpirun", "-np", n, "--oversubscribe", "--allow-run-as-root", exe], log)
                     continue
                 runner = [] if args.no_valgrind else VALGRIND
                 if runner and shutil.which("valgrind") is None:

@@ -58,7 +58,7 @@ C_FUNCTIONS = ["dv_last_error_copy", "dv_create", "dv_wrap", "dv_clone", "dv_des
                "dv_resize", "dv_realloc", "dv_handle_count", "dv_space_info", "dv_space_available",
                "dv_space_device_count", "dv_fence", "dv_cuda_available", "dv_dtype_str", "dv_version", "dv_status_str",
                "dv_report_start", "dv_report_write", "dv_stats", "dv_stats_reset", "dv_stats_global",
-               "dv_stats_global_reset", "dv_last_error_set"]
+               "dv_stats_global_reset", "dv_last_error_set", "dv_subview", "dv_push_host", "dv_push_device"]
 # Structs that module dualview re-exports (the others are internal to the binding).
 PUBLIC_STRUCTS = ["dv_info_t", "dv_space_info_t", "dv_stats_t"]
 # The abstract parent of dualview_t, which carries the typed accessors.
@@ -401,7 +401,7 @@ module dualview_abi
     !> The untyped part of wrap: a DualView of dtype over the caller's memory at addr of
     !> shape shp, or (contig .false.) the refusal of a non-contiguous array; reports into
     !> stat and msg.
-    subroutine wrap_untyped_i(self, label, dtype, contig, addr, shp, stat, msg)
+    subroutine wrap_untyped_i(self, label, dtype, contig, addr, shp, space, ordinal, flags, stat, msg)
       import
       class({typed}), intent(inout) :: self
       character(len=*), intent(in) :: label
@@ -409,6 +409,7 @@ module dualview_abi
       logical, intent(in) :: contig
       type(c_ptr), intent(in) :: addr
       integer(int64), intent(in) :: shp(:)
+      integer(c_int32_t), intent(in), optional :: space, ordinal, flags
       integer, intent(out), optional :: stat
       character(len=:), allocatable, intent(out) :: msg
     end subroutine
@@ -443,12 +444,16 @@ host_tpl = '''
 '''
 
 wrap_tpl = '''
-  !> A DualView over this existing contiguous array, without copying (unmanaged, one
-  !> host space). A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
-  subroutine wrap_{k}_{r}(self, label, array, stat, errmsg)
+  !> A DualView over this existing contiguous array, without copying it (never freed or
+  !> resized by dualview). Without space, one host space. With a device space (space=
+  !> DV_SPACE_CUDA, DV_SPACE_TEST_DEVICE), the array is the host side, the device side is
+  !> allocated by dualview, and the host is marked modified (the first sync_device copies).
+  !> A non-contiguous section (u(1:n:2,:)) is refused: nothing is wrapped.
+  subroutine wrap_{k}_{r}(self, label, array, space, ordinal, flags, stat, errmsg)
     class({typed}), intent(inout) :: self
     character(len=*), intent(in) :: label
     {t}, target, intent(inout) :: array({d})
+    integer(c_int32_t), intent(in), optional :: space, ordinal, flags
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
@@ -457,7 +462,7 @@ wrap_tpl = '''
     contig = is_contiguous(array)
     addr = c_null_ptr
     if (contig) addr = c_loc(array)
-    call self%wrap_untyped(label, {dt}, contig, addr, shape(array, kind=int64), stat, m_)
+    call self%wrap_untyped(label, {dt}, contig, addr, shape(array, kind=int64), space, ordinal, flags, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 '''
