@@ -174,9 +174,12 @@ impl RawDualView {
         self.err_on(
             err!(
                 ConcurrentModification,
-                "modify_{side}: concurrent modification of host and device views: the {} side holds changes \
-                 not yet synced to the {side}; call sync_{side}() (keep them) or clear_sync_state() (drop them) first",
-                side.other()
+                "modify_{side}: concurrent modification of host and device views: the {other} side holds changes \
+                 not yet synced to the {side}. Call sync_{side}() before writing the {side} side (a sync_{side}() \
+                 now would copy over what the {side} side received since), or clear_sync_state() to drop them. \
+                 To send only a region written on the {side} side (a halo), sync what you read through subviews \
+                 first, then push_{side}() the region through its subview",
+                other = side.other()
             ),
             Some(side),
         )
