@@ -141,7 +141,7 @@ impl ElemSpec {
     pub(crate) fn bytes(&self, mapping: &Mapping) -> Result<usize> {
         match mapping.span().checked_mul(self.size) {
             Some(b) if b <= isize::MAX as usize => Ok(b),
-            _ => bail!(Overflow, "{} elements of {} bytes overflow isize", mapping.span(), self.size),
+            _ => bail!(Overflow, "{} elements of {} bytes exceed the largest array, 2^63 - 1 bytes", mapping.span(), self.size),
         }
     }
 }

@@ -344,7 +344,7 @@ mod tests {
         let before = vec![0u8; 12 * 8];
         let mut now = before.clone();
         now[(3 * 3 + 2) * 8] = 1; // (3, 2)
-        now[(1 * 3) * 8 + 7] = 1; // (1, 0), last byte
+        now[3 * 8 + 7] = 1; // (1, 0), last byte
         assert_eq!(first_change(&before, &now, &m, 8, &[]), Some(vec![1, 0]));
         let row1 = IndexBox::whole(&DynRank::new(&[4, 3]).unwrap()).narrow(&[0, 1], &[crate::Slice::Index(1), crate::Slice::All]).0;
         assert_eq!(first_change(&before, &now, &m, 8, &[row1]), Some(vec![3, 2]));

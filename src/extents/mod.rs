@@ -348,7 +348,7 @@ pub(crate) fn checked_product(values: &[usize]) -> Result<usize> {
         }
         nonzero = match nonzero.checked_mul(n) {
             Some(p) if p <= isize::MAX as usize => p,
-            _ => bail!(Overflow, "the product of the extents {values:?} overflows isize"),
+            _ => bail!(Overflow, "the product of the extents {values:?} exceeds the largest array size, 2^63 - 1"),
         };
     }
     Ok(if any_zero { 0 } else { nonzero })

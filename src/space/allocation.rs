@@ -165,7 +165,7 @@ impl Allocation {
     /// Allocate `bytes` in `space`, zeroed when `zeroed`, labelled for tools and reports.
     pub(crate) fn new(space: Space, bytes: usize, zeroed: bool, label: &Arc<str>) -> Result<Arc<Allocation>> {
         if bytes > isize::MAX as usize {
-            bail!(Overflow, "an allocation of {bytes} bytes exceeds isize::MAX");
+            bail!(Overflow, "an allocation of {bytes} bytes exceeds the largest array, 2^63 - 1 bytes");
         }
         let backend = space.backend()?;
         allocation_point("allocation")?;
