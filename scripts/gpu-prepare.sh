@@ -35,6 +35,9 @@ for t in tests/*.rs tests/*/main.rs; do
   n=$(basename "$t" .rs); [ "$n" = main ] && n=$(basename "$(dirname "$t")")
   grep -qx "$n" .gpu/rust-tests.txt || { echo "tests/$n was not built"; exit 1; }
 done
+# tests/header.rs compares the committed header with cbindgen's text: nothing in it
+# depends on the machine, and its 6 MB would push .gpu past carry's 64 MiB.
+rm -f .gpu/bin/header && sed -i '/^header$/d' .gpu/rust-tests.txt
 echo "$(wc -l < .gpu/rust-tests.txt) Rust test binaries: $(tr '\n' ' ' < .gpu/rust-tests.txt)"
 cp "$(executables build --release --features $FEATURES --example stencil | awk '{print $2}' | tail -1)" .gpu/bin/stencil
 # The doctests, compiled here to run there. Edition 2024 merges them into one
