@@ -3,12 +3,22 @@
 // the next sync_host answers DV_ERROR_UNMARKED_CHANGE with the first index the
 // kernel changed, and copies nothing; after the modify the sync brings every
 // value. Then a halo row is pushed alone (dv_push_host) and both sides agree.
+// Last, the C++ API under DV_CHECK=1 (set before the first DualView): a
+// Kokkos-style missing modify_device() after a kernel throws dv::unmarked_change.
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
-#include "dualview.h"
+#include "dualview.hpp"
 #include "cuda_ok.hpp"
+
+using CppDV = dv::DualView<double*, dv::LayoutLeft, dv::Cuda>;
+
+__global__ void set_all(CppDV::t_dev d, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) d(i) = 3.0;
+}
 
 __global__ void write_from(double* d, int n, int first) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -24,6 +34,7 @@ __global__ void write_from(double* d, int n, int first) {
   } while (0)
 
 int main() {
+  setenv("DV_CHECK", "1", 1);  // read once, at the first DualView
   bool cuda = false;
   if (dv_cuda_available(&cuda) != DV_OK || !cuda) {
     std::printf("SKIPPED checked_dualview: no CUDA device\n");
@@ -67,6 +78,26 @@ int main() {
   EXPECT(wrong == 0);
   EXPECT(dv_stats(a, &s) == DV_OK && s.to_device_bytes == 8000);
   EXPECT(dv_destroy(halo) == DV_OK && dv_destroy(a) == DV_OK);
-  std::printf("PASS checked_dualview: the kernel's unmarked write was caught at index 12345; the halo pushed alone\n");
+  // The C++ API: a Kokkos-style kernel, then modify_device() forgotten.
+  bool thrown = false;
+  try {
+    CppDV b("cpp_checked", 4096);
+    set_all<<<16, 256>>>(b.d_view, 4096);
+    CUDA_OK(cudaGetLastError());
+    try {
+      b.sync_host();
+    } catch (const dv::unmarked_change& e) {
+      thrown = std::strstr(e.what(), "device side changed without modify_device()") != nullptr;
+    }
+    b.modify_device();
+    b.sync_host();
+    EXPECT(b.h_view(4095) == 3.0);
+  } catch (const dv::error& e) {
+    std::printf("FAIL checked_dualview: %s\n", e.what());
+    return 1;
+  }
+  EXPECT(thrown);
+  std::printf("PASS checked_dualview: the kernel's unmarked write was caught at index 12345 (C) and in C++; "
+              "the halo pushed alone\n");
   return 0;
 }
