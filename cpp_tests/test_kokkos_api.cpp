@@ -450,11 +450,11 @@ TEST(Tools, CallbacksSeeAllocationsCopiesRegionsAndModifies) {
   }
   set_callbacks(EventSet{});
   std::vector<std::string> want = {
-      "alloc TestDevice tracked 128",
+      "alloc CudaTestDevice tracked 128",
       "alloc Host tracked_mirror 128",
       "push phase",
       "modify tracked_mirror host",
-      "copy Host:tracked_mirror -> TestDevice:tracked 128",
+      "copy Host:tracked_mirror -> CudaTestDevice:tracked 128",
   };
   ASSERT_GE(events.size(), want.size() + 2);
   for (std::size_t k = 0; k < want.size(); ++k) EXPECT_EQ(events[k], want[k]);

@@ -213,8 +213,8 @@ TEST(KokkosNames, DeepCopyOfAScalarSendsDeepCopyEvents) {
   set_callbacks(EventSet{});
   const std::vector<std::string> want = {
       "begin Host:Scalar -> Host:hview 48",        "end",
-      "begin Host:Scalar -> TestDevice:dview 24",  "end",
-      "begin Host:Scalar -> TestDevice:dual 80",   "end",
+      "begin Host:Scalar -> CudaTestDevice:dview 24",  "end",
+      "begin Host:Scalar -> CudaTestDevice:dual 80",   "end",
       "begin Host:Scalar -> Host:dual_mirror 72",  "end",  // LayoutLeft 4x5, rows 0-1: span 4*4+2 = 18 ints
   };
   EXPECT_EQ(copies, want);

@@ -29,18 +29,18 @@ int main(int argc, char** argv) {
   for (std::string l; std::getline(in, l);) lines.push_back(l);
   const std::vector<std::string> want = {
       "init 0 20211015 1 0",
-      "allocate TestDevice field 256 1",
+      "allocate CudaTestDevice field 256 1",
       "allocate Host field_mirror 256 1",
       "push step",
       "dual_view_modify field_mirror host",
-      "begin_deep_copy TestDevice:field <- Host:field_mirror 256",
+      "begin_deep_copy CudaTestDevice:field <- Host:field_mirror 256",
       "end_deep_copy",
       "dual_view_sync field device",
       "pop",
       "begin_fence after step 0",
       "end_fence 42",
       "deallocate Host field_mirror 256",
-      "deallocate TestDevice field 256",
+      "deallocate CudaTestDevice field 256",
       "finalize",
   };
   if (lines != want) {

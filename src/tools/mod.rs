@@ -142,8 +142,14 @@ pub fn finalize() {
 }
 
 fn handle(space: Space) -> SpaceHandle {
-    // Kokkos' space handle names are its memory space names without "Space".
-    let name = space.kind().name().trim_end_matches("Space");
+    // Kokkos' space handle names are its memory space names without "Space". The test
+    // device plays a GPU: tools that sort spaces by name (kokkos-tools' chrome-tracing
+    // takes 'H' or 'C', space-time-stack "Host" or "Cuda...", and abort otherwise) must
+    // count it as device memory, so it is "CudaTestDevice" for them (DECISIONS T6).
+    let name = match space.kind() {
+        crate::space::SpaceKind::TestDevice => "CudaTestDevice",
+        k => k.name().trim_end_matches("Space"),
+    };
     let mut h = SpaceHandle { name: [0; 64] };
     for (d, &b) in h.name.iter_mut().zip(name.as_bytes()) {
         *d = b as c_char;
