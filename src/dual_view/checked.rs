@@ -107,10 +107,7 @@ impl RawDualView {
     /// when a side changed where it may not (see the module's table).
     /// Waits for copies in flight and device work first.
     pub(super) fn verify_locked(&self, st: &mut State, call: Call) -> Result<()> {
-        let Some(check) = &self.shared.check else { return Ok(()) };
-        self.settle_locked(st)?;
-        crate::space::fence(self.shared.device_space).map_err(|e| self.err_on(e, None))?;
-        let mut record = check.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(mut record) = self.settled_record(st)? else { return Ok(()) };
         let r = &mut *record;
         for n in &mut r.now {
             r.spare.extend(n.take());
@@ -151,10 +148,7 @@ impl RawDualView {
     /// sides as they are now, reusing what the verification read unless the
     /// call wrote it since.
     pub(super) fn record_locked(&self, st: &mut State, wrote: Wrote) -> Result<()> {
-        let Some(check) = &self.shared.check else { return Ok(()) };
-        self.settle_locked(st)?;
-        crate::space::fence(self.shared.device_space).map_err(|e| self.err_on(e, None))?;
-        let mut record = check.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(mut record) = self.settled_record(st)? else { return Ok(()) };
         let r = &mut *record;
         let same = r.generation == st.generation;
         let marked = r.marked.take().filter(|_| same && wrote != Wrote::Unknown);
@@ -182,6 +176,15 @@ impl RawDualView {
         r.generation = st.generation;
         r.spare.truncate(2);
         Ok(())
+    }
+
+    /// The record, once copies in flight and device work are done (both
+    /// sides hold what they will hold); `None` when not checked.
+    fn settled_record(&self, st: &mut State) -> Result<Option<std::sync::MutexGuard<'_, Record>>> {
+        let Some(check) = &self.shared.check else { return Ok(None) };
+        self.settle_locked(st)?;
+        crate::space::fence(self.shared.device_space).map_err(|e| self.err_on(e, None))?;
+        Ok(Some(check.lock().unwrap_or_else(|e| e.into_inner())))
     }
 
     fn allowed(&self, st: &State, state: u8, side: Side, call: Call) -> Allowed {
