@@ -84,6 +84,7 @@ using dv::DefaultExecutionSpace;
 using dv::DefaultHostExecutionSpace;
 using dv::Device;
 using dv::HostSpace;
+using dv::ScratchMemorySpace;
 using dv::Serial;
 using dv::SharedSpace;
 using dv::SpaceAccessibility;
