@@ -5,8 +5,10 @@
  * live in include/dualview/kokkos/ and include this file; reach them through
  * the CMake target DualView::kokkos or `pkg-config dualview-kokkos`.
  *
- * Not provided: parallel_for / parallel_reduce / policies / atomics and the
- * rest of Kokkos core (docs/CPP.md says how to mix in your own kernels).
+ * Not provided: parallel_for / parallel_reduce / policies (TeamPolicy
+ * included) / atomics and the rest of Kokkos core (docs/CPP.md says how to
+ * mix in your own kernels). Team scratch Views are provided
+ * (ScratchMemorySpace, View::shmem_size) for a dispatch shim's TeamPolicy.
  */
 #ifndef DUALVIEW_KOKKOS_HPP
 #define DUALVIEW_KOKKOS_HPP
@@ -84,6 +86,7 @@ using dv::DefaultExecutionSpace;
 using dv::DefaultHostExecutionSpace;
 using dv::Device;
 using dv::HostSpace;
+using dv::ScratchMemorySpace;
 using dv::Serial;
 using dv::SharedSpace;
 using dv::SpaceAccessibility;

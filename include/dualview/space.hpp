@@ -17,6 +17,8 @@
 
 #include <array>
 #include <atomic>
+#include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -67,6 +69,62 @@ inline void fence_space(uint32_t space, const std::string& name) {
   detail::check(dv_fence(space, device_id(), name.empty() ? "dualview::fence" : name.c_str()));
 }
 
+/// Kokkos `ScratchMemorySpace<Exec>` (team scratch memory): a bump allocator
+/// over buffers its owner supplies (level 0 and, optionally, level 1).
+/// dualview runs no kernels, so nothing here makes or sizes the buffers: a
+/// dispatch shim that provides TeamPolicy constructs one per team over that
+/// team's memory and hands it to the functor (`team.team_scratch(level)`).
+/// `get_shmem(bytes, level)` returns the next chunk of `bytes` bytes, its start
+/// aligned to ALIGN (8, Kokkos' alignment), or nullptr when the level's buffer
+/// is exhausted; `get_shmem_aligned(bytes, align, level)` aligns the start to
+/// `align` instead (a power of two). Views over scratch memory name it as
+/// their memory space (`View<double*, Exec::scratch_memory_space,
+/// MemoryUnmanaged>`), and are Views of the execution space's own memory
+/// space (`memory_space` is `Exec::memory_space`): they are unmanaged Views
+/// of that memory, with no handle (DECISIONS K21).
+template <class Exec>
+class ScratchMemorySpace {
+ public:
+  static constexpr std::size_t ALIGN = 8;
+  static constexpr bool is_memory_space = true;
+  using execution_space = Exec;
+  using memory_space = typename Exec::memory_space;
+  using scratch_memory_space = ScratchMemorySpace;
+  using device_type = Device<Exec, memory_space>;
+  using size_type = std::size_t;
+  static const char* name() { return "ScratchMemorySpace"; }
+
+  DV_INLINE_FUNCTION ScratchMemorySpace() {}
+  /// Over `size_l0` bytes at `ptr_l0` (level 0) and `size_l1` bytes at `ptr_l1` (level 1).
+  DV_INLINE_FUNCTION ScratchMemorySpace(void* ptr_l0, std::size_t size_l0, void* ptr_l1 = nullptr, std::size_t size_l1 = 0)
+      : iter_{static_cast<char*>(ptr_l0), static_cast<char*>(ptr_l1)},
+        end_{static_cast<char*>(ptr_l0) + (ptr_l0 ? size_l0 : 0), static_cast<char*>(ptr_l1) + (ptr_l1 ? size_l1 : 0)} {}
+
+  /// The next `bytes` bytes of level `level` (0 or 1), 8-byte aligned; nullptr when they do not fit.
+  DV_INLINE_FUNCTION void* get_shmem(std::size_t bytes, int level = 0) const { return get_shmem_aligned(bytes, ALIGN, level); }
+  /// The next `bytes` bytes of level `level`, aligned to `align` (a power of two); nullptr when they do not fit.
+  DV_INLINE_FUNCTION void* get_shmem_aligned(std::size_t bytes, std::size_t align, int level = 0) const {
+    const int l = level == 1 ? 1 : 0;
+    if (!iter_[l]) return nullptr;
+    const std::uintptr_t a = align ? align : 1;
+    const std::uintptr_t p = reinterpret_cast<std::uintptr_t>(iter_[l]);
+    const std::uintptr_t start = (p + a - 1) & ~(a - 1);
+    const std::uintptr_t end = reinterpret_cast<std::uintptr_t>(end_[l]);
+    if (start > end || bytes > end - start) return nullptr;
+    iter_[l] = reinterpret_cast<char*>(start + bytes);
+    return reinterpret_cast<void*>(start);
+  }
+  /// The bytes of level `level` not yet handed out.
+  DV_INLINE_FUNCTION std::size_t remaining(int level = 0) const {
+    const int l = level == 1 ? 1 : 0;
+    return iter_[l] ? static_cast<std::size_t>(end_[l] - iter_[l]) : 0;
+  }
+
+ private:
+  mutable char* iter_[2] = {nullptr, nullptr};
+  char* end_[2] = {nullptr, nullptr};
+};
+
 namespace detail {
 
 /// What every execution space says: itself, its memory space, its default layout, its name.
@@ -76,6 +134,8 @@ struct execution_space_base {
   using memory_space = Memory;
   using array_layout = Layout;
   using device_type = Device<Self, Memory>;
+  /// Team scratch memory of this space (Kokkos `Exec::scratch_memory_space`).
+  using scratch_memory_space = ScratchMemorySpace<Self>;
   using size_type = std::size_t;
   static constexpr bool is_execution_space = true;
   /// Parallelism of the space; dualview runs no kernels of its own.

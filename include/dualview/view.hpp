@@ -250,6 +250,36 @@ struct rank_constant {
   DV_INLINE_FUNCTION constexpr unsigned operator()() const noexcept { return N; }
 };
 
+/// Whether `S` offers Kokkos' scratch interface: `s.get_shmem(bytes)` giving a pointer.
+template <class S, class = void>
+struct is_scratch_space : std::false_type {};
+template <class S>
+struct is_scratch_space<S, std::enable_if_t<std::is_pointer_v<decltype(std::declval<const S&>().get_shmem(std::size_t{}))>>>
+    : std::true_type {};
+/// Whether `S` also offers `get_shmem_aligned(bytes, alignment)` (Kokkos::ScratchMemorySpace does).
+template <class S, class = void>
+struct has_shmem_aligned : std::false_type {};
+template <class S>
+struct has_shmem_aligned<
+    S, std::enable_if_t<std::is_pointer_v<decltype(std::declval<const S&>().get_shmem_aligned(std::size_t{}, std::size_t{}))>>>
+    : std::true_type {};
+
+/// `bytes` bytes of scratch space `s` aligned for `T`, within the View's
+/// shmem_size (`bytes + sizeof(T)`): get_shmem_aligned(bytes, alignof(T)) when
+/// `s` has it, else get_shmem(bytes + sizeof(T)) with the start rounded up to
+/// alignof(T) (<= sizeof(T), so the rounding stays within the request).
+template <class T, class S>
+DV_INLINE_FUNCTION void* scratch_chunk(const S& s, std::size_t bytes) {
+  if constexpr (has_shmem_aligned<S>::value) {
+    return static_cast<void*>(s.get_shmem_aligned(bytes, alignof(T)));
+  } else {
+    void* raw = static_cast<void*>(s.get_shmem(bytes + sizeof(T)));
+    if (!raw) return nullptr;
+    const std::uintptr_t a = alignof(T);
+    return reinterpret_cast<void*>((reinterpret_cast<std::uintptr_t>(raw) + a - 1) & ~(a - 1));
+  }
+}
+
 }  // namespace detail
 
 /// A single-space array with Kokkos' View interface. Copies share the data.
@@ -348,6 +378,55 @@ class View : public ViewTraits<DataType, Props...> {
     const std::size_t* s = nullptr;
     if constexpr (std::is_same_v<L, LayoutStride>) s = layout.stride;
     wrap(ptr, detail::extents_from_layout<typename traits::analysis>(layout), s);
+  }
+
+  /// A View over team scratch memory: `View(team.team_scratch(0), n0, ...)`,
+  /// from any object with Kokkos' scratch interface (`get_shmem(bytes)`, e.g.
+  /// Kokkos::ScratchMemorySpace). It takes shmem_size(n0, ...) bytes of that
+  /// space and is unmanaged: no handle, no label, no reference count
+  /// (deep_copy refuses it; copy its elements in the kernel). Extents by the
+  /// constructors' rule (all rank() sizes or the run-time ones). On the host a
+  /// space that cannot give the bytes raises dv::error.
+  template <class S, class = std::enable_if_t<detail::is_scratch_space<S>::value>>
+  DV_INLINE_FUNCTION View(const S& space, std::size_t n0 = detail::ctor_default, std::size_t n1 = detail::ctor_default,
+                          std::size_t n2 = detail::ctor_default, std::size_t n3 = detail::ctor_default,
+                          std::size_t n4 = detail::ctor_default, std::size_t n5 = detail::ctor_default,
+                          std::size_t n6 = detail::ctor_default, std::size_t n7 = detail::ctor_default) {
+    static_assert(!std::is_same_v<array_layout, LayoutStride>, "dv::View: a scratch View has LayoutLeft or LayoutRight");
+    const std::size_t n[8] = {n0, n1, n2, n3, n4, n5, n6, n7};
+    map_ = mapping_type(scratch_extents(n));
+    scratch_take(space);
+  }
+  /// A View over team scratch memory with a layout object (LayoutLeft or LayoutRight).
+  template <class S, class L, class = std::enable_if_t<detail::is_scratch_space<S>::value && detail::is_layout<L>::value>>
+  DV_INLINE_FUNCTION View(const S& space, const L& layout) {
+    static_assert(std::is_same_v<L, array_layout> && !std::is_same_v<L, LayoutStride>,
+                  "dv::View: the layout argument of a scratch View must be its array_layout, LayoutLeft or LayoutRight");
+    std::size_t n[8];
+    for (std::size_t r = 0; r < 8; ++r) n[r] = r < rank ? layout.dimension[r] : detail::ctor_default;
+    map_ = mapping_type(scratch_extents(n));
+    scratch_take(space);
+  }
+
+  /// Kokkos View::shmem_size(n0, ...): the bytes a scratch View of these
+  /// extents takes: its span in bytes plus sizeof(value_type) for alignment.
+  /// The extents are all rank() sizes or the run-time ones, as the constructors'.
+  DV_INLINE_FUNCTION static std::size_t shmem_size(std::size_t n0 = detail::ctor_default, std::size_t n1 = detail::ctor_default,
+                                                   std::size_t n2 = detail::ctor_default, std::size_t n3 = detail::ctor_default,
+                                                   std::size_t n4 = detail::ctor_default, std::size_t n5 = detail::ctor_default,
+                                                   std::size_t n6 = detail::ctor_default, std::size_t n7 = detail::ctor_default) {
+    static_assert(!std::is_same_v<array_layout, LayoutStride>, "dv::View::shmem_size: LayoutLeft or LayoutRight");
+    const std::size_t n[8] = {n0, n1, n2, n3, n4, n5, n6, n7};
+    return mapping_type(scratch_extents(n)).required_span_size() * sizeof(value_type) + sizeof(value_type);
+  }
+  /// shmem_size of a layout object.
+  template <class L, class = std::enable_if_t<detail::is_layout<L>::value>>
+  DV_INLINE_FUNCTION static std::size_t shmem_size(const L& layout) {
+    static_assert(std::is_same_v<L, array_layout> && !std::is_same_v<L, LayoutStride>,
+                  "dv::View::shmem_size: the layout argument must be the View's array_layout, LayoutLeft or LayoutRight");
+    std::size_t n[8];
+    for (std::size_t r = 0; r < 8; ++r) n[r] = r < rank ? layout.dimension[r] : detail::ctor_default;
+    return shmem_size(n[0], n[1], n[2], n[3], n[4], n[5], n[6], n[7]);
   }
 
   /// Converting copy: to const data, between static and dynamic extents, to
@@ -490,6 +569,37 @@ class View : public ViewTraits<DataType, Props...> {
         detail::raise(DV_ERROR_INCOMPATIBLE, "View assignment must have compatible layouts: the strides do not fit " +
                                                  std::string(std::is_same_v<array_layout, LayoutLeft> ? "LayoutLeft" : "LayoutRight"));
     }
+  }
+
+  /// The extents of constructor arguments n0..n7 for a scratch View: checked
+  /// by the extents rule on the host, taken as given in device code.
+  DV_INLINE_FUNCTION static extents_type scratch_extents(const std::size_t (&n)[8]) {
+#if !DV_DEVICE_CODE
+    const dv_extents_t e = detail::extents_from_args<typename traits::analysis>(n);
+    std::size_t full[DV_MAX_RANK + 1] = {};
+    for (std::size_t r = 0; r < rank; ++r) full[r] = e.extent[r];
+    return extents_type::from_values_unchecked(full);
+#else
+    std::size_t given = 0;
+    while (given < 8 && n[given] != detail::ctor_default) ++given;
+    std::size_t full[DV_MAX_RANK + 1] = {};
+    for (std::size_t r = 0, k = 0; r < rank; ++r) {
+      const std::size_t st = extents_type::static_extent(r);
+      full[r] = (given == rank || st == dynamic_extent) ? n[given == rank ? r : k++] : st;
+    }
+    return extents_type::from_values_unchecked(full);
+#endif
+  }
+  /// Point this (already mapped) View at its bytes of scratch space `space`.
+  template <class S>
+  DV_INLINE_FUNCTION void scratch_take(const S& space) {
+    const std::size_t bytes = map_.required_span_size() * sizeof(value_type);
+    data_ = static_cast<pointer_type>(detail::scratch_chunk<value_type>(space, bytes));
+#if !DV_DEVICE_CODE
+    if (!data_)
+      detail::raise(DV_ERROR_INVALID_ARGUMENT, "dv::View: the scratch space cannot give the " + std::to_string(bytes + sizeof(value_type)) +
+                                                   " bytes of shmem_size (a larger team scratch size is needed)");
+#endif
   }
 
   void allocate(const ViewAllocProp& prop, const dv_extents_t& e, const std::size_t* strides) {
