@@ -16,7 +16,8 @@ thread_local! {
 
 fn set_last(function: &str, message: &str) {
     let text = format!("{function}: {message}").replace('\0', " ");
-    LAST.with(|l| *l.borrow_mut() = CString::new(text).unwrap_or_default());
+    // During thread exit the slot may be gone (a call from a TLS destructor): no record then.
+    let _ = LAST.try_with(|l| *l.borrow_mut() = CString::new(text).unwrap_or_default());
 }
 
 /// The exported function's name, worked out only when a message needs it
@@ -106,7 +107,8 @@ pub(crate) fn last_segment(full: &'static str) -> &'static str {
 /// not free it. Thread-safe: each thread has its own.
 #[unsafe(no_mangle)]
 pub extern "C" fn dv_last_error() -> *const c_char {
-    LAST.with(|l| l.borrow().as_ptr())
+    // During thread exit the slot may be gone: "" (a static string) then, never a panic.
+    LAST.try_with(|l| l.borrow().as_ptr()).unwrap_or(c"".as_ptr())
 }
 
 /// Copy the last error message of this thread into `buf` (for Fortran and for
@@ -120,7 +122,7 @@ pub extern "C" fn dv_last_error() -> *const c_char {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_last_error_copy(buf: *mut c_char, buf_len: usize, len: *mut usize) -> usize {
     call_or("dv_last_error_copy", 0, || {
-        let text = LAST.with(|l| l.borrow().as_bytes().to_vec());
+        let text = LAST.try_with(|l| l.borrow().as_bytes().to_vec()).unwrap_or_default();
         let buf_len = if buf.is_null() { 0 } else { buf_len };
         // SAFETY: forwarded contract; a NULL `buf` copies nothing.
         unsafe { super::types::copy_text(&text, buf, buf_len, len) }.unwrap_or(0)
@@ -146,8 +148,8 @@ pub unsafe extern "C" fn dv_last_error_set(code: i32, message: *const c_char) ->
             Some(s) if s != dv_status_t::DV_OK => {}
             _ => crate::error::bail!(InvalidArgument, "argument `code` is {code}, not a DV_ERROR_* status"),
         }
-        // A C string holds no NUL: the conversion cannot fail.
-        LAST.with(|l| *l.borrow_mut() = CString::new(text).unwrap_or_default());
+        // A C string holds no NUL: the conversion cannot fail. During thread exit the slot may be gone: no record then.
+        let _ = LAST.try_with(|l| *l.borrow_mut() = CString::new(text).unwrap_or_default());
         Ok(())
     })
 }
@@ -156,6 +158,30 @@ pub unsafe extern "C" fn dv_last_error_set(code: i32, message: *const c_char) ->
 mod tests {
     use super::*;
     use std::ffi::CStr;
+
+    /// A call from a thread-local destructor, when this thread's record of the
+    /// last error may be gone already, answers without a panic.
+    #[test]
+    fn calls_during_thread_exit_never_panic() {
+        struct AtExit;
+        impl Drop for AtExit {
+            fn drop(&mut self) {
+                set_last("dv_test", "failing during thread exit");
+                assert!(!dv_last_error().is_null());
+                let mut buf = [0 as c_char; 8];
+                // SAFETY: 8 writable bytes; `len` may be NULL.
+                unsafe { dv_last_error_copy(buf.as_mut_ptr(), buf.len(), std::ptr::null_mut()) };
+            }
+        }
+        thread_local! { static AT_EXIT: AtExit = const { AtExit }; }
+        std::thread::spawn(|| {
+            // Destructors run in reverse order: the record goes before AT_EXIT's drop runs.
+            AT_EXIT.with(|_| {});
+            set_last("dv_test", "a record to destroy");
+        })
+        .join()
+        .expect("no panic at thread exit");
+    }
 
     fn last() -> String {
         // SAFETY: dv_last_error returns a valid NUL-terminated string.
