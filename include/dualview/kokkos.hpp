@@ -15,6 +15,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <ostream>
 #include <string>
 #include <type_traits>
 
@@ -276,6 +277,15 @@ inline void finalize() {
   detail_init::state() = false;
 }
 inline bool is_initialized() { return detail_init::state(); }
+/// Kokkos::print_configuration: what this build provides (dualview, its
+/// Kokkos API level, the spaces), one `key: value` line each.
+inline void print_configuration(std::ostream& os, bool verbose = false) {
+  os << "Kokkos Version: " << KOKKOS_VERSION_MAJOR << "." << KOKKOS_VERSION_MINOR << "." << KOKKOS_VERSION_PATCH
+     << " (dualview's Kokkos names)\n";
+  os << "Default execution space: " << DefaultExecutionSpace::name() << "\n";
+  os << "Default host execution space: " << DefaultHostExecutionSpace::name() << "\n";
+  if (verbose) os << "Parallel back ends: none (dualview runs no kernels; concurrency 1)\n";
+}
 inline bool is_finalized() { return !detail_init::state(); }
 
 /// RAII form of initialize/finalize.

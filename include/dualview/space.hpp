@@ -270,7 +270,8 @@ struct Cuda : detail::stream_execution_space<Cuda, CudaSpace, LayoutLeft> {
 };
 /// The test device: host code standing in for a GPU, so that two-space
 /// semantics (real copies between distinct allocations) run without one.
-/// Its default layout is LayoutLeft, as on a GPU. Never a default. Its
+/// Its default layout is LayoutLeft, as on a GPU. Never a default, unless
+/// DUALVIEW_DEFAULT_TEST_DEVICE is defined (for CPU runs of unchanged programs). Its
 /// instances over streams (`partition_space`, or a stream from
 /// `dv_stream_create`) run their copies on a worker thread, so that code
 /// written for `Kokkos::Cuda(stream)` runs its CPU tests with real overlap.
@@ -337,6 +338,11 @@ struct TestDeviceSpace : detail::memory_space_tag<TestDeviceSpace, DV_SPACE_TEST
 using DefaultExecutionSpace = Cuda;
 /// Memory both host and device use at one address (Kokkos SharedSpace).
 using SharedSpace = CudaUVMSpace;
+#elif defined(DUALVIEW_DEFAULT_TEST_DEVICE)
+/// Opt-in, for CPU runs of unchanged Kokkos programs (tests/kokkos_programs):
+/// the test device is the default, so `DualView<int*>` has two real sides.
+using DefaultExecutionSpace = TestDevice;
+using SharedSpace = HostSpace;
 #else
 using DefaultExecutionSpace = Serial;
 using SharedSpace = HostSpace;
