@@ -58,7 +58,7 @@ impl RawDualView {
         match mode {
             Access::Read => self.sync(side)?,
             Access::ReadWrite | Access::Write => {
-                self.check_writable(&format!("{mode} access"), Some(side))?;
+                self.check_writable(if mode == Access::Write { "write access" } else { "read-write access" }, Some(side))?;
                 self.sync(side)?;
                 self.modify(side)?;
             }
