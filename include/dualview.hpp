@@ -15,6 +15,7 @@
  *   dualview/space.hpp      memory and execution spaces
  *   dualview/traits.hpp     ViewTraits, memory traits, view_alloc
  *   dualview/view.hpp       dv::View, deep_copy, mirrors
+ *   dualview/complex.hpp    dv::complex, usable in device kernels
  *   dualview/dual_view.hpp  dv::DualView, subview
  *   dualview/tools.hpp      the Kokkos Tools interface
  *   dualview/kokkos.hpp     the Kokkos:: names (not included here)
@@ -22,6 +23,7 @@
 #ifndef DUALVIEW_HPP
 #define DUALVIEW_HPP
 
+#include "dualview/complex.hpp"
 #include "dualview/config.hpp"
 #include "dualview/dual_view.hpp"
 #include "dualview/error.hpp"

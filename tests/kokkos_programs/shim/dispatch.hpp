@@ -2,7 +2,8 @@
  * The core-dispatch shim of tests/kokkos_programs: the part of Kokkos core
  * that dualview does not provide (docs/CPP.md), so that third-party Kokkos
  * programs compile UNCHANGED against dualview's Kokkos-named headers. It is
- * force-included (`-include shim.hpp`) before the program's own code.
+ * force-included (`-include shim/dispatch.hpp`) before the program's own
+ * code, with shim/ on the include path for its Kokkos_Sort.hpp.
  * Extended from tests/kokkos_client/dispatch_shim.hpp; written for these
  * tests, no Kokkos source. Everything runs serially on the host, whatever
  * execution space a policy names (the test device's memory is host memory),
@@ -21,8 +22,8 @@
  *   decrement, atomic_exchange, atomic_compare_exchange (plain, serial)
  *   Kokkos::AUTO
  */
-#ifndef DUALVIEW_KOKKOS_PROGRAMS_SHIM_HPP
-#define DUALVIEW_KOKKOS_PROGRAMS_SHIM_HPP
+#ifndef DUALVIEW_KOKKOS_PROGRAMS_DISPATCH_HPP
+#define DUALVIEW_KOKKOS_PROGRAMS_DISPATCH_HPP
 
 #include <Kokkos_Core.hpp>
 
@@ -450,4 +451,4 @@ inline void memory_fence() {}
 
 }  // namespace Kokkos
 
-#endif  // DUALVIEW_KOKKOS_PROGRAMS_SHIM_HPP
+#endif  // DUALVIEW_KOKKOS_PROGRAMS_DISPATCH_HPP
