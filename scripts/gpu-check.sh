@@ -116,6 +116,7 @@ elif command -v compute-sanitizer >/dev/null; then
   for tool in memcheck racecheck; do
     [ -x "$GPU/cu-build/kernel_dualview" ] && run "sanitizer_${tool}_cu" compute-sanitizer --tool $tool --error-exitcode 3 "$GPU/cu-build/kernel_dualview"
     [ -x "$GPU/cu-build/streams_dualview" ] && run "sanitizer_${tool}_cu_streams" compute-sanitizer --tool $tool --error-exitcode 3 "$GPU/cu-build/streams_dualview"
+    [ -x "$GPU/cu-build/kokkos_device_names" ] && run "sanitizer_${tool}_cu_kokkos_names" compute-sanitizer --tool $tool --error-exitcode 3 "$GPU/cu-build/kokkos_device_names"
     [ -x "$GPU/kokkos-build/kokkos_dualview_tests" ] && run "sanitizer_${tool}_kokkos_unit" compute-sanitizer --tool $tool --error-exitcode 3 "$GPU/kokkos-build/kokkos_dualview_tests" --gtest_filter=-*DeathTest*
     run "sanitizer_${tool}_interop" compute-sanitizer --tool $tool --error-exitcode 3 "$GPU/bin/interop" --test-threads 1
     run "sanitizer_${tool}_gtest" compute-sanitizer --tool $tool --error-exitcode 3 "$GPU/bin/dv_gtest" --gtest_filter='*Gpu*:*Cuda*'
