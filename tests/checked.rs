@@ -214,3 +214,57 @@ fn dv_check_in_the_environment_checks_every_dualview() {
         "{err}"
     );
 }
+
+/// The anchor sequence at production size (on the H200: 16M atoms x 3 doubles,
+/// 384 MiB, grown 1.5x three times to 1.3 GiB; 32K atoms elsewhere): a force
+/// kernel on every atom, border comm (send rows synced to the host alone, ghost
+/// rows received on the host and pushed alone), a grow with the device's rest
+/// still recorded. Checked mode raises nothing, each step moves exactly its
+/// rows (the sync after a grow: the rows not yet sent and the new rows), every
+/// value survives, and a missed `modify` is still caught at 1.3 GiB.
+#[test]
+fn lammps_grow_and_border_comm_at_production_size_in_checked_mode() {
+    let gpu = cuda_device_count() > 0;
+    let (mut rows, g) = if gpu { (16usize << 20, 1usize << 16) } else { (1usize << 15, 1usize << 9) };
+    let row = 3 * std::mem::size_of::<f64>() as u64;
+    let a = checked(&[rows, 3]);
+    a.fill(Side::Host, &1.0f64.to_ne_bytes()).unwrap();
+    a.sync(Side::Device).unwrap();
+    for round in 0..3 {
+        let v = 2.0 + round as f64;
+        a.modify(Side::Device).unwrap(); // mark, then the force kernel writes every atom
+        a.view_fill(Side::Device, &v.to_ne_bytes()).unwrap();
+        let send = a.subview(&[Slice::Range(rows - 2 * g, rows - g), Slice::All]).unwrap();
+        let halo = a.subview(&[Slice::Range(rows - g, rows), Slice::All]).unwrap();
+        let s0 = a.stats();
+        send.sync(Side::Host).unwrap();
+        halo.view_fill(Side::Host, &(-v).to_ne_bytes()).unwrap(); // MPI receives the ghosts
+        halo.push(Side::Host).unwrap();
+        let s1 = a.stats();
+        assert_eq!(s1.to_host.bytes - s0.to_host.bytes, g as u64 * row, "round {round}: the send rows alone");
+        assert_eq!(s1.to_device.bytes - s0.to_device.bytes, g as u64 * row, "round {round}: the ghost rows alone");
+        assert!(a.need_sync(Side::Host), "round {round}: the device's other rows stay recorded");
+        drop((send, halo));
+        let old = rows;
+        rows = rows * 3 / 2;
+        a.resize(&DynRank::new(&[rows, 3]).unwrap()).unwrap();
+        a.sync(Side::Host).unwrap();
+        let s2 = a.stats();
+        // The rest, once: the kept rows the device had not sent, and the new rows
+        // (the newer side may write them before its sync, as Kokkos marks it whole).
+        assert_eq!(s2.to_host.bytes - s1.to_host.bytes, (rows - 2 * g) as u64 * row, "round {round}: the rest, once");
+        let h = host(&a);
+        let bad = h.iter().enumerate().find(|&(i, &x)| {
+            let r = i / 3;
+            x != if r < old - g { v } else if r < old { -v } else { 0.0 }
+        });
+        assert_eq!(bad, None, "round {round}: (flat index, value) of the first wrong element");
+        assert!(!a.need_sync(Side::Host) && !a.need_sync(Side::Device));
+    }
+    poke(&a, Side::Device, &[rows - 1, 2], 9.0); // a kernel wrote; modify_device forgotten
+    let msg = unmarked(a.sync(Side::Host));
+    assert!(msg.contains(&format!("({}, 2)", rows - 1)), "{msg}");
+    a.modify(Side::Device).unwrap();
+    a.sync(Side::Host).unwrap();
+    assert_eq!(host(&a)[rows * 3 - 1], 9.0);
+}

@@ -468,6 +468,31 @@ impl Model {
     fn clear(&mut self) {
         self.clean();
     }
+    /// A push of side `s` through a handle whose box is `b`: `b` copied to the
+    /// other side whatever the flags say; the record loses `b` and keeps the
+    /// rest for its holder (a rest of the other side stays the other side's).
+    /// Refused while the other side holds a change that no subview sync left.
+    fn push(&mut self, s: Side, b: Bx) -> Effect {
+        let t = s.other();
+        let (holder, mut left) = if self.owns(t) {
+            if !self.rest {
+                return Effect::refused();
+            }
+            (t, self.changed())
+        } else if self.owns(s) {
+            (s, self.changed())
+        } else {
+            (s, Vec::new())
+        };
+        region_sub(&mut left, &b);
+        let e = Effect::moved(t, self.copy(s, &[b]));
+        if left.is_empty() {
+            self.clean();
+        } else {
+            (self.owner, self.whole, self.owned, self.rest) = (Some(holder), false, left, true);
+        }
+        e
+    }
     fn access(&mut self, s: Side, mode: Access, b: Bx, parent: bool) -> Effect {
         match mode {
             Access::Read => self.sync(s, b),
@@ -848,6 +873,7 @@ enum Op {
     ViewFill,
     HostWrite,
     DeviceWrite,
+    Push,
     Access,
     Clear,
     Subview,
@@ -865,6 +891,7 @@ const OPS: &[(u32, Op)] = &[
     (2, Op::ViewFill),
     (5, Op::HostWrite),
     (5, Op::DeviceWrite),
+    (3, Op::Push),
     (6, Op::Access),
     (2, Op::Clear),
     (5, Op::Subview),
@@ -1176,6 +1203,19 @@ impl<'a> Soak<'a> {
                     let r = h.raw.modify(s);
                     self.verify(dv, &what, &r, want, before)?;
                 }
+            }
+            Op::Push => {
+                // The halo pattern: write part of a handle's box on one side, push the box.
+                let s = self.rng.side();
+                let h = self.pick(dv, true);
+                let b = clip(&mut self.rng, h.b, WRITE_CAP / dv.es);
+                let what = format!("push({s}) through the {} after a write over {}", h.name(rank), b.show(rank));
+                self.note(format!("dv{} {what}", dv.id));
+                self.write(dv, s, b, op_id)?;
+                let before = dv.parent.stats();
+                let want = dv.m.push(s, h.b);
+                let r = h.raw.push(s);
+                self.verify(dv, &what, &r, want, before)?;
             }
             Op::Access => {
                 let h = self.pick(dv, true);
