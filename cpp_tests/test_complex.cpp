@@ -136,3 +136,25 @@ TEST(Complex, DualViewOfComplexSyncs) {
   v.sync_host();
   for (int i = 0; i < 64; ++i) EXPECT_EQ(v.h_view(i), c64(i, i)) << i;
 }
+
+static_assert(!dv::detail::needs_construction_v<c64> && !dv::detail::needs_construction_v<std::complex<float>>,
+              "the zero fill is a complex number's construction: no host pass, device-only Views allowed");
+static_assert(dv::detail::dtype_of<c64>() == DV_DTYPE_COMPLEX128 && dv::detail::dtype_of<const c32>() == DV_DTYPE_COMPLEX64 &&
+                  dv::detail::dtype_of<std::complex<double>>() == DV_DTYPE_COMPLEX128,
+              "complex Views carry the C ABI's complex element types");
+
+TEST(Complex, ViewsAreZeroAndCarryTheComplexElementType) {
+  Kokkos::View<c64**, Kokkos::LayoutLeft, TestDev> d("zd", 5, 3);
+  for (std::size_t j = 0; j < 3; ++j)
+    for (std::size_t i = 0; i < 5; ++i) EXPECT_EQ(d(i, j), c64()) << i << "," << j;
+  dv_info_t info{};
+  ASSERT_EQ(dv_info(d.impl_handle(), &info), DV_OK);
+  EXPECT_EQ(info.dtype, uint32_t(DV_DTYPE_COMPLEX128));
+  Kokkos::DualView<c32*, TestDev> f("zf", 4);
+  ASSERT_EQ(dv_info(f.impl_handle(), &info), DV_OK);
+  EXPECT_EQ(info.dtype, uint32_t(DV_DTYPE_COMPLEX64));
+  f.resize(9);  // the new elements are (0, 0) on both sides
+  for (std::size_t i = 0; i < 9; ++i) EXPECT_EQ(f.h_view(i), c32()) << i;
+  Kokkos::View<std::complex<double>*> s("zs", 3);
+  EXPECT_EQ(s(2), std::complex<double>());
+}

@@ -5,9 +5,11 @@
 #ifndef DUALVIEW_TRAITS_HPP
 #define DUALVIEW_TRAITS_HPP
 
+#include <complex>
 #include <string>
 #include <type_traits>
 
+#include "complex.hpp"
 #include "extents.hpp"
 #include "layout.hpp"
 #include "space.hpp"
@@ -192,6 +194,8 @@ constexpr uint32_t dtype_of() {
   using U = std::remove_cv_t<T>;
   if constexpr (std::is_same_v<U, double>) return DV_DTYPE_FLOAT64;
   else if constexpr (std::is_same_v<U, float>) return DV_DTYPE_FLOAT32;
+  else if constexpr (std::is_same_v<U, complex<double>> || std::is_same_v<U, std::complex<double>>) return DV_DTYPE_COMPLEX128;
+  else if constexpr (std::is_same_v<U, complex<float>> || std::is_same_v<U, std::complex<float>>) return DV_DTYPE_COMPLEX64;
   else if constexpr (std::is_same_v<U, bool>) return DV_DTYPE_BYTES;
   else if constexpr (std::is_integral_v<U> && std::is_signed_v<U> && sizeof(U) == 1) return DV_DTYPE_INT8;
   else if constexpr (std::is_integral_v<U> && std::is_signed_v<U> && sizeof(U) == 2) return DV_DTYPE_INT16;
@@ -204,10 +208,20 @@ constexpr uint32_t dtype_of() {
   else return DV_DTYPE_BYTES;
 }
 
-/// Element types whose constructor must run when a View is initialised
-/// (Kokkos constructs every element; for these dualview does so on the host).
+/// Element types whose default value is all zero bytes, so that the
+/// allocation's zero fill constructs them: complex numbers, (0, 0).
 template <class T>
-inline constexpr bool needs_construction_v = !std::is_trivially_default_constructible_v<T>;
+inline constexpr bool zero_bytes_are_default_v = false;
+template <class T>
+inline constexpr bool zero_bytes_are_default_v<complex<T>> = true;
+template <class T>
+inline constexpr bool zero_bytes_are_default_v<std::complex<T>> = std::is_floating_point_v<T>;
+
+/// Element types whose constructor must run when a View is initialised
+/// (Kokkos constructs every element; for these dualview does so on the host,
+/// so a device-only View of them needs WithoutInitializing).
+template <class T>
+inline constexpr bool needs_construction_v = !std::is_trivially_default_constructible_v<T> && !zero_bytes_are_default_v<T>;
 
 /// Element types that may be copied and moved as bytes (resize, the device
 /// image of a DualView); the others are copy-assigned element by element.

@@ -28,6 +28,12 @@ __global__ void magnitudes(ZDV::t_dev z, RDV::t_dev m, int n) {
   m(i) = Kokkos::abs(z(i)) + Kokkos::arg(Kokkos::exp(cplx(0.0, 0.5))) + Kokkos::norm(r) - Kokkos::abs(Kokkos::pow(z(i), 1.0));
 }
 
+// A device-only View of complex numbers: born (0, 0), then z += (i, 1).
+__global__ void bump(Kokkos::View<cplx*, Kokkos::CudaSpace> w, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) w(i) += cplx(i, 1.0);
+}
+
 // One block = one team: the block's values go through a scratch View, thread 0 sums them.
 __global__ void block_sums(RDV::t_dev in, RDV::t_dev out, std::size_t team_bytes) {
   extern __shared__ char team_buffer[];
@@ -76,6 +82,15 @@ int main() {
       if (!(std::abs(m.h_view(i) - want) <= 1e-12 * (1 + want)) && failures++ < 10) std::printf("FAIL |z(%d)| + 0.5 = %.17g, want %.17g\n", i, m.h_view(i), want);
     }
 
+    // Kokkos::View<Kokkos::complex<double>*> of a .cu program: CudaSpace memory,
+    // zero-initialised without a host pass (the zero fill is (0, 0)).
+    Kokkos::View<cplx*, Kokkos::CudaSpace> w("w", n);
+    bump<<<(n + 255) / 256, 256>>>(w, n);
+    CUDA_OK(cudaGetLastError());
+    auto wh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), w);
+    for (int i = 0; i < n; ++i)
+      if (wh(i) != cplx(i, 1.0) && failures++ < 10) std::printf("FAIL device View w(%d) = (%g,%g)\n", i, wh(i).real(), wh(i).imag());
+
     const int team = 128, teams = 4096;
     const std::size_t bytes = scratch_1d::shmem_size(team);
     if (bytes != team * sizeof(double) + sizeof(double)) {
@@ -100,6 +115,6 @@ int main() {
     return 1;
   }
   if (failures) return 1;
-  std::printf("PASS kokkos_device_names: complex kernels over 1M elements (arithmetic exact, abs/arg/exp/sqrt/pow to 1e-12), 4096 scratch-View block sums\n");
+  std::printf("PASS kokkos_device_names: complex kernels over 1M elements (arithmetic exact, abs/arg/exp/sqrt/pow to 1e-12), a device-only complex View, 4096 scratch-View block sums\n");
   return 0;
 }

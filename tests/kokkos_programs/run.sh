@@ -34,7 +34,9 @@ FORMS=${FORMS:-serial testdevice}
 PROGRAMS=${PROGRAMS:-team_scan miniMD FLCL}
 wanted() { case " $PROGRAMS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 [ -f "$LIB/libdualview.so" ] || { echo "no libdualview.so in $LIB (cargo rustc --release --lib --crate-type cdylib,staticlib)" >&2; exit 2; }
-mkdir -p "$OUT/lib"
+# Absolute: the links below and the programs' RPATH point at them (miniMD runs from its own folder).
+LIB=$(cd "$LIB" && pwd)
+mkdir -p "$OUT/lib" && OUT=$(cd "$OUT" && pwd)
 # The library under its SONAME too (cargo's target/ holds only libdualview.so).
 ln -sf "$LIB/libdualview.so" "$OUT/lib/libdualview.so"
 SONAME=$(readelf -d "$LIB/libdualview.so" 2>/dev/null | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
