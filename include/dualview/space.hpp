@@ -81,7 +81,7 @@ inline void fence_space(uint32_t space, const std::string& name) {
 /// their memory space (`View<double*, Exec::scratch_memory_space,
 /// MemoryUnmanaged>`), and are Views of the execution space's own memory
 /// space (`memory_space` is `Exec::memory_space`): they are unmanaged Views
-/// of that memory, with no handle (DECISIONS K21).
+/// of that memory, with no handle (DECISIONS K1, K2).
 template <class Exec>
 class ScratchMemorySpace {
  public:
