@@ -124,25 +124,29 @@ module dualview_abi
   integer(c_int32_t), parameter, public :: DV_SQUEEZE_NUMPY = 0
   !> Squeeze mode: GNU Octave / uBLAS rule (keep at least two axes).
   integer(c_int32_t), parameter, public :: DV_SQUEEZE_OCTAVE = 1
-  !> Sync state (`dv_sync_state_word`): both sides agree.
+  !> Sync state (`dv_sync_state_word`): every element clean (both sides hold its newest value) and
+  !> Kokkos' two modified counters zero.
   integer(c_int32_t), parameter, public :: DV_SYNC_CLEAN = 0
-  !> Sync state: the host holds changes the device lacks (the whole array).
-  integer(c_int32_t), parameter, public :: DV_SYNC_HOST_NEWER = 1
-  !> Sync state: the device holds changes the host lacks (the whole array).
-  integer(c_int32_t), parameter, public :: DV_SYNC_DEVICE_NEWER = 2
-  !> Sync state: one memory space; modify and sync do nothing.
-  integer(c_int32_t), parameter, public :: DV_SYNC_ONE_SPACE = 3
-  !> Sync state bit: the newer side's changes are confined to recorded subview regions.
-  integer(c_int32_t), parameter, public :: DV_SYNC_PARTIAL = 4
-  !> Sync state bit (always with `DV_SYNC_PARTIAL`): the recorded regions are what a subview sync
-  !> left of the newer side's change. As after a Kokkos subview sync, the other side may be modified
-  !> now: that modify takes the rest outside its own region first and drops the part inside (its
-  !> writes win).
-  integer(c_int32_t), parameter, public :: DV_SYNC_REST = 8
+  !> Sync state bit: Kokkos' host counter is non-zero (a host modify not yet followed by a sync):
+  !> `need_sync_device()` answers true, and a device modify is a concurrent modification, as in
+  !> Kokkos.
+  integer(c_int32_t), parameter, public :: DV_SYNC_HOST_MODIFIED = 1
+  !> Sync state bit: Kokkos' device counter is non-zero.
+  integer(c_int32_t), parameter, public :: DV_SYNC_DEVICE_MODIFIED = 2
+  !> Sync state bit: some element is newer on the host (the coherence map).
+  integer(c_int32_t), parameter, public :: DV_SYNC_HOST_NEWER = 4
+  !> Sync state bit: some element is newer on the device.
+  integer(c_int32_t), parameter, public :: DV_SYNC_DEVICE_NEWER = 8
+  !> Sync state bit: the elements are not all in one state; the library holds which are where.
+  !> Without it, every element is host-newer (`DV_SYNC_HOST_NEWER`), device-newer
+  !> (`DV_SYNC_DEVICE_NEWER`) or clean.
+  integer(c_int32_t), parameter, public :: DV_SYNC_PARTIAL = 16
   !> Sync state bit: copies queued on a stream (`dv_sync_*_async`) may still be running. Blocking
   !> syncs, access calls and fences wait for them first; the C++ inline fast paths leave such a byte
   !> to the library.
-  integer(c_int32_t), parameter, public :: DV_SYNC_IN_FLIGHT = 16
+  integer(c_int32_t), parameter, public :: DV_SYNC_IN_FLIGHT = 32
+  !> Sync state: one memory space; modify and sync do nothing (the whole byte).
+  integer(c_int32_t), parameter, public :: DV_SYNC_ONE_SPACE = 64
   !> `dv_info_t.bits`: host and device are one space (modify and sync do nothing).
   integer(c_int32_t), parameter, public :: DV_INFO_SINGLE_SPACE = 1
   !> `dv_info_t.bits`: host and device views are one allocation (single space or managed memory).

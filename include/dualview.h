@@ -254,44 +254,51 @@
 #define DV_SQUEEZE_OCTAVE 1
 
 /**
- * Sync state (`dv_sync_state_word`): both sides agree.
+ * Sync state (`dv_sync_state_word`): every element clean (both sides hold
+ * its newest value) and Kokkos' two modified counters zero.
  */
 #define DV_SYNC_CLEAN 0
 
 /**
- * Sync state: the host holds changes the device lacks (the whole array).
+ * Sync state bit: Kokkos' host counter is non-zero (a host modify not yet
+ * followed by a sync): `need_sync_device()` answers true, and a device
+ * modify is a concurrent modification, as in Kokkos.
  */
-#define DV_SYNC_HOST_NEWER 1
+#define DV_SYNC_HOST_MODIFIED 1
 
 /**
- * Sync state: the device holds changes the host lacks (the whole array).
+ * Sync state bit: Kokkos' device counter is non-zero.
  */
-#define DV_SYNC_DEVICE_NEWER 2
+#define DV_SYNC_DEVICE_MODIFIED 2
 
 /**
- * Sync state: one memory space; modify and sync do nothing.
+ * Sync state bit: some element is newer on the host (the coherence map).
  */
-#define DV_SYNC_ONE_SPACE 3
+#define DV_SYNC_HOST_NEWER 4
 
 /**
- * Sync state bit: the newer side's changes are confined to recorded subview regions.
+ * Sync state bit: some element is newer on the device.
  */
-#define DV_SYNC_PARTIAL 4
+#define DV_SYNC_DEVICE_NEWER 8
 
 /**
- * Sync state bit (always with `DV_SYNC_PARTIAL`): the recorded regions are
- * what a subview sync left of the newer side's change. As after a Kokkos
- * subview sync, the other side may be modified now: that modify takes the
- * rest outside its own region first and drops the part inside (its writes win).
+ * Sync state bit: the elements are not all in one state; the library holds
+ * which are where. Without it, every element is host-newer
+ * (`DV_SYNC_HOST_NEWER`), device-newer (`DV_SYNC_DEVICE_NEWER`) or clean.
  */
-#define DV_SYNC_REST 8
+#define DV_SYNC_PARTIAL 16
 
 /**
  * Sync state bit: copies queued on a stream (`dv_sync_*_async`) may still be
  * running. Blocking syncs, access calls and fences wait for them first; the
  * C++ inline fast paths leave such a byte to the library.
  */
-#define DV_SYNC_IN_FLIGHT 16
+#define DV_SYNC_IN_FLIGHT 32
+
+/**
+ * Sync state: one memory space; modify and sync do nothing (the whole byte).
+ */
+#define DV_SYNC_ONE_SPACE 64
 
 /**
  * `dv_info_t.bits`: host and device are one space (modify and sync do nothing).
@@ -1739,26 +1746,30 @@ DV_NODISCARD enum dv_status_t dv_tools_declare_metadata(const char *key, const c
 #define DUALVIEW_H_INLINE
 
 /* ---- The sync-state byte (dv_sync_state_word) -------------------------------------------
- * Its transitions, as the library performs them, for inline fast paths (the C++ wrapper's,
- * docs/DECISIONS.md D22). Written next to the Rust rules in src/dual_view/flags.rs and
- * checked against them on every state byte, both sides and every operation. `side` is
- * DV_SIDE_HOST or DV_SIDE_DEVICE. */
+ * Its whole-array transitions, as the library performs them, for inline fast paths (the C++
+ * wrapper's, docs/DECISIONS.md D22). Written next to the Rust rules in
+ * src/dual_view/flags.rs and checked against them on every state byte and both sides.
+ * `side` is DV_SIDE_HOST or DV_SIDE_DEVICE. */
 
-/** The state in which `side` holds changes the other side lacks, everywhere. */
-static inline uint8_t dv_sync_state_newer(uint32_t side) {
-  return (uint8_t)(side == DV_SIDE_HOST ? DV_SYNC_HOST_NEWER : DV_SYNC_DEVICE_NEWER);
+/** The state after a modify of the whole array from `side`: that side's Kokkos counter set,
+ *  every element newer there. */
+static inline uint8_t dv_sync_state_whole(uint32_t side) {
+  return (uint8_t)(side == DV_SIDE_HOST ? (DV_SYNC_HOST_MODIFIED | DV_SYNC_HOST_NEWER)
+                                        : (DV_SYNC_DEVICE_MODIFIED | DV_SYNC_DEVICE_NEWER));
 }
 
-/** Whether `side` is stale in `state`: the other side holds changes (need_sync). */
+/** Whether `side` needs a sync (need_sync): the other side's Kokkos counter is set, or some
+ *  element is newer on the other side. */
 static inline bool dv_sync_state_is_stale(uint8_t state, uint32_t side) {
-  const uint8_t other = dv_sync_state_newer(side == DV_SIDE_HOST ? DV_SIDE_DEVICE : DV_SIDE_HOST);
-  return state != DV_SYNC_ONE_SPACE && (state & (DV_SYNC_HOST_NEWER | DV_SYNC_DEVICE_NEWER)) == other;
+  const uint8_t other = (uint8_t)(side == DV_SIDE_HOST ? (DV_SYNC_DEVICE_MODIFIED | DV_SYNC_DEVICE_NEWER)
+                                                       : (DV_SYNC_HOST_MODIFIED | DV_SYNC_HOST_NEWER));
+  return state != DV_SYNC_ONE_SPACE && (state & other) != 0;
 }
 
-/** Whether a modify of the whole array from `side` changes nothing: `side` is newer
- *  everywhere already, or the DualView is one space. */
+/** Whether a modify of the whole array from `side` changes nothing: that counter is set and
+ *  every element is newer there already, or the DualView is one space. */
 static inline bool dv_sync_state_modify_is_noop(uint8_t state, uint32_t side) {
-  return (uint8_t)(state & ~DV_SYNC_IN_FLIGHT) == dv_sync_state_newer(side) || state == DV_SYNC_ONE_SPACE;
+  return (uint8_t)(state & ~DV_SYNC_IN_FLIGHT) == dv_sync_state_whole(side) || state == DV_SYNC_ONE_SPACE;
 }
 
 /** Whether a blocking sync of the whole array towards `side` does nothing: `side` is not
@@ -1767,24 +1778,20 @@ static inline bool dv_sync_state_sync_is_noop(uint8_t state, uint32_t side) {
   return !dv_sync_state_is_stale(state, side) && (state & DV_SYNC_IN_FLIGHT) == 0;
 }
 
-/** The state after a modify from `side` of the whole array (`whole`) or of a subview's
- *  region, when that modify changes this byte alone: true, with `*next` (maybe `state`
- *  itself). False when the library must act: the other side holds changes (an error), or
- *  the rest of a partly synced change, which the library copies first. */
-static inline bool dv_sync_state_modify_next(uint8_t state, uint32_t side, bool whole, uint8_t *next) {
-  const uint8_t mine = dv_sync_state_newer(side);
-  const uint8_t flight = (uint8_t)(state & DV_SYNC_IN_FLIGHT);
-  const uint8_t settled = (uint8_t)(state & ~DV_SYNC_IN_FLIGHT);
-  const int base = state & (DV_SYNC_HOST_NEWER | DV_SYNC_DEVICE_NEWER);
-  if (settled == DV_SYNC_ONE_SPACE || settled == mine) {
+/** The state after a modify of the whole array from `side`, when that modify changes this
+ *  byte alone: true, with `*next` (maybe `state` itself). False when the library must act:
+ *  the other side's counter is set (an error), or some element is newer on the other side
+ *  (the library drops those, and says so when asked). */
+static inline bool dv_sync_state_modify_next(uint8_t state, uint32_t side, uint8_t *next) {
+  const uint8_t counter = (uint8_t)(side == DV_SIDE_HOST ? DV_SYNC_DEVICE_MODIFIED : DV_SYNC_HOST_MODIFIED);
+  const uint8_t elements = (uint8_t)(side == DV_SIDE_HOST ? DV_SYNC_DEVICE_NEWER : DV_SYNC_HOST_NEWER);
+  if (state == DV_SYNC_ONE_SPACE) {
     *next = state;
     return true;
   }
-  if (base == DV_SYNC_CLEAN || base == mine) {
-    *next = (uint8_t)((whole ? mine : (mine | DV_SYNC_PARTIAL)) | flight);
-    return true;
-  }
-  return false;
+  if ((state & (counter | elements)) != 0) return false;
+  *next = (uint8_t)(dv_sync_state_whole(side) | (state & DV_SYNC_IN_FLIGHT));
+  return true;
 }
 
 /** The state after clear_sync_state: clean, except that one space stays one space and
@@ -1810,7 +1817,7 @@ static inline bool dv_sync_state_try_modify(const uint8_t *word, uint32_t side) 
   uint8_t *w = (uint8_t *)word;
   uint8_t cur = __atomic_load_n(w, __ATOMIC_ACQUIRE);
   uint8_t next = cur;
-  while (dv_sync_state_modify_next(cur, side, true, &next)) {
+  while (dv_sync_state_modify_next(cur, side, &next)) {
     if (next == cur || __atomic_compare_exchange_n(w, &cur, next, true, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) return true;
   }
   return false;

@@ -108,25 +108,29 @@ pub const DV_SQUEEZE_NUMPY: u32 = 0;
 /// Squeeze mode: GNU Octave / uBLAS rule (keep at least two axes).
 pub const DV_SQUEEZE_OCTAVE: u32 = 1;
 
-/// Sync state (`dv_sync_state_word`): both sides agree.
+/// Sync state (`dv_sync_state_word`): every element clean (both sides hold
+/// its newest value) and Kokkos' two modified counters zero.
 pub const DV_SYNC_CLEAN: u8 = 0;
-/// Sync state: the host holds changes the device lacks (the whole array).
-pub const DV_SYNC_HOST_NEWER: u8 = 1;
-/// Sync state: the device holds changes the host lacks (the whole array).
-pub const DV_SYNC_DEVICE_NEWER: u8 = 2;
-/// Sync state: one memory space; modify and sync do nothing.
-pub const DV_SYNC_ONE_SPACE: u8 = 3;
-/// Sync state bit: the newer side's changes are confined to recorded subview regions.
-pub const DV_SYNC_PARTIAL: u8 = 4;
-/// Sync state bit (always with `DV_SYNC_PARTIAL`): the recorded regions are
-/// what a subview sync left of the newer side's change. As after a Kokkos
-/// subview sync, the other side may be modified now: that modify takes the
-/// rest outside its own region first and drops the part inside (its writes win).
-pub const DV_SYNC_REST: u8 = 8;
+/// Sync state bit: Kokkos' host counter is non-zero (a host modify not yet
+/// followed by a sync): `need_sync_device()` answers true, and a device
+/// modify is a concurrent modification, as in Kokkos.
+pub const DV_SYNC_HOST_MODIFIED: u8 = 1;
+/// Sync state bit: Kokkos' device counter is non-zero.
+pub const DV_SYNC_DEVICE_MODIFIED: u8 = 2;
+/// Sync state bit: some element is newer on the host (the coherence map).
+pub const DV_SYNC_HOST_NEWER: u8 = 4;
+/// Sync state bit: some element is newer on the device.
+pub const DV_SYNC_DEVICE_NEWER: u8 = 8;
+/// Sync state bit: the elements are not all in one state; the library holds
+/// which are where. Without it, every element is host-newer
+/// (`DV_SYNC_HOST_NEWER`), device-newer (`DV_SYNC_DEVICE_NEWER`) or clean.
+pub const DV_SYNC_PARTIAL: u8 = 16;
 /// Sync state bit: copies queued on a stream (`dv_sync_*_async`) may still be
 /// running. Blocking syncs, access calls and fences wait for them first; the
 /// C++ inline fast paths leave such a byte to the library.
-pub const DV_SYNC_IN_FLIGHT: u8 = 16;
+pub const DV_SYNC_IN_FLIGHT: u8 = 32;
+/// Sync state: one memory space; modify and sync do nothing (the whole byte).
+pub const DV_SYNC_ONE_SPACE: u8 = 64;
 
 /// `dv_info_t.bits`: host and device are one space (modify and sync do nothing).
 pub const DV_INFO_SINGLE_SPACE: u32 = 1;

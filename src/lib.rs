@@ -70,7 +70,7 @@ pub mod tools;
 pub mod typed;
 pub mod view;
 
-pub use dual_view::{Access, Desc, RawDualView};
+pub use dual_view::{coherence::MapInfo, Access, Desc, RawDualView};
 pub use element::{ElemSpec, Element};
 pub use error::{Error, ErrorKind, Result};
 pub use side::Side;

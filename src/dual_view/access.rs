@@ -3,7 +3,8 @@
 
 use super::borrow::Region;
 use super::checked::{Call, Wrote};
-use super::flags::newer;
+use super::coherence::Cell;
+use super::flags::whole;
 use super::RawDualView;
 use crate::abi::*;
 use crate::error::{err, Error, Result};
@@ -18,7 +19,7 @@ abi_enum! {
     /// | --- | --- | --- |
     /// | `Read` | synced first | unchanged (clean) |
     /// | `ReadWrite`, `Write` | synced first (nothing is lost, as SYCL 2020) | this side modified |
-    /// | `Overwrite` | not copied: the other side's pending change is discarded (a subview syncs first, since it overwrites only part) | this side modified |
+    /// | `Overwrite` | not copied: the other side's pending change in the handle's box is discarded | this side modified (Kokkos' other counter cleared) |
     ///
     /// ```
     /// use dualview::Access;
@@ -32,7 +33,7 @@ abi_enum! {
         Write = DV_ACCESS_WRITE => "write",
         /// Read and write.
         ReadWrite = DV_ACCESS_READ_WRITE => "read-write",
-        /// Overwrite everything without reading: the other side's change is discarded.
+        /// Overwrite the handle's box without reading: the other side's change there is discarded.
         Overwrite = DV_ACCESS_OVERWRITE => "overwrite",
     }
 }
@@ -62,18 +63,20 @@ impl RawDualView {
                 self.sync(side)?;
                 self.modify(side)?;
             }
-            Access::Overwrite if self.sub.is_some() => {
-                self.check_writable("overwrite access", Some(side))?;
-                self.sync(side)?;
-                self.modify(side)?;
-            }
             Access::Overwrite => {
                 self.check_writable("overwrite access", Some(side))?;
                 let mut st = self.shared.write();
                 self.settle_locked(&mut st)?; // a queued copy must not land on what the caller writes now
+                self.placement(&st)?;
                 self.verify_locked(&mut st, Call::Overwrite(side))?;
-                self.trace_dropped(side);
-                self.shared.flags.store(newer(side));
+                self.trace_dropped(&mut st, side);
+                if self.sub.is_none() {
+                    st.map.set_uniform(Cell::newer(side));
+                    self.shared.flags.store(whole(side));
+                } else {
+                    let b = self.bounds(&st);
+                    self.mark_box_locked(&mut st, side, &b, true)?;
+                }
                 self.record_locked(&mut st, Wrote::Nothing)?;
             }
         }
@@ -81,11 +84,17 @@ impl RawDualView {
     }
 
     /// `DV_TRACE`: an overwrite access of `side` discards the other side's pending change.
-    fn trace_dropped(&self, side: Side) {
-        if crate::stats::trace_enabled() && self.need_sync(side) {
+    fn trace_dropped(&self, st: &mut super::State, side: Side) {
+        if !crate::stats::trace_enabled() {
+            return;
+        }
+        self.map_locked(st);
+        let b = self.bounds(st);
+        let n: usize = st.map.parts(&b, Cell::newer(side.other())).map_or(0, |p| p.iter().map(|x| x.len()).sum());
+        if n > 0 {
             crate::stats::trace(format_args!(
-                "\"{}\": an overwrite access of the {side} side discards the {} side's change, which no sync had \
-                 copied (DV_ACCESS_OVERWRITE; DV_ACCESS_WRITE would have synced it first)",
+                "\"{}\": an overwrite access of the {side} side discards {n} element(s) newer on the {} side, which \
+                 no sync had copied (DV_ACCESS_OVERWRITE; DV_ACCESS_WRITE would have synced them first)",
                 self.shared.label,
                 side.other()
             ));

@@ -1,26 +1,32 @@
 //! Checked mode (`DV_CHECK=1`, `DV_FLAG_CHECKED`, [`Desc::checked`]): the
 //! library verifies the protocol it relies on. Each side's bytes are kept as
-//! they were at the end of the last flag call; the next flag call compares
-//! them with the side now, and fails when a side changed where it was not
-//! allowed to:
+//! they were at the end of the last call that covered them; a call through a
+//! handle with box `B` compares each side in `B` with that record, and fails
+//! when a side changed where it was not allowed to:
 //!
-//! | side | may change between two flag calls |
-//! | --- | --- |
-//! | the newer side (flags say so) | in its recorded regions (everywhere for a whole-array change) |
-//! | the side a `modify` marks now | in the marking handle's box (write first, then mark, as Kokkos) |
-//! | the side an overwrite access takes | everywhere |
-//! | any other side | nowhere |
+//! | call (box `B`) | side | may have changed in `B` |
+//! | --- | --- | --- |
+//! | `modify_X`, a fill of `X`, `push_X` | `X` | everywhere (write, then mark, as Kokkos) |
+//! | | the other side | nowhere: a change there is dropped by the mark, so both sides wrote it |
+//! | an overwrite access of `X`, a deep copy into `X` | `X` | everywhere |
+//! | | the other side | where it is newer (the call discards those changes on purpose) |
+//! | any other call (sync, resize) | either side | where that side is newer (marked, not yet synced) |
+//!
+//! Elements outside `B` are not looked at: a program may write several
+//! regions, then mark them one by one (the halo idiom); an unmarked write
+//! must be marked before a call whose box covers it. After the call the
+//! record takes both sides' bytes in `B`.
 //!
 //! A violation is `UnmarkedChange` naming the side, the first changed index
-//! (lowest address) and the call; nothing is copied or marked, and the record
-//! stays, so the call fails again until the missing `modify` is made or
-//! `clear_sync_state` accepts both sides. What it cannot see is in
-//! docs/DECISIONS.md (D29).
+//! (lowest address), the call and its region; nothing is copied or marked,
+//! and the record stays, so the call fails again until the missing `modify`
+//! is made or `clear_sync_state` accepts both sides. What it cannot see is
+//! in docs/DECISIONS.md (D29).
 //!
 //! [`Desc::checked`]: super::Desc::checked
 
+use super::coherence::Cell;
 use super::exclusive::Part;
-use super::flags;
 use super::regions::IndexBox;
 use super::{RawDualView, State};
 use crate::error::{err, Error, ErrorKind, Result};
@@ -34,15 +40,17 @@ pub(crate) fn env_default() -> bool {
     *ON.get_or_init(|| std::env::var("DV_CHECK").is_ok_and(|v| !v.is_empty() && v != "0"))
 }
 
-/// The flag call being checked, for the allowances and the message.
+/// The call being checked, for the allowances and the message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Call {
-    /// `modify_<side>`.
+    /// `modify_<side>` (also a fill of that side, `push_<side>`).
     Modify(Side),
     /// `sync_<side>`.
     Sync(Side),
-    /// Access of `side` that overwrites it whole, dropping the other side's change.
+    /// An access of `side` that overwrites the box, dropping the other side's change.
     Overwrite(Side),
+    /// A deep copy into the box, marking `side`.
+    DeepCopy(Side),
     /// resize or realloc.
     Resize,
 }
@@ -53,13 +61,25 @@ impl Call {
             Call::Modify(s) => format!("modify_{s}()"),
             Call::Sync(s) => format!("sync_{s}()"),
             Call::Overwrite(s) => format!("an overwrite access of the {s} side"),
+            Call::DeepCopy(s) => format!("a deep copy into the {s} side"),
             Call::Resize => "resize".into(),
+        }
+    }
+
+    /// Whether a change of `side` at an element in the call's box is
+    /// allowed, the element being `cell` in the map before the call.
+    fn allows(self, side: Side, cell: Cell) -> bool {
+        let newer_here = cell == Cell::newer(side);
+        match self {
+            Call::Modify(x) => x == side,
+            Call::Overwrite(x) | Call::DeepCopy(x) => x == side || newer_here,
+            Call::Sync(_) | Call::Resize => newer_here,
         }
     }
 }
 
-/// Each side's bytes at the end of the last flag call (`None`: not known,
-/// as after a side could not be read: the next call takes it afresh).
+/// Each side's bytes at the end of the last call that covered them (`None`:
+/// not known, as after a side could not be read: the next call takes it afresh).
 #[derive(Default)]
 pub(super) struct Record {
     generation: u64,
@@ -68,28 +88,20 @@ pub(super) struct Record {
     now: [Option<Vec<u8>>; 2],
     /// Buffers to reuse (a read of a GiB array must not fault in fresh pages).
     spare: Vec<Vec<u8>>,
-    /// A mark through a subview (`modify`, `push`): the marking side is not
-    /// verified there, and its record takes the current bytes only in these
-    /// boxes (the mark's, and a rest the call may copy in), so a write
-    /// elsewhere waits for its own mark and fails at the next other call.
-    marked: Option<(Side, Vec<IndexBox>)>,
 }
 
-/// What a flag call wrote between its verification and its record.
+/// What a call wrote between its verification and its record.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum Wrote {
     /// Nothing: what the verification read is still there.
     Nothing,
-    /// This side (a sync's target).
+    /// This side (a sync's target, a fill).
     Side(Side),
-    /// Unknown, or there was no verification (create, resize, clear): read both.
+    /// Either side, in the handle's box: read both again.
     Unknown,
-}
-
-/// Where a side may have changed since the last flag call.
-enum Allowed {
-    Everywhere,
-    In(Vec<IndexBox>),
+    /// The arrays were made, replaced or accepted as they are (create,
+    /// resize, `clear_sync_state`): record both sides whole.
+    Everything,
 }
 
 impl RawDualView {
@@ -104,74 +116,71 @@ impl RawDualView {
     }
 
     /// Under the family lock, before `call` copies or marks anything: fail
-    /// when a side changed where it may not (see the module's table).
-    /// Waits for copies in flight and device work first.
+    /// when a side changed in this handle's box where it may not (see the
+    /// module's table). Waits for copies in flight and device work first.
     pub(super) fn verify_locked(&self, st: &mut State, call: Call) -> Result<()> {
         let Some(mut record) = self.settled_record(st)? else { return Ok(()) };
         let r = &mut *record;
         for n in &mut r.now {
             r.spare.extend(n.take());
         }
-        r.marked = None;
         if r.generation != st.generation {
             return Ok(()); // the arrays were replaced: the record is taken afresh afterwards
         }
-        let state = self.shared.flags.load();
-        let bounds = self.bounds(st);
-        let whole = IndexBox::whole(st.mapping.extents());
+        let cur = self.map_locked(st);
+        let bounds = if call == Call::Resize { st.map.whole() } else { self.bounds(st) };
         for side in Side::BOTH {
-            if call == Call::Modify(side) && bounds != whole {
-                // Several regions may be written first and marked one by one.
-                let mut boxes = vec![bounds];
-                if flags::is_stale(state, side) && state & flags::REST != 0 {
-                    boxes.extend_from_slice(&st.dirty); // a modify may copy the other side's rest in
-                }
-                r.marked = Some((side, boxes));
+            let Some(before) = &r.sides[side as usize] else { continue };
+            // Nothing to look at when every element may have changed.
+            let uniform = super::flags::uniform(cur);
+            if uniform.is_some_and(|c| call.allows(side, c)) {
                 continue;
             }
-            let Some(before) = &r.sides[side as usize] else { continue };
-            let boxes = match self.allowed(st, state, side, call) {
-                Allowed::Everywhere => continue,
-                Allowed::In(b) => b,
-            };
             let Some(now) = self.read_side(st, side, r.spare.pop())? else { continue };
-            let changed = first_change(before, &now, &st.mapping, self.shared.elem.size(), &boxes);
+            let es = self.shared.elem.size();
+            let changed = first_change(before, &now, &st.mapping, es, |idx| {
+                bounds.holds(idx) && !call.allows(side, uniform.unwrap_or_else(|| st.map.get(idx)))
+            });
             r.now[side as usize] = Some(now);
             if let Some(idx) = changed {
-                return Err(self.unmarked(side, state, call, &idx, !boxes.is_empty()));
+                let cell = uniform.unwrap_or_else(|| st.map.get(&idx));
+                return Err(self.unmarked(side, cell, call, &idx, &bounds, &st.map.whole()));
             }
         }
         Ok(())
     }
 
-    /// After a flag call (or a resize, or `clear_sync_state`): record both
-    /// sides as they are now, reusing what the verification read unless the
-    /// call wrote it since.
+    /// After a call: record both sides as they are now in this handle's box
+    /// (everywhere for [`Wrote::Everything`]), reusing what the verification
+    /// read unless the call wrote it since.
     pub(super) fn record_locked(&self, st: &mut State, wrote: Wrote) -> Result<()> {
         let Some(mut record) = self.settled_record(st)? else { return Ok(()) };
         let r = &mut *record;
-        let same = r.generation == st.generation;
-        let marked = r.marked.take().filter(|_| same && wrote != Wrote::Unknown);
+        let whole = wrote == Wrote::Everything || r.generation != st.generation || self.sub.is_none();
+        let bounds = self.bounds(st);
+        let es = self.shared.elem.size();
         for side in Side::BOTH {
             let i = side as usize;
-            if let Some((s, boxes)) = &marked
-                && *s == side
-                && r.sides[i].is_some()
-            {
-                // Only the marked boxes (and what the call copied in) are taken afresh.
-                if let Some(now) = self.read_side(st, side, r.spare.pop())? {
-                    let old = r.sides[i].as_mut().expect("checked above");
-                    copy_boxes(old, &now, &st.mapping, self.shared.elem.size(), boxes);
-                    r.spare.push(now);
-                }
-                continue;
-            }
-            r.spare.extend(r.sides[i].take());
-            let now = r.now[i].take().filter(|_| same && wrote != Wrote::Unknown && wrote != Wrote::Side(side));
-            r.sides[i] = match now {
+            let reusable = r.generation == st.generation
+                && match wrote {
+                    Wrote::Nothing => true,
+                    Wrote::Side(x) => x != side,
+                    Wrote::Unknown | Wrote::Everything => false,
+                };
+            let now = match r.now[i].take().filter(|_| reusable) {
                 Some(n) => Some(n),
                 None => self.read_side(st, side, r.spare.pop())?,
             };
+            match (now, &mut r.sides[i]) {
+                (Some(now), Some(old)) if !whole => {
+                    copy_box(old, &now, &st.mapping, es, &bounds);
+                    r.spare.push(now);
+                }
+                (now, slot) => {
+                    r.spare.extend(slot.take());
+                    *slot = now;
+                }
+            }
         }
         r.generation = st.generation;
         r.spare.truncate(2);
@@ -185,25 +194,6 @@ impl RawDualView {
         self.settle_locked(st)?;
         crate::space::fence(self.shared.device_space).map_err(|e| self.err_on(e, None))?;
         Ok(Some(check.lock().unwrap_or_else(|e| e.into_inner())))
-    }
-
-    fn allowed(&self, st: &State, state: u8, side: Side, call: Call) -> Allowed {
-        if call == Call::Overwrite(side) {
-            return Allowed::Everywhere;
-        }
-        let mut boxes = Vec::new();
-        if flags::is_stale(state, side.other()) {
-            // This side is the newer one: its recorded regions, or all of it.
-            if !flags::is_partial(state) {
-                return Allowed::Everywhere;
-            }
-            boxes.extend_from_slice(&st.dirty);
-        }
-        if call == Call::Modify(side) {
-            boxes.push(self.bounds(st));
-        }
-        let whole = IndexBox::whole(st.mapping.extents());
-        if boxes.iter().any(|b| b.contains(&whole)) { Allowed::Everywhere } else { Allowed::In(boxes) }
     }
 
     /// The bytes of `side` (the mapping's span), read into `buf` when given;
@@ -222,33 +212,49 @@ impl RawDualView {
     }
 
     #[cold]
-    fn unmarked(&self, side: Side, state: u8, call: Call, idx: &[usize], in_part: bool) -> Error {
+    fn unmarked(&self, side: Side, cell: Cell, call: Call, idx: &[usize], bounds: &IndexBox, whole: &IndexBox) -> Error {
         let other = side.other();
-        let what = if flags::is_stale(state, side) {
+        let what = if cell == Cell::newer(other) {
             format!(
-                "the {side} side was written while the {other} side held changes not yet synced to it (both sides \
-                 written): sync_{side}() would overwrite these writes. Write one side between syncs; to keep this \
-                 side's writes drop the {other} side's change with clear_sync_state() and call modify_{side}()"
+                "the {side} side was written where the {other} side holds the newer value, not yet synced (both sides \
+                 written): {}. Write one side between syncs, or mark the {side} side's writes with modify_{side}() \
+                 before the {other} side writes there",
+                match call {
+                    Call::Modify(x) if x == other => format!("modify_{other}() drops these writes"),
+                    _ => format!("sync_{side}() would overwrite these writes"),
+                }
             )
-        } else if in_part {
+        } else if matches!(call, Call::Modify(x) | Call::Overwrite(x) | Call::DeepCopy(x) if x == other) {
             format!(
-                "the {side} side changed outside the regions marked modified (a subview's modify_{side}() covers its \
-                 region only): mark what was written with modify_{side}()"
+                "the {side} side changed without modify_{side}(), and {} takes the region for the {other} side: mark \
+                 what was written with modify_{side}() first",
+                call.name()
             )
         } else {
             format!("the {side} side changed without modify_{side}(): call modify_{side}() after writing the {side} side")
         };
         let at = idx.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(", ");
+        let region = if bounds == whole { String::new() } else { format!(" in its region {}", describe(bounds)) };
         self.err_on(
-            err!(UnmarkedChange, "checked mode: {what}. First changed index: ({at}); found at {}; nothing was copied or marked", call.name()),
+            err!(
+                UnmarkedChange,
+                "checked mode: {what}. First changed index: ({at}); found at {}{region}; nothing was copied or marked",
+                call.name()
+            ),
             Some(side),
         )
     }
 }
 
+/// `[lo0..hi0, lo1..hi1]`.
+fn describe(b: &IndexBox) -> String {
+    let axes: Vec<String> = b.lo().iter().zip(b.hi()).map(|(l, h)| format!("{l}..{h}")).collect();
+    format!("[{}]", axes.join(", "))
+}
+
 /// The first index (lowest address) whose bytes differ between `before` and
-/// `now` outside `allowed`; `None` when there is none.
-fn first_change(before: &[u8], now: &[u8], mapping: &Mapping, es: usize, allowed: &[IndexBox]) -> Option<Vec<usize>> {
+/// `now` and for which `bad` holds; `None` when there is none.
+fn first_change(before: &[u8], now: &[u8], mapping: &Mapping, es: usize, mut bad: impl FnMut(&[usize]) -> bool) -> Option<Vec<usize>> {
     const CHUNK: usize = 4096;
     let n = before.len().min(now.len());
     let mut start = 0;
@@ -263,7 +269,7 @@ fn first_change(before: &[u8], now: &[u8], mapping: &Mapping, es: usize, allowed
                     continue;
                 }
                 if let Some(idx) = index_of(mapping, e)
-                    && !allowed.iter().any(|bx| bx.holds(&idx))
+                    && bad(&idx)
                 {
                     return Some(idx);
                 }
@@ -274,9 +280,9 @@ fn first_change(before: &[u8], now: &[u8], mapping: &Mapping, es: usize, allowed
     None
 }
 
-/// Copy the elements of `boxes` from `src` into `dst` (both a side's bytes).
-fn copy_boxes(dst: &mut [u8], src: &[u8], mapping: &Mapping, es: usize, boxes: &[IndexBox]) {
-    for b in boxes.iter().filter(|b| !b.is_empty()) {
+/// Copy the elements of box `b` from `src` into `dst` (both a side's bytes).
+fn copy_box(dst: &mut [u8], src: &[u8], mapping: &Mapping, es: usize, b: &IndexBox) {
+    for b in std::iter::once(b).filter(|b| !b.is_empty()) {
         let (lo, ext) = (b.lo().to_vec(), b.extents());
         let ext = ext.as_slice();
         let mut idx = lo.clone();
@@ -342,15 +348,15 @@ mod tests {
     }
 
     #[test]
-    fn first_change_skips_allowed_boxes_and_finds_the_lowest_address() {
+    fn first_change_skips_allowed_elements_and_finds_the_lowest_address() {
         let m = mapping(Layout::Right, &[4, 3]);
         let before = vec![0u8; 12 * 8];
         let mut now = before.clone();
         now[(3 * 3 + 2) * 8] = 1; // (3, 2)
         now[3 * 8 + 7] = 1; // (1, 0), last byte
-        assert_eq!(first_change(&before, &now, &m, 8, &[]), Some(vec![1, 0]));
+        assert_eq!(first_change(&before, &now, &m, 8, |_| true), Some(vec![1, 0]));
         let row1 = IndexBox::whole(&DynRank::new(&[4, 3]).unwrap()).narrow(&[0, 1], &[crate::Slice::Index(1), crate::Slice::All]).0;
-        assert_eq!(first_change(&before, &now, &m, 8, &[row1]), Some(vec![3, 2]));
-        assert_eq!(first_change(&before, &before, &m, 8, &[]), None);
+        assert_eq!(first_change(&before, &now, &m, 8, |i| !row1.holds(i)), Some(vec![3, 2]));
+        assert_eq!(first_change(&before, &before, &m, 8, |_| true), None);
     }
 }

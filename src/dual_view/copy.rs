@@ -2,16 +2,21 @@
 //! Each holds the family lock (two families: in address order) and the
 //! borrows of the sides it writes and reads for the whole operation.
 
-use super::flags::{self, REST};
+use super::checked::{Call, Wrote};
+use super::coherence::{Cell, Op};
+use super::exclusive::Part;
+use super::flags::modified;
+use super::regions::IndexBox;
 use super::{in_flight, lock_pair, RawDualView, State};
 use crate::error::Result;
 use crate::side::Side;
 use crate::space::{self, Space, Stream};
 
 impl RawDualView {
-    /// Set every element of `side` to `value` (one element's bytes) and mark
-    /// that side modified (Kokkos `deep_copy(view, scalar)` + `modify`).
-    /// `ConcurrentModification` when the other side is newer; nothing changes then.
+    /// Set every element of this handle's `side` to `value` (one element's
+    /// bytes) and mark them modified (Kokkos `deep_copy(view, scalar)` +
+    /// `modify`). `ConcurrentModification` when Kokkos' counter of the other
+    /// side is set; nothing changes then. Copies nothing into the other side.
     ///
     /// ```
     /// use dualview::Side;
@@ -24,9 +29,10 @@ impl RawDualView {
         let mut st = self.shared.write();
         self.settle_locked(&mut st)?;
         self.placement(&st)?;
-        self.settle_rest_locked(&mut st, side)?;
+        self.verify_locked(&mut st, Call::Modify(side))?;
         self.fill_locked(&st, side, value)?;
-        self.mark_locked(&mut st, side)
+        self.mark_locked(&mut st, side)?;
+        self.record_locked(&mut st, Wrote::Side(side))
     }
 
     /// Kokkos `deep_copy(view, scalar)` on one side: every element of this
@@ -62,17 +68,21 @@ impl RawDualView {
     fn fill_locked(&self, st: &State, side: Side, value: &[u8]) -> Result<()> {
         self.placement(st)?;
         let _range = self.fill_range(st, side);
-        if self.need_sync(side) {
+        if self.shared.flags.load() & modified(side.other()) != 0 {
             return Err(self.concurrent(side));
         }
         let v = self.view_in(st, side)?;
         self.exclusive(st, side, side)?.fill(&v, value).map_err(|e| self.err_on(e, Some(side)))
     }
 
-    /// Kokkos `deep_copy(DualView dst, DualView src)`: when the source's host
-    /// is newer, copy host to host and mark `dst`'s host modified; otherwise
-    /// copy device to device and mark `dst`'s device modified. Checks first, so
-    /// a refused copy changes nothing.
+    /// Kokkos `deep_copy(DualView dst, DualView src)`: the side Kokkos picks
+    /// (the host when the source needs a device sync, else the device) is
+    /// copied over the handle's box, side to side, and marked modified in
+    /// `dst`; where the source's newest value is on the other side, that
+    /// side is copied too and `dst` keeps it newer there, so `dst` holds
+    /// the source's newest values (Kokkos would copy stale ones there).
+    /// `ConcurrentModification` when `dst`'s other counter is set. Checks
+    /// first, so a refused copy changes nothing.
     ///
     /// ```
     /// use dualview::{RawDualView, Side, Space};
@@ -109,6 +119,7 @@ impl RawDualView {
 
     fn deep_copy_impl(dst: &RawDualView, src: &RawDualView, stream: Option<Stream>) -> Result<()> {
         let side = if src.need_sync(Side::Device) { Side::Host } else { Side::Device };
+        let other = side.other();
         dst.check_writable("deep_copy", Some(side))?;
         let stream = queued_on(dst.space(side), src.space(side), stream);
         if stream.is_none() {
@@ -118,20 +129,31 @@ impl RawDualView {
         if stream.is_none() {
             dst.settle_locked(&mut dst_st)?;
         }
-        {
-            // Every check before anything changes.
+        dst.verify_locked(&mut dst_st, Call::DeepCopy(side))?;
+        let cur = dst.map_locked(&mut dst_st);
+        // Every check, and the map's new state, before anything changes.
+        let (theirs, pending) = {
             let src_st: &State = src_guard.as_deref().unwrap_or(&dst_st);
             let (d, s) = (dst.view_in(&dst_st, side)?, src.view_in(src_st, side)?);
-            let state = dst.shared.flags.load();
-            if flags::is_stale(state, side) && state & REST == 0 {
+            if dst.shared.flags.load() & modified(other) != 0 {
                 return Err(dst.concurrent(side));
             }
             d.check_copyable_from(&s).map_err(|e| dst.err_on(e, Some(side)))?;
-        }
-        dst.settle_rest_locked(&mut dst_st, side)?;
-        Self::copy_locked(dst, &mut dst_st, side, src, src_guard.as_deref(), side, stream)?;
+            let (db, sb) = (dst.bounds(&dst_st), src.bounds(src_st));
+            // The source's elements newer on the other side, in the handles' own index space.
+            let theirs = src.cells_in(src_st, &sb, Cell::newer(other))?;
+            let local: Vec<IndexBox> = theirs.iter().map(|x| local_box(x, &sb, &src.kept_axes(src_st))).collect();
+            let mut ops = vec![(db, Op::Assign(Cell::newer(side)))];
+            let da = dst.kept_axes(&dst_st);
+            ops.extend(local.iter().map(|x| (parent_box(x, &db, &da), Op::Assign(Cell::newer(other)))));
+            (local, dst_st.map.prepare(ops)?)
+        };
+        Self::copy_locked(dst, &mut dst_st, side, src, src_guard.as_deref(), side, stream, &theirs)?;
         drop(src_guard);
-        dst.mark_locked(&mut dst_st, side)
+        dst_st.map.commit(pending);
+        // A lock-free modify of dst meanwhile (of the whole array) keeps its mark.
+        dst.publish(&dst_st, cur, modified(side));
+        dst.record_locked(&mut dst_st, Wrote::Unknown)
     }
 
     /// Kokkos `deep_copy(View, View)` between one side of each handle (across
@@ -179,13 +201,14 @@ impl RawDualView {
         if stream.is_none() {
             dst.settle_locked(&mut dst_st)?;
         }
-        Self::copy_locked(dst, &mut dst_st, dst_side, src, src_guard.as_deref(), src_side, stream)
+        Self::copy_locked(dst, &mut dst_st, dst_side, src, src_guard.as_deref(), src_side, stream, &[])
     }
 
     /// Copy `src`'s `src_side` into `dst`'s `dst_side` with both families
     /// locked (`src_st` is `None` when they are one family). On a stream: the
     /// stream is first ordered after the copies in flight that touch either
     /// handle's box, and this copy's event is kept by `dst`'s family.
+    #[allow(clippy::too_many_arguments)]
     fn copy_locked(
         dst: &RawDualView,
         dst_st: &mut State,
@@ -194,11 +217,12 @@ impl RawDualView {
         src_st: Option<&State>,
         src_side: Side,
         stream: Option<Stream>,
+        also: &[IndexBox],
     ) -> Result<()> {
         let fail = |e| dst.err_on(e, Some(dst_side));
         let _range = crate::tools::nvtx::range(|| {
             let how = if stream.is_some() { " (enqueue)" } else { "" };
-            let n = dst.bounds(dst_st).len() * dst.shared.elem.size();
+            let n = (dst.bounds(dst_st).len() + also.iter().map(IndexBox::len).sum::<usize>()) * dst.shared.elem.size();
             format!(
                 "dualview deep_copy \"{}\" {dst_side} <- \"{}\" {src_side} {}{how}",
                 dst.shared.alloc_label(dst_side),
@@ -215,10 +239,11 @@ impl RawDualView {
             let proof = Self::copy_proof(dst, dst_st, dst_side, src, src_st, src_side)?;
             space::fence(d.space())?;
             space::fence(s.space())?;
-            return proof.copy_view(&d, &s).map_err(fail);
+            proof.copy_view(&d, &s).map_err(fail)?;
+            return Self::copy_also(dst, dst_st, dst_side.other(), src, src_st, src_side.other(), also, Stream::null());
         };
         // A staged copy reads pageable host memory at the call: the host waits for copies into it.
-        let host_reads = s.allocation().is_pageable_host();
+        let host_reads = s.allocation().is_pageable_host() || (!also.is_empty() && dst_side == Side::Device);
         dst.order_after_locked(dst_st, &dst_box, stream, host_reads)?;
         match src_st {
             Some(src_st) => src.order_after(src_st, &src.bounds(src_st), stream, host_reads)?,
@@ -228,7 +253,9 @@ impl RawDualView {
         dst.begin_in_flight();
         let copied = {
             let src_st: &State = src_st.unwrap_or(dst_st);
-            Self::copy_proof(dst, dst_st, dst_side, src, src_st, src_side).and_then(|p| p.copy_view_on(&d, &s, stream).map_err(fail))
+            Self::copy_proof(dst, dst_st, dst_side, src, src_st, src_side)
+                .and_then(|p| p.copy_view_on(&d, &s, stream).map_err(fail))
+                .and_then(|()| Self::copy_also(dst, dst_st, dst_side.other(), src, src_st, src_side.other(), also, stream))
         };
         let driver = space::copy_driver(d.space(), s.space());
         let event = in_flight::record(driver, stream).map_err(fail);
@@ -241,9 +268,39 @@ impl RawDualView {
             boxes.push(src.bounds(dst_st)); // the source's region is read by the copy too
         }
         // The source's blocks stay alive until the copy has run, whatever its own family does.
-        let keep = vec![d.allocation().clone(), s.allocation().clone()];
+        let mut keep = vec![d.allocation().clone(), s.allocation().clone()];
+        if !also.is_empty() {
+            let src_st: &State = src_st.unwrap_or(dst_st);
+            keep.extend([dst_st.side(dst_side.other()).clone(), src_st.side(src_side.other()).clone()]);
+        }
         dst.end_in_flight(dst_st, event.as_ref().ok().cloned().flatten(), boxes, keep);
         copied.and(event.map(drop))
+    }
+
+    /// Copy the boxes of `also` (in the handles' own index space, which
+    /// both share) from `src`'s `src_side` into `dst`'s `dst_side`.
+    #[allow(clippy::too_many_arguments)]
+    fn copy_also(
+        dst: &RawDualView,
+        dst_st: &State,
+        dst_side: Side,
+        src: &RawDualView,
+        src_st: &State,
+        src_side: Side,
+        also: &[IndexBox],
+        stream: Stream,
+    ) -> Result<()> {
+        if also.is_empty() {
+            return Ok(());
+        }
+        let proof = Self::copy_proof(dst, dst_st, dst_side, src, src_st, src_side)?;
+        let es = dst.shared.elem.size();
+        let ((dm, doff), (sm, soff)) = (dst.placement(dst_st)?, src.placement(src_st)?);
+        let mut pairs = Vec::with_capacity(also.len());
+        for b in also {
+            pairs.push((Part::of_box(dst_st.side(dst_side), &dm, doff, es, b)?, Part::of_box(src_st.side(src_side), &sm, soff, es, b)?));
+        }
+        proof.transfer(&pairs, stream, None).map(drop).map_err(|e| dst.err_on(e, Some(dst_side)))
     }
 
     /// The proof a copy between two handles' sides needs.
@@ -268,4 +325,23 @@ impl RawDualView {
 /// host memory), since nothing would order that copy after a stream's work.
 fn queued_on(dst: Space, src: Space, stream: Option<Stream>) -> Option<Stream> {
     stream.filter(|s| !s.is_null() && space::copy_driver(dst, src).kind().policy().is_device)
+}
+
+/// Box `x` (inside a handle's box `hb`, in the parent's index space) in the
+/// handle's own index space: its kept axes `axes`, counted from the box.
+fn local_box(x: &IndexBox, hb: &IndexBox, axes: &[u8]) -> IndexBox {
+    let lo: Vec<usize> = axes.iter().map(|&a| x.lo()[a as usize] - hb.lo()[a as usize]).collect();
+    let hi: Vec<usize> = axes.iter().map(|&a| x.hi()[a as usize] - hb.lo()[a as usize]).collect();
+    IndexBox::new(&lo, &hi)
+}
+
+/// A box of a handle's own index space (`local_box`'s result) back in the
+/// parent's, for a handle whose box is `hb` and kept axes `axes`.
+fn parent_box(x: &IndexBox, hb: &IndexBox, axes: &[u8]) -> IndexBox {
+    let (mut lo, mut hi) = (hb.lo().to_vec(), hb.hi().to_vec());
+    for (k, &a) in axes.iter().enumerate() {
+        let a = a as usize;
+        (lo[a], hi[a]) = (hb.lo()[a] + x.lo()[k], hb.lo()[a] + x.hi()[k]);
+    }
+    IndexBox::new(&lo, &hi)
 }

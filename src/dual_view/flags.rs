@@ -1,56 +1,70 @@
-//! The modified flags: one atomic byte shared by every clone and subview.
+//! The flag word: one atomic byte shared by every clone and subview.
 //!
-//! Kokkos keeps two counters and only ever compares them; in every reachable
-//! state at most one is non-zero. We store that state directly, plus whether
-//! the newer side's changes are confined to recorded regions (`PARTIAL`, see
-//! `regions.rs`) and whether those regions are the rest a subview sync left
-//! (`REST`), and whether copies queued on a stream may still run (`IN_FLIGHT`,
-//! orthogonal to the rest: every transition below keeps it, `dual_view/in_flight.rs`
-//! sets and clears it). The values are ABI (`DV_SYNC_*`): the C++ header
-//! reads this byte inline for its fast paths.
+//! It holds Kokkos' two modified counters (only whether each is non-zero is
+//! ever observable: `modify` sets one to max + 1 and refuses when the other
+//! is non-zero, a sync that finds the other newer sets both to 0) and a
+//! summary of the coherence map (`coherence/`): whether some element is
+//! newer on the host, on the device, and whether the elements are all in
+//! one state. The map itself (which elements) lives in the family's state,
+//! read under its lock; the byte says enough for the whole-array fast paths.
+//! `IN_FLIGHT` says copies queued on a stream may still run (orthogonal:
+//! every transition keeps it; `dual_view/in_flight.rs` sets and clears it).
+//! The values are ABI (`DV_SYNC_*`): the C++ header reads this byte inline.
 //!
-//! | state | Kokkos counters | `need_sync(host)` | `need_sync(device)` | `modify(host)` | `modify(device)` |
-//! | --- | --- | --- | --- | --- | --- |
-//! | `CLEAN` | `[0, 0]` | false | false | ok | ok |
-//! | `HOST_NEWER` (`\| PARTIAL`) | `[n, 0]` | false | true | ok | error |
-//! | `HOST_NEWER \| PARTIAL \| REST` | `[0, 0]` (Kokkos forgot the rest) | false | true | ok | releases the rest, then ok |
-//! | `DEVICE_NEWER` (`\| PARTIAL`) | `[0, n]` | true | false | error | ok |
-//! | `DEVICE_NEWER \| PARTIAL \| REST` | `[0, 0]` | true | false | releases the rest, then ok | ok |
-//! | `ONE_SPACE` | (no flags: one memory) | false | false | nothing | nothing |
+//! | bits | meaning |
+//! | --- | --- |
+//! | `HOST_MODIFIED`, `DEVICE_MODIFIED` | Kokkos' counter of that side is non-zero (never both) |
+//! | `HOST_NEWER`, `DEVICE_NEWER` | some element is newer on that side |
+//! | `PARTIAL` | not every element is in one state (only set under the family lock) |
+//! | `IN_FLIGHT` | copies queued on a stream may still run |
+//! | `ONE_SPACE` (the whole byte) | one memory: modify and sync do nothing, for good |
 //!
-//! Releasing the rest (`sync.rs`): the part outside the modifying handle's
-//! box is copied into that side, the part inside is dropped (the side has
-//! just written it: Kokkos marks after writing), so a whole-array modify
-//! copies nothing, as in Kokkos.
+//! | whole-array call | lock-free when | the byte afterwards |
+//! | --- | --- | --- |
+//! | `modify(side)` | the other counter is zero (else `ConcurrentModification`) and no element is newer on the other side (else the library drops them, traced and checked) | `MODIFIED(side) \| NEWER(side)` |
+//! | `sync(side)` | nothing is newer on the other side and its counter is zero: nothing to do | unchanged |
+//! | `need_sync(side)` | always | the other counter, or some element newer on the other side |
+//! | `clear_sync_state` | always | `CLEAN` |
 //!
-//! `ONE_SPACE` is fixed for a single-space DualView, so its modify and sync
-//! take the same one-load fast path and never change anything.
-//! The transitions are pure functions ([`modify_next`], [`is_stale`],
-//! [`modify_is_noop`], [`store_next`]), tested exhaustively.
-//!
-//! The C++ header performs the whole-array fast paths inline (DECISIONS D22)
-//! through the `static inline` C functions `dv_sync_state_*` of
-//! `include/dualview.h`. Their text is written here ([`c_functions`]), next
-//! to the rules it restates; `tests/header.rs` emits it into the header, and
-//! `tests::the_c_header_functions_agree_on_every_byte` compiles the header's
-//! functions with the system C (and C++) compiler and compares them with these
-//! rules on every state byte, both sides and every operation, pure and atomic.
+//! Lock-free calls only ever store a uniform state (no `PARTIAL`), which
+//! replaces the whole map; a call under the lock that finds the byte moved
+//! meanwhile sees such a state. The transitions are pure functions
+//! ([`modify_next`], [`is_stale`], [`modify_is_noop`], [`store_next`]), and
+//! the C++ header restates them (DECISIONS D22) through the `static inline`
+//! C functions `dv_sync_state_*` of `include/dualview.h`, written here
+//! ([`c_functions`]) and compared with these rules on every byte
+//! (`tests::the_c_header_functions_agree_on_every_byte`).
 
-use crate::abi::{DV_SYNC_CLEAN, DV_SYNC_DEVICE_NEWER, DV_SYNC_HOST_NEWER, DV_SYNC_IN_FLIGHT, DV_SYNC_ONE_SPACE, DV_SYNC_PARTIAL, DV_SYNC_REST};
+use super::coherence::{Cell, Summary};
+use crate::abi::{
+    DV_SYNC_CLEAN, DV_SYNC_DEVICE_MODIFIED, DV_SYNC_DEVICE_NEWER, DV_SYNC_HOST_MODIFIED, DV_SYNC_HOST_NEWER, DV_SYNC_IN_FLIGHT,
+    DV_SYNC_ONE_SPACE, DV_SYNC_PARTIAL,
+};
 use crate::side::Side;
 use std::sync::atomic::{AtomicU8, Ordering};
 
 pub(crate) const CLEAN: u8 = DV_SYNC_CLEAN;
+pub(crate) const HOST_MODIFIED: u8 = DV_SYNC_HOST_MODIFIED;
+pub(crate) const DEVICE_MODIFIED: u8 = DV_SYNC_DEVICE_MODIFIED;
 pub(crate) const HOST_NEWER: u8 = DV_SYNC_HOST_NEWER;
 pub(crate) const DEVICE_NEWER: u8 = DV_SYNC_DEVICE_NEWER;
-pub(crate) const ONE_SPACE: u8 = DV_SYNC_ONE_SPACE;
 pub(crate) const PARTIAL: u8 = DV_SYNC_PARTIAL;
-pub(crate) const REST: u8 = DV_SYNC_REST;
 pub(crate) const IN_FLIGHT: u8 = DV_SYNC_IN_FLIGHT;
-/// The bits naming the newer side.
-const SIDE_BITS: u8 = HOST_NEWER | DEVICE_NEWER;
+pub(crate) const ONE_SPACE: u8 = DV_SYNC_ONE_SPACE;
+/// Kokkos' counters.
+pub(crate) const COUNTERS: u8 = HOST_MODIFIED | DEVICE_MODIFIED;
+/// The map's summary.
+const MAP: u8 = HOST_NEWER | DEVICE_NEWER | PARTIAL;
 
-/// The state in which `side` holds changes the other side lacks (everywhere).
+/// The counter bit of `side`.
+pub(crate) const fn modified(side: Side) -> u8 {
+    match side {
+        Side::Host => HOST_MODIFIED,
+        Side::Device => DEVICE_MODIFIED,
+    }
+}
+
+/// The map bit of `side`: some element is newer there.
 pub(crate) const fn newer(side: Side) -> u8 {
     match side {
         Side::Host => HOST_NEWER,
@@ -58,66 +72,84 @@ pub(crate) const fn newer(side: Side) -> u8 {
     }
 }
 
-/// Whether the changes of `state` are confined to recorded regions.
-pub(crate) const fn is_partial(state: u8) -> bool {
-    state & PARTIAL != 0
+/// The state after a whole-array `modify(side)`: that counter, every element newer there.
+pub(crate) const fn whole(side: Side) -> u8 {
+    modified(side) | newer(side)
 }
 
-/// Why a modify cannot be a pure flag change.
+/// The one state of every element, when the byte says they share one.
+pub(crate) const fn uniform(state: u8) -> Option<Cell> {
+    if state & PARTIAL != 0 {
+        None
+    } else if state & HOST_NEWER != 0 {
+        Some(Cell::Host)
+    } else if state & DEVICE_NEWER != 0 {
+        Some(Cell::Device)
+    } else {
+        Some(Cell::Clean)
+    }
+}
+
+/// `state` with its map bits replaced by `summary`'s.
+pub(crate) const fn with_map(state: u8, s: Summary) -> u8 {
+    let mut bits = 0;
+    if s.host {
+        bits |= HOST_NEWER;
+    }
+    if s.device {
+        bits |= DEVICE_NEWER;
+    }
+    if !s.uniform {
+        bits |= PARTIAL;
+    }
+    (state & !MAP) | bits
+}
+
+/// Why a whole-array modify cannot be a lock-free flag change.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Blocked {
-    /// The other side holds changes (Kokkos aborts): an error.
+    /// The other counter is non-zero (Kokkos aborts): an error.
     Conflict,
-    /// The other side holds the rest of a partly synced change: release it first.
-    Rest,
+    /// Elements newer on the other side would be dropped: the library does it.
+    Drops,
 }
 
-/// The state after `modify(side)` of the whole array (`whole`) or of a
-/// subview region, or why it cannot change by itself.
-pub(crate) const fn modify_next(state: u8, side: Side, whole: bool) -> Result<u8, Blocked> {
-    let flight = state & IN_FLIGHT;
-    match modify_next_settled(state & !IN_FLIGHT, side, whole) {
-        Ok(next) => Ok(next | flight),
-        Err(b) => Err(b),
-    }
-}
-
-/// [`modify_next`] of a state without `IN_FLIGHT`.
-const fn modify_next_settled(state: u8, side: Side, whole: bool) -> Result<u8, Blocked> {
-    let base = state & SIDE_BITS;
+/// The state after a lock-free `modify(side)` of the whole array, or why it cannot be one.
+pub(crate) const fn modify_next(state: u8, side: Side) -> Result<u8, Blocked> {
+    let other = side.other();
     if state == ONE_SPACE {
         Ok(ONE_SPACE)
-    } else if state == newer(side) {
-        Ok(state) // already newer everywhere
-    } else if base == CLEAN || base == newer(side) {
-        Ok(if whole { newer(side) } else { newer(side) | PARTIAL })
-    } else if state & REST != 0 {
-        Err(Blocked::Rest)
-    } else {
+    } else if state & modified(other) != 0 {
         Err(Blocked::Conflict)
+    } else if state & newer(other) != 0 {
+        Err(Blocked::Drops)
+    } else {
+        Ok(whole(side) | (state & IN_FLIGHT))
     }
 }
 
-/// Whether `side` is stale in `state` (the other side holds changes).
+/// Whether `side` needs a sync by the byte: the other counter, or some
+/// element newer on the other side (for a subview, a superset: its box may hold none).
 pub(crate) const fn is_stale(state: u8, side: Side) -> bool {
-    state != ONE_SPACE && state & SIDE_BITS == newer(side.other())
+    let other = side.other();
+    state != ONE_SPACE && state & (modified(other) | newer(other)) != 0
 }
 
-/// Whether a whole-array `modify(side)` changes nothing in `state`: the side
-/// is newer everywhere already, or the DualView is one space (the one-load fast path).
+/// Whether a whole-array `modify(side)` changes nothing: that counter is set
+/// and every element is newer there already, or the DualView is one space.
 pub(crate) const fn modify_is_noop(state: u8, side: Side) -> bool {
-    state & !IN_FLIGHT == newer(side) || state == ONE_SPACE
+    state & !IN_FLIGHT == whole(side) || state == ONE_SPACE
 }
 
-/// Whether a blocking `sync(side)` of the whole array does nothing: `side`
-/// is not stale and no queued copy may still run.
+/// Whether a blocking `sync(side)` does nothing: `side` not stale by the
+/// byte and no queued copy may still run.
 pub(crate) const fn sync_is_noop(state: u8, side: Side) -> bool {
     !is_stale(state, side) && state & IN_FLIGHT == 0
 }
 
 /// The state after storing `state` over `cur` (clear_sync_state, realloc,
-/// write-only access): a one-space DualView stays `ONE_SPACE`, and copies in
-/// flight stay in flight.
+/// an overwrite access): a one-space DualView stays `ONE_SPACE`, and copies
+/// in flight stay in flight.
 pub(crate) const fn store_next(cur: u8, state: u8) -> u8 {
     if cur == ONE_SPACE { ONE_SPACE } else { state | (cur & IN_FLIGHT) }
 }
@@ -148,13 +180,13 @@ impl Flags {
         self.0.as_ptr()
     }
 
-    /// Apply `modify(side)`; `Err` when it cannot be a flag change (nothing
-    /// changes). Returns the state it replaced.
+    /// Apply a lock-free `modify(side)` of the whole array; `Err` when it
+    /// cannot be one (nothing changes). Returns the state it replaced.
     #[inline]
-    pub(crate) fn modify(&self, side: Side, whole: bool) -> Result<u8, Blocked> {
+    pub(crate) fn modify(&self, side: Side) -> Result<u8, Blocked> {
         let mut cur = self.load();
         loop {
-            let next = modify_next(cur, side, whole)?;
+            let next = modify_next(cur, side)?;
             if next == cur {
                 return Ok(cur);
             }
@@ -165,13 +197,7 @@ impl Flags {
         }
     }
 
-    /// Whether `side` needs a sync.
-    #[inline(always)]
-    pub(crate) fn is_stale(&self, side: Side) -> bool {
-        is_stale(self.load(), side)
-    }
-
-    /// Set the state (clear_sync_state, realloc, write-only access); a
+    /// Set the state (clear_sync_state, realloc, an overwrite access); a
     /// one-space DualView stays `ONE_SPACE`, `IN_FLIGHT` stays.
     pub(crate) fn store(&self, state: u8) {
         // One atomic step: IN_FLIGHT may be set meanwhile (under the family lock, which this need not hold).
@@ -207,38 +233,42 @@ impl Flags {
 }
 
 /// The `static inline` C functions of `include/dualview.h` that restate the
-/// rules above, one for one: `dv_sync_state_newer` ([`newer`]),
+/// rules above, one for one: `dv_sync_state_whole` ([`whole`]),
 /// `dv_sync_state_is_stale` ([`is_stale`]), `dv_sync_state_modify_is_noop`
 /// ([`modify_is_noop`]), `dv_sync_state_sync_is_noop` ([`sync_is_noop`]),
-/// `dv_sync_state_modify_next` ([`modify_next`]: false
-/// for either [`Blocked`]), `dv_sync_state_clear_next` ([`store_next`] of
-/// `CLEAN`), and, where GCC's `__atomic` builtins exist, the atomic steps of
-/// [`Flags`]: `dv_word_load` ([`Flags::load`]), `dv_sync_state_try_modify`
-/// ([`Flags::modify`] of the whole array) and `dv_sync_state_clear`
-/// ([`Flags::store`] of `CLEAN`). Emitted into the header by `tests/header.rs`.
+/// `dv_sync_state_modify_next` ([`modify_next`]: false for either
+/// [`Blocked`]), `dv_sync_state_clear_next` ([`store_next`] of `CLEAN`), and,
+/// where GCC's `__atomic` builtins exist, the atomic steps of [`Flags`]:
+/// `dv_word_load` ([`Flags::load`]), `dv_sync_state_try_modify`
+/// ([`Flags::modify`]) and `dv_sync_state_clear` ([`Flags::store`] of
+/// `CLEAN`). Emitted into the header by `tests/header.rs`.
 pub(crate) fn c_functions() -> &'static str {
     r#"
 /* ---- The sync-state byte (dv_sync_state_word) -------------------------------------------
- * Its transitions, as the library performs them, for inline fast paths (the C++ wrapper's,
- * docs/DECISIONS.md D22). Written next to the Rust rules in src/dual_view/flags.rs and
- * checked against them on every state byte, both sides and every operation. `side` is
- * DV_SIDE_HOST or DV_SIDE_DEVICE. */
+ * Its whole-array transitions, as the library performs them, for inline fast paths (the C++
+ * wrapper's, docs/DECISIONS.md D22). Written next to the Rust rules in
+ * src/dual_view/flags.rs and checked against them on every state byte and both sides.
+ * `side` is DV_SIDE_HOST or DV_SIDE_DEVICE. */
 
-/** The state in which `side` holds changes the other side lacks, everywhere. */
-static inline uint8_t dv_sync_state_newer(uint32_t side) {
-  return (uint8_t)(side == DV_SIDE_HOST ? DV_SYNC_HOST_NEWER : DV_SYNC_DEVICE_NEWER);
+/** The state after a modify of the whole array from `side`: that side's Kokkos counter set,
+ *  every element newer there. */
+static inline uint8_t dv_sync_state_whole(uint32_t side) {
+  return (uint8_t)(side == DV_SIDE_HOST ? (DV_SYNC_HOST_MODIFIED | DV_SYNC_HOST_NEWER)
+                                        : (DV_SYNC_DEVICE_MODIFIED | DV_SYNC_DEVICE_NEWER));
 }
 
-/** Whether `side` is stale in `state`: the other side holds changes (need_sync). */
+/** Whether `side` needs a sync (need_sync): the other side's Kokkos counter is set, or some
+ *  element is newer on the other side. */
 static inline bool dv_sync_state_is_stale(uint8_t state, uint32_t side) {
-  const uint8_t other = dv_sync_state_newer(side == DV_SIDE_HOST ? DV_SIDE_DEVICE : DV_SIDE_HOST);
-  return state != DV_SYNC_ONE_SPACE && (state & (DV_SYNC_HOST_NEWER | DV_SYNC_DEVICE_NEWER)) == other;
+  const uint8_t other = (uint8_t)(side == DV_SIDE_HOST ? (DV_SYNC_DEVICE_MODIFIED | DV_SYNC_DEVICE_NEWER)
+                                                       : (DV_SYNC_HOST_MODIFIED | DV_SYNC_HOST_NEWER));
+  return state != DV_SYNC_ONE_SPACE && (state & other) != 0;
 }
 
-/** Whether a modify of the whole array from `side` changes nothing: `side` is newer
- *  everywhere already, or the DualView is one space. */
+/** Whether a modify of the whole array from `side` changes nothing: that counter is set and
+ *  every element is newer there already, or the DualView is one space. */
 static inline bool dv_sync_state_modify_is_noop(uint8_t state, uint32_t side) {
-  return (uint8_t)(state & ~DV_SYNC_IN_FLIGHT) == dv_sync_state_newer(side) || state == DV_SYNC_ONE_SPACE;
+  return (uint8_t)(state & ~DV_SYNC_IN_FLIGHT) == dv_sync_state_whole(side) || state == DV_SYNC_ONE_SPACE;
 }
 
 /** Whether a blocking sync of the whole array towards `side` does nothing: `side` is not
@@ -247,24 +277,20 @@ static inline bool dv_sync_state_sync_is_noop(uint8_t state, uint32_t side) {
   return !dv_sync_state_is_stale(state, side) && (state & DV_SYNC_IN_FLIGHT) == 0;
 }
 
-/** The state after a modify from `side` of the whole array (`whole`) or of a subview's
- *  region, when that modify changes this byte alone: true, with `*next` (maybe `state`
- *  itself). False when the library must act: the other side holds changes (an error), or
- *  the rest of a partly synced change, which the library copies first. */
-static inline bool dv_sync_state_modify_next(uint8_t state, uint32_t side, bool whole, uint8_t *next) {
-  const uint8_t mine = dv_sync_state_newer(side);
-  const uint8_t flight = (uint8_t)(state & DV_SYNC_IN_FLIGHT);
-  const uint8_t settled = (uint8_t)(state & ~DV_SYNC_IN_FLIGHT);
-  const int base = state & (DV_SYNC_HOST_NEWER | DV_SYNC_DEVICE_NEWER);
-  if (settled == DV_SYNC_ONE_SPACE || settled == mine) {
+/** The state after a modify of the whole array from `side`, when that modify changes this
+ *  byte alone: true, with `*next` (maybe `state` itself). False when the library must act:
+ *  the other side's counter is set (an error), or some element is newer on the other side
+ *  (the library drops those, and says so when asked). */
+static inline bool dv_sync_state_modify_next(uint8_t state, uint32_t side, uint8_t *next) {
+  const uint8_t counter = (uint8_t)(side == DV_SIDE_HOST ? DV_SYNC_DEVICE_MODIFIED : DV_SYNC_HOST_MODIFIED);
+  const uint8_t elements = (uint8_t)(side == DV_SIDE_HOST ? DV_SYNC_DEVICE_NEWER : DV_SYNC_HOST_NEWER);
+  if (state == DV_SYNC_ONE_SPACE) {
     *next = state;
     return true;
   }
-  if (base == DV_SYNC_CLEAN || base == mine) {
-    *next = (uint8_t)((whole ? mine : (mine | DV_SYNC_PARTIAL)) | flight);
-    return true;
-  }
-  return false;
+  if ((state & (counter | elements)) != 0) return false;
+  *next = (uint8_t)(dv_sync_state_whole(side) | (state & DV_SYNC_IN_FLIGHT));
+  return true;
 }
 
 /** The state after clear_sync_state: clean, except that one space stays one space and
@@ -290,7 +316,7 @@ static inline bool dv_sync_state_try_modify(const uint8_t *word, uint32_t side) 
   uint8_t *w = (uint8_t *)word;
   uint8_t cur = __atomic_load_n(w, __ATOMIC_ACQUIRE);
   uint8_t next = cur;
-  while (dv_sync_state_modify_next(cur, side, true, &next)) {
+  while (dv_sync_state_modify_next(cur, side, &next)) {
     if (next == cur || __atomic_compare_exchange_n(w, &cur, next, true, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) return true;
   }
   return false;
@@ -318,79 +344,70 @@ static inline uint8_t dv_word_load(const uint8_t *word) {
 mod tests {
     use super::*;
 
-    const H: u8 = HOST_NEWER;
-    const D: u8 = DEVICE_NEWER;
-    const HP: u8 = HOST_NEWER | PARTIAL;
-    const DP: u8 = DEVICE_NEWER | PARTIAL;
-    const HR: u8 = HOST_NEWER | PARTIAL | REST;
-    const DR: u8 = DEVICE_NEWER | PARTIAL | REST;
+    const HM: u8 = HOST_MODIFIED;
+    const DM: u8 = DEVICE_MODIFIED;
+    const HN: u8 = HOST_NEWER;
+    const DN: u8 = DEVICE_NEWER;
+    const P: u8 = PARTIAL;
 
     #[test]
     fn transitions_are_exhaustive() {
-        use Blocked::{Conflict, Rest};
+        use Blocked::{Conflict, Drops};
         use Side::{Device as Dv, Host as Hs};
-        for (state, side, whole, next) in [
-            (CLEAN, Hs, true, Ok(H)),
-            (CLEAN, Hs, false, Ok(HP)),
-            (CLEAN, Dv, true, Ok(D)),
-            (CLEAN, Dv, false, Ok(DP)),
-            (H, Hs, true, Ok(H)),
-            (H, Hs, false, Ok(H)),
-            (HP, Hs, false, Ok(HP)),
-            (HP, Hs, true, Ok(H)),
-            (HR, Hs, false, Ok(HP)),
-            (HR, Hs, true, Ok(H)),
-            (H, Dv, true, Err(Conflict)),
-            (HP, Dv, false, Err(Conflict)),
-            (HR, Dv, true, Err(Rest)),
-            (HR, Dv, false, Err(Rest)),
-            (D, Dv, true, Ok(D)),
-            (D, Dv, false, Ok(D)),
-            (DP, Dv, false, Ok(DP)),
-            (DP, Dv, true, Ok(D)),
-            (DR, Dv, false, Ok(DP)),
-            (DR, Dv, true, Ok(D)),
-            (D, Hs, true, Err(Conflict)),
-            (DP, Hs, false, Err(Conflict)),
-            (DR, Hs, true, Err(Rest)),
-            (DR, Hs, false, Err(Rest)),
-            (ONE_SPACE, Hs, true, Ok(ONE_SPACE)),
-            (ONE_SPACE, Dv, false, Ok(ONE_SPACE)),
+        for (state, side, next) in [
+            (CLEAN, Hs, Ok(HM | HN)),
+            (CLEAN, Dv, Ok(DM | DN)),
+            (HM | HN, Hs, Ok(HM | HN)),
+            (HM | HN | P, Hs, Ok(HM | HN)),
+            (HN | P, Hs, Ok(HM | HN)),
+            (HM | HN, Dv, Err(Conflict)),
+            (HM, Dv, Err(Conflict)),
+            (HN | P, Dv, Err(Drops)),
+            (HN | DN | P, Dv, Err(Drops)),
+            (DM | DN, Hs, Err(Conflict)),
+            (DN | P, Hs, Err(Drops)),
+            (DN | P, Dv, Ok(DM | DN)),
+            (ONE_SPACE, Hs, Ok(ONE_SPACE)),
+            (ONE_SPACE, Dv, Ok(ONE_SPACE)),
             // Copies in flight change no rule, and stay in flight.
-            (CLEAN | IN_FLIGHT, Dv, false, Ok(DP | IN_FLIGHT)),
-            (H | IN_FLIGHT, Hs, true, Ok(H | IN_FLIGHT)),
-            (HP | IN_FLIGHT, Hs, true, Ok(H | IN_FLIGHT)),
-            (H | IN_FLIGHT, Dv, true, Err(Conflict)),
-            (DR | IN_FLIGHT, Hs, false, Err(Rest)),
+            (CLEAN | IN_FLIGHT, Dv, Ok(DM | DN | IN_FLIGHT)),
+            (HM | HN | IN_FLIGHT, Hs, Ok(HM | HN | IN_FLIGHT)),
+            (HM | HN | IN_FLIGHT, Dv, Err(Conflict)),
         ] {
-            assert_eq!(modify_next(state, side, whole), next, "{state} {side} {whole}");
+            assert_eq!(modify_next(state, side), next, "{state} {side}");
         }
         for (state, host_stale, device_stale) in [
             (CLEAN, false, false),
-            (H, false, true),
-            (HP, false, true),
-            (HR, false, true),
-            (D, true, false),
-            (DP, true, false),
-            (DR, true, false),
+            (HM | HN, false, true),
+            (HN | P, false, true),
+            (HM, false, true),
+            (DM | DN, true, false),
+            (DN | P, true, false),
+            (HN | DN | P, true, true),
             (ONE_SPACE, false, false),
         ] {
             assert_eq!(is_stale(state, Side::Host), host_stale, "{state}");
             assert_eq!(is_stale(state, Side::Device), device_stale, "{state}");
         }
+        assert_eq!(uniform(HM | HN), Some(Cell::Host));
+        assert_eq!(uniform(DN), Some(Cell::Device));
+        assert_eq!(uniform(HM), Some(Cell::Clean));
+        assert_eq!(uniform(HN | DN | P), None);
+        assert_eq!(with_map(HM | P | HN | IN_FLIGHT, Summary { host: false, device: true, uniform: false }), HM | DN | P | IN_FLIGHT);
         let one = Flags::new(true);
-        one.store(H);
+        one.store(HM | HN);
         assert_eq!(one.load(), ONE_SPACE);
         // A blocking sync waits for copies in flight even where nothing is stale;
         // a modify that changes nothing stays free; storing keeps the bit.
         assert!(sync_is_noop(CLEAN, Side::Host) && !sync_is_noop(CLEAN | IN_FLIGHT, Side::Host));
-        assert!(!sync_is_noop(D, Side::Host) && sync_is_noop(D, Side::Device));
-        assert!(modify_is_noop(H | IN_FLIGHT, Side::Host));
+        assert!(!sync_is_noop(DM | DN, Side::Host) && sync_is_noop(DM | DN, Side::Device));
+        assert!(modify_is_noop(HM | HN | IN_FLIGHT, Side::Host));
+        assert!(!modify_is_noop(HM | HN | P, Side::Host), "a partial map is not newer everywhere");
         let f = Flags::new(false);
         f.set_in_flight(true);
-        f.store(D);
-        assert_eq!(f.load(), D | IN_FLIGHT);
-        assert!(f.replace(D | IN_FLIGHT, CLEAN));
+        f.store(DM | DN);
+        assert_eq!(f.load(), DM | DN | IN_FLIGHT);
+        assert!(f.replace(DM | DN | IN_FLIGHT, CLEAN));
         assert_eq!(f.load(), IN_FLIGHT);
         f.set_in_flight(false);
         assert_eq!(f.load(), CLEAN);
@@ -399,23 +416,22 @@ mod tests {
     /// What the Rust rules answer for `state` and `side`, one line in the
     /// format of the C program below.
     fn rust_line(state: u8, side: Side) -> String {
-        let next = |whole| match modify_next(state, side, whole) {
+        let next = match modify_next(state, side) {
             Ok(n) => format!("1 {n}"),
             Err(_) => "0 -".to_string(),
         };
         let f = Flags(AtomicU8::new(state));
-        let tried = u8::from(f.modify(side, true).is_ok());
+        let tried = u8::from(f.modify(side).is_ok());
         let cleared = Flags(AtomicU8::new(state));
         cleared.store(CLEAN);
         format!(
-            "{state} {} newer={} stale={} noop={} sync_noop={} whole={} part={} clear={} | try={tried} {} clear={}",
+            "{state} {} whole={} stale={} noop={} sync_noop={} next={} clear={} | try={tried} {} clear={}",
             side as u32,
-            newer(side),
+            whole(side),
             u8::from(is_stale(state, side)),
             u8::from(modify_is_noop(state, side)),
             u8::from(sync_is_noop(state, side)),
-            next(true),
-            next(false),
+            next,
             store_next(state, CLEAN),
             f.load(),
             cleared.load(),
@@ -424,27 +440,22 @@ mod tests {
 
     const C_PROGRAM: &str = r#"#include "dualview.h"
 #include <stdio.h>
-static const char *next_of(bool ok, uint8_t n, char *buf) {
-  if (ok) snprintf(buf, 16, "1 %u", (unsigned)n);
-  else snprintf(buf, 16, "0 -");
-  return buf;
-}
 int main(void) {
   unsigned s;
   uint32_t side;
   for (s = 0; s < 256; ++s) {
     for (side = 0; side < 2; ++side) {
       const uint8_t state = (uint8_t)s;
-      uint8_t whole = 0, part = 0, word = state, cleared = state;
-      char a[16], b[16];
-      const bool w = dv_sync_state_modify_next(state, side, true, &whole);
-      const bool p = dv_sync_state_modify_next(state, side, false, &part);
+      uint8_t next = 0, word = state, cleared = state;
+      char a[16];
+      const bool ok = dv_sync_state_modify_next(state, side, &next);
       const bool tried = dv_sync_state_try_modify(&word, side);
+      if (ok) snprintf(a, sizeof a, "1 %u", (unsigned)next);
+      else snprintf(a, sizeof a, "0 -");
       dv_sync_state_clear(&cleared);
-      printf("%u %u newer=%u stale=%d noop=%d sync_noop=%d whole=%s part=%s clear=%u | try=%d %u clear=%u\n", s,
-             (unsigned)side, (unsigned)dv_sync_state_newer(side), (int)dv_sync_state_is_stale(state, side),
-             (int)dv_sync_state_modify_is_noop(state, side), (int)dv_sync_state_sync_is_noop(state, side),
-             next_of(w, whole, a), next_of(p, part, b),
+      printf("%u %u whole=%u stale=%d noop=%d sync_noop=%d next=%s clear=%u | try=%d %u clear=%u\n", s,
+             (unsigned)side, (unsigned)dv_sync_state_whole(side), (int)dv_sync_state_is_stale(state, side),
+             (int)dv_sync_state_modify_is_noop(state, side), (int)dv_sync_state_sync_is_noop(state, side), a,
              (unsigned)dv_sync_state_clear_next(state), (int)tried, (unsigned)dv_word_load(&word),
              (unsigned)dv_word_load(&cleared));
     }
@@ -452,7 +463,6 @@ int main(void) {
   return 0;
 }
 "#;
-
     /// Compile `C_PROGRAM` with `compiler args`, run it, return its output.
     fn run_c(dir: &std::path::Path, compiler: &str, args: &[&str], name: &str) -> Option<String> {
         use std::process::Command;
@@ -514,15 +524,15 @@ int main(void) {
     #[test]
     fn failed_modify_and_moved_state_change_nothing() {
         let f = Flags::default();
-        f.modify(Side::Host, true).unwrap();
-        assert_eq!(f.modify(Side::Device, false), Err(Blocked::Conflict));
-        assert_eq!(f.load(), H);
-        assert!(!f.replace(HP, CLEAN));
-        assert_eq!(f.load(), H);
-        assert!(f.replace(H, CLEAN));
+        f.modify(Side::Host).unwrap();
+        assert_eq!(f.modify(Side::Device), Err(Blocked::Conflict));
+        assert_eq!(f.load(), HM | HN);
+        assert!(!f.replace(HM | HN | P, CLEAN));
+        assert_eq!(f.load(), HM | HN);
+        assert!(f.replace(HM | HN, CLEAN));
         assert_eq!(f.load(), CLEAN);
-        f.store(DR);
-        assert_eq!(f.modify(Side::Host, true), Err(Blocked::Rest));
-        assert_eq!(f.load(), DR);
+        f.store(DN | P);
+        assert_eq!(f.modify(Side::Host), Err(Blocked::Drops));
+        assert_eq!(f.load(), DN | P);
     }
 }

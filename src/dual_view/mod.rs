@@ -10,8 +10,9 @@
 //! | --- | --- |
 //! | `mod.rs` | the handle and family types, construction, identity and shape |
 //! | `desc.rs` | [`Desc`]: how to create one |
-//! | `flags.rs` | the flag word and its transitions |
-//! | `regions.rs` | subview boxes and the record of modified regions |
+//! | `flags.rs` | the flag word: Kokkos' counters and the map's summary |
+//! | `regions.rs` | index boxes: where a subview sits |
+//! | `coherence/` | the coherence map: clean, host-newer or device-newer, per element |
 //! | `borrow.rs` | run-time borrows of each side (guards, and writers while they write) |
 //! | `exclusive.rs` | `exclusive::Exclusive`, the proof of held borrows that every write of array memory needs |
 //! | `sync.rs` | modify, need_sync, sync, clear_sync_state |
@@ -29,6 +30,7 @@
 mod access;
 mod borrow;
 mod checked;
+pub mod coherence;
 mod copy;
 mod desc;
 mod exclusive;
@@ -99,8 +101,10 @@ struct State {
     mapping: Mapping,
     host: Arc<Allocation>,
     device: Arc<Allocation>,
-    /// The regions the newer side changed, while the flags say `PARTIAL`.
-    dirty: Vec<IndexBox>,
+    /// The coherence map's detail: which elements are clean, host-newer or
+    /// device-newer. Meaningful while the flag byte says `PARTIAL`; a
+    /// uniform byte (stored lock-free) overrides it ([`RawDualView::map_locked`]).
+    map: coherence::Map,
     /// Copies queued on streams that may still run (`in_flight.rs`).
     in_flight: Vec<in_flight::InFlight>,
 }
@@ -240,7 +244,7 @@ impl RawDualView {
         let host = if aliased { device.clone() } else { Allocation::new(desc.host, host_bytes, desc.init, &host_label)? };
         let dv = Self::assemble(label, host_label, desc, single, aliased, host, device);
         dv.shared.adopt_mirror(&dv.shared.read().host, how);
-        dv.record_locked(&mut dv.shared.write(), checked::Wrote::Unknown)?;
+        dv.record_locked(&mut dv.shared.write(), checked::Wrote::Everything)?;
         Ok(dv)
     }
 
@@ -308,7 +312,7 @@ impl RawDualView {
         let d = if aliased { h.clone() } else { d };
         let dv = Self::assemble(label, host_label, desc, single, aliased, h, d);
         dv.shared.adopt_mirror(&dv.shared.read().host, Registering::Now);
-        dv.record_locked(&mut dv.shared.write(), checked::Wrote::Unknown)?;
+        dv.record_locked(&mut dv.shared.write(), checked::Wrote::Everything)?;
         Ok(dv)
     }
 
@@ -324,8 +328,8 @@ impl RawDualView {
         // SAFETY: forwarded contract.
         let h = unsafe { Allocation::wrap(desc.host, host, bytes, &host_label) };
         let dv = Self::assemble(label, host_label, desc, false, false, h, device);
-        dv.shared.flags.store(flags::HOST_NEWER);
-        dv.record_locked(&mut dv.shared.write(), checked::Wrote::Unknown)?;
+        dv.shared.flags.store(flags::whole(Side::Host));
+        dv.record_locked(&mut dv.shared.write(), checked::Wrote::Everything)?;
         Ok(dv)
     }
 
@@ -367,7 +371,14 @@ impl RawDualView {
             stats: StatsCell::default(),
             // One memory has nothing to compare.
             check: (desc.checked && !aliased).then(Default::default),
-            state: RwLock::new(State { generation: 0, mapping: desc.mapping, host, device, dirty: Vec::new(), in_flight: Vec::new() }),
+            state: RwLock::new(State {
+                generation: 0,
+                mapping: desc.mapping,
+                host,
+                device,
+                map: coherence::Map::new(&desc.mapping),
+                in_flight: Vec::new(),
+            }),
         };
         RawDualView { shared: Arc::new(shared), sub: None, const_data: false }
     }
@@ -602,6 +613,32 @@ impl RawDualView {
         self.shared.read().host.is_page_locked()
     }
 
+    /// The family's coherence map: how many elements are newer on each side,
+    /// its form (boxes or a bitmap) and the heap bytes it holds
+    /// (introspection; docs/SEMANTICS.md states the bound). Does not wait.
+    ///
+    /// ```
+    /// use dualview::{Side, Slice};
+    /// let a = dualview::doc::raw::<f64>(&[1000, 3], dualview::Space::test_device(0));
+    /// a.modify(Side::Device).unwrap();
+    /// a.subview(&[Slice::Range(900, 1000), Slice::All]).unwrap().sync(Side::Host).unwrap();
+    /// let m = a.coherence();
+    /// assert_eq!((m.device_newer, m.host_newer, m.boxes, m.bitmap), (2700, 0, 1, false));
+    /// ```
+    pub fn coherence(&self) -> coherence::MapInfo {
+        let st = self.shared.read();
+        let n = st.mapping.size();
+        match flags::uniform(self.shared.flags.load()) {
+            _ if self.shared.single => coherence::MapInfo::default(),
+            Some(c) => coherence::MapInfo {
+                host_newer: if c == coherence::Cell::Host { n } else { 0 },
+                device_newer: if c == coherence::Cell::Device { n } else { 0 },
+                ..Default::default()
+            },
+            None => st.map.info(),
+        }
+    }
+
     /// The `dv_info_t.bits` of this handle (`DV_INFO_*`).
     pub(crate) fn info_bits(&self) -> u32 {
         let mut bits = 0;
@@ -675,6 +712,14 @@ impl RawDualView {
         match &self.sub {
             Some(s) => s.bounds,
             None => IndexBox::whole(st.mapping.extents()),
+        }
+    }
+
+    /// The parent axes this handle keeps (its axis `k` is parent axis `kept_axes()[k]`).
+    fn kept_axes(&self, st: &State) -> Vec<u8> {
+        match &self.sub {
+            Some(s) => s.axes.clone(),
+            None => (0..st.mapping.rank() as u8).collect(),
         }
     }
 

@@ -2,9 +2,9 @@
 //! resize into a new family (the C++ wrapper's value semantics).
 
 use super::checked::{Call, Wrote};
-use super::flags::{is_partial, Flags, CLEAN, PARTIAL, REST};
+use super::coherence::{Cell, Map};
 use super::exclusive::{Exclusive, Part};
-use super::regions::{self, IndexBox};
+use super::flags::{self, CLEAN, COUNTERS, DEVICE_MODIFIED, HOST_MODIFIED};
 use super::{Desc, RawDualView, Registering, State};
 use crate::error::{err, Error, Result};
 use crate::extents::{DynRank, Extents};
@@ -18,7 +18,10 @@ use std::sync::Arc;
 impl RawDualView {
     /// Kokkos `resize`: new extents of the same rank, keeping the overlapping
     /// index range on *both* sides, each copied in its own space; new elements
-    /// are zero. Flags unchanged. On failure nothing changes.
+    /// are zero. Kokkos' counters unchanged; each kept element keeps its state
+    /// in the coherence map, and the new ones are newer on the side whose
+    /// counter is set (that side may write them before its sync, as Kokkos
+    /// assumes), else clean. On failure nothing changes.
     ///
     /// ```
     /// use dualview::DynRank;
@@ -59,7 +62,7 @@ impl RawDualView {
         self.settle_locked(&mut st)?; // no queued copy may use the blocks replaced here
         self.verify_locked(&mut st, Call::Resize)?;
         self.reallocate_locked(&mut st, extents, keep, init)?;
-        self.record_locked(&mut st, Wrote::Unknown)
+        self.record_locked(&mut st, Wrote::Everything)
     }
 
     fn reallocate_locked(&self, st: &mut State, extents: &DynRank, keep: bool, init: bool) -> Result<()> {
@@ -84,14 +87,19 @@ impl RawDualView {
                     }
                 }
                 sh.flags.store(CLEAN);
+                st.map.set_uniform(Cell::Clean);
             }
             return Ok(());
         }
         let mapping = old.with_extents(*extents).map_err(fail)?;
         let bytes = sh.elem.bytes(&mapping).map_err(fail)?;
+        let (cur, map) = if keep { self.resized_map(st, &mapping)? } else { (0, Map::new(&mapping)) };
         if keep && grows_as_prefix(&old, &mapping) {
             let old_bytes = sh.elem.bytes(&old).map_err(fail)?;
-            return self.grow(st, &mut proof, mapping, old_bytes, bytes).map_err(fail);
+            self.grow(st, &mut proof, mapping, old_bytes, bytes).map_err(fail)?;
+            st.map = map;
+            self.publish(st, cur, cur & COUNTERS);
+            return Ok(());
         }
         let device = Allocation::new(sh.device_space, bytes, init, &sh.label).map_err(fail)?;
         proof.admit_fresh(&device).map_err(fail)?;
@@ -113,12 +121,30 @@ impl RawDualView {
         st.device = device;
         st.generation += 1;
         sh.generation.store(st.generation, Ordering::Release);
+        st.map = map;
         if !keep {
             sh.flags.store(CLEAN);
         } else {
-            keep_record(&sh.flags, &mut st.dirty, old.extents(), extents);
+            self.publish(st, cur, cur & COUNTERS);
         }
         Ok(())
+    }
+
+    /// Under the lock: the flag byte and the coherence map after a resize to
+    /// `mapping` (every kept element keeps its state; the new ones are newer
+    /// on the side whose Kokkos counter is set, else clean), computed before
+    /// anything changes (`OutOfMemory` here changes nothing).
+    fn resized_map(&self, st: &mut State, mapping: &Mapping) -> Result<(u8, Map)> {
+        let cur = self.map_locked(st);
+        let fill = if cur & HOST_MODIFIED != 0 {
+            Cell::Host
+        } else if cur & DEVICE_MODIFIED != 0 {
+            Cell::Device
+        } else {
+            Cell::Clean
+        };
+        let map = st.map.resized(mapping, fill).map_err(|e| self.err_on(e, None))?;
+        Ok((cur, map))
     }
 
     /// Resize where the old contents are a prefix of the new layout (growing
@@ -160,11 +186,9 @@ impl RawDualView {
             // a new block has none: register either at the first copying sync.
             sh.adopt_mirror(&st.host, Registering::AtFirstSync);
         }
-        let old = st.mapping;
         st.mapping = mapping;
         st.generation += 1;
         sh.generation.store(st.generation, Ordering::Release);
-        keep_record(&sh.flags, &mut st.dirty, old.extents(), mapping.extents());
         Ok(())
     }
 
@@ -220,6 +244,7 @@ impl RawDualView {
         }
         let reading = self.reading(&st, Side::Host)?.join(self.reading(&st, Side::Device)?);
         let mapping = st.mapping.with_extents(*extents).map_err(fail)?;
+        let (cur, map) = self.resized_map(&mut st, &mapping)?;
         let desc = Desc { elem: sh.elem, mapping, device: sh.device_space, host: sh.host_space, init: true, pin_mirror: sh.pin_mirror, checked: sh.check.is_some() };
         let new = RawDualView::new_registering(&sh.label, &desc, Registering::AtFirstSync)?;
         {
@@ -228,40 +253,12 @@ impl RawDualView {
             self.copy_overlap(&st, &proof, &mapping, &nst.host, &nst.device).map_err(fail)?;
         }
         let mut nst = new.shared.write();
-        nst.dirty = st.dirty.clone();
-        new.shared.flags.store(sh.flags.load() & !super::flags::IN_FLIGHT); // the copies in flight are the old family's
-        keep_record(&new.shared.flags, &mut nst.dirty, st.mapping.extents(), extents);
-        new.record_locked(&mut nst, Wrote::Unknown)?;
+        nst.map = map;
+        // Kokkos' counters as the old family's; the copies in flight stay the old family's.
+        new.shared.flags.store(flags::with_map(cur & COUNTERS, nst.map.summary()));
+        new.record_locked(&mut nst, Wrote::Everything)?;
         drop(nst);
         Ok(new)
-    }
-}
-
-/// After a resize from `old` to `new` extents (same rank), keep the record of
-/// unsynced changes. A change of the whole array stays whole: it covers the
-/// new elements too, which the newer side may write before its sync (Kokkos'
-/// own resize test does). A record of regions keeps its indices (a resize
-/// keeps every index both shapes hold: the boxes are clipped) and gains the
-/// new elements, for the same reason (Kokkos marks the newer side whole).
-fn keep_record(flags: &Flags, dirty: &mut Vec<IndexBox>, old: &DynRank, new: &DynRank) {
-    let f = flags.load();
-    if !is_partial(f) {
-        return;
-    }
-    let mut boxes = dirty.clone();
-    regions::clip(&mut boxes, new);
-    let mut next = f;
-    for added in IndexBox::whole(new).subtract(&IndexBox::whole(old).clip(new)) {
-        if !regions::record(&mut boxes, added) {
-            next = f & !(PARTIAL | REST); // too many boxes: the whole array
-            break;
-        }
-    }
-    if boxes.is_empty() && next & PARTIAL != 0 {
-        next = CLEAN;
-    }
-    if flags.replace(f, next) {
-        *dirty = boxes;
     }
 }
 

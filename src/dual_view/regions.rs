@@ -1,28 +1,11 @@
-//! Where a subview sits in its parent, and which regions hold unsynced changes.
+//! Index boxes: where a subview sits in its parent's index space.
 //!
-//! Kokkos clears the whole DualView's flags when a subview syncs its own
-//! region, so the rest of a parent modified as a whole stays silently stale.
-//! dualview records, as disjoint boxes of the parent's index space, what the
-//! newer side changed and has not yet copied:
-//!
-//! | call | the record afterwards |
-//! | --- | --- |
-//! | modify through the parent (or a clone) | the whole array |
-//! | modify through subviews only | their boxes ([`IndexBox`], made disjoint) |
-//! | sync through a subview | what it held minus the subview's box (the rest stays recorded) |
-//! | sync through the parent | nothing |
-//!
-//! A sync copies the record's part inside its own box, so each changed byte
-//! is copied once: a subview sync moves only its region (the LAMMPS ghost
-//! rows), and a later whole sync moves the rest. Exact while the record holds
-//! at most [`MAX_BOXES`] boxes; beyond that the change counts as the whole
-//! array (more is copied, nothing is missed).
+//! A box is `[lo[r], hi[r])` per axis of the parent. A subview's box is the
+//! region its calls cover (`narrow`); the coherence map (`coherence/`) records
+//! the state of every element and answers in boxes.
 
 use crate::extents::{DynRank, Extents, MAX_RANK};
 use crate::layout::Slice;
-
-/// The most boxes kept before the change counts as the whole array.
-pub(crate) const MAX_BOXES: usize = 64;
 
 /// A box of indices in the parent's index space: `[lo[r], hi[r])` per axis.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,6 +21,25 @@ impl IndexBox {
         let mut hi = [0; MAX_RANK];
         hi[..extents.rank()].copy_from_slice(extents.as_slice());
         IndexBox { rank: extents.rank() as u8, lo: [0; MAX_RANK], hi }
+    }
+
+    /// The box `[lo[r], hi[r])` per axis (same lengths, at most `MAX_RANK`).
+    pub(crate) fn new(lo: &[usize], hi: &[usize]) -> IndexBox {
+        debug_assert!(lo.len() == hi.len() && lo.len() <= MAX_RANK);
+        let mut b = IndexBox { rank: lo.len() as u8, lo: [0; MAX_RANK], hi: [0; MAX_RANK] };
+        b.lo[..lo.len()].copy_from_slice(lo);
+        b.hi[..hi.len()].copy_from_slice(hi);
+        b
+    }
+
+    /// The rank of the parent's index space.
+    pub(crate) fn rank(&self) -> usize {
+        self.rank as usize
+    }
+
+    /// One past the last index of the box on each axis.
+    pub(crate) fn hi(&self) -> &[usize] {
+        &self.hi[..self.rank as usize]
     }
 
     /// Apply subview `slices` (already checked against the extents) to this
@@ -153,54 +155,6 @@ impl IndexBox {
     }
 }
 
-/// Add the indices of `b` to the recorded boxes, keeping them disjoint;
-/// false when that needs more than [`MAX_BOXES`] (then the change counts as
-/// the whole array).
-pub(crate) fn record(boxes: &mut Vec<IndexBox>, b: IndexBox) -> bool {
-    if b.is_empty() || boxes.iter().any(|x| x.contains(&b)) {
-        return true;
-    }
-    boxes.retain(|x| !b.contains(x));
-    let mut parts = vec![b];
-    for x in boxes.iter() {
-        parts = parts.iter().flat_map(|p| p.subtract(x)).collect();
-        if parts.len() > 4 * MAX_BOXES {
-            return false; // bound the work; the change then counts as the whole array
-        }
-    }
-    if boxes.len() + parts.len() > MAX_BOXES {
-        return false;
-    }
-    boxes.extend(parts);
-    true
-}
-
-/// Remove the indices of `b` from the recorded (disjoint) boxes; false when
-/// what remains needs more than [`MAX_BOXES`] boxes (the record is then unchanged).
-pub(crate) fn remove(boxes: &mut Vec<IndexBox>, b: &IndexBox) -> bool {
-    let rest: Vec<IndexBox> = boxes.iter().flat_map(|x| x.subtract(b)).collect();
-    if rest.len() > MAX_BOXES {
-        return false;
-    }
-    *boxes = rest;
-    true
-}
-
-/// The parts of the recorded (disjoint) boxes inside `b`: what a sync through
-/// a handle whose box is `b` copies.
-pub(crate) fn inside(boxes: &[IndexBox], b: &IndexBox) -> Vec<IndexBox> {
-    boxes.iter().filter_map(|x| x.intersect(b)).collect()
-}
-
-/// The recorded boxes clipped to new extents (a resize keeps the indices both
-/// shapes hold; the new ones are zero on both sides, so nothing to sync).
-pub(crate) fn clip(boxes: &mut Vec<IndexBox>, extents: &DynRank) {
-    for b in boxes.iter_mut() {
-        *b = b.clip(extents);
-    }
-    boxes.retain(|b| !b.is_empty());
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -219,19 +173,8 @@ mod tests {
                     })
                     .collect::<Vec<usize>>()
             })
-            .filter(|idx| boxes.iter().any(|b| idx.iter().enumerate().all(|(r, &i)| b.lo[r] <= i && i < b.hi[r])))
+            .filter(|idx| boxes.iter().any(|b| b.holds(idx)))
             .collect()
-    }
-
-    fn bx(lo: &[usize], hi: &[usize]) -> IndexBox {
-        let mut b = IndexBox { rank: lo.len() as u8, lo: [0; MAX_RANK], hi: [0; MAX_RANK] };
-        b.lo[..lo.len()].copy_from_slice(lo);
-        b.hi[..hi.len()].copy_from_slice(hi);
-        b
-    }
-
-    fn disjoint(boxes: &[IndexBox]) -> bool {
-        boxes.iter().enumerate().all(|(i, a)| boxes[i + 1..].iter().all(|b| !a.overlaps(b)))
     }
 
     #[test]
@@ -243,26 +186,13 @@ mod tests {
         let (col, axes) = rows.narrow(&axes, &[Slice::Range(1, 3), Slice::Index(4)]);
         assert_eq!(axes, vec![0]);
         assert_eq!((col.lo(), col.extents().as_slice()), (&[3, 4][..], &[2, 1][..]));
-    }
-
-    #[test]
-    fn the_ghost_rows_leave_two_slabs() {
-        // LAMMPS: the whole array changed, the ghost rows [100, 120) synced.
-        let whole = bx(&[0, 0], &[1000, 3]);
-        let ghost = bx(&[100, 0], &[120, 3]);
-        let mut rec = vec![whole];
-        assert_eq!(inside(&rec, &ghost), vec![ghost]);
-        assert!(remove(&mut rec, &ghost));
-        assert_eq!(rec, vec![bx(&[0, 0], &[100, 3]), bx(&[120, 0], &[1000, 3])]);
-        assert_eq!(rec.iter().map(IndexBox::len).sum::<usize>(), 980 * 3);
-        assert!(inside(&rec, &ghost).is_empty(), "a second ghost sync copies nothing");
+        assert_eq!(col.hi(), &[5, 5]);
     }
 
     #[test]
     #[cfg_attr(miri, ignore = "safe code only; thousands of cell sets are too slow under Miri")]
-    fn records_stay_disjoint_and_exact_against_cell_sets() {
-        // Deterministic pseudo-random boxes in a 7 x 5 x 3 array.
-        let e = [7usize, 5, 3];
+    fn subtraction_is_exact_and_disjoint_against_cell_sets() {
+        let e = [5usize, 4, 3];
         let mut seed = 0x9e3779b97f4a7c15u64;
         let mut next = |n: usize| {
             seed ^= seed << 13;
@@ -270,59 +200,37 @@ mod tests {
             seed ^= seed << 17;
             (seed % n as u64) as usize
         };
-        for _ in 0..300 {
-            let mut rec: Vec<IndexBox> = Vec::new();
-            let mut want: BTreeSet<Vec<usize>> = BTreeSet::new();
-            for _ in 0..8 {
-                let mut lo = [0; 3];
-                let mut hi = [0; 3];
-                for r in 0..3 {
-                    lo[r] = next(e[r] + 1);
-                    hi[r] = lo[r] + next(e[r] + 1 - lo[r]);
-                }
-                let b = bx(&lo, &hi);
-                let c = cells(&[b], &e);
-                if next(2) == 0 {
-                    assert!(record(&mut rec, b));
-                    want.extend(c);
-                } else {
-                    let got = cells(&inside(&rec, &b), &e);
-                    let expect: BTreeSet<_> = want.intersection(&c).cloned().collect();
-                    assert_eq!(got, expect, "inside");
-                    assert_eq!(inside(&rec, &b).iter().map(IndexBox::len).sum::<usize>(), expect.len(), "each index once");
-                    assert!(remove(&mut rec, &b));
-                    want.retain(|x| !c.contains(x));
-                }
-                assert!(disjoint(&rec), "{rec:?}");
-                assert_eq!(cells(&rec, &e), want);
+        let mut pick = || {
+            let (mut lo, mut hi) = ([0; 3], [0; 3]);
+            for r in 0..3 {
+                lo[r] = next(e[r] + 1);
+                hi[r] = lo[r] + next(e[r] + 1 - lo[r]);
             }
+            IndexBox::new(&lo, &hi)
+        };
+        for _ in 0..500 {
+            let (a, b) = (pick(), pick());
+            let parts = a.subtract(&b);
+            assert!(parts.len() <= 6);
+            let want: BTreeSet<_> = cells(&[a], &e).difference(&cells(&[b], &e)).cloned().collect();
+            assert_eq!(cells(&parts, &e), want);
+            assert_eq!(parts.iter().map(IndexBox::len).sum::<usize>(), want.len(), "disjoint");
+            assert_eq!(a.overlaps(&b), a.intersect(&b).is_some());
+            assert_eq!(a.intersect(&b).map_or(0, |x| x.len()), cells(&[a], &e).intersection(&cells(&[b], &e)).count());
         }
     }
 
     #[test]
-    fn subtraction_clipping_and_the_cap() {
-        let a = bx(&[0, 0], &[4, 4]);
-        assert_eq!(a.subtract(&bx(&[5, 5], &[6, 6])), vec![a]);
+    fn subtraction_and_clipping_edges() {
+        let a = IndexBox::new(&[0, 0], &[4, 4]);
+        assert_eq!(a.subtract(&IndexBox::new(&[5, 5], &[6, 6])), vec![a]);
         assert!(a.subtract(&a).is_empty());
-        assert_eq!(a.subtract(&bx(&[1, 1], &[3, 3])).len(), 4);
-        assert!(IndexBox::whole(&DynRank::new(&[]).unwrap()).subtract(&IndexBox::whole(&DynRank::new(&[]).unwrap())).is_empty());
-        let mut rec = vec![bx(&[2, 1], &[6, 3])];
-        clip(&mut rec, &DynRank::new(&[4, 8]).unwrap());
-        assert_eq!(rec, vec![bx(&[2, 1], &[4, 3])]);
-        clip(&mut rec, &DynRank::new(&[1, 8]).unwrap());
-        assert!(rec.is_empty());
-        let whole = IndexBox::whole(&DynRank::new(&[200, 200]).unwrap());
-        let mut cellwise = vec![];
-        for i in 0..MAX_BOXES {
-            assert!(record(&mut cellwise, bx(&[2 * i, 0], &[2 * i + 1, 1])));
-        }
-        assert!(!record(&mut cellwise, bx(&[199, 199], &[200, 200])), "a full list refuses");
-        let mut holes = vec![whole];
-        let mut ok = true;
-        for i in 0..MAX_BOXES {
-            ok &= remove(&mut holes, &bx(&[2 * i + 1, 2 * i + 1], &[2 * i + 2, 2 * i + 2]));
-        }
-        assert!(!ok, "removing many holes overflows the record, which then stays as it was");
-        assert!(holes.len() <= MAX_BOXES);
+        assert_eq!(a.subtract(&IndexBox::new(&[1, 1], &[3, 3])).len(), 4);
+        let scalar = IndexBox::whole(&DynRank::new(&[]).unwrap());
+        assert_eq!(scalar.len(), 1);
+        assert!(scalar.subtract(&scalar).is_empty());
+        let b = IndexBox::new(&[2, 1], &[6, 3]);
+        assert_eq!(b.clip(&DynRank::new(&[4, 8]).unwrap()), IndexBox::new(&[2, 1], &[4, 3]));
+        assert!(b.clip(&DynRank::new(&[1, 8]).unwrap()).is_empty());
     }
 }

@@ -1,11 +1,22 @@
-//! Flags and sync: modify, need_sync, sync, clear_sync_state.
+//! Flags and sync: modify, need_sync, sync, push, clear_sync_state.
+//!
+//! Every call through a handle covers its box `B` (the whole array for a
+//! parent). The rules, from docs/SEMANTICS.md:
+//!
+//! | call | refused when | copies | elements of `B` after | Kokkos' counters after |
+//! | --- | --- | --- | --- | --- |
+//! | `modify(X)` | the other counter is set: `ConcurrentModification` | nothing | `X`-newer (the other side's change there is dropped) | `X` set |
+//! | `sync(X)` | a const handle, and `B` holds other-newer elements: `ConstSync` | the other-newer elements of `B` (clean ones between them may ride along) | those clean | both clear when the other was set, even if nothing was copied |
+//! | `push(X)` | as `modify(X)` | `B`, `X` to the other side | clean | both clear |
+//! | `clear_sync_state` | a const handle | nothing | every element clean | both clear |
 
-use super::borrow::Held;
-use super::exclusive::Part;
 use super::checked::{Call, Wrote};
-use super::flags::{self, is_partial, newer, Blocked, CLEAN, PARTIAL, REST};
+use super::borrow::Held;
+use super::coherence::{Cell, Op};
+use super::exclusive::Part;
+use super::flags::{self, modified, newer, Blocked, CLEAN, COUNTERS, ONE_SPACE, PARTIAL};
 use super::in_flight;
-use super::regions::{self, record, IndexBox};
+use super::regions::IndexBox;
 use super::{RawDualView, State};
 use crate::abi::{DV_TOOLS_DUAL_VIEW_MODIFY, DV_TOOLS_DUAL_VIEW_SYNC};
 use crate::error::{err, Error, Result};
@@ -40,14 +51,14 @@ impl RawDualView {
 
     #[inline(never)]
     fn modify_slow(&self, side: Side) -> Result<()> {
-        let flag_only = self.sub.is_none() && self.shared.check.is_none() && {
-            match self.shared.flags.modify(side, true) {
+        let lock_free = self.sub.is_none() && self.shared.check.is_none() && {
+            match self.shared.flags.modify(side) {
                 Ok(_) => true,
                 Err(Blocked::Conflict) => return Err(self.concurrent(side)),
-                Err(Blocked::Rest) => false, // the other side's rest is copied first, under the lock
+                Err(Blocked::Drops) => false, // the other side's newer elements are dropped under the lock
             }
         };
-        if !flag_only {
+        if !lock_free {
             let mut st = self.shared.write();
             self.placement(&st)?;
             self.verify_locked(&mut st, Call::Modify(side))?;
@@ -68,105 +79,89 @@ impl RawDualView {
         }
     }
 
-    /// Record a change of `side` over this handle's region, under the lock.
-    /// When the other side holds the rest of a partly synced change, that
-    /// rest is released first ([`RawDualView::release_rest_locked`]).
-    pub(super) fn mark_locked(&self, st: &mut State, side: Side) -> Result<()> {
+    /// Under the lock: the flag byte, with the map's detail made to match
+    /// it (a uniform byte, stored lock-free, replaced the whole map).
+    pub(super) fn map_locked(&self, st: &mut State) -> u8 {
+        let cur = self.shared.flags.load();
+        if let Some(cell) = flags::uniform(cur) {
+            st.map.set_uniform(cell);
+        }
+        cur
+    }
+
+    /// Under the lock: the elements of `b` that are `cell`, as boxes, by
+    /// the byte `cur` and the map (read only; for another family's map).
+    pub(super) fn cells_in(&self, st: &State, b: &IndexBox, cell: Cell) -> Result<Vec<IndexBox>> {
+        match flags::uniform(self.shared.flags.load()) {
+            Some(c) if c == cell && !b.is_empty() => Ok(vec![*b]),
+            Some(_) => Ok(Vec::new()),
+            None => st.map.parts(b, cell),
+        }
+    }
+
+    /// Under the lock: store the map's summary, with Kokkos' `counters`, over
+    /// `cur` (as read by [`RawDualView::map_locked`]; `IN_FLIGHT` may have
+    /// changed since, under this lock); false when the byte moved otherwise
+    /// meanwhile (a lock-free modify or clear, which replaced the whole map:
+    /// the map's detail is then void).
+    pub(super) fn publish(&self, st: &State, cur: u8, counters: u8) -> bool {
+        if cur == ONE_SPACE {
+            return true;
+        }
         let fl = &self.shared.flags;
+        let now = fl.load();
+        if now & !flags::IN_FLIGHT != cur & !flags::IN_FLIGHT {
+            return false;
+        }
+        fl.replace(now, flags::with_map((now & !COUNTERS) | counters, st.map.summary()))
+    }
+
+    /// Under the lock: `modify(side)` through this handle's box.
+    pub(super) fn mark_locked(&self, st: &mut State, side: Side) -> Result<()> {
+        let b = self.bounds(st);
+        self.mark_box_locked(st, side, &b, false)
+    }
+
+    /// Under the lock: the elements of `b` become `side`-newer, and Kokkos'
+    /// counter of `side` is set. Refused (nothing changes) when the other
+    /// counter is set (`ConcurrentModification`), unless `overwrite` (an
+    /// overwrite access, which clears it), and through a const handle when
+    /// it would drop the other side's change. Copies nothing.
+    pub(super) fn mark_box_locked(&self, st: &mut State, side: Side, b: &IndexBox, overwrite: bool) -> Result<()> {
+        let other = side.other();
         loop {
-            let cur = fl.load();
-            let next = match flags::modify_next(cur, side, self.sub.is_none()) {
-                Ok(next) => next,
-                Err(Blocked::Conflict) => return Err(self.concurrent(side)),
-                Err(Blocked::Rest) => {
-                    self.release_rest_locked(st, side)?;
-                    continue;
-                }
-            };
-            let Some(sub) = &self.sub else {
-                if next == cur || fl.replace(cur, next) {
-                    return Ok(());
-                }
-                continue;
-            };
-            if next == cur && !is_partial(cur) {
-                return Ok(()); // already newer everywhere
-            }
-            // Partial before (this side's boxes, or a rest it keeps): add ours; clean before: ours alone.
-            let mut boxes = if is_partial(cur) { st.dirty.clone() } else { Vec::new() };
-            let next = if record(&mut boxes, sub.bounds) { next } else { newer(side) }; // too many: the whole array
-            if fl.replace(cur, next) {
-                st.dirty = boxes;
+            let cur = self.map_locked(st);
+            if cur == ONE_SPACE {
                 return Ok(());
             }
-        }
-    }
-
-    /// Before writing `side` through this handle (fill, deep copy):
-    /// `ConcurrentModification` when the other side holds changes, except
-    /// the rest of a partly synced change, which is released first.
-    pub(super) fn settle_rest_locked(&self, st: &mut State, side: Side) -> Result<()> {
-        let cur = self.shared.flags.load();
-        if !flags::is_stale(cur, side) {
-            return Ok(());
-        }
-        if cur & REST == 0 {
-            return Err(self.concurrent(side));
-        }
-        self.release_rest_locked(st, side)
-    }
-
-    /// A write of `side` through this handle's box while the other side holds
-    /// the rest of a partly synced change (after a subview sync, where Kokkos
-    /// calls both sides clean): the part of the rest outside the box is copied
-    /// into `side`, which is stale there; the part inside is dropped, since
-    /// `side` has just written it (Kokkos marks after writing). So a modify of
-    /// the whole array copies nothing, as in Kokkos, and a subview's keeps the
-    /// other side's changes elsewhere. Then both sides are clean. A const
-    /// handle that would copy answers `ConstSync`.
-    fn release_rest_locked(&self, st: &mut State, side: Side) -> Result<()> {
-        let sh = &*self.shared;
-        let state = sh.flags.load();
-        if state & REST == 0 || !flags::is_stale(state, side) {
-            return Ok(());
-        }
-        let mine = self.bounds(st);
-        let mut outside = st.dirty.clone();
-        // Too many boxes: `remove` leaves it all, copied (more bytes, nothing lost).
-        regions::remove(&mut outside, &mine);
-        if !outside.is_empty() {
-            if self.const_data {
+            if cur & modified(other) != 0 && !overwrite {
+                return Err(self.concurrent(side));
+            }
+            let drops = cur & newer(other) != 0 && st.map.any(b, Cell::newer(other));
+            if drops && self.const_data {
                 return Err(self.err_on(
                     err!(
-                        ConstSync,
-                        "modify_{side}: the {} side still holds changes outside this const handle's region that a \
-                         subview sync left; copying them would write the {side} side: sync_{side}() through a \
-                         non-const handle first",
-                        side.other()
+                        InvalidArgument,
+                        "modify_{side}: this region holds changes of the {other} side that no sync has copied, and a \
+                         modify through a const handle would drop them: sync_{side}() first, or modify through a \
+                         non-const handle"
                     ),
                     Some(side),
                 ));
             }
-            let t0 = Instant::now();
-            let moved = self.copy_changes(st, &outside, side, None).map_err(|e| self.err_on(e, Some(side)))?;
-            sh.record_transfer(side, moved, t0.elapsed());
-        }
-        if crate::stats::trace_enabled() {
-            let dropped: usize = regions::inside(&st.dirty, &mine).iter().map(|b| b.len()).sum();
-            if dropped > 0 {
+            if drops && crate::stats::trace_enabled() {
+                let n: usize = st.map.parts(b, Cell::newer(other))?.iter().map(IndexBox::len).sum();
                 crate::stats::trace(format_args!(
-                    "\"{}\": a write of the {side} side drops {} element(s) of the {} side's rest, which no sync \
-                     had copied yet (Kokkos semantics: the later write wins)",
-                    sh.label,
-                    dropped,
-                    side.other()
+                    "\"{}\": modify_{side} drops {n} element(s) newer on the {other} side, which no sync had copied \
+                     (the later mark wins, as in Kokkos)",
+                    self.shared.label
                 ));
             }
+            st.map.assign(b, Cell::newer(side))?;
+            if self.publish(st, cur, modified(side)) {
+                return Ok(());
+            }
         }
-        if sh.flags.replace(state, CLEAN) {
-            st.dirty.clear();
-        }
-        Ok(())
     }
 
     #[cold]
@@ -174,30 +169,55 @@ impl RawDualView {
         self.err_on(
             err!(
                 ConcurrentModification,
-                "modify_{side}: concurrent modification of host and device views: the {other} side holds changes \
-                 not yet synced to the {side}. Call sync_{side}() before writing the {side} side (a sync_{side}() \
-                 now would copy over what the {side} side received since), or clear_sync_state() to drop them. \
-                 To send only a region written on the {side} side (a halo), sync what you read through subviews \
-                 first, then push_{side}() the region through its subview",
+                "modify_{side}: concurrent modification of host and device views: the {other} side was modified \
+                 and not synced since (Kokkos would abort). Call sync_{side}() before writing the {side} side (it \
+                 copies only what is newer on the {other} side), or clear_sync_state() to drop that change. A sync \
+                 through a subview (the rows you read) also clears it, as in Kokkos; then modify the region you \
+                 wrote through its subview",
                 other = side.other()
             ),
             Some(side),
         )
     }
 
-    /// Whether `side` is stale (the other side is newer). Always false on one
-    /// space. Family-wide, so it does not check whether a subview is stale:
-    /// [`RawDualView::try_need_sync`] does.
+    /// Whether `side` needs a sync through this handle: Kokkos' counter of
+    /// the other side is set, or an element of this handle's box is newer
+    /// on the other side. Always false on one space. A stale subview
+    /// answers by its family ([`RawDualView::try_need_sync`] says `Stale`).
     ///
     /// ```
-    /// use dualview::Side;
+    /// use dualview::{Side, Slice};
     /// let a = dualview::doc::raw::<f32>(&[4, 2], dualview::Space::test_device(0));
     /// a.modify(Side::Device).unwrap();
     /// assert!(a.need_sync(Side::Host) && !a.need_sync(Side::Device));
+    /// let row = a.subview(&[Slice::Index(0), Slice::All]).unwrap();
+    /// row.sync(Side::Host).unwrap(); // Kokkos' counters are clear now
+    /// assert!(!row.need_sync(Side::Host) && a.need_sync(Side::Host), "the other rows are still newer on the device");
     /// ```
     #[inline]
     pub fn need_sync(&self, side: Side) -> bool {
-        self.shared.flags.is_stale(side)
+        let s = self.shared.flags.load();
+        if !flags::is_stale(s, side) {
+            return false;
+        }
+        if s & modified(side.other()) != 0 || self.sub.is_none() || s & PARTIAL == 0 {
+            return true;
+        }
+        self.need_sync_in_box(side)
+    }
+
+    /// [`RawDualView::need_sync`] of a subview whose map is partial: look in its box.
+    #[cold]
+    fn need_sync_in_box(&self, side: Side) -> bool {
+        let st = self.shared.read();
+        let other = side.other();
+        let s = self.shared.flags.load();
+        match (&self.sub, flags::uniform(s)) {
+            _ if s & modified(other) != 0 => true,
+            (_, Some(c)) => c == Cell::newer(other),
+            (Some(sub), None) if sub.generation == st.generation => st.map.any(&sub.bounds, Cell::newer(other)),
+            _ => true,
+        }
     }
 
     /// [`RawDualView::need_sync`], or `Stale` for a subview of a resized parent.
@@ -231,15 +251,16 @@ impl RawDualView {
             // Both sides accepted as they are: the record starts afresh.
             let mut st = self.shared.write();
             self.shared.flags.store(CLEAN);
-            return self.record_locked(&mut st, Wrote::Unknown);
+            return self.record_locked(&mut st, Wrote::Everything);
         }
         self.shared.flags.store(CLEAN);
         Ok(())
     }
 
-    /// Bring `side` up to date: when the other side is newer, copy what it
-    /// changed (the regions its subviews modified, or the whole array), then
-    /// both clean. Waits for outstanding device work first, like Kokkos' fence.
+    /// Bring `side` up to date in this handle's box: copy the elements newer
+    /// on the other side (and nothing newer on `side`, nothing outside the
+    /// box), then they are clean; Kokkos' counters clear when the other was
+    /// set. Waits for outstanding device work first, like Kokkos' fence.
     ///
     /// ```
     /// use dualview::Side;
@@ -263,7 +284,7 @@ impl RawDualView {
         self.sub.is_none() && self.shared.check.is_none() && flags::sync_is_noop(self.shared.flags.load(), side)
     }
 
-    /// [`RawDualView::sync`] ordered on `stream`: the flags are reset at once and
+    /// [`RawDualView::sync`] ordered on `stream`: the flags are updated at once and
     /// the copy is queued on the stream (Kokkos `sync(exec)`); the host never
     /// waits for device work, whatever the size (pageable memory is staged).
     /// The stream is first ordered after this DualView's copies still in
@@ -295,7 +316,6 @@ impl RawDualView {
         if flags::sync_is_noop(sh.flags.load(), target) {
             return Ok(());
         }
-        self.refuse_const_sync(target)?;
         let mut st = sh.write();
         self.placement(&st)?;
         let bounds = self.bounds(&st);
@@ -314,14 +334,11 @@ impl RawDualView {
         Ok(())
     }
 
-    /// This handle's box of `side` was just written: copy the box to the
-    /// other side now (blocking) and take it off any record; the rest of the
-    /// flags stays. It is `modify(side)` and `sync(other)` through the box,
-    /// except that a rest the other side holds outside the box (what a
-    /// subview sync left) stays recorded there instead of being copied into
-    /// `side` first, so a halo exchange moves the halo rows only. Inside the
-    /// box `side`'s write wins. A pending change of the other side that is
-    /// not such a rest is `ConcurrentModification`, as for `modify`. Free on
+    /// This handle's box of `side` was just written: `modify(side)` and
+    /// `sync(other)` through the box in one call (the copy is blocking).
+    /// Since a modify copies nothing, a halo exchange moves the halo rows
+    /// either way; `push` saves a call and a lock. Refused like `modify`
+    /// (`ConcurrentModification` when Kokkos' other counter is set). Free on
     /// one space.
     ///
     /// ```
@@ -347,33 +364,9 @@ impl RawDualView {
         self.placement(&st)?;
         self.settle_locked(&mut st)?;
         self.verify_locked(&mut st, Call::Modify(side))?;
-        let state = sh.flags.load();
         let b = self.bounds(&st);
-        let whole = IndexBox::whole(st.mapping.extents());
-        // What stays recorded, and for which side.
-        let (holder, mut left) = if flags::is_stale(state, side) {
-            if state & REST == 0 {
-                return Err(self.concurrent(side));
-            }
-            (target, st.dirty.clone())
-        } else if flags::is_stale(state, target) {
-            (side, if is_partial(state) { st.dirty.clone() } else { vec![whole] })
-        } else {
-            (side, Vec::new())
-        };
-        if !regions::remove(&mut left, &b) {
-            // Too many boxes to record: as modify then sync (more bytes, nothing lost).
-            self.mark_locked(&mut st, side)?;
-            self.sync_locked(&mut st, target, None, b)?;
-            return self.record_locked(&mut st, Wrote::Side(target));
-        }
-        let t0 = Instant::now();
-        let moved = self.copy_changes(&st, &[b], target, None).map_err(|e| self.err_on(e, Some(target)))?;
-        sh.record_transfer(target, moved, t0.elapsed());
-        let next = if left.is_empty() { CLEAN } else { newer(holder) | PARTIAL | REST };
-        if sh.flags.replace(state, next) {
-            st.dirty = left;
-        }
+        self.mark_locked(&mut st, side)?;
+        self.sync_locked(&mut st, target, None, b)?;
         self.record_locked(&mut st, Wrote::Side(target))?;
         drop(st);
         self.report(DV_TOOLS_DUAL_VIEW_MODIFY, side);
@@ -381,22 +374,10 @@ impl RawDualView {
         Ok(())
     }
 
-    /// `ConstSync` when a sync into `target` would copy through a const handle.
-    fn refuse_const_sync(&self, target: Side) -> Result<()> {
-        if self.const_data && self.need_sync(target) {
-            return Err(self.err_on(
-                err!(ConstSync, "sync_{target}: calling sync on a DualView with a const data type would write the stale {target} side"),
-                Some(target),
-            ));
-        }
-        Ok(())
-    }
-
     /// A sync in checked mode: the sides verified first, the record taken
     /// after; a copy queued on a stream is waited for (its result is recorded).
     #[cold]
     fn sync_checked(&self, target: Side, stream: Option<Stream>) -> Result<()> {
-        self.refuse_const_sync(target)?;
         let mut st = self.shared.write();
         self.placement(&st)?;
         self.verify_locked(&mut st, Call::Sync(target))?;
@@ -410,56 +391,68 @@ impl RawDualView {
         Ok(())
     }
 
-    /// Under the family lock: copy into `target` the other side's recorded
-    /// changes inside `bounds` (this handle's box), and take them off the
-    /// record. What remains outside `bounds` stays recorded as the rest
-    /// (`REST`); nothing remaining: both sides clean. False when `target`
-    /// was not stale (nothing done).
+    /// Under the family lock: copy into `target` the elements of `bounds`
+    /// (this handle's box) that are newer on the other side, and record
+    /// them clean; Kokkos' counters clear when the other one was set, even
+    /// when `bounds` held nothing to copy (Kokkos' subview sync does). A
+    /// const handle that would copy answers `ConstSync`. False when nothing
+    /// was to do (no copy, no counter).
     pub(super) fn sync_locked(&self, st: &mut State, target: Side, stream: Option<Stream>, bounds: IndexBox) -> Result<bool> {
         let sh = &*self.shared;
-        let state = sh.flags.load();
-        if !flags::is_stale(state, target) {
+        let other = target.other();
+        let cur = self.map_locked(st);
+        let counters = cur & modified(other) != 0;
+        if cur == ONE_SPACE || (!counters && cur & newer(other) == 0) {
             return Ok(false); // another handle synced meanwhile
         }
-        let whole = IndexBox::whole(st.mapping.extents());
-        let (copy, next, rest) = if !is_partial(state) && bounds == whole {
+        let oc = Cell::newer(other);
+        let whole = st.map.whole();
+        let (copy, pending) = if cur & newer(other) == 0 {
+            (Vec::new(), None)
+        } else if cur & PARTIAL == 0 && bounds.contains(&whole) {
             // The common case: all of it changed, all of it is synced. Nothing to work out.
-            (vec![whole], CLEAN, Vec::new())
+            (vec![whole], None)
         } else {
-            let changed = if is_partial(state) { st.dirty.clone() } else { vec![whole] };
-            let mut rest = changed.clone();
-            // When the record would grow too large, `remove` leaves it whole: copied again later, never missed.
-            let removed = regions::remove(&mut rest, &bounds);
-            let next = if removed && rest.is_empty() { CLEAN } else { newer(target.other()) | PARTIAL | REST };
-            (regions::inside(&changed, &bounds), next, rest)
+            let copy = st.map.copy_parts(&bounds, oc, Cell::newer(target))?;
+            let pending = st.map.prepare(vec![(bounds, Op::Settle(oc))])?;
+            (copy, Some(pending))
         };
+        if self.const_data && !copy.is_empty() {
+            return Err(self.err_on(
+                err!(ConstSync, "sync_{target}: calling sync on a DualView with a const data type would write the stale {target} side"),
+                Some(target),
+            ));
+        }
         let t0 = Instant::now();
-        let queued = stream.filter(|s| !s.is_null());
-        let state = match queued {
-            Some(_) => {
-                self.begin_in_flight(); // before the copy is queued: no reader sees this word clean meanwhile
-                state | flags::IN_FLIGHT
-            }
-            None => state,
-        };
-        let _range = crate::tools::nvtx::range(|| {
-            let n: usize = copy.iter().map(|b| b.len()).sum::<usize>() * sh.elem.size();
-            let how = if queued.is_some() { " (enqueue)" } else { "" };
-            format!("dualview sync_{target} \"{}\" {}{how}", sh.label, crate::tools::nvtx::bytes(n))
+        let queued = stream.filter(|s| !s.is_null() && !copy.is_empty());
+        if queued.is_some() {
+            self.begin_in_flight(); // before the copy is queued: no reader sees this word clean meanwhile
+        }
+        let _range = (!copy.is_empty()).then(|| {
+            crate::tools::nvtx::range(|| {
+                let n: usize = copy.iter().map(|b| b.len()).sum::<usize>() * sh.elem.size();
+                let how = if queued.is_some() { " (enqueue)" } else { "" };
+                format!("dualview sync_{target} \"{}\" {}{how}", sh.label, crate::tools::nvtx::bytes(n))
+            })
         });
-        let copied = self.copy_changes(st, &copy, target, stream).map_err(|e| self.err_on(e, Some(target)));
+        let copied = if copy.is_empty() { Ok(0) } else { self.copy_changes(st, &copy, target, stream).map_err(|e| self.err_on(e, Some(target))) };
         // What was queued before a failure is in flight too.
         let event = match queued {
             Some(s) => in_flight::record(sh.device_space, s).map_err(|e| self.err_on(e, Some(target))),
             None => Ok(None),
         };
         if let Ok(moved) = copied {
-            // On the default stream the copy (or prefetch) is complete here: it synchronises itself.
-            sh.record_transfer(target, moved, t0.elapsed());
-            // A side marked again during the copy keeps its mark: its change may postdate the copy.
-            if sh.flags.replace(state, next) {
-                st.dirty = rest;
+            if !copy.is_empty() {
+                // On the default stream the copy (or prefetch) is complete here: it synchronises itself.
+                sh.record_transfer(target, moved, t0.elapsed());
             }
+            match pending {
+                Some(p) => st.map.commit(p),
+                None if !copy.is_empty() => st.map.set_uniform(Cell::Clean),
+                None => {}
+            }
+            // A side marked again during the copy (lock-free, the whole array) keeps its mark.
+            self.publish(st, cur, if counters { CLEAN } else { cur & COUNTERS });
         }
         if let Some(s) = queued {
             if event.is_err() {
