@@ -508,10 +508,11 @@ TEST(CppParity, InlineFlagWritesMatchTheAbi) {
   const uint8_t* w = nullptr;
   ASSERT_EQ(dv_sync_state_word(a.impl_handle(), &w), DV_OK);
   auto state = [&] { return static_cast<int>(dv_word_load(w)); };
+  const int host_whole = DV_SYNC_HOST_MODIFIED | DV_SYNC_HOST_NEWER;
   a.modify_host();
-  EXPECT_EQ(state(), DV_SYNC_HOST_NEWER);
-  EXPECT_THROW(a.modify_device(), std::runtime_error);  // the other side is newer: the ABI refuses
-  EXPECT_EQ(state(), DV_SYNC_HOST_NEWER);
+  EXPECT_EQ(state(), host_whole);
+  EXPECT_THROW(a.modify_device(), std::runtime_error);  // Kokkos' host counter is set: the ABI refuses
+  EXPECT_EQ(state(), host_whole);
   a.clear_sync_state();
   EXPECT_EQ(state(), DV_SYNC_CLEAN);
   a.modify_device();
@@ -521,20 +522,22 @@ TEST(CppParity, InlineFlagWritesMatchTheAbi) {
   // A subview's change is a region; a whole modify afterwards covers the array.
   auto sub = Kokkos::subview(a, std::make_pair(2, 5));
   sub.modify_host();
-  EXPECT_EQ(state(), DV_SYNC_HOST_NEWER | DV_SYNC_PARTIAL);
+  EXPECT_EQ(state(), DV_SYNC_HOST_MODIFIED | DV_SYNC_HOST_NEWER | DV_SYNC_PARTIAL);
   a.modify_host();
-  EXPECT_EQ(state(), DV_SYNC_HOST_NEWER);
-  // The rest a subview sync leaves: the newer side's whole modify takes it back inline.
+  EXPECT_EQ(state(), host_whole);
+  // A subview sync clears Kokkos' counters; the rest of the array stays newer on the host,
+  // and the host's whole modify is inline again.
   Kokkos::subview(a, std::make_pair(0, 3)).sync_device();
-  EXPECT_EQ(state(), DV_SYNC_HOST_NEWER | DV_SYNC_PARTIAL | DV_SYNC_REST);
+  EXPECT_EQ(state(), DV_SYNC_HOST_NEWER | DV_SYNC_PARTIAL);
+  EXPECT_TRUE(a.need_sync_device());
   a.modify_host();
-  EXPECT_EQ(state(), DV_SYNC_HOST_NEWER);
+  EXPECT_EQ(state(), host_whole);
   a.clear_sync_state();
   // Const data: clear refuses, as through the ABI.
   Kokkos::DualView<const double*, Kokkos::LayoutLeft, TestDev> c = a;
   a.modify_host();
   EXPECT_THROW(c.clear_sync_state(), std::runtime_error);
-  EXPECT_EQ(state(), DV_SYNC_HOST_NEWER);
+  EXPECT_EQ(state(), host_whole);
   // One space: nothing to record, whatever is called.
   Kokkos::DualView<double*, Kokkos::LayoutLeft, Kokkos::HostSpace> h("one", 4);
   h.modify_host();
@@ -547,28 +550,37 @@ TEST(CppParity, InlineFlagWritesMatchTheAbi) {
 
 // The header's dv_sync_state_* functions (written and checked against the Rust
 // rules in src/dual_view/flags.rs) predict what the ABI does on real handles, in
-// every state a whole DualView reaches: need_sync, a whole modify of either side
-// (a flag change, or the library must act: an error, or a rest it releases
-// first), clear_sync_state.
+// every kind of state a whole DualView reaches: need_sync, a whole modify of
+// either side (a flag change, or the library must act: an error, or the other
+// side's newer elements it drops), clear_sync_state.
 TEST(CppParity, SyncStateFunctionsPredictTheAbi) {
   using DV = Kokkos::DualView<double*, Kokkos::LayoutLeft, TestDev>;
-  // Each setup leaves the DualView in one state: clean, newer (whole, a
-  // subview's region, the rest of a subview sync), for each side.
+  // Each setup leaves the DualView in one state: clean; newer on one side (whole, a
+  // subview's region with the counter set, a region left after a subview sync cleared the
+  // counters); newer on both sides in different regions.
+  constexpr uint8_t HM = DV_SYNC_HOST_MODIFIED, DM = DV_SYNC_DEVICE_MODIFIED, HN = DV_SYNC_HOST_NEWER,
+                    DN = DV_SYNC_DEVICE_NEWER, P = DV_SYNC_PARTIAL;
   const std::vector<std::pair<uint8_t, void (*)(DV&)>> setups = {
       {DV_SYNC_CLEAN, [](DV&) {}},
-      {DV_SYNC_HOST_NEWER, [](DV& a) { a.modify_host(); }},
-      {DV_SYNC_HOST_NEWER | DV_SYNC_PARTIAL, [](DV& a) { Kokkos::subview(a, std::make_pair(0, 3)).modify_host(); }},
-      {DV_SYNC_HOST_NEWER | DV_SYNC_PARTIAL | DV_SYNC_REST,
+      {HM | HN, [](DV& a) { a.modify_host(); }},
+      {HM | HN | P, [](DV& a) { Kokkos::subview(a, std::make_pair(0, 3)).modify_host(); }},
+      {HN | P,
        [](DV& a) {
          a.modify_host();
          Kokkos::subview(a, std::make_pair(0, 3)).sync_device();
        }},
-      {DV_SYNC_DEVICE_NEWER, [](DV& a) { a.modify_device(); }},
-      {DV_SYNC_DEVICE_NEWER | DV_SYNC_PARTIAL, [](DV& a) { Kokkos::subview(a, std::make_pair(0, 3)).modify_device(); }},
-      {DV_SYNC_DEVICE_NEWER | DV_SYNC_PARTIAL | DV_SYNC_REST,
+      {DM | DN, [](DV& a) { a.modify_device(); }},
+      {DM | DN | P, [](DV& a) { Kokkos::subview(a, std::make_pair(0, 3)).modify_device(); }},
+      {DN | P,
        [](DV& a) {
          a.modify_device();
          Kokkos::subview(a, std::make_pair(0, 3)).sync_host();
+       }},
+      {HM | HN | DN | P,
+       [](DV& a) {
+         a.modify_device();
+         Kokkos::subview(a, std::make_pair(0, 3)).sync_host();
+         Kokkos::subview(a, std::make_pair(5, 6)).modify_host();
        }},
   };
   for (const auto& [want, setup] : setups) {
@@ -583,14 +595,15 @@ TEST(CppParity, SyncStateFunctionsPredictTheAbi) {
       ASSERT_EQ((side == DV_SIDE_HOST ? dv_need_sync_host : dv_need_sync_device)(a.impl_handle(), &stale), DV_OK);
       EXPECT_EQ(stale, dv_sync_state_is_stale(s, side)) << int(s) << " side " << side;
       uint8_t next = 0;
-      const bool flag_only = dv_sync_state_modify_next(s, side, true, &next);
+      const bool flag_only = dv_sync_state_modify_next(s, side, &next);
+      const uint8_t other_counter = side == DV_SIDE_HOST ? DM : HM;
       const dv_status_t st = (side == DV_SIDE_HOST ? dv_modify_host : dv_modify_device)(a.impl_handle());
       if (flag_only) {
         EXPECT_EQ(st, DV_OK) << int(s) << " side " << side;
         EXPECT_EQ(dv_word_load(w), next) << int(s) << " side " << side;
-      } else if ((s & DV_SYNC_REST) != 0) {
-        EXPECT_EQ(st, DV_OK) << int(s) << " side " << side;  // the rest released, then the modify
-        EXPECT_EQ(dv_word_load(w), dv_sync_state_newer(side)) << int(s) << " side " << side;
+      } else if ((s & other_counter) == 0) {
+        EXPECT_EQ(st, DV_OK) << int(s) << " side " << side;  // the other side's newer elements dropped
+        EXPECT_EQ(dv_word_load(w), dv_sync_state_whole(side)) << int(s) << " side " << side;
       } else {
         EXPECT_EQ(st, DV_ERROR_CONCURRENT_MODIFICATION) << int(s) << " side " << side;
         EXPECT_EQ(dv_word_load(w), s) << int(s) << " side " << side;

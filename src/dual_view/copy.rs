@@ -4,11 +4,11 @@
 
 use super::checked::{Call, Wrote};
 use super::coherence::{Cell, Op};
-use super::exclusive::Part;
 use super::flags::modified;
 use super::regions::IndexBox;
 use super::{in_flight, lock_pair, RawDualView, State};
 use crate::error::Result;
+use crate::layout::Slice;
 use crate::side::Side;
 use crate::space::{self, Space, Stream};
 
@@ -76,7 +76,7 @@ impl RawDualView {
     }
 
     /// Kokkos `deep_copy(DualView dst, DualView src)`: the side Kokkos picks
-    /// (the host when the source needs a device sync, else the device) is
+    /// (the host when the source's host counter is set, else the device) is
     /// copied over the handle's box, side to side, and marked modified in
     /// `dst`; where the source's newest value is on the other side, that
     /// side is copied too and `dst` keeps it newer there, so `dst` holds
@@ -118,7 +118,8 @@ impl RawDualView {
     }
 
     fn deep_copy_impl(dst: &RawDualView, src: &RawDualView, stream: Option<Stream>) -> Result<()> {
-        let side = if src.need_sync(Side::Device) { Side::Host } else { Side::Device };
+        // Kokkos' choice, by its counters: the host when the source needs a device sync.
+        let side = if src.shared.flags.load() & modified(Side::Host) != 0 { Side::Host } else { Side::Device };
         let other = side.other();
         dst.check_writable("deep_copy", Some(side))?;
         let stream = queued_on(dst.space(side), src.space(side), stream);
@@ -294,13 +295,13 @@ impl RawDualView {
             return Ok(());
         }
         let proof = Self::copy_proof(dst, dst_st, dst_side, src, src_st, src_side)?;
-        let es = dst.shared.elem.size();
-        let ((dm, doff), (sm, soff)) = (dst.placement(dst_st)?, src.placement(src_st)?);
-        let mut pairs = Vec::with_capacity(also.len());
+        let (dv, sv) = (dst.view_in(dst_st, dst_side)?, src.view_in(src_st, src_side)?);
         for b in also {
-            pairs.push((Part::of_box(dst_st.side(dst_side), &dm, doff, es, b)?, Part::of_box(src_st.side(src_side), &sm, soff, es, b)?));
+            let sl: Vec<Slice> = b.lo().iter().zip(b.hi()).map(|(&l, &h)| Slice::Range(l, h)).collect();
+            // Views, not a transfer: both may be one allocation (a deep copy within a family).
+            proof.copy_view_on(&dv.subview(&sl)?, &sv.subview(&sl)?, stream).map_err(|e| dst.err_on(e, Some(dst_side)))?;
         }
-        proof.transfer(&pairs, stream, None).map(drop).map_err(|e| dst.err_on(e, Some(dst_side)))
+        Ok(())
     }
 
     /// The proof a copy between two handles' sides needs.

@@ -22,3 +22,5 @@ pub fn row_major(ext: &[usize]) -> Vec<Vec<usize>> {
 pub fn flat(ext: &[usize], idx: &[usize]) -> usize {
     idx.iter().zip(ext).fold(0, |acc, (i, e)| acc * e + i)
 }
+
+pub mod oracle;

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Proves the oracle of issue 30 is not blind: each patch in tests/mutations/
+# puts back a rule that loses data (the 0.3 copy at modify; a box cap that
+# coarsens the coherence map), and the model test must then fail within its
+# normal run. The tree is restored after each patch. Prints one line a patch.
+#
+#   bash scripts/mutations.sh            # every patch
+#   bash scripts/mutations.sh copy-at-modify
+set -euo pipefail
+cd "$(dirname "$0")/.."
+TESTS=(--test model)
+status=0
+for patch in tests/mutations/*.patch; do
+    name="$(basename "$patch" .patch)"
+    [ $# -gt 0 ] && [[ " $* " != *" $name "* ]] && continue
+    git apply "$patch"
+    log="$(mktemp)"
+    if cargo test -q "${TESTS[@]}" >"$log" 2>&1; then
+        echo "MUTATION $name: NOT CAUGHT (the tests passed with the rule broken)"
+        status=1
+    else
+        caught="$(grep -m1 -oE "thread '[a-z_]+'" "$log" | sed "s/thread //; s/'//g" || true)"
+        echo "MUTATION $name: caught by ${caught:-a failing test} ($(grep -m1 -E 'ledger|refused|left:' "$log" | sed 's/^ *//' | cut -c1-140))"
+    fi
+    git apply -R "$patch"
+    rm -f "$log"
+done
+exit $status
