@@ -357,6 +357,25 @@ module dualview_abi
     integer(c_int64_t) :: to_host_bytes = 0
     !> Nanoseconds spent copying device to host.
     integer(c_int64_t) :: to_host_ns = 0
+    !> Resizes that copied (the overlap of both sides, each in its own space; none for a block grown
+    !> in place).
+    integer(c_int64_t) :: resize_count = 0
+    !> Bytes resizes copied.
+    integer(c_int64_t) :: resize_bytes = 0
+    !> Nanoseconds resizes spent copying.
+    integer(c_int64_t) :: resize_ns = 0
+    !> Deep copies and view copies into the DualView (`dv_deep_copy`, `dv_view_copy`).
+    integer(c_int64_t) :: copy_count = 0
+    !> Bytes they copied.
+    integer(c_int64_t) :: copy_bytes = 0
+    !> Nanoseconds they took (for a copy queued on a stream: its enqueue).
+    integer(c_int64_t) :: copy_ns = 0
+    !> Fills of a side (`dv_fill_and_modify_*`, `dv_view_fill`).
+    integer(c_int64_t) :: fill_count = 0
+    !> Bytes they wrote.
+    integer(c_int64_t) :: fill_bytes = 0
+    !> Nanoseconds they took.
+    integer(c_int64_t) :: fill_ns = 0
   end type
 
   !> The typed accessors of dualview_t (its abstract parent; see the top of this file).

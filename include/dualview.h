@@ -754,6 +754,42 @@ typedef struct dv_stats_t {
    * Nanoseconds spent copying device to host.
    */
   uint64_t to_host_ns;
+  /**
+   * Resizes that copied (the overlap of both sides, each in its own space; none for a block grown in place).
+   */
+  uint64_t resize_count;
+  /**
+   * Bytes resizes copied.
+   */
+  uint64_t resize_bytes;
+  /**
+   * Nanoseconds resizes spent copying.
+   */
+  uint64_t resize_ns;
+  /**
+   * Deep copies and view copies into the DualView (`dv_deep_copy`, `dv_view_copy`).
+   */
+  uint64_t copy_count;
+  /**
+   * Bytes they copied.
+   */
+  uint64_t copy_bytes;
+  /**
+   * Nanoseconds they took (for a copy queued on a stream: its enqueue).
+   */
+  uint64_t copy_ns;
+  /**
+   * Fills of a side (`dv_fill_and_modify_*`, `dv_view_fill`).
+   */
+  uint64_t fill_count;
+  /**
+   * Bytes they wrote.
+   */
+  uint64_t fill_bytes;
+  /**
+   * Nanoseconds they took.
+   */
+  uint64_t fill_ns;
 } dv_stats_t;
 
 

@@ -8,10 +8,12 @@
 //! | anything else, a prefix | `<prefix>.<rank>.txt` (the table) and `<prefix>.<rank>.csv` (one row per DualView, for `scripts/bench-plot.py --report`) |
 //!
 //! A row per label (every DualView of that label, alive or gone): syncs and
-//! bytes each way, the time the host spent in them (for a copy queued on a
-//! stream, its enqueue; a blocking call that then waits for it is not
-//! counted), the effective rate against the raw rate of the same spaces, the
-//! largest single copy, and resizes. The CSV's rank column is empty without
+//! bytes each way (`push_*` included), the time the host spent in them (for
+//! a copy queued on a stream, its enqueue; a blocking call that then waits
+//! for it is not counted), the effective rate against the raw rate of the
+//! same spaces, the largest single copy, resizes, and apart from the syncs
+//! the bytes that resizes copied, deep copies into it and fills (the CSV
+//! has a row each: directions `resize`, `deep_copy`, `fill`). The CSV's rank column is empty without
 //! an MPI launcher (the files then carry rank 0). The raw rate is
 //! measured when the report is made (a 64 MiB copy each way between the
 //! device and host memory the driver copies at full speed: pinned for CUDA),
@@ -21,6 +23,7 @@
 
 use crate::side::Side;
 use crate::space::{Space, SpaceKind};
+use crate::stats::Moved;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::sync::{Mutex, Once, OnceLock};
@@ -52,6 +55,12 @@ pub struct Row {
     pub to_host: Direction,
     /// Resizes and reallocations.
     pub resizes: u64,
+    /// The copies resizes made (both sides, each in its own space).
+    pub resize_copies: Direction,
+    /// Deep copies and view copies into these DualViews.
+    pub deep_copies: Direction,
+    /// Fills of a side.
+    pub fills: Direction,
 }
 
 static ROWS: Mutex<BTreeMap<String, Row>> = Mutex::new(BTreeMap::new());
@@ -101,17 +110,20 @@ fn row<'a>(m: &'a mut BTreeMap<String, Row>, label: &str, device: Space) -> &'a 
     r
 }
 
-/// Count one copying sync of `label` (device space `device`) into `target`.
-pub(crate) fn record_copy(label: &str, device: Space, target: Side, bytes: usize, nanos: u64) {
+/// Count one call of `label` (device space `device`) that moved `bytes`.
+pub(crate) fn record(label: &str, device: Space, moved: Moved, bytes: usize, nanos: u64) {
     if !enabled() {
         return;
     }
     arm_at_exit();
     let mut m = table();
     let r = row(&mut m, label, device);
-    let d = match target {
-        Side::Device => &mut r.to_device,
-        Side::Host => &mut r.to_host,
+    let d = match moved {
+        Moved::Sync(Side::Device) | Moved::Push(Side::Device) => &mut r.to_device,
+        Moved::Sync(Side::Host) | Moved::Push(Side::Host) => &mut r.to_host,
+        Moved::Resize => &mut r.resize_copies,
+        Moved::Copy => &mut r.deep_copies,
+        Moved::Fill(_) => &mut r.fills,
     };
     d.count += 1;
     d.bytes += bytes as u64;
@@ -207,14 +219,29 @@ pub fn text() -> String {
     let _ = writeln!(out, "dualview transfer report, {who}, process {}: {} DualView label(s), most time first", std::process::id(), rows.len());
     let _ = writeln!(
         out,
-        "{:<24} {:>6} {:>10} {:>10} {:>9} {:>6} {:>10} {:>10} {:>9} {:>10} {:>7} {:<24}",
-        "label", "to dev", "bytes", "ms", "GB/s", "to host", "bytes", "ms", "GB/s", "largest", "resizes", "raw GB/s (to dev, to host)"
+        "{:<24} {:>6} {:>10} {:>10} {:>9} {:>6} {:>10} {:>10} {:>9} {:>10} {:>7} {:>16} {:>16} {:>16} {:<24}",
+        "label",
+        "to dev",
+        "bytes",
+        "ms",
+        "GB/s",
+        "to host",
+        "bytes",
+        "ms",
+        "GB/s",
+        "largest",
+        "resizes",
+        "resize copies",
+        "deep copies",
+        "fills",
+        "raw GB/s (to dev, to host)"
     );
+    let calls = |d: &Direction| if d.count == 0 { String::from("-") } else { format!("{} {}", d.count, human(d.bytes)) };
     for r in &rows {
         let rate = r.device.and_then(|d| raw.get(&d.to_string()).copied().flatten());
         let _ = writeln!(
             out,
-            "{:<24} {:>6} {:>10} {:>10.3} {:>9.1} {:>6} {:>10} {:>10.3} {:>9.1} {:>10} {:>7} {:<24}",
+            "{:<24} {:>6} {:>10} {:>10.3} {:>9.1} {:>6} {:>10} {:>10.3} {:>9.1} {:>10} {:>7} {:>16} {:>16} {:>16} {:<24}",
             format!("\"{}\"", r.label),
             r.to_device.count,
             human(r.to_device.bytes),
@@ -226,6 +253,9 @@ pub fn text() -> String {
             gbs(&r.to_host),
             human(r.to_device.largest.max(r.to_host.largest)),
             r.resizes,
+            calls(&r.resize_copies),
+            calls(&r.deep_copies),
+            calls(&r.fills),
             rate.map_or(String::from("-"), |(d, h)| format!("{d:.1}, {h:.1} ({})", r.device.map(|d| d.to_string()).unwrap_or_default())),
         );
     }
@@ -233,7 +263,8 @@ pub fn text() -> String {
 }
 
 /// The report as CSV: `rank,label,device,direction,count,bytes,seconds,largest,resizes`, a row
-/// per label and direction (for `scripts/bench-plot.py --report`).
+/// per label and direction (`to_device`, `to_host`; then `resize`, `deep_copy`
+/// and `fill` where there were any) for `scripts/report-plot.py`.
 ///
 /// ```
 /// assert!(dualview::report::csv().starts_with("rank,label,"));
@@ -242,7 +273,8 @@ pub fn csv() -> String {
     let mut out = String::from("rank,label,device,direction,count,bytes,seconds,largest,resizes\n");
     let rank = rank().map_or(String::new(), |r| r.to_string());
     for r in rows() {
-        for (dir, d) in [("to_device", r.to_device), ("to_host", r.to_host)] {
+        let others = [("resize", r.resize_copies), ("deep_copy", r.deep_copies), ("fill", r.fills)];
+        for (dir, d) in [("to_device", r.to_device), ("to_host", r.to_host)].into_iter().chain(others.into_iter().filter(|(_, d)| d.count > 0)) {
             let _ = writeln!(
                 out,
                 "{rank},\"{}\",{},{dir},{},{},{:.9},{},{}",

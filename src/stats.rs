@@ -1,8 +1,16 @@
 //! Transfer statistics and tracing (beyond Kokkos).
 //!
-//! Every sync that moves data is counted per DualView family and in a
-//! process-wide total: how many, how many bytes, how long. With `DV_TRACE=1`
-//! in the environment each one is also logged to stderr.
+//! Every call that moves data is counted per DualView family and in a
+//! process-wide total: how many, how many bytes, how long, by kind (issue 30,
+//! item 7). With `DV_TRACE=1` in the environment each one is also logged.
+//!
+//! | kind ([`Moved`]) | counted in | `DV_TRACE` line |
+//! | --- | --- | --- |
+//! | a sync, whole or through a subview (also a sync an access makes) | `to_device` / `to_host` | `sync "A" host->device N B in T us` |
+//! | `push_host` / `push_device` | `to_device` / `to_host` | `push_host "A" host->device N B in T us` |
+//! | the copies of a resize (each side in its own space; none when a block grows in place) | `resize` | `resize "A" copied N B (both sides, each in its own space) in T us` |
+//! | a deep copy or view copy into the DualView | `copies` | `deep_copy "A" <- "B" N B in T us` |
+//! | a fill of a side (`fill`, `view_fill`) | `fills` | `fill "A" device N B in T us` |
 
 use crate::side::Side;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -23,10 +31,31 @@ use std::time::Duration;
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
-    /// Host to device syncs.
+    /// Host to device syncs (and `push_host`).
     pub to_device: Transfers,
-    /// Device to host syncs.
+    /// Device to host syncs (and `push_device`).
     pub to_host: Transfers,
+    /// The copies of resizes (bytes of both sides, each copied in its own space).
+    pub resize: Transfers,
+    /// Deep copies and view copies into this DualView.
+    pub copies: Transfers,
+    /// Fills of a side.
+    pub fills: Transfers,
+}
+
+/// What moved data, for [`Stats`], `DV_TRACE` and the transfer report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Moved {
+    /// A sync into this side.
+    Sync(Side),
+    /// `push` from the other side into this one.
+    Push(Side),
+    /// The copies of a resize.
+    Resize,
+    /// A deep copy or view copy into the DualView, from the DualView labelled so.
+    Copy,
+    /// A fill of this side.
+    Fill(Side),
 }
 
 /// Counters for one direction.
@@ -45,7 +74,8 @@ pub struct Transfers {
     pub nanos: u64,
 }
 
-/// `host->device: 1 sync, 100 B in 2.5 us (0.04 GB/s); device->host: none`.
+/// `host->device: 1 sync, 100 B in 2.5 us (0.04 GB/s); device->host: none`,
+/// then resize copies, deep copies and fills where there were any.
 ///
 /// ```
 /// let s = dualview::Stats::default();
@@ -53,7 +83,13 @@ pub struct Transfers {
 /// ```
 impl std::fmt::Display for Stats {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "host->device: {}; device->host: {}", self.to_device, self.to_host)
+        write!(f, "host->device: {}; device->host: {}", self.to_device, self.to_host)?;
+        for (what, t) in [("resize copies", self.resize), ("deep copies", self.copies), ("fills", self.fills)] {
+            if t.count > 0 {
+                write!(f, "; {what}: {} B in {} call(s)", t.bytes, t.count)?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -109,51 +145,64 @@ impl Counters {
     }
 }
 
-/// Counters of one DualView family (or of the process).
+/// Counters of one DualView family (or of the process), in [`Stats`]' order.
 #[derive(Debug, Default)]
-pub(crate) struct StatsCell {
-    to_device: Counters,
-    to_host: Counters,
+pub(crate) struct StatsCell([Counters; 5]);
+
+const ZERO: Counters = Counters { count: AtomicU64::new(0), bytes: AtomicU64::new(0), nanos: AtomicU64::new(0) };
+static GLOBAL: StatsCell = StatsCell([ZERO, ZERO, ZERO, ZERO, ZERO]);
+
+impl Moved {
+    /// The counters of this kind, in [`StatsCell`].
+    fn slot(self) -> usize {
+        match self {
+            Moved::Sync(Side::Device) | Moved::Push(Side::Device) => 0,
+            Moved::Sync(Side::Host) | Moved::Push(Side::Host) => 1,
+            Moved::Resize => 2,
+            Moved::Copy => 3,
+            Moved::Fill(_) => 4,
+        }
+    }
 }
 
-static GLOBAL: StatsCell = StatsCell {
-    to_device: Counters { count: AtomicU64::new(0), bytes: AtomicU64::new(0), nanos: AtomicU64::new(0) },
-    to_host: Counters { count: AtomicU64::new(0), bytes: AtomicU64::new(0), nanos: AtomicU64::new(0) },
-};
-
 impl StatsCell {
-    /// Record one transfer into `target`, here and in the global total, and trace it.
-    pub(crate) fn record(&self, label: &str, target: Side, bytes: usize, elapsed: Duration) {
+    /// Record one call that moved `bytes` (of DualView `label`; `from`: the
+    /// source of a copy), here and in the global total, and trace it.
+    pub(crate) fn record(&self, label: &str, moved: Moved, bytes: usize, elapsed: Duration, from: &str) {
         let nanos = elapsed.as_nanos().min(u64::MAX as u128) as u64;
         for cell in [self, &GLOBAL] {
-            match target {
-                Side::Device => cell.to_device.add(bytes as u64, nanos),
-                Side::Host => cell.to_host.add(bytes as u64, nanos),
-            }
+            cell.0[moved.slot()].add(bytes as u64, nanos);
         }
         if trace_enabled() {
-            let dir = match target {
-                Side::Device => "host->device",
-                Side::Host => "device->host",
-            };
-            trace(format_args!("sync \"{label}\" {dir} {bytes} B in {:.3} us", nanos as f64 / 1e3));
+            let us = nanos as f64 / 1e3;
+            let dir = |s: Side| if s == Side::Device { "host->device" } else { "device->host" };
+            match moved {
+                Moved::Sync(t) => trace(format_args!("sync \"{label}\" {} {bytes} B in {us:.3} us", dir(t))),
+                Moved::Push(t) => trace(format_args!("push_{} \"{label}\" {} {bytes} B in {us:.3} us", t.other(), dir(t))),
+                Moved::Resize => {
+                    trace(format_args!("resize \"{label}\" copied {bytes} B (both sides, each in its own space) in {us:.3} us"))
+                }
+                Moved::Copy => trace(format_args!("deep_copy \"{label}\" <- \"{from}\" {bytes} B in {us:.3} us")),
+                Moved::Fill(s) => trace(format_args!("fill \"{label}\" {s} {bytes} B in {us:.3} us")),
+            }
         }
     }
 
     pub(crate) fn get(&self) -> Stats {
-        Stats { to_device: self.to_device.get(), to_host: self.to_host.get() }
+        let c = &self.0;
+        Stats { to_device: c[0].get(), to_host: c[1].get(), resize: c[2].get(), copies: c[3].get(), fills: c[4].get() }
     }
 
     /// Add `s` to these counters (not to the process-wide total, which
     /// counted those transfers already).
     pub(crate) fn add(&self, s: Stats) {
-        self.to_device.add_from(s.to_device);
-        self.to_host.add_from(s.to_host);
+        for (c, t) in self.0.iter().zip([s.to_device, s.to_host, s.resize, s.copies, s.fills]) {
+            c.add_from(t);
+        }
     }
 
     pub(crate) fn reset(&self) {
-        self.to_device.reset();
-        self.to_host.reset();
+        self.0.iter().for_each(Counters::reset);
     }
 }
 

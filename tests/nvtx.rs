@@ -126,3 +126,95 @@ fn every_transfer_allocation_and_resize_has_its_range() {
     assert_eq!(count("dualview allocate "), 2 + resize_allocs + 2, "{text}");
     eprintln!("{} ranges recorded; the resize grew {grown_in_place} block(s) in place:\n{text}", ranges.len());
 }
+
+/// The program of `every_copying_path_is_visible` (run in a child): each
+/// copying path once, on a 64 x 32 DualView of f64 (16 KiB), checking its
+/// own statistics as it goes.
+#[test]
+#[ignore = "the child process of every_copying_path_is_visible"]
+fn copying_paths_child_program() {
+    if std::env::var_os("DV_NVTX_LOG").is_none() {
+        return;
+    }
+    use dualview::Slice;
+    let m = Mapping::new(Layout::Right, DynRank::new(&[64, 32]).unwrap()).unwrap();
+    let a = RawDualView::new("vis", &Desc::new(ElemSpec::of::<f64>(), m, space())).unwrap();
+    let row = |i: usize| a.subview(&[Slice::Index(i), Slice::All]).unwrap();
+    a.fill(Side::Device, &1.0f64.to_ne_bytes()).unwrap(); // fill: 16 KiB on the device
+    a.sync(Side::Host).unwrap(); // whole sync: 16 KiB to the host
+    a.fill(Side::Host, &2.0f64.to_ne_bytes()).unwrap(); // fill: 16 KiB on the host
+    row(3).sync(Side::Device).unwrap(); // subview sync: 256 B to the device
+    row(5).push(Side::Host).unwrap(); // push_host: 256 B to the device
+    a.clear_sync_state().unwrap();
+    row(7).push(Side::Device).unwrap(); // push_device: 256 B to the host
+    a.resize(&DynRank::new(&[64, 16]).unwrap()).unwrap(); // resize: 8 KiB a side copied
+    let b = RawDualView::new("vis_copy", &Desc::new(ElemSpec::of::<f64>(), Mapping::new(Layout::Right, DynRank::new(&[64, 16]).unwrap()).unwrap(), space())).unwrap();
+    RawDualView::deep_copy(&b, &a).unwrap(); // deep copy: 8 KiB
+    RawDualView::view_copy(&b, Side::Host, &a, Side::Host).unwrap(); // view copy: 8 KiB
+    let s = a.stats();
+    assert_eq!((s.fills.count, s.fills.bytes), (2, 2 * 16384), "{s:?}");
+    assert_eq!((s.to_host.count, s.to_host.bytes), (2, 16384 + 256), "{s:?}");
+    assert_eq!((s.to_device.count, s.to_device.bytes), (2, 512), "{s:?}");
+    assert_eq!((s.resize.count, s.resize.bytes), (1, 2 * 8192), "{s:?}");
+    let s = b.stats();
+    assert_eq!((s.copies.count, s.copies.bytes), (2, 2 * 8192), "{s:?}");
+}
+
+/// Issue 30, item 7: every copying path (whole and subview sync, `push_host`
+/// and `push_device`, resize, deep copy and view copy, fills of either side)
+/// shows as an NVTX range (the recorder), a `DV_TRACE` line, a count in the
+/// statistics (the child checks them) and a row of the transfer report.
+#[test]
+#[cfg_attr(miri, ignore)] // runs a C compiler and a child process
+fn every_copying_path_is_visible() {
+    let dir = std::env::temp_dir().join(format!("dualview-visible-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let Some(lib) = build_recorder(&dir) else { return };
+    let (log, report) = (dir.join("ranges.log"), dir.join("report"));
+    let out = Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "copying_paths_child_program", "--ignored", "--test-threads", "1", "--nocapture"])
+        .env("NVTX_INJECTION64_PATH", &lib)
+        .env("DV_NVTX_LOG", &log)
+        .env("DV_TRACE", "1")
+        .env("DV_REPORT", &report)
+        .env_remove("OMPI_COMM_WORLD_RANK")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(out.status.success(), "child failed:\n{}\n{err}", String::from_utf8_lossy(&out.stdout));
+    let ranges = std::fs::read_to_string(&log).expect("the recorder wrote nothing");
+    let csv = std::fs::read_to_string(format!("{}.0.csv", report.display())).expect("the report's CSV");
+    std::fs::remove_dir_all(&dir).ok();
+    let kb = |n: usize| crate_bytes(n);
+    for (range, trace, label, dir, count, bytes) in [
+        (format!("dualview fill \"vis\" device {}", kb(16384)), "fill \"vis\" device 16384 B", "vis", "fill", 2, 32768),
+        (format!("dualview fill \"vis\" host {}", kb(16384)), "fill \"vis\" host 16384 B", "vis", "fill", 2, 32768),
+        (format!("dualview sync_host \"vis\" {}", kb(16384)), "sync \"vis\" device->host 16384 B", "vis", "to_host", 2, 16384 + 256),
+        (format!("dualview sync_device \"vis\" {}", kb(256)), "sync \"vis\" host->device 256 B", "vis", "to_device", 2, 512),
+        (format!("dualview push_host \"vis\" {}", kb(256)), "push_host \"vis\" host->device 256 B", "vis", "to_device", 2, 512),
+        (format!("dualview push_device \"vis\" {}", kb(256)), "push_device \"vis\" device->host 256 B", "vis", "to_host", 2, 16384 + 256),
+        (format!("dualview resize copy \"vis\" {}", kb(16384)), "resize \"vis\" copied 16384 B", "vis", "resize", 1, 16384),
+        (format!("dualview deep_copy \"vis_copy\" device <- \"vis\" device {}", kb(8192)), "deep_copy \"vis_copy\" <- \"vis\" 8192 B", "vis_copy", "deep_copy", 2, 16384),
+        (format!("dualview deep_copy \"vis_copy_mirror\" host <- \"vis_mirror\" host {}", kb(8192)), "deep_copy \"vis_copy\" <- \"vis\" 8192 B", "vis_copy", "deep_copy", 2, 16384),
+    ] {
+        assert!(ranges.lines().any(|l| l.starts_with("push ") && l.ends_with(&range)), "no NVTX range {range:?} in\n{ranges}");
+        assert!(err.lines().any(|l| l.starts_with("dualview[") && l.contains(trace)), "no DV_TRACE line {trace:?} in\n{err}");
+        let row = csv
+            .lines()
+            .find(|l| l.contains(&format!(",\"{label}\",")) && l.contains(&format!(",{dir},")))
+            .unwrap_or_else(|| panic!("no {label} {dir} row in the report:\n{csv}"));
+        let cols: Vec<&str> = row.split(',').collect();
+        assert_eq!((cols[4], cols[5]), (count.to_string().as_str(), bytes.to_string().as_str()), "{row}");
+    }
+}
+
+/// NVTX's way of writing a byte count (`src/tools/nvtx.rs`).
+fn crate_bytes(n: usize) -> String {
+    if n >= 1_000_000 {
+        format!("{:.1} MB", n as f64 / 1e6)
+    } else if n >= 1000 {
+        format!("{:.1} KB", n as f64 / 1e3)
+    } else {
+        format!("{n} B")
+    }
+}

@@ -214,17 +214,21 @@ impl RawDualView {
     #[cold]
     fn unmarked(&self, side: Side, cell: Cell, call: Call, idx: &[usize], bounds: &IndexBox, whole: &IndexBox) -> Error {
         let other = side.other();
-        let what = if cell == Cell::newer(other) {
+        let marks_other = matches!(call, Call::Modify(x) | Call::Overwrite(x) | Call::DeepCopy(x) if x == other);
+        let what = if marks_other && cell == Cell::newer(side) {
+            format!(
+                "both sides written: the {side} side wrote this element after modify_{side}(), and {} drops these \
+                 writes (it takes the element for the {other} side). Sync the {side} side's writes over before the \
+                 {other} side writes there",
+                call.name()
+            )
+        } else if cell == Cell::newer(other) {
             format!(
                 "the {side} side was written where the {other} side holds the newer value, not yet synced (both sides \
-                 written): {}. Write one side between syncs, or mark the {side} side's writes with modify_{side}() \
-                 before the {other} side writes there",
-                match call {
-                    Call::Modify(x) if x == other => format!("modify_{other}() drops these writes"),
-                    _ => format!("sync_{side}() would overwrite these writes"),
-                }
+                 written): sync_{side}() would overwrite these writes. Write one side between syncs, or mark the \
+                 {side} side's writes with modify_{side}() before the {other} side writes there"
             )
-        } else if matches!(call, Call::Modify(x) | Call::Overwrite(x) | Call::DeepCopy(x) if x == other) {
+        } else if marks_other {
             format!(
                 "the {side} side changed without modify_{side}(), and {} takes the region for the {other} side: mark \
                  what was written with modify_{side}() first",

@@ -11,6 +11,8 @@ use crate::error::Result;
 use crate::layout::Slice;
 use crate::side::Side;
 use crate::space::{self, Space, Stream};
+use crate::stats::Moved;
+use std::time::Instant;
 
 impl RawDualView {
     /// Set every element of this handle's `side` to `value` (one element's
@@ -50,29 +52,26 @@ impl RawDualView {
         let mut st = self.shared.write();
         self.settle_locked(&mut st)?;
         self.placement(&st)?;
-        let v = self.view_in(&st, side)?;
-        let _range = self.fill_range(&st, side);
-        self.exclusive(&st, side, side)?.fill(&v, value).map_err(|e| self.err_on(e, Some(side)))
+        self.fill_view_locked(&st, side, value)
     }
 
-    /// The NVTX range of a fill of the device side (host fills are plain host loops).
-    fn fill_range(&self, st: &State, side: Side) -> Option<crate::tools::nvtx::Range> {
-        (side == Side::Device && !self.shared.single).then(|| {
-            crate::tools::nvtx::range(|| {
-                let n = self.bounds(st).len() * self.shared.elem.size();
-                format!("dualview fill \"{}\" device {}", self.shared.label, crate::tools::nvtx::bytes(n))
-            })
-        })
+    /// Fill this handle's box of `side` (its NVTX range, statistics and `DV_TRACE` line).
+    fn fill_view_locked(&self, st: &State, side: Side, value: &[u8]) -> Result<()> {
+        let n = self.bounds(st).len() * self.shared.elem.size();
+        let _range = crate::tools::nvtx::range(|| format!("dualview fill \"{}\" {side} {}", self.shared.label, crate::tools::nvtx::bytes(n)));
+        let v = self.view_in(st, side)?;
+        let t0 = Instant::now();
+        self.exclusive(st, side, side)?.fill(&v, value).map_err(|e| self.err_on(e, Some(side)))?;
+        self.shared.record_moved(Moved::Fill(side), n, t0.elapsed(), "");
+        Ok(())
     }
 
     fn fill_locked(&self, st: &State, side: Side, value: &[u8]) -> Result<()> {
         self.placement(st)?;
-        let _range = self.fill_range(st, side);
         if self.shared.flags.load() & modified(side.other()) != 0 {
             return Err(self.concurrent(side));
         }
-        let v = self.view_in(st, side)?;
-        self.exclusive(st, side, side)?.fill(&v, value).map_err(|e| self.err_on(e, Some(side)))
+        self.fill_view_locked(st, side, value)
     }
 
     /// Kokkos `deep_copy(DualView dst, DualView src)`: the side Kokkos picks
@@ -235,13 +234,18 @@ impl RawDualView {
             let src_st: &State = src_st.unwrap_or(dst_st);
             (dst.view_in(dst_st, dst_side)?, src.view_in(src_st, src_side)?, dst.bounds(dst_st))
         };
+        let t0 = Instant::now();
+        let bytes = (dst_box.len() + also.iter().map(IndexBox::len).sum::<usize>()) * dst.shared.elem.size();
+        let counted = || dst.shared.record_moved(Moved::Copy, bytes, t0.elapsed(), &src.shared.label);
         let Some(stream) = stream else {
             let src_st: &State = src_st.unwrap_or(dst_st);
             let proof = Self::copy_proof(dst, dst_st, dst_side, src, src_st, src_side)?;
             space::fence(d.space())?;
             space::fence(s.space())?;
             proof.copy_view(&d, &s).map_err(fail)?;
-            return Self::copy_also(dst, dst_st, dst_side.other(), src, src_st, src_side.other(), also, Stream::null());
+            Self::copy_also(dst, dst_st, dst_side.other(), src, src_st, src_side.other(), also, Stream::null())?;
+            counted();
+            return Ok(());
         };
         // A staged copy reads pageable host memory at the call: the host waits for copies into it.
         let host_reads = s.allocation().is_pageable_host() || (!also.is_empty() && dst_side == Side::Device);
@@ -275,7 +279,9 @@ impl RawDualView {
             keep.extend([dst_st.side(dst_side.other()).clone(), src_st.side(src_side.other()).clone()]);
         }
         dst.end_in_flight(dst_st, event.as_ref().ok().cloned().flatten(), boxes, keep);
-        copied.and(event.map(drop))
+        copied.and(event.map(drop))?;
+        counted();
+        Ok(())
     }
 
     /// Copy the boxes of `also` (in the handles' own index space, which

@@ -171,11 +171,12 @@ impl Shared {
         st.host.is_pageable_host()
     }
 
-    /// Count one copying sync into `target`: the family's and the process's
-    /// statistics, and the transfer report when asked for (`DV_REPORT`).
-    fn record_transfer(&self, target: Side, bytes: usize, elapsed: std::time::Duration) {
-        self.stats.record(&self.label, target, bytes, elapsed);
-        crate::report::record_copy(&self.label, self.device_space, target, bytes, elapsed.as_nanos().min(u64::MAX as u128) as u64);
+    /// Count one call that moved `bytes` (`moved`; `from`: a copy's source
+    /// label): the family's and the process's statistics, `DV_TRACE`, and
+    /// the transfer report when asked for (`DV_REPORT`).
+    fn record_moved(&self, moved: crate::stats::Moved, bytes: usize, elapsed: std::time::Duration, from: &str) {
+        self.stats.record(&self.label, moved, bytes, elapsed, from);
+        crate::report::record(&self.label, self.device_space, moved, bytes, elapsed.as_nanos().min(u64::MAX as u128) as u64);
     }
 
     fn read(&self) -> RwLockReadGuard<'_, State> {

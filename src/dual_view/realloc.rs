@@ -11,6 +11,8 @@ use crate::extents::{DynRank, Extents};
 use crate::layout::{Layout, Mapping, Slice};
 use crate::side::Side;
 use crate::space::{self, Allocation, Stream};
+use crate::stats::Moved;
+use std::time::Instant;
 use crate::view::View;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -94,9 +96,13 @@ impl RawDualView {
         let mapping = old.with_extents(*extents).map_err(fail)?;
         let bytes = sh.elem.bytes(&mapping).map_err(fail)?;
         let (cur, map) = if keep { self.resized_map(st, &mapping)? } else { (0, Map::new(&mapping)) };
+        let t0 = Instant::now();
         if keep && grows_as_prefix(&old, &mapping) {
             let old_bytes = sh.elem.bytes(&old).map_err(fail)?;
-            self.grow(st, &mut proof, mapping, old_bytes, bytes).map_err(fail)?;
+            let copied = self.grow(st, &mut proof, mapping, old_bytes, bytes).map_err(fail)?;
+            if copied > 0 {
+                sh.record_moved(Moved::Resize, copied, t0.elapsed(), "");
+            }
             st.map = map;
             self.publish(st, cur, cur & COUNTERS);
             return Ok(());
@@ -111,7 +117,10 @@ impl RawDualView {
             h
         };
         if keep {
-            self.copy_overlap(st, &proof, &mapping, &host, &device).map_err(fail)?;
+            let copied = self.copy_overlap(st, &proof, &mapping, &host, &device).map_err(fail)?;
+            if copied > 0 {
+                sh.record_moved(Moved::Resize, copied, t0.elapsed(), "");
+            }
         }
         st.mapping = mapping;
         st.host = host;
@@ -152,18 +161,20 @@ impl RawDualView {
     /// copy: host and test-device blocks keep their address), otherwise gets a
     /// new allocation and one copy of the old bytes in its own space. All that
     /// can fail happens before anything changes.
-    fn grow(&self, st: &mut State, proof: &mut Exclusive<'_>, mapping: Mapping, old_bytes: usize, new_bytes: usize) -> Result<()> {
+    fn grow(&self, st: &mut State, proof: &mut Exclusive<'_>, mapping: Mapping, old_bytes: usize, new_bytes: usize) -> Result<usize> {
         let sh = &*self.shared;
         let dev_in_place = st.device.prepare_grow(new_bytes)?;
         let host_in_place = sh.aliased || st.host.prepare_grow(new_bytes)?;
         let new_dev = if dev_in_place { None } else { Some(Allocation::new(sh.device_space, new_bytes, true, &sh.label)?) };
         let new_host = if host_in_place { None } else { Some(Allocation::new(sh.host_space, super::mirror_bytes(new_bytes, sh.pin_mirror), true, &sh.host_label)?) };
         space::fence(sh.device_space)?;
+        let mut copied = 0;
         for (new, old) in [(&new_dev, &st.device), (&new_host, &st.host)] {
             if let Some(n) = new {
                 proof.admit_fresh(n)?;
                 if old_bytes > 0 {
-                    proof.transfer(&[(Part::prefix(n, old_bytes)?, Part::prefix(old, old_bytes)?)], Stream::null(), None)?;
+                    let _range = self.copy_range(old_bytes);
+                    copied += proof.transfer(&[(Part::prefix(n, old_bytes)?, Part::prefix(old, old_bytes)?)], Stream::null(), None)?;
                 }
             }
         }
@@ -189,12 +200,17 @@ impl RawDualView {
         st.mapping = mapping;
         st.generation += 1;
         sh.generation.store(st.generation, Ordering::Release);
-        Ok(())
+        Ok(copied)
+    }
+
+    /// The NVTX range of a resize's copy of `bytes` (inside the resize's own range).
+    fn copy_range(&self, bytes: usize) -> crate::tools::nvtx::Range {
+        crate::tools::nvtx::range(|| format!("dualview resize copy \"{}\" {}", self.shared.label, crate::tools::nvtx::bytes(bytes)))
     }
 
     /// Copy the index range that `st` and `mapping` share, side by side, from
     /// the current allocations into `host` / `device` (laid out by `mapping`).
-    fn copy_overlap(&self, st: &State, proof: &Exclusive<'_>, mapping: &Mapping, host: &Arc<Allocation>, device: &Arc<Allocation>) -> Result<()> {
+    fn copy_overlap(&self, st: &State, proof: &Exclusive<'_>, mapping: &Mapping, host: &Arc<Allocation>, device: &Arc<Allocation>) -> Result<usize> {
         let sh = &*self.shared;
         let overlap: Vec<Slice> = st
             .mapping
@@ -207,12 +223,14 @@ impl RawDualView {
         let sides: &[(Side, &Arc<Allocation>)] =
             if sh.aliased { &[(Side::Device, device)] } else { &[(Side::Host, host), (Side::Device, device)] };
         space::fence(sh.device_space)?;
+        let per_side = overlap.iter().map(|s| if let Slice::Range(a, b) = s { b - a } else { 0 }).product::<usize>() * sh.elem.size();
+        let _range = self.copy_range(per_side * sides.len());
         for &(side, new_alloc) in sides {
             let from = self.shared_view(st, side, st.mapping, 0).subview(&overlap)?;
             let to = View::from_parts(sh.alloc_label(side).clone(), sh.elem, *mapping, new_alloc.clone(), 0).subview(&overlap)?;
             proof.copy_view(&to, &from)?; // synchronous: complete on return
         }
-        Ok(())
+        Ok(per_side * sides.len())
     }
 
     /// Kokkos-style resize into a *new* DualView: same label, element, layout
@@ -250,7 +268,11 @@ impl RawDualView {
         {
             let nst = new.shared.write();
             let proof = new.exclusive_all(&nst)?.join(reading);
-            self.copy_overlap(&st, &proof, &mapping, &nst.host, &nst.device).map_err(fail)?;
+            let t0 = Instant::now();
+            let copied = self.copy_overlap(&st, &proof, &mapping, &nst.host, &nst.device).map_err(fail)?;
+            if copied > 0 {
+                new.shared.record_moved(Moved::Resize, copied, t0.elapsed(), "");
+            }
         }
         let mut nst = new.shared.write();
         nst.map = map;

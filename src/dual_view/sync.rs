@@ -22,6 +22,7 @@ use crate::abi::{DV_TOOLS_DUAL_VIEW_MODIFY, DV_TOOLS_DUAL_VIEW_SYNC};
 use crate::error::{err, Error, Result};
 use crate::side::Side;
 use crate::space::{self, Stream};
+use crate::stats::Moved;
 use std::time::Instant;
 
 impl RawDualView {
@@ -366,7 +367,7 @@ impl RawDualView {
         self.verify_locked(&mut st, Call::Modify(side))?;
         let b = self.bounds(&st);
         self.mark_locked(&mut st, side)?;
-        self.sync_locked(&mut st, target, None, b)?;
+        self.sync_locked_as(&mut st, target, None, b, true)?;
         self.record_locked(&mut st, Wrote::Side(target))?;
         drop(st);
         self.report(DV_TOOLS_DUAL_VIEW_MODIFY, side);
@@ -398,6 +399,11 @@ impl RawDualView {
     /// const handle that would copy answers `ConstSync`. False when nothing
     /// was to do (no copy, no counter).
     pub(super) fn sync_locked(&self, st: &mut State, target: Side, stream: Option<Stream>, bounds: IndexBox) -> Result<bool> {
+        self.sync_locked_as(st, target, stream, bounds, false)
+    }
+
+    /// [`RawDualView::sync_locked`], counted and named as a `push` of the other side when `push`.
+    fn sync_locked_as(&self, st: &mut State, target: Side, stream: Option<Stream>, bounds: IndexBox, push: bool) -> Result<bool> {
         let sh = &*self.shared;
         let other = target.other();
         let cur = self.map_locked(st);
@@ -432,7 +438,8 @@ impl RawDualView {
             crate::tools::nvtx::range(|| {
                 let n: usize = copy.iter().map(|b| b.len()).sum::<usize>() * sh.elem.size();
                 let how = if queued.is_some() { " (enqueue)" } else { "" };
-                format!("dualview sync_{target} \"{}\" {}{how}", sh.label, crate::tools::nvtx::bytes(n))
+                let call = if push { format!("push_{other}") } else { format!("sync_{target}") };
+                format!("dualview {call} \"{}\" {}{how}", sh.label, crate::tools::nvtx::bytes(n))
             })
         });
         let copied = if copy.is_empty() { Ok(0) } else { self.copy_changes(st, &copy, target, stream).map_err(|e| self.err_on(e, Some(target))) };
@@ -444,7 +451,8 @@ impl RawDualView {
         if let Ok(moved) = copied {
             if !copy.is_empty() {
                 // On the default stream the copy (or prefetch) is complete here: it synchronises itself.
-                sh.record_transfer(target, moved, t0.elapsed());
+                let how = if push { Moved::Push(target) } else { Moved::Sync(target) };
+                sh.record_moved(how, moved, t0.elapsed(), "");
             }
             match pending {
                 Some(p) => st.map.commit(p),

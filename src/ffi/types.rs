@@ -112,6 +112,24 @@ pub struct dv_stats_t {
     pub to_host_bytes: u64,
     /// Nanoseconds spent copying device to host.
     pub to_host_ns: u64,
+    /// Resizes that copied (the overlap of both sides, each in its own space; none for a block grown in place).
+    pub resize_count: u64,
+    /// Bytes resizes copied.
+    pub resize_bytes: u64,
+    /// Nanoseconds resizes spent copying.
+    pub resize_ns: u64,
+    /// Deep copies and view copies into the DualView (`dv_deep_copy`, `dv_view_copy`).
+    pub copy_count: u64,
+    /// Bytes they copied.
+    pub copy_bytes: u64,
+    /// Nanoseconds they took (for a copy queued on a stream: its enqueue).
+    pub copy_ns: u64,
+    /// Fills of a side (`dv_fill_and_modify_*`, `dv_view_fill`).
+    pub fill_count: u64,
+    /// Bytes they wrote.
+    pub fill_bytes: u64,
+    /// Nanoseconds they took.
+    pub fill_ns: u64,
 }
 
 /// What a handle is (`dv_info`).
@@ -372,6 +390,15 @@ pub(crate) fn stats_to(s: Stats) -> dv_stats_t {
         to_host_count: s.to_host.count,
         to_host_bytes: s.to_host.bytes,
         to_host_ns: s.to_host.nanos,
+        resize_count: s.resize.count,
+        resize_bytes: s.resize.bytes,
+        resize_ns: s.resize.nanos,
+        copy_count: s.copies.count,
+        copy_bytes: s.copies.bytes,
+        copy_ns: s.copies.nanos,
+        fill_count: s.fills.count,
+        fill_bytes: s.fills.bytes,
+        fill_ns: s.fills.nanos,
     }
 }
 
