@@ -38,7 +38,7 @@ module dualview_abi
 
   ! ---- Constants: every numeric #define DV_* and every dv_status_t code of dualview.h ----
   integer(c_int32_t), parameter, public :: DV_VERSION_MAJOR = 0
-  integer(c_int32_t), parameter, public :: DV_VERSION_MINOR = 1
+  integer(c_int32_t), parameter, public :: DV_VERSION_MINOR = 4
   integer(c_int32_t), parameter, public :: DV_VERSION_PATCH = 0
   !> The highest rank.
   integer(c_int32_t), parameter, public :: DV_MAX_RANK = 8

@@ -38,7 +38,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #define DV_VERSION_MAJOR 0
-#define DV_VERSION_MINOR 1
+#define DV_VERSION_MINOR 4
 #define DV_VERSION_PATCH 0
 
 #if defined(__cplusplus) && __cplusplus >= 201703L

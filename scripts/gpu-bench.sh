@@ -7,13 +7,17 @@
 #                            default, pinned and opt-out pageable (DV_PAGEABLE_MIRROR=1)
 #                            mirrors, one process per row; then the mirror rows (resize
 #                            while the mirror registers, first sync_host of a fresh 1 GiB)
+#   examples_mpi/halo_kokkos.cpp  the Kokkos halo idiom (issue 30) at 2 MPI ranks of
+#                            4098 x 4096 (4096 owned rows and 2 ghost rows) per rank:
+#                            milliseconds and bytes per step (needs mpicxx)
 # Writes
 #   $OUT_DIR/gpu-bench.txt     gpu_bench's whole output
 #   $OUT_DIR/gpu-bench.csv     bandwidth against size (scripts/bench-plot.py draws it)
 #   $OUT_DIR/lammps-bench.txt  lammps_bench's rows
+#   $OUT_DIR/halo-bench.txt    the halo row
 # OUT_DIR defaults to .gpu/bench. Extra arguments go to gpu_bench; --only picks
-# groups: gpu_bench's (sync,tiny,flags,strided,async,enqueue,resize,create,probe), lammps
-# and mirror. Exits non-zero when a check failed (a wrong value, an exception, a crash).
+# groups: gpu_bench's (sync,tiny,flags,strided,async,enqueue,resize,create,probe), lammps,
+# mirror and halo. Exits non-zero when a check failed (a wrong value, an exception, a crash).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -70,6 +74,18 @@ fi
 if want mirror; then
   "$GPU/lammps_bench" --mirror-header | tee -a "$LOG"
   for mirror in default pinned pageable; do row "$mirror" --mirror-rows; done
+fi
+if want halo; then
+  if command -v mpicxx >/dev/null; then
+    nvcc -std=c++17 -O2 -arch=native -x cu -I"$ROOT/include" -I"$ROOT/include/dualview/kokkos" $(mpicxx --showme:compile) \
+      examples_mpi/halo_kokkos.cpp -o "$GPU/halo_kokkos" $(mpicxx --showme:link) "${LINK[@]}"
+    # The one-process reference is checked too (bit for bit), on the host after the timed steps.
+    mpirun -np 2 --oversubscribe --allow-run-as-root "$GPU/halo_kokkos" "${HALO_ROWS:-4098}" 4096 "${HALO_STEPS:-40}" --bench \
+      2>&1 | tee "$OUT_DIR/halo-bench.txt" || status=1
+    grep -q "bitwise equal to the one-process reference: yes; .*: yes" "$OUT_DIR/halo-bench.txt" || status=1
+  else
+    echo "SKIPPED halo: no mpicxx on this machine" | tee "$OUT_DIR/halo-bench.txt"
+  fi
 fi
 if [ "$status" -ne 0 ]; then echo "gpu-bench: a check FAILED (see above)"; fi
 exit "$status"

@@ -49,6 +49,9 @@ fi
 if command -v nvcc >/dev/null && command -v mpicxx >/dev/null; then
   run build_mpi_jacobi nvcc -std=c++17 -arch=native -x cu -I"$ROOT/include" $(mpicxx --showme:compile) \
       examples_mpi/jacobi.cpp -o "$GPU/jacobi_cuda" $(mpicxx --showme:link) -L"$GPU/lib" -ldualview
+  # The Kokkos halo idiom with Kokkos' names (issue 30, finding 2).
+  run build_mpi_halo_kokkos nvcc -std=c++17 -O2 -arch=native -x cu -I"$ROOT/include" -I"$ROOT/include/dualview/kokkos" \
+      $(mpicxx --showme:compile) examples_mpi/halo_kokkos.cpp -o "$GPU/halo_kokkos_cuda" $(mpicxx --showme:link) -L"$GPU/lib" -ldualview
 else
   record build_mpi_jacobi "SKIPPED (no nvcc or no mpicxx)"
 fi
@@ -86,6 +89,11 @@ for np in 1 2 4; do
   [ -x "$GPU/jacobi_cuda" ] && run "mpi_jacobi_np$np" sh -c "mpirun -np $np --oversubscribe --allow-run-as-root '$GPU/jacobi_cuda' | tee /dev/stderr | grep -q 'bitwise equal to the single-rank run: yes'"
 done
 [ -f "$GPU/log.mpi_jacobi_np4" ] && grep -h "jacobi:" "$GPU"/log.mpi_jacobi_np* | sort -u
+# The Kokkos halo idiom at production size: 2 ranks of 2050 x 4096 doubles, 40 steps, bit for bit
+# against one process, each step moving its halo rows and nothing else (and under DV_CHECK=1).
+[ -x "$GPU/halo_kokkos_cuda" ] && run mpi_halo_kokkos_np2 sh -c "mpirun -np 2 --oversubscribe --allow-run-as-root '$GPU/halo_kokkos_cuda' 2050 4096 40 | tee /dev/stderr | grep -q 'bitwise equal to the one-process reference: yes; bytes per step: the halo rows only [^:]*: yes'"
+[ -x "$GPU/halo_kokkos_cuda" ] && run mpi_halo_kokkos_checked_np2 sh -c "DV_CHECK=1 mpirun -np 2 --oversubscribe --allow-run-as-root -x DV_CHECK '$GPU/halo_kokkos_cuda' 2050 512 10 2>&1 | tee /dev/stderr | grep -q 'bitwise equal to the one-process reference: yes; bytes per step: the halo rows only [^:]*: yes'"
+grep -h "halo_kokkos:" "$GPU"/log.mpi_halo_kokkos* 2>/dev/null || true
 # DV_REPORT at 2 ranks on CUDA: the exit-time report (raw rates measured then) of each rank.
 [ -x "$GPU/jacobi_cuda" ] && run mpi_jacobi_report_np2 sh -c "cmake -DMPIEXEC=mpirun -DEXE='$GPU/jacobi_cuda' \
     -DOUT='$GPU/report' -P examples_mpi/report_check.cmake 2>&1 | tee /dev/stderr | grep -q 'each rank.s report holds its halo traffic'"

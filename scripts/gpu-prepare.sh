@@ -15,9 +15,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 FEATURES=ndarray,cudarc-interop
 rm -rf .gpu && mkdir -p .gpu/bin .gpu/lib .gpu/doctests .gpu/shim
-cargo rustc --release --lib --crate-type cdylib -- -C link-arg=-Wl,-soname,libdualview.so.0.1
-cp target/release/libdualview.so .gpu/lib/libdualview.so.0.1
-ln -sf libdualview.so.0.1 .gpu/lib/libdualview.so   # one copy: carry holds 64 MiB in all
+# The SONAME carries major.minor while the version is 0.x (CMakeLists.txt does the same).
+SONAME=libdualview.so.$(sed -n 's/^version = "\([0-9]*\.[0-9]*\)\..*/\1/p' Cargo.toml | head -1)
+cargo rustc --release --lib --crate-type cdylib -- -C link-arg=-Wl,-soname,$SONAME
+cp target/release/libdualview.so .gpu/lib/$SONAME
+ln -sf $SONAME .gpu/lib/libdualview.so   # one copy: carry holds 64 MiB in all
 executables() { # cargo arguments...: "name path" of each executable they build
   cargo "$@" --message-format=json 2>/dev/null | python3 -c 'import json,sys
 for l in sys.stdin:
@@ -94,5 +96,5 @@ if [ -n "${KOKKOS_SRC:-}" ] && [ -n "${GTEST_ROOT:-}" ]; then
 else
   echo "no KOKKOS_SRC / GTEST_ROOT: gpu-check.sh will skip Kokkos' own tests on the GPU"
 fi
-strip --strip-debug .gpu/bin/* .gpu/lib/libdualview.so.0.1 .gpu/doctests/*  # not the link
+strip --strip-debug .gpu/bin/* .gpu/lib/$SONAME .gpu/doctests/*  # not the link
 du -sh .gpu
