@@ -942,9 +942,8 @@ contains
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> The host side of this (sub)view was just written (an MPI receive into a halo): copy
-  !> it to the device now, leaving what a subview sync left of the device's change where
-  !> it is (modify_host + sync_device would first pull that to the host).
+  !> The host side of this (sub)view was just written (an MPI receive into a halo):
+  !> modify_host, then sync_device, through it, in one call.
   subroutine dv_f_push_host(self, stat, errmsg)
     class(dualview_t), intent(in) :: self
     integer, intent(out), optional :: stat

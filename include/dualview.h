@@ -974,13 +974,11 @@ DV_NODISCARD
 enum dv_status_t dv_sync_device(const struct dv_dualview_t *dv);
 
 /**
- * The host side of this handle's region was just written: copy the region
- * to the device now (blocking) and take it off the record; the rest of the
- * flags stays. `dv_modify_host` + `dv_sync_device` through the region,
- * except that what a subview sync left of the device's change outside the
- * region stays recorded instead of being copied to the host first: a halo
- * exchange moves the halo rows only (docs/MPI.md). `DV_ERROR_CONCURRENT_MODIFICATION`
- * when the device holds a change no sync has started on; `DV_ERROR_INVALID_ARGUMENT`
+ * The host side of this handle's region was just written: `dv_modify_host`
+ * then `dv_sync_device` through the handle, in one call (blocking): the
+ * region is copied to the device, and nothing outside it moves (docs/MPI.md;
+ * DECISIONS D32). `DV_ERROR_CONCURRENT_MODIFICATION` where `dv_modify_host`
+ * answers it (Kokkos' device counter set); `DV_ERROR_INVALID_ARGUMENT`
  * through a const handle; `DV_ERROR_STALE` through a subview of a resized parent.
  *
  * # Safety

@@ -402,9 +402,8 @@ class DualView : public ViewTraits<DataType, Arg1, Arg2, Arg3> {
     call(dv_sync_device);
   }
   /// The host side of this DualView's region was just written (an MPI receive
-  /// into a halo subview): copy the region to the device now, without pulling
-  /// what a subview sync left of the device's change to the host (dv_push_host;
-  /// beyond Kokkos). push_device() is the other way.
+  /// into a halo subview): modify_host() then sync_device() through it, in one
+  /// call (dv_push_host; beyond Kokkos). push_device() is the other way.
   void push_host() { call(dv_push_host); }
   void push_device() { call(dv_push_device); }
   /// Queue the copy on a stream (cudaStream_t / CUstream, or a test-device

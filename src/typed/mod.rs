@@ -336,8 +336,8 @@ impl<T: Element, E: Extents> DualView<T, E> {
         self.raw.sync(Side::Device)
     }
 
-    /// The host side of this handle's region was just written: copy it to the
-    /// device now, leaving the rest of the flags ([`RawDualView::push`]).
+    /// The host side of this handle's region was just written: `modify_host`
+    /// then `sync_device` through it, in one call ([`RawDualView::push`]).
     ///
     /// ```
     /// # use dualview::{DualView, Dims, Space};
