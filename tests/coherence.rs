@@ -137,9 +137,9 @@ fn finding3_a_fragmented_map_keeps_marked_writes() {
     for i in 0..63 {
         sub(&v, &[Slice::Range(100 * i + 7, 100 * i + 8)]).sync(Side::Host).unwrap();
     }
-    let s0 = v.stats();
     let w = sub(&v, &[Slice::Range(5000, 6000)]);
     write(&w, Side::Host, -4.0);
+    let s0 = v.stats();
     w.modify(Side::Host).unwrap();
     assert_eq!(v.stats(), s0, "a modify copies nothing");
     v.sync(Side::Device).unwrap();
