@@ -577,24 +577,27 @@ impl RawDualView {
     /// for its fast paths. Read it atomically (acquire).
     ///
     /// ```
-    /// use dualview::{abi::DV_SYNC_HOST_NEWER, Side};
+    /// use dualview::{abi::{DV_SYNC_HOST_MODIFIED, DV_SYNC_HOST_NEWER}, Side};
     /// let a = dualview::doc::raw::<u8>(&[2], dualview::Space::test_device(0));
     /// a.modify(Side::Host).unwrap();
     /// // SAFETY: the byte lives as long as `a`.
-    /// assert_eq!(unsafe { *a.sync_state_ptr() }, DV_SYNC_HOST_NEWER);
+    /// assert_eq!(unsafe { *a.sync_state_ptr() }, DV_SYNC_HOST_MODIFIED | DV_SYNC_HOST_NEWER);
     /// ```
     pub fn sync_state_ptr(&self) -> *const u8 {
         self.shared.flags.as_ptr()
     }
 
-    /// The family's sync-state byte now (`DV_SYNC_*` values and bits).
+    /// The family's sync-state byte now (`DV_SYNC_*` bits: Kokkos' counters
+    /// and the coherence map's summary).
     ///
     /// ```
-    /// use dualview::{abi::{DV_SYNC_CLEAN, DV_SYNC_DEVICE_NEWER}, Side};
-    /// let a = dualview::doc::raw::<u8>(&[2], dualview::Space::test_device(0));
+    /// use dualview::{abi::{DV_SYNC_CLEAN, DV_SYNC_DEVICE_MODIFIED, DV_SYNC_DEVICE_NEWER, DV_SYNC_PARTIAL}, Side, Slice};
+    /// let a = dualview::doc::raw::<u8>(&[4], dualview::Space::test_device(0));
     /// assert_eq!(a.sync_state(), DV_SYNC_CLEAN);
     /// a.modify(Side::Device).unwrap();
-    /// assert_eq!(a.sync_state(), DV_SYNC_DEVICE_NEWER);
+    /// assert_eq!(a.sync_state(), DV_SYNC_DEVICE_MODIFIED | DV_SYNC_DEVICE_NEWER);
+    /// a.subview(&[Slice::Range(0, 2)]).unwrap().sync(Side::Host).unwrap();
+    /// assert_eq!(a.sync_state(), DV_SYNC_DEVICE_NEWER | DV_SYNC_PARTIAL, "counters clear, elements 2..4 still newer");
     /// ```
     pub fn sync_state(&self) -> u8 {
         self.shared.flags.load()
