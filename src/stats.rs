@@ -149,8 +149,7 @@ impl Counters {
 #[derive(Debug, Default)]
 pub(crate) struct StatsCell([Counters; 5]);
 
-const ZERO: Counters = Counters { count: AtomicU64::new(0), bytes: AtomicU64::new(0), nanos: AtomicU64::new(0) };
-static GLOBAL: StatsCell = StatsCell([ZERO, ZERO, ZERO, ZERO, ZERO]);
+static GLOBAL: StatsCell = StatsCell([const { Counters { count: AtomicU64::new(0), bytes: AtomicU64::new(0), nanos: AtomicU64::new(0) } }; 5]);
 
 impl Moved {
     /// The counters of this kind, in [`StatsCell`].

@@ -18,7 +18,7 @@ impl Plane {
         let mut v = Vec::new();
         v.try_reserve_exact(words).ok()?;
         v.resize(words, if on { u64::MAX } else { 0 });
-        if on && n % 64 != 0 {
+        if on && !n.is_multiple_of(64) {
             *v.last_mut().expect("n > 0") = (1u64 << (n % 64)) - 1;
         }
         Some(Plane(v))

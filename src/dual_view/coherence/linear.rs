@@ -109,13 +109,13 @@ impl Order {
         // Odometer over the outer axes k+1..r.
         let mut stride = [0usize; MAX_RANK];
         let mut s = inner * self.dims[k];
-        for j in k + 1..r {
-            stride[j] = s;
-            s *= self.dims[j];
+        for (st, &d) in stride.iter_mut().zip(&self.dims).take(r).skip(k + 1) {
+            *st = s;
+            s *= d;
         }
         let mut idx = [0usize; MAX_RANK];
-        for j in k + 1..r {
-            idx[j] = lo[self.axis[j] as usize];
+        for (i, &a) in idx.iter_mut().zip(&self.axis).take(r).skip(k + 1) {
+            *i = lo[a as usize];
         }
         loop {
             let start = first + (k + 1..r).map(|j| idx[j] * stride[j]).sum::<usize>();
@@ -281,7 +281,7 @@ mod tests {
                 let e = a + next(o.len() + 1 - a);
                 let mut boxes = Vec::new();
                 o.boxes_of(a, e, &mut boxes);
-                assert!(boxes.len() <= (2 * ext.len()).max(2) - 1, "{boxes:?}");
+                assert!(boxes.len() < (2 * ext.len()).max(2), "{boxes:?}");
                 let mut got: Vec<usize> =
                     boxes.iter().flat_map(|x| all.iter().filter(|i| x.holds(i)).map(|i| o.linear(i))).collect();
                 assert_eq!(got.len(), boxes.iter().map(IndexBox::len).sum::<usize>(), "boxes inside the extents");
