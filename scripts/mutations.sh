@@ -20,7 +20,8 @@ for patch in tests/mutations/*.patch; do
         status=1
     else
         caught="$(grep -m1 -oE "thread '[a-z_]+'" "$log" | sed "s/thread //; s/'//g" || true)"
-        echo "MUTATION $name: caught by ${caught:-a failing test} ($(grep -m1 -E 'ledger|refused|left:' "$log" | sed 's/^ *//' | cut -c1-140))"
+        detail="$(grep -m1 -oE "(round [0-9]+ step [0-9]+ [A-Za-z]+\([^)]*\): )?[a-z]+ side at \[[0-9, ]+\]: the ledger's value" "$log" || true)"
+        echo "MUTATION $name: caught by ${caught:-a failing test}${detail:+ ($detail)}"
     fi
     git apply -R "$patch"
     rm -f "$log"
