@@ -312,9 +312,72 @@ fn every_allocation_point_fails_cleanly() {
         // SAFETY: own handle.
         ok(unsafe { dv_destroy(w) });
     }
+    coherence_map_allocations_fail_cleanly(&mut note);
     assert_eq!(snap(&[]), start, "something leaked");
     eprintln!("allocation points per call:");
     for (what, n) in &points {
         eprintln!("  {n}  {what}");
     }
+}
+
+/// Issue 30: the coherence map may refuse a call only when its bitmap cannot
+/// be had, with OutOfMemory, and nothing changed (map, flags, both sides'
+/// data). A map of 64 boxes on 200,000 elements: each call below needs the
+/// bitmap (a 65th region, a resize of the bitmap, a deep copy into it).
+fn coherence_map_allocations_fail_cleanly(note: &mut impl FnMut(&str, u64)) {
+    use dualview::{Desc, DynRank, ElemSpec, ErrorKind, Layout, Mapping, RawDualView, Side, Slice, Space};
+    let n = 200_000;
+    let make = |label: &str, n: usize| {
+        let m = Mapping::new(Layout::Right, DynRank::new(&[n]).unwrap()).unwrap();
+        RawDualView::new(label, &Desc::new(ElemSpec::of::<i32>(), m, Space::test_device(ORD))).unwrap()
+    };
+    let a = make("oom_map", n);
+    let src = make("oom_map_src", n);
+    a.fill(Side::Device, &5i32.to_ne_bytes()).unwrap();
+    src.fill(Side::Host, &9i32.to_ne_bytes()).unwrap(); // a deep copy from it writes the host side
+    for i in 0..64 {
+        a.subview(&[Slice::Range(3 * i, 3 * i + 1)]).unwrap().sync(Side::Host).unwrap();
+    }
+    assert!(!a.coherence().bitmap && a.coherence().boxes == 64, "{:?}", a.coherence());
+    let side = |s: Side| {
+        let v = a.view(s).unwrap();
+        // SAFETY: host / test-device memory of `a.mapping().span()` i32; no other user now.
+        unsafe { std::slice::from_raw_parts(v.data() as *const i32, a.mapping().span()) }.to_vec()
+    };
+    let mut calls: Vec<(&str, Box<dyn Fn() -> dualview::Result<()>>)> = vec![
+        ("a subview sync that needs the bitmap", Box::new(|| a.subview(&[Slice::Range(500, 501)]).unwrap().sync(Side::Host))),
+        ("a subview modify that needs the bitmap", Box::new(|| {
+            // A fresh subview sync first (it needs the bitmap too when the map is still boxes).
+            a.subview(&[Slice::Range(700, 702)]).unwrap().modify(Side::Host)
+        })),
+        ("a resize of the bitmap", Box::new(|| a.resize(&DynRank::new(&[n + 100]).unwrap()))),
+        ("a deep copy into a subview of the bitmap", Box::new(|| RawDualView::deep_copy(&a.subview(&[Slice::Range(900, 1000)]).unwrap(), &src.subview(&[Slice::Range(0, 100)]).unwrap()))),
+    ];
+    for (name, call) in calls.drain(..) {
+        let mut points = 0;
+        for k in 1..=64u64 {
+            let before = (a.coherence(), a.sync_state(), a.extents(), side(Side::Host), side(Side::Device));
+            inject_allocation_failure(k);
+            let r = call();
+            inject_allocation_failure(0);
+            match r {
+                Err(e) if e.kind() == ErrorKind::OutOfMemory => {
+                    assert!(e.to_string().contains("injected"), "{name}: {e}");
+                    let after = (a.coherence(), a.sync_state(), a.extents(), side(Side::Host), side(Side::Device));
+                    assert!(after == before, "{name}: a failure at allocation point {k} changed something");
+                }
+                Ok(()) => {
+                    points = k - 1;
+                    break;
+                }
+                Err(e) => panic!("{name}: allocation point {k} answered {e}"),
+            }
+        }
+        note(&format!("{name} (the coherence map)"), points);
+        if name.starts_with("a subview sync") {
+            assert!(points >= 1 && a.coherence().bitmap, "the bitmap is an allocation point: {points}");
+        }
+    }
+    drop(calls);
+    drop((a, src));
 }

@@ -6,22 +6,26 @@
 //! (`|box| / 64` words plus one per run).
 
 use super::Cell;
+use crate::error::{err, Result};
 
 /// Bits of one side, 64 elements a word.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Plane(Vec<u64>);
 
 impl Plane {
-    /// A plane of `n` elements, all `on`, or `None` when the memory cannot be had.
-    pub(super) fn try_new(n: usize, on: bool) -> Option<Plane> {
+    /// A plane of `n` elements, all `on`; `OutOfMemory` when the memory cannot be had.
+    pub(super) fn try_new(n: usize, on: bool) -> Result<Plane> {
+        crate::space::allocation_point("the coherence map's bitmap")?;
         let words = n.div_ceil(64);
         let mut v = Vec::new();
-        v.try_reserve_exact(words).ok()?;
+        v.try_reserve_exact(words).map_err(|_| {
+            err!(OutOfMemory, "the coherence map of {n} elements needs a bitmap of {} bytes, which could not be allocated", 16 * words)
+        })?;
         v.resize(words, if on { u64::MAX } else { 0 });
         if on && !n.is_multiple_of(64) {
             *v.last_mut().expect("n > 0") = (1u64 << (n % 64)) - 1;
         }
-        Some(Plane(v))
+        Ok(Plane(v))
     }
 
     /// The heap bytes held.
@@ -111,15 +115,15 @@ pub(super) struct Bits {
 }
 
 impl Bits {
-    /// `n` elements, all `cell`; `None` when the memory cannot be had.
-    pub(super) fn try_new(n: usize, cell: Cell) -> Option<Bits> {
+    /// `n` elements, all `cell`; `OutOfMemory` when the memory cannot be had.
+    pub(super) fn try_new(n: usize, cell: Cell) -> Result<Bits> {
         let host = Plane::try_new(n, cell == Cell::Host)?;
         let device = Plane::try_new(n, cell == Cell::Device)?;
         let mut counts = [0; 2];
         if let Some(i) = cell.plane() {
             counts[i] = n;
         }
-        Some(Bits { host, device, counts })
+        Ok(Bits { host, device, counts })
     }
 
     pub(super) fn bytes(&self) -> usize {

@@ -17,7 +17,7 @@ mod boxes;
 mod linear;
 
 use crate::dual_view::regions::IndexBox;
-use crate::error::{err, Result};
+use crate::error::Result;
 use crate::extents::DynRank;
 use crate::layout::Mapping;
 use crate::side::Side;
@@ -120,10 +120,6 @@ pub(crate) struct Pending {
     next: Option<Repr>,
 }
 
-fn out_of_memory(n: usize) -> crate::error::Error {
-    err!(OutOfMemory, "the coherence map of {n} elements needs a bitmap of {} bytes, which could not be allocated", 2 * n.div_ceil(64) * 8)
-}
-
 impl Map {
     /// A map of `mapping`'s elements, all clean.
     pub(crate) fn new(mapping: &Mapping) -> Map {
@@ -149,7 +145,7 @@ impl Map {
 
     /// The bitmap of a box form (or `OutOfMemory`).
     fn bits_of(&self, bx: &Boxes) -> Result<Bits> {
-        let mut bits = Bits::try_new(self.n(), bx.base).ok_or_else(|| out_of_memory(self.n()))?;
+        let mut bits = Bits::try_new(self.n(), bx.base)?;
         for (x, c) in &bx.list {
             self.order.runs(x, |a, e| bits.assign(a, e, *c));
         }
@@ -340,7 +336,7 @@ impl Map {
                 out.apply(parts.into_iter().map(|(x, c)| (x, Op::Assign(c))).collect())?;
             }
             Repr::Bits(bits) => {
-                let mut nb = Bits::try_new(order.len(), fill).ok_or_else(|| out_of_memory(order.len()))?;
+                let mut nb = Bits::try_new(order.len(), fill)?;
                 if !kept.is_empty() {
                     self.copy_rows(bits, &mut nb, &order, &kept);
                 }
