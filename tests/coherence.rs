@@ -299,3 +299,22 @@ fn a_hundred_thousand_fragments_in_1d_and_2d() {
         }
     }
 }
+
+/// Found by the soak (seeds 0x4443f9b603e1acb6, 0xca8b08c0e8d9c351): a resize
+/// that grows an axis of extent 1 makes it the fastest; the fragmented map
+/// must keep each element's state on that element, so the host's marked
+/// write still reaches the device.
+#[test]
+fn a_resize_that_makes_another_axis_fastest_keeps_each_mark() {
+    let m = Mapping::new(Layout::Right, DynRank::new(&[8, 1]).unwrap()).unwrap();
+    let a = RawDualView::new("r", &Desc::new(ElemSpec::of::<f64>(), m, space())).unwrap();
+    let one = |i: usize, j: usize| a.subview(&[Slice::Range(i, i + 1), Slice::Range(j, j + 1)]).unwrap();
+    write(&one(7, 0), Side::Host, 7.0);
+    one(7, 0).modify(Side::Host).unwrap();
+    one(3, 0).sync(Side::Device).unwrap(); // clears Kokkos' counters
+    one(0, 0).modify(Side::Device).unwrap(); // a bitmap: one host-newer, one device-newer element
+    a.resize(&DynRank::new(&[8, 2]).unwrap()).unwrap();
+    assert!(one(7, 0).need_sync(Side::Device) && !one(3, 1).need_sync(Side::Device));
+    a.sync(Side::Device).unwrap();
+    assert_eq!(side(&a, Side::Device)[7 * 2], 7.0);
+}

@@ -59,9 +59,12 @@ impl Order {
         self.rank as usize
     }
 
-    /// The fastest axis (0 for rank 0).
+    /// The fastest axis of extent above 1 (the fastest axis when there is
+    /// none; 0 for rank 0): a run along it is a run of linear indices.
     pub(crate) fn fastest(&self) -> usize {
-        self.axis[0] as usize
+        let r = self.rank as usize;
+        // Axes of extent 1 add nothing to a linear index: the first longer one is the fastest.
+        (0..r).find(|&k| self.dims[k] > 1).map_or(self.axis[0], |k| self.axis[k]) as usize
     }
 
     /// Whether every element of this order keeps its linear index under

@@ -363,13 +363,14 @@ impl Map {
             nb.assign(0, 1, bits.get(0));
             return;
         }
-        // Rows along the fastest axis of `kept`.
+        // Rows along the fastest axis of both orders: a run of linear indices in each. When
+        // the resize changed which axis is fastest (one of extent 1 grew), element by element.
         let fast = self.order.fastest();
         let (lo, hi) = (kept.lo(), kept.hi());
         let mut row_hi = hi.to_vec();
-        row_hi[fast] = lo[fast] + 1;
+        let len = if order.fastest() == fast { hi[fast] - lo[fast] } else { 1 };
+        row_hi[fast] = lo[fast] + if len == 1 { hi[fast] - lo[fast] } else { 1 };
         let rows = IndexBox::new(lo, &row_hi);
-        let len = hi[fast] - lo[fast];
         let mut idx = lo.to_vec();
         let total = rows.len();
         for _ in 0..total {
@@ -378,9 +379,9 @@ impl Map {
             for cell in [Cell::Host, Cell::Device] {
                 bits.runs(oa, oa + len, cell, cell, 0, |s, t| nb.assign(na + (s - oa), na + (t - oa), cell));
             }
-            // Next row start: odometer over the axes other than `fast`.
+            // Next row start: odometer over the axes other than `fast` (all of them, element by element).
             for k in (0..idx.len()).rev() {
-                if k == fast {
+                if k == fast && len > 1 {
                     continue;
                 }
                 idx[k] += 1;

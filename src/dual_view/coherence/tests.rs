@@ -167,7 +167,18 @@ fn the_map_matches_the_cells_under_random_operations() {
 fn resizes_keep_each_kept_state_and_fill_the_new_elements() {
     let mut rng = Rng(0x2c1b3c6d);
     for layout in [Layout::Right, Layout::Left] {
-        for (from, to) in [(vec![6usize, 5], vec![9, 5]), (vec![6, 5], vec![6, 8]), (vec![6, 5], vec![3, 7]), (vec![7], vec![12]), (vec![4, 3, 2], vec![2, 5, 2])] {
+        for (from, to) in [
+            (vec![6usize, 5], vec![9, 5]),
+            (vec![6, 5], vec![6, 8]),
+            (vec![6, 5], vec![3, 7]),
+            (vec![7], vec![12]),
+            (vec![4, 3, 2], vec![2, 5, 2]),
+            // An axis of extent 1 that grows becomes the fastest (found by the soak).
+            (vec![8, 1], vec![8, 2]),
+            (vec![1, 8], vec![2, 8]),
+            (vec![8, 5, 1], vec![13, 6, 2]),
+            (vec![8, 1], vec![9, 1]),
+        ] {
             for fragmented in [false, true] {
                 let m0 = Mapping::new(layout, DynRank::new(&from).unwrap()).unwrap();
                 let m1 = Mapping::new(layout, DynRank::new(&to).unwrap()).unwrap();
@@ -240,4 +251,38 @@ fn a_hundred_thousand_fragments_stay_exact_within_two_bits_an_element() {
     assert_eq!(grown.get(&[1, 2]), Cell::Clean);
     let cut = m.resized(&Mapping::new(Layout::Left, DynRank::new(&[100, 100]).unwrap()).unwrap(), Cell::Device).unwrap();
     assert_eq!(cut.count(Cell::Host), 5_000);
+}
+
+#[test]
+fn a_resize_that_changes_the_fastest_axis_keeps_each_state_in_place() {
+    // Found by the soak: LayoutRight [8, 1] runs along axis 0; after a resize to
+    // [8, 2] axis 1 is the fastest, so a row of the old order is no run of the new.
+    for (layout, from, to) in [
+        (Layout::Right, vec![8usize, 1], vec![8usize, 2]),
+        (Layout::Left, vec![1, 8], vec![2, 8]),
+        (Layout::Right, vec![8, 17, 1], vec![13, 25, 2]),
+        (Layout::Right, vec![8, 1], vec![9, 1]),
+    ] {
+        let m0 = Mapping::new(layout, DynRank::new(&from).unwrap()).unwrap();
+        let mut m = Map::new(&m0);
+        let mut r = Cells::new(&from);
+        // A bitmap: every third element host-newer, every fifth device-newer.
+        for k in 0..r.cells.len() {
+            let c = if k % 5 == 0 { Cell::Device } else if k % 3 == 0 { Cell::Host } else { continue };
+            let idx = r.index(k);
+            let b = IndexBox::new(&idx, &idx.iter().map(|i| i + 1).collect::<Vec<_>>());
+            m.assign(&b, c).unwrap();
+            r.set(&b, c);
+        }
+        assert!(m.info().bitmap || r.cells.len() < 8);
+        let n = m.resized(&Mapping::new(layout, DynRank::new(&to).unwrap()).unwrap(), Cell::Clean).unwrap();
+        let mut want = Cells::new(&to);
+        for k in 0..want.cells.len() {
+            let idx = want.index(k);
+            if idx.iter().zip(&from).all(|(i, e)| i < e) {
+                want.cells[k] = r.cells[r.in_box(&IndexBox::new(&idx, &idx.iter().map(|i| i + 1).collect::<Vec<_>>()))[0]];
+            }
+        }
+        check(&n, &want);
+    }
 }
