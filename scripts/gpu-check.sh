@@ -109,7 +109,7 @@ else
 fi
 grep -h "SKIPPED" "$GPU"/log.* | sort -u
 
-# 3. The model-based soak test: 300 s with arrays of several GiB, then 60 s under memcheck.
+# 3. The soak test against the oracle: 300 s with arrays up to 1 GiB, then 60 s under memcheck.
 if [ "${SOAK:-1}" = 0 ]; then
   record soak "SKIPPED (SOAK=0)"
 else

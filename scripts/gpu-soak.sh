@@ -1,14 +1,13 @@
 #!/usr/bin/env bash
-# The model-based soak test (tests/soak.rs, built by scripts/gpu-prepare.sh
+# The soak test against the oracle of issue 30 (tests/soak.rs, built by scripts/gpu-prepare.sh
 # into .gpu/bin/soak) on a GPU machine: a long run with arrays up to 1 GiB
 # on 4 threads, then a shorter one with smaller arrays under compute-sanitizer
 # memcheck. Prints each run's seeds, coverage and summary line; exits non-zero
 # when either run fails. docs/GPU.md, "The soak test".
 #
 #   SOAK_SECONDS            the long run (default 300)
-#   SOAK_MAX_BYTES          its largest array (default 1G; with 4G the element checks
-#                           keep the run going past 8 minutes: 4 threads x 2 arrays
-#                           of it at most, each on both sides)
+#   SOAK_MAX_BYTES          its largest array (default 1G; 4 threads x 2 arrays of it
+#                           at most, each on both sides, each synced whole at its end)
 #   SOAK_SANITIZER_SECONDS  the memcheck run (default 60, at most SOAK_SECONDS)
 #   SOAK_SANITIZER_MAX_BYTES  its largest array (default 256M)
 #   SANITIZE=0              skip the memcheck run

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Proves the oracle of issue 30 is not blind: each patch in tests/mutations/
 # puts back a rule that loses data (the 0.3 copy at modify; a box cap that
-# coarsens the coherence map), and the model test must then fail within its
-# normal run. The tree is restored after each patch. Prints one line a patch.
+# coarsens the coherence map), and the model test and the fuzz engine's test
+# must then fail within their normal runs. The tree is restored after each patch. Prints one line a patch.
 #
 #   bash scripts/mutations.sh            # every patch
 #   bash scripts/mutations.sh copy-at-modify
 set -euo pipefail
 cd "$(dirname "$0")/.."
-TESTS=(--test model)
+TESTS=(--test model --test reliability)
 status=0
 for patch in tests/mutations/*.patch; do
     name="$(basename "$patch" .patch)"

@@ -3,7 +3,8 @@
 # machine as root: installs what it needs, then runs
 #   1. the Rust reliability tests: thread stress, injected allocation
 #      failures, the fuzz corpus replay, random C ABI programs against the
-#      model, and the bad-input table of docs/RELIABILITY.md;
+#      oracle of what the program wrote (tests/common/oracle.rs), and the
+#      bad-input table of docs/RELIABILITY.md;
 #   2. the libFuzzer target fuzz/fuzz_targets/c_abi.rs for 60 s (AddressSanitizer);
 #   3. the C, C++ and Fortran tests and examples under AddressSanitizer + UBSan
 #      (a second CMake build directory, build/asan);

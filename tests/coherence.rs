@@ -318,3 +318,24 @@ fn a_resize_that_makes_another_axis_fastest_keeps_each_mark() {
     a.sync(Side::Device).unwrap();
     assert_eq!(side(&a, Side::Device)[7 * 2], 7.0);
 }
+
+/// Found by the fuzz engine: `resized` to extents whose bytes overflow answers
+/// `Overflow` (as `resize` does) before the coherence map is sized for them.
+#[test]
+fn resized_to_an_overflowing_size_is_an_overflow_whatever_the_map() {
+    let a = raw(&[4], false);
+    a.subview(&[Slice::Range(0, 1)]).unwrap().modify(Side::Device).unwrap();
+    a.subview(&[Slice::Range(2, 3)]).unwrap().modify(Side::Device).unwrap();
+    let big = DynRank::new(&[i64::MAX as usize]).unwrap();
+    assert_eq!(a.resize(&big).unwrap_err().kind(), dualview::ErrorKind::Overflow);
+    assert_eq!(a.resized(&big).unwrap_err().kind(), dualview::ErrorKind::Overflow);
+    // And the engine's own case: a LayoutRight [2, 2, 1] map grown on its last axis.
+    let m = Mapping::new(Layout::Right, DynRank::new(&[2, 2, 1]).unwrap()).unwrap();
+    let b = RawDualView::new("b", &Desc::new(ElemSpec::of::<f64>(), m, space())).unwrap();
+    let at = |i, j, k| b.subview(&[Slice::Index(i), Slice::Index(j), Slice::Index(k)]).unwrap();
+    at(0, 1, 0).modify(Side::Device).unwrap();
+    at(1, 0, 0).modify(Side::Device).unwrap();
+    at(0, 0, 0).sync(Side::Host).unwrap();
+    b.resize(&DynRank::new(&[2, 2, 2]).unwrap()).unwrap();
+    assert!(at(0, 1, 0).need_sync(Side::Host) && !at(0, 0, 1).need_sync(Side::Host));
+}

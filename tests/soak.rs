@@ -1,58 +1,105 @@
-//! Model-based soak test (issue 18): random programs of DualView calls, on
-//! `Space::cuda(0)` when a GPU is present and on `Space::test_device(0)`
-//! otherwise, on several host threads (each with its own DualViews and its own
-//! seed). After every call the result is checked against a reference model:
-//! the return value (Ok or the error kind), `need_sync` of both sides, and the
-//! bytes the call moved (`stats()`), and periodically (always at the end of a
-//! DualView's life) every element of both sides.
+//! Soak test against the oracle of issue 30 (tests/common/oracle.rs): random
+//! programs of DualView calls, on `Space::cuda(0)` when a GPU is present and
+//! on `Space::test_device(0)` otherwise, on several host threads (each with
+//! its own DualViews and its own seed), with arrays from a few bytes up to
+//! `DV_SOAK_MAX_BYTES` (GiB on the GPU).
 //!
-//! The model, per DualView: which side *owns* each element (holds a change
-//! the other side lacks; at most one side owns anything at a time), a flag
-//! `rest` (a subview sync left owned elements outside its box), and what each
-//! side holds, as layers of boxes painted in order (zero, a fill value, or a
-//! pattern that mixes the writing operation with the element's index).
-//! Region-exact rules (DESIGN.md 5.3, docs/SEMANTICS.md):
-//! - `modify(S)` through a handle of box B: if the other side O owns
-//!   anything and `rest` is false, `ConcurrentModification`; if `rest` is
-//!   true, O's elements are first copied to S. Then B is S-owned, `rest` false.
-//! - `sync(T)` through B copies the O-owned elements inside B, and only
-//!   those; O keeps the rest (`rest` true while it owns any).
-//! - `fill(S)` = that rule, the fill, and B S-owned; `view_fill` changes no owner.
-//! - `access`: Read = sync; ReadWrite = sync + modify; Write = all S-owned
-//!   without a copy (a parent) or sync + modify (a subview).
-//! - `resize` keeps value and owner in the overlap; `realloc` zeroes and cleans.
+//! The reference is the oracle, not a model of the library's rules: a ledger
+//! of what the program wrote (pattern writes of the host side, raw copies
+//! into the device side, `view_fill`, fills, the writes after an access) and
+//! what it marked, and a model of Kokkos' two modified counters. It knows
+//! nothing of the coherence map. Arrays are large, so the ledger tracks a
+//! sample of each DualView's elements (its rules are per element, so a
+//! sample is sound): a few thousand random indices (every element of a small
+//! array), the corners of every box an operation uses with their neighbours
+//! just outside, and after a resize the seam and a sample of the new
+//! elements. An element tracked late gets its exact ledger state by
+//! replaying the DualView's log of oracle events on it (an element a deep
+//! copy wrote becomes unknown there); a test below and a check at the end of
+//! every DualView's life hold the replay to the oracle.
+//!
+//! Checked after every call, as tests/model.rs does:
+//! 1. modify, fill, push and deep_copy answer `ConcurrentModification`
+//!    exactly when Kokkos' counters refuse them; every other call succeeds;
+//! 2. `need_sync(X)` is true through every handle wherever Kokkos' counters
+//!    say so;
+//! 3. after a sync, `sync_on`, push or Read / ReadWrite / Write access of
+//!    side X through a handle, side X holds the ledger's value
+//!    (`Elem::expect`) at every tracked element of the handle's box whose
+//!    value the ledger knows; and, through every handle whose `need_sync(X)`
+//!    is false, the same on its box: after every operation on the test
+//!    device (every 4th on a GPU; a burst is one operation of many calls),
+//!    and at the end of each DualView's life, then again after a whole sync
+//!    of each side. Device memory is read by copies to the host.
+//! 4. a sync (push, access) moves at most its box (`stats()` bytes), and only
+//!    into the side it brings up to date; modify, fill, `view_fill`,
+//!    `clear_sync_state`, deep_copy, an Overwrite access, resize and realloc
+//!    move nothing between the sides.
+//!
+//! The programs: element sizes 1, 4, 8, 16; ranks 1 to 3; LayoutLeft and
+//! LayoutRight; three host mirrors; modify, sync, `sync_on` (CUDA streams),
+//! fill, `view_fill`, push, the four access modes, `clear_sync_state`,
+//! deep_copy (between DualViews and between disjoint boxes of one), resize
+//! and realloc, through the parent and through subviews (of subviews); raw
+//! writes of either side, marked at once or not at all; several regions
+//! written before any mark, then marked in any order through overlapping
+//! subviews; the halo idiom (a kernel writes and marks one side, a row is
+//! synced to the other, two ghost rows are written there, then each is
+//! modified and synced through its own row); and bursts of 80 to a few
+//! hundred single-element and short-row subview calls between whole-array
+//! calls, so the map passes its 64 boxes to a bitmap, often ended by a
+//! resize of the fragmented map.
 //!
 //! Knobs (environment): `DV_SOAK_SECONDS` (default 8), `DV_SOAK_SEED` (one
 //! number: thread k runs seed+k's successor, thread 0 runs it exactly; or a
 //! comma-separated list, one per thread), `DV_SOAK_THREADS` (default 4),
 //! `DV_SOAK_MAX_BYTES` (largest array; `64M`, `4G`...: default 64 MiB, 16 MiB
 //! in an unoptimised build).
-//! A failure names the thread's seed and the line that replays it.
+//! A failure names the thread's seed and the line that replays it. The run
+//! ends with a coverage line and one summary line:
+//! `soak: <N> operations (<C> DualView calls), <S> syncs, <B> bytes moved,
+//! <E> elements compared against the ledger, most boxes <K>, bitmap ...,
+//! <F> refusals matched with Kokkos, <T> threads, seeds [...], <s> s on <space>`.
 
 #![allow(clippy::needless_range_loop)]
 
+mod common;
+
+use common::oracle::{self, Elem, Oracle};
 use dualview::space::cuda_device_count;
 use dualview::stats::Stats;
 use dualview::{Access, Desc, DynRank, ElemSpec, ErrorKind, Layout, Mapping, RawDualView, Side, Slice, Space, Stream, View};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::fmt::Write as _;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// The most axes a soak DualView has (lower ranks pad with extent 1).
 const R: usize = 3;
-/// Subview calls allowed between two moments where nothing is owned (the
-/// library's region record is exact up to a cap; this stays well under it).
-const MAX_SUB_OPS: u32 = 6;
-/// Device reads and staged device writes go in pieces of at most this.
+/// Staged device writes go in pieces of at most this.
 const CHUNK: usize = 64 << 20;
 /// The largest box one pattern write covers (larger handles write a part).
 const WRITE_CAP: usize = 32 << 20;
-/// More value layers than this and the DualView is repainted (view_fill of both sides).
-const MAX_LAYERS: usize = 40;
 /// The most live subview handles per DualView.
 const MAX_SUBS: usize = 4;
+/// Random elements the ledger tracks per DualView (every element of one of
+/// at most twice as many).
+const SAMPLE: usize = 2048;
+/// The most elements the ledger tracks per DualView (box corners are added up to it).
+const MAX_TRACKED: usize = 12_000;
+/// The longest log of oracle events kept for replays; past it a DualView
+/// tracks no new elements (until a realloc).
+const MAX_LOG: usize = 50_000;
+/// Device reads: elements closer than this (bytes) are read in one copy ...
+const READ_GAP: usize = 32 << 10;
+/// ... of at most this many bytes.
+const READ_SPAN: usize = 8 << 20;
+/// The largest box of a deep copy between different layouts (elements).
+const DEEP_COPY_STRIDED: usize = 1 << 14;
 
 // ---- configuration ------------------------------------------------------------------
+
 
 struct Config {
     seconds: f64,
@@ -195,7 +242,7 @@ fn si(s: Side) -> usize {
     }
 }
 
-// ---- boxes and regions --------------------------------------------------------------
+// ---- boxes --------------------------------------------------------------------------
 
 /// A box of indices `[lo, hi)` per axis in the parent's index space.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -217,28 +264,11 @@ impl Bx {
     fn is_empty(&self) -> bool {
         (0..R).any(|a| self.lo[a] >= self.hi[a])
     }
-    fn inter(&self, o: &Bx) -> Option<Bx> {
-        let b = Bx { lo: std::array::from_fn(|a| self.lo[a].max(o.lo[a])), hi: std::array::from_fn(|a| self.hi[a].min(o.hi[a])) };
-        (!b.is_empty()).then_some(b)
+    fn holds(&self, p: &[usize; R]) -> bool {
+        (0..R).all(|a| self.lo[a] <= p[a] && p[a] < self.hi[a])
     }
-    fn contains(&self, o: &Bx) -> bool {
-        (0..R).all(|a| self.lo[a] <= o.lo[a] && o.hi[a] <= self.hi[a])
-    }
-    /// `self` without `o`, as disjoint boxes.
-    fn minus(&self, o: &Bx) -> Vec<Bx> {
-        let Some(i) = self.inter(o) else { return vec![*self] };
-        let (mut out, mut rest) = (Vec::new(), *self);
-        for a in 0..R {
-            if rest.lo[a] < i.lo[a] {
-                out.push(Bx { hi: { let mut h = rest.hi; h[a] = i.lo[a]; h }, ..rest });
-                rest.lo[a] = i.lo[a];
-            }
-            if i.hi[a] < rest.hi[a] {
-                out.push(Bx { lo: { let mut l = rest.lo; l[a] = i.hi[a]; l }, ..rest });
-                rest.hi[a] = i.hi[a];
-            }
-        }
-        out
+    fn meets(&self, o: &Bx) -> bool {
+        (0..R).all(|a| self.lo[a].max(o.lo[a]) < self.hi[a].min(o.hi[a]))
     }
     fn slices(&self, rank: usize) -> Vec<Slice> {
         (0..rank).map(|a| Slice::Range(self.lo[a], self.hi[a])).collect()
@@ -247,27 +277,6 @@ impl Bx {
         let parts: Vec<String> = (0..rank).map(|a| format!("{}..{}", self.lo[a], self.hi[a])).collect();
         format!("[{}]", parts.join(", "))
     }
-}
-
-/// Add `b` to a list of disjoint boxes (keeping them disjoint).
-fn region_add(list: &mut Vec<Bx>, b: Bx) {
-    let mut pieces = vec![b];
-    for x in list.iter() {
-        pieces = pieces.iter().flat_map(|p| p.minus(x)).collect();
-    }
-    list.extend(pieces);
-}
-
-fn region_sub(list: &mut Vec<Bx>, b: &Bx) {
-    *list = list.iter().flat_map(|x| x.minus(b)).collect();
-}
-
-fn region_inter(list: &[Bx], b: &Bx) -> Vec<Bx> {
-    list.iter().filter_map(|x| x.inter(b)).collect()
-}
-
-fn region_vol(list: &[Bx]) -> usize {
-    list.iter().map(Bx::vol).sum()
 }
 
 /// Split `b` into pieces of at most `max` elements, cutting the slowest
@@ -311,252 +320,189 @@ fn clip(rng: &mut Rng, mut b: Bx, max: usize) -> Bx {
     b
 }
 
-// ---- the model ----------------------------------------------------------------------
+/// A random box inside `ext` (the first `rank` axes); with `near`, often
+/// one that overlaps or touches it.
+fn rand_box(rng: &mut Rng, ext: &[usize; R], rank: usize, near: Option<&Bx>) -> Bx {
+    let mut b = Bx::whole(ext);
+    let close = near.is_some() && rng.chance(0.7);
+    for a in 0..rank {
+        let e = ext[a];
+        let (lo, hi) = match near {
+            Some(n) if close => {
+                let w = n.hi[a] - n.lo[a];
+                let lo = n.lo[a].saturating_sub(rng.below(w + 1)).min(e - 1);
+                (lo, (lo + 1 + rng.below(2 * w + 1)).min(e))
+            }
+            _ => {
+                let lo = rng.below(e);
+                let short = rng.chance(0.5);
+                let len = 1 + rng.below(if short { (e - lo).min(8) } else { e - lo });
+                (lo, lo + len)
+            }
+        };
+        (b.lo[a], b.hi[a]) = (lo, hi);
+    }
+    b
+}
 
-/// What one side holds over a box.
+/// The corners of `b` and their neighbours just outside it, inside `ext`
+/// (per axis: `lo - 1, lo, hi - 1, hi`): where a map's boxes meet.
+fn corners(b: &Bx, ext: &[usize; R]) -> Vec<[usize; R]> {
+    if b.is_empty() {
+        return Vec::new();
+    }
+    let c: Vec<Vec<usize>> = (0..R)
+        .map(|a| {
+            let mut v: Vec<usize> = [b.lo[a].checked_sub(1), Some(b.lo[a]), Some(b.hi[a] - 1), Some(b.hi[a])]
+                .into_iter()
+                .flatten()
+                .filter(|&x| x < ext[a])
+                .collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        })
+        .collect();
+    let mut out = Vec::new();
+    for &x in &c[0] {
+        for &y in &c[1] {
+            for &z in &c[2] {
+                out.push([x, y, z]);
+            }
+        }
+    }
+    out
+}
+
+/// `k` random indices of `ext` outside `old` (all of them when there are at most `2k`).
+fn sample(rng: &mut Rng, ext: &[usize; R], old: Option<&[usize; R]>, k: usize) -> Vec<[usize; R]> {
+    let n: usize = ext.iter().product();
+    let kept = old.map_or(0, |o| (0..R).map(|a| o[a].min(ext[a])).product());
+    let fresh = |p: &[usize; R]| old.is_none_or(|o| !inside(p, o));
+    if n - kept <= 2 * k && n <= 1 << 22 {
+        let mut out = Vec::new();
+        for x in 0..ext[0] {
+            for y in 0..ext[1] {
+                for z in 0..ext[2] {
+                    if fresh(&[x, y, z]) {
+                        out.push([x, y, z]);
+                    }
+                }
+            }
+        }
+        return out;
+    }
+    let mut out = Vec::with_capacity(k);
+    for _ in 0..4 * k {
+        if out.len() == k {
+            break;
+        }
+        let p: [usize; R] = std::array::from_fn(|a| rng.below(ext[a]));
+        if fresh(&p) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+fn inside(p: &[usize; R], ext: &[usize; R]) -> bool {
+    (0..R).all(|a| p[a] < ext[a])
+}
+
+fn arr(i: &[usize]) -> [usize; R] {
+    std::array::from_fn(|a| i[a])
+}
+
+// ---- the oracle on a sample ---------------------------------------------------------
+
+/// One element's bytes (the first `es` of them; the rest zero).
+type Val = [u8; 16];
+const ZERO: Val = [0; 16];
+
+fn ob(b: &Bx) -> oracle::Bx {
+    oracle::Bx::new(b.lo.to_vec(), b.hi.to_vec())
+}
+
+fn hex(v: &Val, es: usize) -> String {
+    v[..es].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn show(v: &Option<Val>, es: usize) -> String {
+    v.as_ref().map_or("unknown".into(), |v| hex(v, es))
+}
+
+/// What a write puts in each element.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Src {
-    Zero,
-    Fill([u8; 16]),
+    Fill(Val),
     Pat(u64),
 }
 
-#[derive(Clone, Copy, Debug)]
-struct Layer {
-    b: Bx,
-    src: Src,
-    /// The operation that wrote it (for failure messages).
-    op: u64,
-}
-
-/// What a call should do: its error, and the bytes it moves each way.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-struct Effect {
-    err: Option<ErrorKind>,
-    to_host: u64,
-    to_device: u64,
-}
-
-impl Effect {
-    fn moved(to: Side, bytes: u64) -> Effect {
-        match to {
-            Side::Host => Effect { to_host: bytes, ..Effect::default() },
-            Side::Device => Effect { to_device: bytes, ..Effect::default() },
-        }
-    }
-    fn refused() -> Effect {
-        Effect { err: Some(ErrorKind::ConcurrentModification), ..Effect::default() }
-    }
-    fn then(self, o: Effect) -> Effect {
-        Effect { err: self.err.or(o.err), to_host: self.to_host + o.to_host, to_device: self.to_device + o.to_device }
-    }
-}
-
-/// One DualView family in the model.
-struct Model {
-    ext: [usize; R],
-    es: usize,
-    /// The side holding changes the other lacks (the library's flags: set
-    /// even while what it owns is empty, as after a modify of an empty array).
-    owner: Option<Side>,
-    /// The owner's change covers the whole array, new elements of a resize
-    /// included (the library's flags without `DV_SYNC_PARTIAL`).
-    whole: bool,
-    /// Disjoint boxes, while not `whole`.
-    owned: Vec<Bx>,
-    rest: bool,
-    vals: [Vec<Layer>; 2],
-}
-
-impl Model {
-    fn new(ext: [usize; R], es: usize) -> Model {
-        Model { ext, es, owner: None, whole: false, owned: Vec::new(), rest: false, vals: [Vec::new(), Vec::new()] }
-    }
-    fn whole(&self) -> Bx {
-        Bx::whole(&self.ext)
-    }
-    fn owns(&self, s: Side) -> bool {
-        self.owner == Some(s)
-    }
-    fn need_sync(&self, t: Side) -> bool {
-        self.owns(t.other())
-    }
-    /// What the owner changed, as disjoint boxes.
-    fn changed(&self) -> Vec<Bx> {
-        if self.whole { vec![self.whole()] } else { self.owned.clone() }
-    }
-    fn clean(&mut self) {
-        (self.owner, self.whole, self.rest) = (None, false, false);
-        self.owned.clear();
-    }
-    /// Paint `src` over `b` on side `s`.
-    fn write(&mut self, s: Side, b: Bx, src: Src, op: u64) {
-        let v = &mut self.vals[si(s)];
-        v.push(Layer { b, src, op });
-        prune(v);
-    }
-    /// Copy side `from`'s values over `region` to the other side; the bytes moved.
-    fn copy(&mut self, from: Side, region: &[Bx]) -> u64 {
-        let src = self.vals[si(from)].clone();
-        let dst = &mut self.vals[si(from.other())];
-        for r in region {
-            dst.push(Layer { b: *r, src: Src::Zero, op: 0 });
-            for l in &src {
-                if let Some(i) = l.b.inter(r) {
-                    dst.push(Layer { b: i, ..*l });
-                }
-            }
-            prune(dst);
-        }
-        (region_vol(region) * self.es) as u64
-    }
-    /// A modify of side `s` through a handle whose box is `b` (`parent`: the whole DualView).
-    fn modify(&mut self, s: Side, b: Bx, parent: bool) -> Effect {
-        let mut e = Effect::default();
-        if self.owns(s.other()) {
-            if !self.rest {
-                return Effect::refused();
-            }
-            // The rest outside this handle's box is copied into `s`; inside it, `s` has just written.
-            let mut outside = self.changed();
-            region_sub(&mut outside, &b);
-            if !outside.is_empty() {
-                e = Effect::moved(s, self.copy(s.other(), &outside));
-            }
-            self.clean();
-        }
-        if parent {
-            (self.whole, self.owned) = (true, Vec::new());
-        } else if !(self.owns(s) && self.whole) {
-            if !self.owns(s) {
-                self.owned.clear();
-            }
-            region_add(&mut self.owned, b);
-        }
-        self.owner = Some(s);
-        self.rest = false;
-        e
-    }
-    fn sync(&mut self, t: Side, b: Bx) -> Effect {
-        if !self.owns(t.other()) {
-            return Effect::default();
-        }
-        let mut owned = self.changed();
-        let part = region_inter(&owned, &b);
-        let e = Effect::moved(t, self.copy(t.other(), &part));
-        region_sub(&mut owned, &b);
-        if owned.is_empty() {
-            self.clean();
-        } else {
-            (self.owned, self.whole, self.rest) = (owned, false, true);
-        }
-        e
-    }
-    /// Fill and mark, ruled like modify: refused only while the other side
-    /// owns elements and no subview sync left them (`rest`); otherwise those
-    /// are copied first. (On the branch this test was written on, `fill`
-    /// refuses whenever the other side owns anything: `fill_locked`.)
-    fn fill(&mut self, s: Side, b: Bx, parent: bool, v: [u8; 16], op: u64) -> Effect {
-        if self.owns(s.other()) && !self.rest {
-            return Effect::refused();
-        }
-        // Any copy of the other side's elements comes before the fill.
-        let e = self.modify(s, b, parent);
-        self.write(s, b, Src::Fill(v), op);
-        e
-    }
-    fn clear(&mut self) {
-        self.clean();
-    }
-    /// A push of side `s` through a handle whose box is `b`: `b` copied to the
-    /// other side whatever the flags say; the record loses `b` and keeps the
-    /// rest for its holder (a rest of the other side stays the other side's).
-    /// Refused while the other side holds a change that no subview sync left.
-    fn push(&mut self, s: Side, b: Bx) -> Effect {
-        let t = s.other();
-        let (holder, mut left) = if self.owns(t) {
-            if !self.rest {
-                return Effect::refused();
-            }
-            (t, self.changed())
-        } else if self.owns(s) {
-            (s, self.changed())
-        } else {
-            (s, Vec::new())
+impl Src {
+    fn at(self, idx: &[usize], es: usize) -> Val {
+        let mut v = match self {
+            Src::Fill(v) => v,
+            Src::Pat(seed) => pat(seed, arr(idx), es),
         };
-        region_sub(&mut left, &b);
-        let e = Effect::moved(t, self.copy(s, &[b]));
-        if left.is_empty() {
-            self.clean();
-        } else {
-            (self.owner, self.whole, self.owned, self.rest) = (Some(holder), false, left, true);
-        }
-        e
-    }
-    fn access(&mut self, s: Side, mode: Access, b: Bx, parent: bool) -> Effect {
-        match mode {
-            Access::Read => self.sync(s, b),
-            Access::Overwrite if parent => {
-                self.owner = Some(s);
-                (self.whole, self.owned, self.rest) = (true, Vec::new(), false);
-                Effect::default()
-            }
-            Access::ReadWrite | Access::Write | Access::Overwrite => {
-                let e = self.sync(s, b);
-                e.then(self.modify(s, b, parent))
-            }
-        }
-    }
-    fn resize(&mut self, ext: [usize; R]) {
-        let w = Bx::whole(&ext);
-        let old_ext = self.ext;
-        self.ext = ext;
-        // A whole change stays whole (it covers the new elements too); regions keep their
-        // kept indices and gain the new ones (the newer side may write them before its sync).
-        if self.owner.is_some() && !self.whole {
-            let old = Bx::whole(&old_ext);
-            self.owned = region_inter(&self.owned, &w);
-            let mut added = vec![w];
-            region_sub(&mut added, &old);
-            for b in added {
-                region_add(&mut self.owned, b);
-            }
-            if self.owned.is_empty() {
-                self.clean();
-            }
-        }
-        for v in &mut self.vals {
-            *v = v.iter().filter_map(|l| l.b.inter(&w).map(|b| Layer { b, ..*l })).collect();
-        }
-    }
-    fn realloc(&mut self, ext: [usize; R]) {
-        *self = Model::new(ext, self.es);
-    }
-    fn show(&self, rank: usize) -> String {
-        let owned: Vec<String> = self.owned.iter().map(|b| b.show(rank)).collect();
-        format!(
-            "owner {:?}, owned {} element(s) [{}], rest {}, layers host {} device {}",
-            self.owner.map(|s| s.to_string()),
-            region_vol(&self.owned),
-            owned.join(" "),
-            self.rest,
-            self.vals[0].len(),
-            self.vals[1].len()
-        )
+        v[es..].fill(0);
+        v
     }
 }
 
-/// Drop layers hidden under a later one.
-fn prune(v: &mut Vec<Layer>) {
-    let mut keep = vec![true; v.len()];
-    for i in 0..v.len() {
-        keep[i] = !v[i].b.is_empty() && !v[i + 1..].iter().any(|l| l.b.contains(&v[i].b));
-    }
-    let mut k = keep.iter();
-    v.retain(|_| *k.next().expect("one flag per layer"));
+/// What the oracle of a DualView was told, in order: replayed on elements
+/// tracked late. Sides are 0 (host) and 1 (device); only accepted calls.
+#[derive(Clone, Debug)]
+enum Ev {
+    Write(usize, Bx, Src),
+    Modify(usize, Bx),
+    Sync(usize, Bx),
+    Overwrite(usize, Bx),
+    Clear,
+    Resize([usize; R], [usize; R]),
+    /// A deep copy into the box, Kokkos' side given (a replay does not know the values).
+    CopyInto(usize, Bx),
 }
 
-// ---- memory: checking and painting --------------------------------------------------
+/// Tell `o` about `ev`; a resize adds the elements of `add` it creates.
+fn apply(o: &mut Oracle<Val>, ev: &Ev, es: usize, add: &[[usize; R]]) {
+    match ev {
+        Ev::Write(s, b, src) => {
+            let src = *src;
+            o.write(*s, &ob(b), move |i| Some(src.at(i, es)));
+        }
+        Ev::Modify(s, b) => o.modify(*s, &ob(b)).expect("only accepted modifies are told"),
+        Ev::Sync(s, b) => o.sync(*s, &ob(b)),
+        Ev::Overwrite(s, b) => o.overwrite(*s, &ob(b)),
+        Ev::Clear => o.clear(),
+        Ev::Resize(old, new) => {
+            let adds = add.iter().filter(|p| inside(p, new) && !inside(p, old)).map(|p| p.to_vec());
+            o.resize(old, adds, new);
+        }
+        Ev::CopyInto(p, b) => {
+            o.counters[*p] = o.counters[0].max(o.counters[1]) + 1;
+            let b = ob(b);
+            for e in o.elems.iter_mut().filter(|e| b.holds(&e.idx)) {
+                (e.value, e.pending, e.known, e.open, e.kk) = (None, [None, None], [None, None], None, [None, None]);
+            }
+        }
+    }
+}
+
+/// The ledger of `pts` after `log`, which starts on extents `ext0`, both sides zero.
+fn replay(log: &[Ev], ext0: &[usize; R], es: usize, pts: &[[usize; R]]) -> Oracle<Val> {
+    let mut o = Oracle::new(pts.iter().filter(|p| inside(p, ext0)).map(|p| p.to_vec()), Some(ZERO));
+    for ev in log {
+        apply(&mut o, ev, es, pts);
+    }
+    o
+}
+
+/// Whether two ledger entries agree (the replay's own check).
+fn same(a: &Elem<Val>, b: &Elem<Val>) -> bool {
+    (a.idx == b.idx) && a.value == b.value && a.pending == b.pending && a.known == b.known && a.open == b.open && a.kk == b.kk
+}
+
+// ---- memory: painting ---------------------------------------------------------------
 
 /// Elements of one side (or a copy of a piece of it) in host-readable memory:
 /// element `idx` lives at `base + sum((idx - origin) * strides) * es`.
@@ -595,83 +541,6 @@ fn runs<E>(b: &Bx, inner: usize, mut f: impl FnMut([usize; R], usize) -> Result<
         }
     }
     Ok(())
-}
-
-/// A mismatch: the index, what the model expects, what memory holds, and the layer.
-struct Mismatch {
-    idx: [usize; R],
-    want: Vec<u8>,
-    got: Vec<u8>,
-    layer: Option<Layer>,
-}
-
-/// Check one cell (a box the same layer covers everywhere) against `src`.
-fn check_cell(mem: &Mem, cell: &Bx, layer: Option<&Layer>, inner: usize) -> Result<u64, Box<Mismatch>> {
-    let es = mem.es;
-    let src = layer.map_or(Src::Zero, |l| l.src);
-    let konst = match src {
-        Src::Zero => Some([0u8; 16]),
-        Src::Fill(v) => Some(v),
-        Src::Pat(_) => None,
-    };
-    let step = mem.strides[inner] * es;
-    // Runs of one value in contiguous memory: one comparison per run.
-    let run: Vec<u8> = match konst {
-        Some(c) if step == es => c[..es].repeat(cell.hi[inner] - cell.lo[inner]),
-        _ => Vec::new(),
-    };
-    runs(cell, inner, |start, len| {
-        let mut p = mem.at(start) as *const u8;
-        // SAFETY: a run of `len` contiguous elements of host-readable memory the caller holds.
-        if !run.is_empty() && unsafe { std::slice::from_raw_parts(p, len * es) } == run.as_slice() {
-            return Ok(());
-        }
-        let mut idx = start;
-        for k in 0..len {
-            idx[inner] = start[inner] + k;
-            let want = match (konst, src) {
-                (Some(c), _) => c,
-                (None, Src::Pat(seed)) => pat(seed, idx, es),
-                _ => unreachable!(),
-            };
-            // SAFETY: `p` addresses element `idx` of host-readable memory the caller holds.
-            let got = unsafe { std::slice::from_raw_parts(p, es) };
-            if got != &want[..es] {
-                return Err(Box::new(Mismatch { idx, want: want[..es].to_vec(), got: got.to_vec(), layer: layer.copied() }));
-            }
-            p = p.wrapping_add(step);
-        }
-        Ok(())
-    })?;
-    Ok(cell.vol() as u64)
-}
-
-/// Check box `c` of memory `mem` against the layers: returns the elements checked.
-fn check_box(mem: &Mem, c: &Bx, layers: &[Layer], inner: usize) -> Result<u64, Box<Mismatch>> {
-    let ls: Vec<Layer> = layers.iter().filter_map(|l| l.b.inter(c).map(|b| Layer { b, ..*l })).collect();
-    let cuts: Vec<Vec<usize>> = (0..R)
-        .map(|a| {
-            let mut v = vec![c.lo[a], c.hi[a]];
-            for l in &ls {
-                v.push(l.b.lo[a]);
-                v.push(l.b.hi[a]);
-            }
-            v.sort_unstable();
-            v.dedup();
-            v
-        })
-        .collect();
-    let mut n = 0;
-    for x in cuts[0].windows(2) {
-        for y in cuts[1].windows(2) {
-            for z in cuts[2].windows(2) {
-                let cell = Bx { lo: [x[0], y[0], z[0]], hi: [x[1], y[1], z[1]] };
-                let top = ls.iter().rev().find(|l| l.b.contains(&cell));
-                n += check_cell(mem, &cell, top, inner)?;
-            }
-        }
-    }
-    Ok(n)
 }
 
 /// Paint the pattern of `seed` over box `b` of `mem`.
@@ -763,9 +632,19 @@ mod cuda {
         // SAFETY: forwarded contract.
         ok(unsafe { sys::cuMemcpyHtoD_v2(dst as usize as sys::CUdeviceptr, src as *const _, bytes) }, "cuMemcpyHtoD")
     }
+
+    /// A raw device-to-host copy (reading the device side to compare it with the ledger).
+    ///
+    /// # Safety
+    /// `src` is `bytes` of live device memory, `dst` `bytes` of host memory.
+    pub unsafe fn dtoh(dst: *mut u8, src: *const u8, bytes: usize) -> Result<(), String> {
+        // SAFETY: forwarded contract.
+        ok(unsafe { sys::cuMemcpyDtoH_v2(dst as *mut _, src as usize as sys::CUdeviceptr, bytes) }, "cuMemcpyDtoH")
+    }
 }
 
-// ---- one DualView and its handles ---------------------------------------------------
+
+// ---- one DualView, its handles and its ledger ---------------------------------------
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Mirror {
@@ -800,21 +679,35 @@ struct Dv {
     rank: usize,
     es: usize,
     mirror: Mirror,
-    m: Model,
+    ext: [usize; R],
+    /// The ledger and Kokkos' counters, on the tracked elements.
+    o: Oracle<Val>,
+    tracked: BTreeSet<[usize; R]>,
+    /// Every event the oracle was told since the log began (None: too long, no more tracking).
+    log: Option<Vec<Ev>>,
+    /// The extents where the log begins (creation or realloc: both sides zero).
+    log_ext: [usize; R],
+    /// The log holds a deep copy into this DualView (a replay knows less than the oracle there).
+    copied_into: bool,
     subs: Vec<Handle>,
-    sub_ops: u32,
     ops_left: u32,
     since_check: u32,
 }
 
 impl Dv {
     fn bytes(&self) -> usize {
-        self.m.ext.iter().product::<usize>() * self.es
+        self.ext.iter().product::<usize>() * self.es
     }
     fn inner(&self) -> usize {
         match self.layout {
             Layout::Right => self.rank.saturating_sub(1),
             _ => 0,
+        }
+    }
+    fn slowest(&self) -> usize {
+        match self.layout {
+            Layout::Right => 0,
+            _ => self.rank - 1,
         }
     }
     fn slow_to_fast(&self) -> Vec<usize> {
@@ -823,26 +716,104 @@ impl Dv {
             _ => (0..R).rev().collect(),
         }
     }
+    fn whole(&self) -> Bx {
+        Bx::whole(&self.ext)
+    }
     fn handle(&self) -> Handle {
-        Handle { raw: self.parent.clone(), b: self.m.whole(), axes: (0..self.rank).collect(), parent: true }
+        Handle { raw: self.parent.clone(), b: self.whole(), axes: (0..self.rank).collect(), parent: true }
     }
     fn elem(&self) -> ElemSpec {
         ElemSpec::new(self.es, self.es.min(16)).expect("element size")
     }
     fn describe(&self) -> String {
         format!(
-            "dv{} of {}-byte elements, {:?}, extents {:?}, mirror {:?}, {} subview(s); model: {}",
+            "dv{} of {}-byte elements, {:?}, extents {:?}, mirror {:?}, {} subview(s); oracle: Kokkos' counters host {} device {}, {} elements tracked, {} where the program broke the rule; map {:?}",
             self.id,
             self.es,
             self.layout,
-            &self.m.ext[..self.rank],
+            &self.ext[..self.rank],
             self.mirror,
             self.subs.len(),
-            self.m.show(self.rank)
+            self.o.counters[0],
+            self.o.counters[1],
+            self.o.elems.len(),
+            self.o.broken,
+            self.parent.coherence()
         )
     }
-    fn check_period(&self) -> u32 {
-        (self.m.ext.iter().product::<usize>() / (64 << 10)).clamp(1, 40) as u32
+
+    /// Tell the oracle (and the log).
+    fn ev(&mut self, ev: Ev) {
+        self.ev_adding(ev, &[]);
+    }
+    fn ev_adding(&mut self, ev: Ev, add: &[[usize; R]]) {
+        apply(&mut self.o, &ev, self.es, add);
+        self.log(ev);
+    }
+    /// Only the log (the oracle was told otherwise).
+    fn log(&mut self, ev: Ev) {
+        if let Some(l) = &mut self.log {
+            if l.len() >= MAX_LOG {
+                self.log = None;
+            } else {
+                l.push(ev);
+            }
+        }
+    }
+
+    /// Track `pts` from now on (up to MAX_TRACKED), each with its ledger state
+    /// replayed from the log.
+    fn track(&mut self, pts: impl IntoIterator<Item = [usize; R]>) -> Result<(), String> {
+        let Some(log) = &self.log else { return Ok(()) };
+        let room = MAX_TRACKED.saturating_sub(self.tracked.len());
+        let mut new = Vec::new();
+        for p in pts {
+            if new.len() >= room {
+                break;
+            }
+            if inside(&p, &self.ext) && self.tracked.insert(p) {
+                new.push(p);
+            }
+        }
+        if new.is_empty() {
+            return Ok(());
+        }
+        let rep = replay(log, &self.log_ext, self.es, &new);
+        if rep.counters != self.o.counters || rep.elems.len() != new.len() {
+            return Err(format!(
+                "soak bug: a replay of {} events ends with counters {:?} and {} of {} elements; the oracle has counters {:?}",
+                log.len(),
+                rep.counters,
+                rep.elems.len(),
+                new.len(),
+                self.o.counters
+            ));
+        }
+        self.o.elems.extend(rep.elems);
+        let ext = self.ext.to_vec();
+        self.o.resize(&ext, std::iter::empty(), &ext); // re-index: keeps every element, adds none
+        Ok(())
+    }
+
+    /// A subview of the parent over `b` (a range on every axis), its corners tracked.
+    fn sub(&mut self, b: Bx) -> Result<Handle, String> {
+        self.track(corners(&b, &self.ext))?;
+        let raw = trace(self.parent.subview(&b.slices(self.rank)), &format!("subview {}", b.show(self.rank)))?;
+        Ok(Handle { raw, b, axes: (0..self.rank).collect(), parent: false })
+    }
+
+    /// The subview of row `i` along axis `a` (an index there, every other axis whole).
+    fn row(&mut self, a: usize, i: usize) -> Result<Handle, String> {
+        let mut b = self.whole();
+        (b.lo[a], b.hi[a]) = (i, i + 1);
+        self.track(corners(&b, &self.ext))?;
+        let slices: Vec<Slice> = (0..self.rank).map(|x| if x == a { Slice::Index(i) } else { Slice::All }).collect();
+        let raw = trace(self.parent.subview(&slices), &format!("subview {slices:?}"))?;
+        Ok(Handle { raw, b, axes: (0..self.rank).filter(|&x| x != a).collect(), parent: false })
+    }
+
+    fn check_period(&self, cuda: bool) -> u32 {
+        if cuda { 4 } else { 1 }
     }
 }
 
@@ -881,6 +852,10 @@ enum Op {
     Resize,
     Realloc,
     Check,
+    Marks,
+    Halo,
+    Fragment,
+    DeepCopy,
 }
 
 const OPS: &[(u32, Op)] = &[
@@ -888,31 +863,65 @@ const OPS: &[(u32, Op)] = &[
     (8, Op::Sync),
     (4, Op::SyncOn),
     (4, Op::Fill),
-    (2, Op::ViewFill),
+    (3, Op::ViewFill),
     (5, Op::HostWrite),
     (5, Op::DeviceWrite),
     (3, Op::Push),
     (6, Op::Access),
-    (2, Op::Clear),
+    (1, Op::Clear),
     (5, Op::Subview),
     (1, Op::DropSub),
     (3, Op::Resize),
     (1, Op::Realloc),
     (1, Op::Check),
+    (4, Op::Marks),
+    (2, Op::Halo),
+    (2, Op::Fragment),
+    (2, Op::DeepCopy),
 ];
+
+/// What a call may move between the sides.
+#[derive(Clone, Copy, Debug)]
+enum Moves {
+    Nothing,
+    /// At most this many elements, into this side.
+    Into(Side, usize),
+}
 
 #[derive(Default)]
 struct Totals {
+    /// Steps of the program (one may be many calls: marks, halo, bursts).
     ops: u64,
-    checked: u64,
+    /// DualView calls checked.
+    calls: u64,
+    syncs: u64,
     moved: u64,
+    compared: u64,
+    /// `ConcurrentModification` answered where Kokkos refuses.
+    refusals: u64,
+    most_boxes: usize,
+    /// Calls after which the map was a bitmap.
+    bitmaps: u64,
     /// How often each kind of call and each interesting case came up.
-    cov: std::collections::BTreeMap<String, u64>,
+    cov: BTreeMap<String, u64>,
 }
 
 impl Totals {
     fn count(&mut self, what: impl Into<String>) {
         *self.cov.entry(what.into()).or_default() += 1;
+    }
+    fn add(&mut self, o: &Totals) {
+        self.ops += o.ops;
+        self.calls += o.calls;
+        self.syncs += o.syncs;
+        self.moved += o.moved;
+        self.compared += o.compared;
+        self.refusals += o.refusals;
+        self.most_boxes = self.most_boxes.max(o.most_boxes);
+        self.bitmaps += o.bitmaps;
+        for (k, v) in &o.cov {
+            *self.cov.entry(k.clone()).or_default() += v;
+        }
     }
 }
 
@@ -924,7 +933,7 @@ struct Soak<'a> {
     t: Totals,
     dvs: Vec<Dv>,
     next_id: u64,
-    log: std::collections::VecDeque<String>,
+    log: VecDeque<String>,
     cuda: Option<cuda::Context>,
 }
 
@@ -935,7 +944,7 @@ impl<'a> Soak<'a> {
     }
 
     fn note(&mut self, s: String) {
-        if self.log.len() == 16 {
+        if self.log.len() == 24 {
             self.log.pop_front();
         }
         self.log.push_back(format!("#{} {s}", self.t.ops));
@@ -955,9 +964,9 @@ impl<'a> Soak<'a> {
                 shown = Instant::now();
             }
         }
-        while let Some(dv) = self.dvs.pop() {
+        while let Some(mut dv) = self.dvs.pop() {
             self.note(format!("end of the run: check and drop dv{}", dv.id));
-            self.retire(dv)?;
+            self.retire(&mut dv).map_err(|e| format!("{e}\n  {}", dv.describe()))?;
         }
         Ok(())
     }
@@ -971,19 +980,14 @@ impl<'a> Soak<'a> {
         let mut dv = self.dvs.swap_remove(i);
         if dv.ops_left == 0 {
             self.note(format!("end of life: check and drop dv{}", dv.id));
-            return self.retire(dv);
+            return self.retire(&mut dv).map_err(|e| format!("{e}\n  {}", dv.describe()));
         }
         dv.ops_left -= 1;
-        let r = self.operate(&mut dv);
-        let keep = match r {
-            Ok(keep) => keep,
-            Err(e) => return Err(format!("{e}\n  {}", dv.describe())),
-        };
+        let keep = self.operate(&mut dv).map_err(|e| format!("{e}\n  {}", dv.describe()))?;
         if keep {
             dv.since_check += 1;
-            if dv.since_check >= dv.check_period() {
-                self.note(format!("periodic check of dv{}", dv.id));
-                self.check_all(&mut dv).map_err(|e| format!("{e}\n  {}", dv.describe()))?;
+            if dv.since_check >= dv.check_period(self.cuda.is_some()) {
+                self.check_all(&mut dv, "periodic check").map_err(|e| format!("{e}\n  {}", dv.describe()))?;
             }
             self.dvs.push(dv);
         }
@@ -1021,6 +1025,8 @@ impl<'a> Soak<'a> {
         let m = Mapping::new(layout, DynRank::new(&ext[..rank]).expect("rank")).expect("mapping");
         let elem = ElemSpec::new(es, es.min(16)).expect("element size");
         let mut desc = Desc::new(elem, m, self.cfg.space);
+        // The programs write without marking on purpose: checked mode would refuse them.
+        desc.checked = false;
         match mirror {
             Mirror::Default => {}
             Mirror::Pinned => desc.host = Space::host_pinned(),
@@ -1040,6 +1046,10 @@ impl<'a> Soak<'a> {
             drop(parent);
             return Ok(());
         }
+        let mut pts = sample(&mut self.rng, &ext, None, SAMPLE);
+        pts.extend(corners(&Bx::whole(&ext), &ext));
+        let tracked: BTreeSet<[usize; R]> = pts.into_iter().collect();
+        let o = Oracle::new(tracked.iter().map(|p| p.to_vec()), Some(ZERO));
         let dv = Dv {
             id,
             parent,
@@ -1047,32 +1057,58 @@ impl<'a> Soak<'a> {
             rank,
             es,
             mirror,
-            m: Model::new(ext, es),
+            ext,
+            o,
+            tracked,
+            log: Some(Vec::new()),
+            log_ext: ext,
+            copied_into: false,
             subs: Vec::new(),
-            sub_ops: 0,
             ops_left: self.rng.range(5, 90) as u32,
             since_check: 0,
         };
-        self.verify_flags(&dv, "create")?;
+        self.flags(&dv, "create")?;
         self.dvs.push(dv);
         Ok(())
     }
 
-    fn retire(&mut self, mut dv: Dv) -> Result<(), String> {
-        self.check_all(&mut dv).map_err(|e| format!("{e}\n  {}", dv.describe()))
+    /// The end of a DualView's life: every handle checked, then a whole sync
+    /// of each side and every tracked element checked there; the replay
+    /// checked against the oracle.
+    fn retire(&mut self, dv: &mut Dv) -> Result<(), String> {
+        self.check_all(dv, "final check")?;
+        let p = dv.handle();
+        for t in if self.rng.chance(0.5) { [Side::Host, Side::Device] } else { [Side::Device, Side::Host] } {
+            self.do_sync(dv, &p, t)?;
+        }
+        self.replay_check(dv)
     }
 
-    /// A handle for an operation; `marks`: the call records regions (only
-    /// MAX_SUB_OPS such subview calls between two clean states).
-    fn pick(&mut self, dv: &mut Dv, marks: bool) -> Handle {
-        if dv.subs.is_empty() || self.rng.chance(0.4) || (marks && dv.sub_ops >= MAX_SUB_OPS) {
+    /// Replaying the log on some tracked elements gives the oracle's state there.
+    fn replay_check(&mut self, dv: &Dv) -> Result<(), String> {
+        let Some(log) = &dv.log else { return Ok(()) };
+        if dv.copied_into || dv.o.elems.is_empty() {
+            return Ok(());
+        }
+        let step = (dv.o.elems.len() / 48).max(1);
+        let pts: Vec<[usize; R]> = dv.o.elems.iter().step_by(step).map(|e| arr(&e.idx)).collect();
+        let rep = replay(log, &dv.log_ext, dv.es, &pts);
+        for e in &rep.elems {
+            let m = dv.o.at(&e.idx).ok_or_else(|| format!("soak bug: the replay tracks {:?}, the oracle does not", e.idx))?;
+            if !same(e, m) {
+                return Err(format!("soak bug: replaying {} events gives {e:?}; the oracle holds {m:?}", log.len()));
+            }
+        }
+        self.t.count("replays checked against the oracle");
+        Ok(())
+    }
+
+    /// A handle for an operation: the parent, or one of the subviews.
+    fn pick(&mut self, dv: &Dv) -> Handle {
+        if dv.subs.is_empty() || self.rng.chance(0.4) {
             return dv.handle();
         }
-        let h = dv.subs[self.rng.below(dv.subs.len())].clone();
-        if marks {
-            dv.sub_ops += 1;
-        }
-        h
+        dv.subs[self.rng.below(dv.subs.len())].clone()
     }
 
     fn stream(&mut self) -> (Stream, usize, bool) {
@@ -1085,192 +1121,696 @@ impl<'a> Soak<'a> {
         }
     }
 
-    /// Compare a call's outcome with the model's: error kind, bytes moved, flags.
-    fn verify<T>(&mut self, dv: &mut Dv, what: &str, got: &dualview::Result<T>, want: Effect, before: Stats) -> Result<(), String> {
-        let kind = got.as_ref().err().map(|e| e.kind());
-        if kind != want.err {
-            let text = match got {
-                Ok(_) => "Ok".to_string(),
-                Err(e) => format!("{e}"),
-            };
-            return Err(format!("{what}: returned {text}; the model expects {:?}", want.err));
+    // ---- the checks ---------------------------------------------------------------------
+
+    /// A call's outcome: refused (`ConcurrentModification`) exactly when
+    /// Kokkos refuses, otherwise Ok; what it moved between the sides; then
+    /// `need_sync` against Kokkos' counters.
+    fn verify<T>(&mut self, dv: &Dv, what: &str, got: &dualview::Result<T>, refused: bool, moves: Moves, before: Stats) -> Result<(), String> {
+        self.t.calls += 1;
+        let kind = what.split(['(', ' ']).next().unwrap_or(what).to_string();
+        match (got, refused) {
+            (Ok(_), false) => {}
+            (Err(e), true) if e.kind() == ErrorKind::ConcurrentModification => {
+                self.t.refusals += 1;
+                self.t.count(format!("{kind} refused, as Kokkos"));
+            }
+            (Ok(_), true) => {
+                return Err(format!(
+                    "{what}: returned Ok; Kokkos refuses it (its counters: host {}, device {}): ConcurrentModification expected",
+                    dv.o.counters[0], dv.o.counters[1]
+                ));
+            }
+            (Err(e), r) => {
+                let want = if r { "ConcurrentModification expected (Kokkos refuses it)".to_string() } else { format!("Kokkos allows it (its counters: host {}, device {})", dv.o.counters[0], dv.o.counters[1]) };
+                return Err(format!("{what}: returned {e}; {want}"));
+            }
         }
         let s = dv.parent.stats();
-        let moved = (s.to_host.bytes - before.to_host.bytes, s.to_device.bytes - before.to_device.bytes);
-        if moved != (want.to_host, want.to_device) {
-            return Err(format!(
-                "{what}: moved {} B to the host and {} B to the device; the model moves {} B and {} B",
-                moved.0, moved.1, want.to_host, want.to_device
-            ));
+        let (h, d) = (s.to_host.bytes - before.to_host.bytes, s.to_device.bytes - before.to_device.bytes);
+        match moves {
+            Moves::Into(t, n) if !refused => {
+                let (into, back) = if t == Side::Host { (h, d) } else { (d, h) };
+                let max = (n * dv.es) as u64;
+                if back != 0 || into > max {
+                    return Err(format!("{what}: moved {into} B into the {t} side and {back} B into the other; a sync moves at most its box ({max} B), into the side it brings up to date"));
+                }
+                if into > 0 {
+                    self.t.count(format!("{kind} that copied"));
+                }
+            }
+            _ if h + d != 0 => {
+                return Err(format!("{what}: moved {h} B to the host and {d} B to the device; only a sync copies between the sides"));
+            }
+            _ => {}
         }
-        self.t.moved += moved.0 + moved.1;
-        let kind = what.split(['(', ' ']).next().unwrap_or(what);
+        self.t.moved += h + d;
         self.t.count(kind);
-        if want.err.is_some() {
-            self.t.count("calls refused (ConcurrentModification)");
-        } else if moved.0 + moved.1 > 0 {
-            self.t.count(format!("{kind} that copied"));
-        }
-        if dv.m.rest {
-            self.t.count("calls leaving rest = true");
-        }
-        if dv.m.owned.is_empty() {
-            dv.sub_ops = 0;
-        }
-        self.verify_flags(dv, what)
+        self.flags(dv, what)
     }
 
-    fn verify_flags(&self, dv: &Dv, what: &str) -> Result<(), String> {
+    /// `need_sync` is true through every handle wherever Kokkos' counters say
+    /// so; and the map's form, for the summary.
+    fn flags(&mut self, dv: &Dv, what: &str) -> Result<(), String> {
         let handles = std::iter::once(&dv.parent).chain(dv.subs.iter().map(|h| &h.raw));
         for (k, h) in handles.enumerate() {
-            for side in Side::BOTH {
-                if h.need_sync(side) != dv.m.need_sync(side) {
+            for s in Side::BOTH {
+                if dv.o.kokkos_need_sync(si(s)) && !h.need_sync(s) {
                     return Err(format!(
-                        "{what}: need_sync({side}) is {} through handle {k}; the model says {}",
-                        h.need_sync(side),
-                        dv.m.need_sync(side)
+                        "{what}: need_sync({s}) is false through handle {k}; Kokkos' counters (host {}, device {}) say it is needed",
+                        dv.o.counters[0], dv.o.counters[1]
                     ));
                 }
+            }
+        }
+        let m = dv.parent.coherence();
+        if m.boxes > self.t.most_boxes {
+            self.t.most_boxes = m.boxes;
+        }
+        if m.bitmap {
+            self.t.bitmaps += 1;
+        }
+        Ok(())
+    }
+
+    /// Side `s` at `pts` (parent indices), read from memory (the device side
+    /// of a GPU by copies to the host, nearby elements in one copy).
+    fn read(&self, dv: &Dv, s: Side, pts: &[[usize; R]]) -> Result<Vec<Val>, String> {
+        let v = trace(dv.parent.view(s), "view")?;
+        let es = dv.es;
+        let mut offs = Vec::with_capacity(pts.len());
+        for p in pts {
+            offs.push(trace(v.mapping().offset(&p[..dv.rank]), "offset")? * es);
+        }
+        let mut out = vec![ZERO; pts.len()];
+        if s == Side::Device && self.cuda.is_some() {
+            let mut order: Vec<usize> = (0..pts.len()).collect();
+            order.sort_unstable_by_key(|&k| offs[k]);
+            let mut buf = Vec::new();
+            let mut k = 0;
+            while k < order.len() {
+                let start = offs[order[k]];
+                let mut end = start + es;
+                let mut j = k + 1;
+                while j < order.len() && offs[order[j]] <= end + READ_GAP && offs[order[j]] + es - start <= READ_SPAN {
+                    end = end.max(offs[order[j]] + es);
+                    j += 1;
+                }
+                buf.resize(end - start, 0u8);
+                // SAFETY: `end - start` bytes of the live device allocation (elements of its mapping), into `buf`.
+                unsafe { cuda::dtoh(buf.as_mut_ptr(), v.data().add(start), end - start)? };
+                for &q in &order[k..j] {
+                    out[q][..es].copy_from_slice(&buf[offs[q] - start..offs[q] - start + es]);
+                }
+                k = j;
+            }
+        } else {
+            for (k, &o) in offs.iter().enumerate() {
+                // SAFETY: host-readable memory (the host side, or the test device's), an element of the mapping.
+                unsafe { std::ptr::copy_nonoverlapping(v.data().add(o), out[k].as_mut_ptr(), es) };
+            }
+        }
+        Ok(out)
+    }
+
+    /// Side `s` holds the ledger's value at every tracked element whose value
+    /// it knows, in the box of every handle of `hs` that was just synced to
+    /// `s` (`true`) or whose `need_sync(s)` is false.
+    fn check(&mut self, dv: &Dv, s: Side, hs: &[(&Handle, bool)], what: &str) -> Result<(), String> {
+        let live: Vec<(&Handle, bool)> = hs.iter().filter(|(h, synced)| *synced || !h.raw.need_sync(s)).map(|&(h, synced)| (h, synced)).collect();
+        if live.is_empty() {
+            return Ok(());
+        }
+        let (mut at, mut pts, mut who) = (Vec::new(), Vec::new(), Vec::new());
+        for (k, e) in dv.o.elems.iter().enumerate() {
+            if e.expect(si(s)).is_none() {
+                continue;
+            }
+            let p = arr(&e.idx);
+            if let Some(h) = live.iter().position(|(h, _)| h.b.holds(&p)) {
+                at.push(k);
+                pts.push(p);
+                who.push(h);
+            }
+        }
+        let got = self.read(dv, s, &pts)?;
+        self.t.compared += pts.len() as u64;
+        for (n, &k) in at.iter().enumerate() {
+            let e = &dv.o.elems[k];
+            let want = e.expect(si(s)).expect("known");
+            if got[n][..dv.es] != want[..dv.es] {
+                let (h, synced) = live[who[n]];
+                let es = dv.es;
+                return Err(format!(
+                    "{what}: element {:?} of the {s} side holds {}; the ledger expects {} (ledger: last marked write {}, pending host {:?} device {:?}, known host {} device {}, open {:?}; Kokkos would hold {}); through the {}{}",
+                    &pts[n][..dv.rank],
+                    hex(&got[n], es),
+                    hex(&want, es),
+                    show(&e.value, es),
+                    e.pending[0].map(|v| show(&v, es)),
+                    e.pending[1].map(|v| show(&v, es)),
+                    show(&e.known[0], es),
+                    show(&e.known[1], es),
+                    e.open,
+                    show(&e.kk[si(s)], es),
+                    h.name(dv.rank),
+                    if synced { format!(" just synced to the {s} side") } else { format!(", whose need_sync({s}) is false") }
+                ));
             }
         }
         Ok(())
     }
 
+    /// Both sides through every handle whose `need_sync` says they are up to date.
+    fn check_all(&mut self, dv: &mut Dv, what: &str) -> Result<(), String> {
+        dv.since_check = 0;
+        if dv.parent.extents().as_slice() != &dv.ext[..dv.rank] {
+            return Err(format!("extents {:?}, the soak says {:?}", dv.parent.extents().as_slice(), &dv.ext[..dv.rank]));
+        }
+        let mut hs = vec![dv.handle()];
+        hs.extend(dv.subs.iter().cloned());
+        for s in Side::BOTH {
+            let list: Vec<(&Handle, bool)> = hs.iter().map(|h| (h, false)).collect();
+            self.check(dv, s, &list, what)?;
+        }
+        self.flags(dv, what)
+    }
+
+    /// The view an access call returned is the handle's region of that side.
+    fn check_view(&self, dv: &Dv, h: &Handle, s: Side, v: &View, what: &str) -> Result<(), String> {
+        let want: Vec<usize> = h.axes.iter().map(|&a| h.b.hi[a] - h.b.lo[a]).collect();
+        let pv = trace(dv.parent.view(s), "view")?;
+        let off = trace(pv.mapping().offset(&h.b.lo[..dv.rank]), "offset")?;
+        if v.extents().as_slice() != want.as_slice() || v.data() != pv.data().wrapping_add(off * dv.es) {
+            return Err(format!(
+                "{what}: the view has extents {:?} at element offset {}, the handle's region is {want:?} at {off}",
+                v.extents().as_slice(),
+                (v.data() as usize).wrapping_sub(pv.data() as usize) / dv.es
+            ));
+        }
+        Ok(())
+    }
+
+    // ---- single calls, each told to the oracle and checked ------------------------------
+
+    /// `modify(s)` through `h`; whether it was accepted.
+    fn do_modify(&mut self, dv: &mut Dv, h: &Handle, s: Side, after: &str) -> Result<bool, String> {
+        let what = format!("modify({s}) through the {}{after}", h.name(dv.rank));
+        self.note(format!("dv{} {what}", dv.id));
+        let before = dv.parent.stats();
+        let refused = dv.o.refuses(si(s));
+        let r = h.raw.modify(s);
+        if !refused {
+            dv.ev(Ev::Modify(si(s), h.b));
+        }
+        self.verify(dv, &what, &r, refused, Moves::Nothing, before)?;
+        Ok(!refused)
+    }
+
+    fn do_sync(&mut self, dv: &mut Dv, h: &Handle, t: Side) -> Result<(), String> {
+        let what = format!("sync({t}) through the {}", h.name(dv.rank));
+        self.note(format!("dv{} {what}", dv.id));
+        let before = dv.parent.stats();
+        let r = h.raw.sync(t);
+        dv.ev(Ev::Sync(si(t), h.b));
+        self.verify(dv, &what, &r, false, Moves::Into(t, h.b.vol()), before)?;
+        self.t.syncs += 1;
+        self.check(dv, t, &[(h, true)], &what)
+    }
+
+    fn do_fill(&mut self, dv: &mut Dv, h: &Handle, s: Side) -> Result<(), String> {
+        let v = fill_value(&mut self.rng, dv.es);
+        let what = format!("fill({s}, {}) through the {}", hex(&v, dv.es), h.name(dv.rank));
+        self.note(format!("dv{} {what}", dv.id));
+        let before = dv.parent.stats();
+        let refused = dv.o.refuses(si(s));
+        let r = h.raw.fill(s, &v[..dv.es]);
+        if !refused {
+            dv.ev(Ev::Write(si(s), h.b, Src::Fill(v)));
+            dv.ev(Ev::Modify(si(s), h.b));
+        }
+        self.verify(dv, &what, &r, refused, Moves::Nothing, before)
+    }
+
+    /// `view_fill`: the program's own write of the handle's box, unmarked.
+    fn do_view_fill(&mut self, dv: &mut Dv, h: &Handle, s: Side) -> Result<(), String> {
+        let v = fill_value(&mut self.rng, dv.es);
+        let what = format!("view_fill({s}, {}) through the {}", hex(&v, dv.es), h.name(dv.rank));
+        self.note(format!("dv{} {what}", dv.id));
+        let before = dv.parent.stats();
+        let r = h.raw.view_fill(s, &v[..dv.es]);
+        dv.ev(Ev::Write(si(s), h.b, Src::Fill(v)));
+        self.verify(dv, &what, &r, false, Moves::Nothing, before)
+    }
+
+    /// The program writes a pattern over `b` (inside `h`'s box) of side `s`,
+    /// then, with `mark`, calls `modify(s)` through `h`.
+    fn do_write(&mut self, dv: &mut Dv, h: &Handle, s: Side, b: Bx, mark: bool) -> Result<(), String> {
+        let seed = self.rng.next();
+        self.note(format!(
+            "dv{} write a pattern over {} of the {s} side{}",
+            dv.id,
+            b.show(dv.rank),
+            if mark { format!(", then modify({s}) through the {}", h.name(dv.rank)) } else { ", unmarked".into() }
+        ));
+        dv.track(corners(&b, &dv.ext))?;
+        self.paint_box(dv, s, b, seed)?;
+        dv.ev(Ev::Write(si(s), b, Src::Pat(seed)));
+        self.t.count(if mark { "writes marked at once" } else { "writes left unmarked" });
+        if mark {
+            self.do_modify(dv, h, s, " after a write")?;
+        }
+        Ok(())
+    }
+
+    /// The halo pattern in one call: write part of `h`'s box of side `s`, then `push(s)`.
+    fn do_push(&mut self, dv: &mut Dv, h: &Handle, s: Side) -> Result<(), String> {
+        let b = clip(&mut self.rng, h.b, WRITE_CAP / dv.es);
+        self.do_write(dv, h, s, b, false)?;
+        let t = s.other();
+        let what = format!("push({s}) through the {} after a write over {}", h.name(dv.rank), b.show(dv.rank));
+        self.note(format!("dv{} {what}", dv.id));
+        let before = dv.parent.stats();
+        let refused = dv.o.refuses(si(s));
+        let r = h.raw.push(s);
+        if !refused {
+            dv.ev(Ev::Modify(si(s), h.b));
+            dv.ev(Ev::Sync(si(t), h.b));
+        }
+        self.verify(dv, &what, &r, refused, Moves::Into(t, h.b.vol()), before)?;
+        if !refused {
+            self.t.syncs += 1;
+            self.check(dv, t, &[(h, true)], &what)?;
+        }
+        Ok(())
+    }
+
+    /// An access with a mode; then the program writes the box for a writing mode.
+    fn do_access(&mut self, dv: &mut Dv, h: &Handle, s: Side, mode: Access) -> Result<(), String> {
+        let what = format!("access({s}, {mode:?}) through the {}", h.name(dv.rank));
+        self.note(format!("dv{} {what}", dv.id));
+        let before = dv.parent.stats();
+        let r = h.raw.access(s, mode);
+        match mode {
+            Access::Read => dv.ev(Ev::Sync(si(s), h.b)),
+            Access::ReadWrite | Access::Write => {
+                dv.ev(Ev::Sync(si(s), h.b));
+                dv.ev(Ev::Modify(si(s), h.b));
+            }
+            Access::Overwrite => dv.ev(Ev::Overwrite(si(s), h.b)),
+        }
+        let moves = if mode == Access::Overwrite { Moves::Nothing } else { Moves::Into(s, h.b.vol()) };
+        self.verify(dv, &what, &r, false, moves, before)?;
+        let v = r.map_err(|e| format!("{what}: {e}"))?;
+        self.check_view(dv, h, s, &v, &what)?;
+        if mode != Access::Overwrite {
+            self.t.syncs += 1;
+            self.check(dv, s, &[(h, true)], &what)?;
+        }
+        if mode != Access::Read {
+            if h.b.vol() * dv.es <= WRITE_CAP {
+                let seed = self.rng.next();
+                self.note(format!("dv{} write a pattern over the view it returned", dv.id));
+                self.paint_box(dv, s, h.b, seed)?;
+                dv.ev(Ev::Write(si(s), h.b, Src::Pat(seed)));
+            } else {
+                let fv = fill_value(&mut self.rng, dv.es);
+                self.note(format!("dv{} fill the view it returned with {}", dv.id, hex(&fv, dv.es)));
+                // SAFETY: this thread is the only user of the DualView; nothing else reads the view meanwhile.
+                trace(unsafe { v.fill(&fv[..dv.es]) }, "fill of the view access returned")?;
+                dv.ev(Ev::Write(si(s), h.b, Src::Fill(fv)));
+            }
+        }
+        Ok(())
+    }
+
+    fn do_clear(&mut self, dv: &mut Dv, h: &Handle) -> Result<(), String> {
+        let what = format!("clear_sync_state through the {}", h.name(dv.rank));
+        self.note(format!("dv{} {what}", dv.id));
+        let before = dv.parent.stats();
+        let r = h.raw.clear_sync_state();
+        dv.ev(Ev::Clear);
+        self.verify(dv, &what, &r, false, Moves::Nothing, before)
+    }
+
     /// One random operation on `dv`; false when it dropped the DualView.
     fn operate(&mut self, dv: &mut Dv) -> Result<bool, String> {
-        let op_id = mix(self.seed ^ self.t.ops.wrapping_mul(0x2545_f491_4f6c_dd1d));
-        if dv.m.vals.iter().any(|v| v.len() > MAX_LAYERS) {
-            return self.repaint(dv, op_id).map(|()| true);
-        }
-        if dv.sub_ops >= MAX_SUB_OPS && dv.m.owner.is_some() && self.rng.chance(0.3) {
-            let t = dv.m.owner.expect("owned").other();
-            let before = dv.parent.stats();
-            self.note(format!("dv{} sync({t}) through the parent (subview budget spent)", dv.id));
-            let want = dv.m.sync(t, dv.m.whole());
-            let r = dv.parent.sync(t);
-            return self.verify(dv, &format!("sync({t}) through the parent"), &r, want, before).map(|()| true);
-        }
         let total: u32 = OPS.iter().map(|o| o.0).sum();
         let mut x = self.rng.below(total as usize) as u32;
         let op = OPS.iter().find(|o| if x < o.0 { true } else { x -= o.0; false }).expect("weights").1;
-        let before = dv.parent.stats();
-        let rank = dv.rank;
         match op {
             Op::Modify => {
-                let h = self.pick(dv, true);
-                let s = self.rng.side();
-                let what = format!("modify({s}) through the {}", h.name(rank));
-                self.note(format!("dv{} {what}", dv.id));
-                let want = dv.m.modify(s, h.b, h.parent);
-                let r = h.raw.modify(s);
-                self.verify(dv, &what, &r, want, before)?;
+                let (h, s) = (self.pick(dv), self.rng.side());
+                self.do_modify(dv, &h, s, "")?;
             }
             Op::Sync => {
-                let h = self.pick(dv, true);
-                let t = self.rng.side();
-                let what = format!("sync({t}) through the {}", h.name(rank));
-                self.note(format!("dv{} {what}", dv.id));
-                let want = dv.m.sync(t, h.b);
-                let r = h.raw.sync(t);
-                self.verify(dv, &what, &r, want, before)?;
+                let (h, t) = (self.pick(dv), self.rng.side());
+                self.do_sync(dv, &h, t)?;
             }
             Op::SyncOn => self.sync_on(dv)?,
-            Op::Fill | Op::ViewFill => {
-                let h = self.pick(dv, matches!(op, Op::Fill));
-                let s = self.rng.side();
-                let v = fill_value(&mut self.rng, dv.es);
-                let what = format!("{}({s}, {:02x?}) through the {}", if matches!(op, Op::Fill) { "fill" } else { "view_fill" }, &v[..dv.es], h.name(rank));
-                self.note(format!("dv{} {what}", dv.id));
-                let (want, r) = if matches!(op, Op::Fill) {
-                    (dv.m.fill(s, h.b, h.parent, v, op_id), h.raw.fill(s, &v[..dv.es]))
-                } else {
-                    dv.m.write(s, h.b, Src::Fill(v), op_id);
-                    (Effect::default(), h.raw.view_fill(s, &v[..dv.es]))
-                };
-                self.verify(dv, &what, &r, want, before)?;
+            Op::Fill => {
+                let (h, s) = (self.pick(dv), self.rng.side());
+                self.do_fill(dv, &h, s)?;
+            }
+            Op::ViewFill => {
+                let (h, s) = (self.pick(dv), self.rng.side());
+                self.do_view_fill(dv, &h, s)?;
             }
             Op::HostWrite | Op::DeviceWrite => {
                 let s = if matches!(op, Op::HostWrite) { Side::Host } else { Side::Device };
-                let mark = self.rng.chance(0.85);
-                let h = self.pick(dv, mark);
+                let h = self.pick(dv);
                 let b = clip(&mut self.rng, h.b, WRITE_CAP / dv.es);
-                self.note(format!("dv{} write a pattern over {} of the {s} side{}", dv.id, b.show(rank), if mark { format!(", then modify({s}) through the {}", h.name(rank)) } else { String::new() }));
-                self.write(dv, s, b, op_id)?;
-                if mark {
-                    let what = format!("modify({s}) through the {} after a write", h.name(rank));
-                    let before = dv.parent.stats();
-                    let want = dv.m.modify(s, h.b, h.parent);
-                    let r = h.raw.modify(s);
-                    self.verify(dv, &what, &r, want, before)?;
-                }
+                let mark = self.rng.chance(0.6);
+                self.do_write(dv, &h, s, b, mark)?;
             }
             Op::Push => {
-                // The halo pattern: write part of a handle's box on one side, push the box.
-                let s = self.rng.side();
-                let h = self.pick(dv, true);
-                let b = clip(&mut self.rng, h.b, WRITE_CAP / dv.es);
-                let what = format!("push({s}) through the {} after a write over {}", h.name(rank), b.show(rank));
-                self.note(format!("dv{} {what}", dv.id));
-                self.write(dv, s, b, op_id)?;
-                let before = dv.parent.stats();
-                let want = dv.m.push(s, h.b);
-                let r = h.raw.push(s);
-                self.verify(dv, &what, &r, want, before)?;
+                let (h, s) = (self.pick(dv), self.rng.side());
+                self.do_push(dv, &h, s)?;
             }
             Op::Access => {
-                let h = self.pick(dv, true);
-                let s = self.rng.side();
+                let (h, s) = (self.pick(dv), self.rng.side());
                 let mode = [Access::Read, Access::ReadWrite, Access::Write, Access::Overwrite][self.rng.below(4)];
-                let what = format!("access({s}, {mode:?}) through the {}", h.name(rank));
-                self.note(format!("dv{} {what}", dv.id));
-                let want = dv.m.access(s, mode, h.b, h.parent);
-                let r = h.raw.access(s, mode);
-                self.verify(dv, &what, &r, want, before)?;
-                let v = r.map_err(|e| format!("{what}: {e}"))?;
-                self.check_view(dv, &h, s, &v, &what)?;
-                if mode != Access::Read {
-                    if h.b.vol() * dv.es <= WRITE_CAP {
-                        self.write(dv, s, h.b, op_id)?;
-                    } else {
-                        let fv = fill_value(&mut self.rng, dv.es);
-                        // SAFETY: this thread is the only user of the DualView; nothing else reads the view meanwhile.
-                        trace(unsafe { v.fill(&fv[..dv.es]) }, "fill of the view access returned")?;
-                        dv.m.write(s, h.b, Src::Fill(fv), op_id);
-                    }
-                }
+                self.do_access(dv, &h, s, mode)?;
             }
             Op::Clear => {
-                let h = self.pick(dv, false);
-                let what = format!("clear_sync_state through the {}", h.name(rank));
-                self.note(format!("dv{} {what}", dv.id));
-                dv.m.clear();
-                let r = h.raw.clear_sync_state();
-                self.verify(dv, &what, &r, Effect::default(), before)?;
+                let h = self.pick(dv);
+                self.do_clear(dv, &h)?;
             }
             Op::Subview => self.subview(dv)?,
             Op::DropSub => {
                 if !dv.subs.is_empty() {
                     let k = self.rng.below(dv.subs.len());
-                    self.note(format!("dv{} drop subview {}", dv.id, dv.subs[k].b.show(rank)));
+                    self.note(format!("dv{} drop subview {}", dv.id, dv.subs[k].b.show(dv.rank)));
                     dv.subs.swap_remove(k);
                 }
             }
             Op::Resize | Op::Realloc => return self.reshape(dv, matches!(op, Op::Resize)),
             Op::Check => {
-                self.note(format!("dv{} check every element", dv.id));
-                self.check_all(dv)?;
+                self.note(format!("dv{} check every handle", dv.id));
+                self.check_all(dv, "check")?;
+            }
+            Op::Marks => self.marks(dv)?,
+            Op::Halo => self.halo(dv)?,
+            Op::Fragment => return self.fragment(dv),
+            Op::DeepCopy => self.deep_copy(dv)?,
+        }
+        Ok(true)
+    }
+
+    /// Several regions written before any mark, then marked in any order
+    /// (each mark sometimes followed by a sync of the other side through the
+    /// same handle), through subviews that often overlap.
+    fn marks(&mut self, dv: &mut Dv) -> Result<(), String> {
+        let s = self.rng.side();
+        self.t.count("several regions written, then marked");
+        if dv.o.refuses(si(s)) && self.rng.chance(0.7) {
+            let p = dv.handle();
+            self.do_sync(dv, &p, s)?; // clears Kokkos' other counter, so that the marks land
+        }
+        let k = self.rng.range(2, 6);
+        let mut hs: Vec<Handle> = Vec::new();
+        for _ in 0..k {
+            let h = match self.rng.below(10) {
+                0 => dv.handle(),
+                1..=3 if !dv.subs.is_empty() => dv.subs[self.rng.below(dv.subs.len())].clone(),
+                _ => {
+                    let b = rand_box(&mut self.rng, &dv.ext, dv.rank, hs.last().map(|h| &h.b));
+                    let h = dv.sub(b)?;
+                    if hs.last().is_some_and(|x| x.b.meets(&b)) {
+                        self.t.count("marks through overlapping subviews");
+                    }
+                    h
+                }
+            };
+            let b = clip(&mut self.rng, h.b, WRITE_CAP / dv.es);
+            self.do_write(dv, &h, s, b, false)?;
+            hs.push(h);
+        }
+        for i in (1..hs.len()).rev() {
+            hs.swap(i, self.rng.below(i + 1));
+        }
+        for h in &hs {
+            self.do_modify(dv, h, s, " (one of several regions written)")?;
+            if self.rng.chance(0.5) {
+                self.do_sync(dv, h, s.other())?;
+            }
+        }
+        if self.rng.chance(0.3) {
+            let h = hs[self.rng.below(hs.len())].clone();
+            if h.parent {
+            } else if dv.subs.len() >= MAX_SUBS {
+                let k = self.rng.below(dv.subs.len());
+                dv.subs[k] = h;
+            } else {
+                dv.subs.push(h);
+            }
+        }
+        Ok(())
+    }
+
+    /// The halo idiom of issue 30: a kernel writes side K and marks it, the row
+    /// to send is synced to side O, two ghost rows are written on O, then each
+    /// is modified on O and synced to K through its own row subview.
+    fn halo(&mut self, dv: &mut Dv) -> Result<(), String> {
+        let a = dv.slowest();
+        let n = dv.ext[a];
+        if n < 3 {
+            return self.marks(dv);
+        }
+        self.t.count("halo steps");
+        let k = self.rng.side();
+        let o = k.other();
+        let p = dv.handle();
+        if self.rng.chance(0.7) {
+            if dv.o.refuses(si(k)) {
+                self.do_sync(dv, &p, k)?;
+            }
+            let b = clip(&mut self.rng, p.b, WRITE_CAP / dv.es);
+            self.do_write(dv, &p, k, b, true)?;
+        }
+        let send = self.rng.below(n);
+        let (g1, g2) = if self.rng.chance(0.5) {
+            (0, n - 1)
+        } else {
+            let g1 = self.rng.below(n);
+            (g1, (g1 + 1 + self.rng.below(n - 1)) % n)
+        };
+        let row = dv.row(a, send)?;
+        self.do_sync(dv, &row, o)?;
+        let ghosts = [dv.row(a, g1)?, dv.row(a, g2)?];
+        for g in &ghosts {
+            let b = clip(&mut self.rng, g.b, WRITE_CAP / dv.es);
+            self.do_write(dv, g, o, b, false)?; // MPI receives into the ghost row
+        }
+        let order = if self.rng.chance(0.5) { [0, 1] } else { [1, 0] };
+        for i in order {
+            self.do_modify(dv, &ghosts[i], o, " (a received ghost row)")?;
+            self.do_sync(dv, &ghosts[i], k)?;
+        }
+        Ok(())
+    }
+
+    /// A burst of single-element and short-row subview calls between
+    /// whole-array calls: the map passes its box count to a bitmap. Often
+    /// ended by a resize of the fragmented map; false when that dropped the DualView.
+    fn fragment(&mut self, dv: &mut Dv) -> Result<bool, String> {
+        let n = self.rng.range(80, if cfg!(debug_assertions) { 200 } else { 400 });
+        let inner = dv.inner();
+        let ext = dv.ext;
+        // Where the burst's boxes start: their neighbourhoods are tracked now, in one replay.
+        let anchors: Vec<[usize; R]> = (0..n).map(|_| std::array::from_fn(|a| self.rng.below(ext[a]))).collect();
+        let mut pts = Vec::new();
+        for p in &anchors {
+            for d in 0..10 {
+                let mut q = *p;
+                q[inner] = (p[inner] + d).wrapping_sub(1);
+                pts.push(q);
+            }
+            for a in (0..dv.rank).filter(|&a| a != inner) {
+                for q in [p[a].wrapping_sub(1), p[a] + 1, p[a] + 2, p[a] + 3] {
+                    let mut x = *p;
+                    x[a] = q;
+                    pts.push(x);
+                }
+            }
+        }
+        dv.track(pts.into_iter().filter(|q| inside(q, &ext)))?;
+        let s = self.rng.side(); // the side most small syncs bring up to date
+        let p = dv.handle();
+        self.note(format!("dv{} a burst of {n} small subview calls", dv.id));
+        self.t.count("fragmenting bursts");
+        // Mostly the whole array newer on the other side first: each small sync then leaves a hole.
+        match self.rng.below(20) {
+            0..=11 => {
+                if dv.o.refuses(si(s.other())) {
+                    self.do_sync(dv, &p, s.other())?;
+                }
+                self.do_modify(dv, &p, s.other(), " (before a burst)")?;
+            }
+            12..=16 => {
+                let t = self.rng.side();
+                self.do_sync(dv, &p, t)?;
+            }
+            _ => {}
+        }
+        for step in 0..n {
+            let a0 = anchors[self.rng.below(anchors.len())];
+            let mut b = Bx { lo: a0, hi: std::array::from_fn(|a| a0[a] + 1) };
+            match self.rng.below(10) {
+                0..=5 => {}
+                6..=8 => b.hi[inner] = (a0[inner] + self.rng.range(2, 9)).min(ext[inner]),
+                _ => {
+                    let a = self.rng.below(dv.rank);
+                    b.hi[a] = (a0[a] + self.rng.range(2, 4)).min(ext[a]);
+                }
+            }
+            let h = dv.sub(b)?;
+            let side = self.rng.side();
+            match self.rng.below(20) {
+                0..=10 => {
+                    let t = if self.rng.chance(0.85) { s } else { s.other() };
+                    self.do_sync(dv, &h, t)?;
+                }
+                11..=13 => self.do_write(dv, &h, side, b, true)?,
+                14 => self.do_write(dv, &h, side, b, false)?,
+                15..=16 => {
+                    self.do_modify(dv, &h, side, "")?;
+                }
+                17 => self.do_fill(dv, &h, side)?,
+                18 => self.do_push(dv, &h, side)?,
+                _ => {
+                    let mode = [Access::Read, Access::ReadWrite, Access::Write, Access::Overwrite][self.rng.below(4)];
+                    self.do_access(dv, &h, side, mode)?;
+                }
+            }
+            if step % 40 == 39 && self.rng.chance(0.3) {
+                self.check_all(dv, "check within a burst")?;
+            }
+        }
+        let m = dv.parent.coherence();
+        if m.bitmap {
+            self.t.count("bursts that left a bitmap");
+        } else if m.boxes > 32 {
+            self.t.count("bursts that left more than 32 boxes");
+        }
+        self.check_all(dv, "check after a burst")?;
+        // Then, mostly, whole-array calls: a resize of the fragmented map,
+        // and whole syncs, which copy what the map says and so show a lost
+        // or coarsened region at every tracked element.
+        let mut p = p;
+        if self.rng.chance(0.4) {
+            self.t.count(if m.bitmap { "resizes of a bitmap map" } else { "resizes after a burst" });
+            if !self.reshape(dv, true)? {
+                return Ok(false);
+            }
+            p = dv.handle();
+        }
+        if self.rng.chance(0.8) {
+            let t = self.rng.side();
+            self.do_sync(dv, &p, t)?;
+            if self.rng.chance(0.6) {
+                self.do_sync(dv, &p, t.other())?;
             }
         }
         Ok(true)
     }
 
+    /// deep_copy between equal boxes: of another DualView of the same rank and
+    /// element size into this one, or of two disjoint boxes of this one.
+    fn deep_copy(&mut self, dv: &mut Dv) -> Result<(), String> {
+        let others: Vec<usize> = (0..self.dvs.len()).filter(|&k| self.dvs[k].rank == dv.rank && self.dvs[k].es == dv.es).collect();
+        if !others.is_empty() && self.rng.chance(0.6) {
+            let mut src = self.dvs.swap_remove(others[self.rng.below(others.len())]);
+            let into = self.rng.chance(0.5);
+            let r = if into { self.deep_copy_between(dv, Some(&mut src)) } else { self.deep_copy_between(&mut src, Some(dv)) };
+            let r = r.and_then(|()| self.flags(&src, "after a deep copy").and_then(|()| self.flags(dv, "after a deep copy")));
+            self.dvs.push(src);
+            r
+        } else {
+            self.deep_copy_between(dv, None)
+        }
+    }
+
+    fn deep_copy_between(&mut self, dst: &mut Dv, mut src: Option<&mut Dv>) -> Result<(), String> {
+        let rank = dst.rank;
+        let src_ext = src.as_ref().map_or(dst.ext, |s| s.ext);
+        let same_layout = src.as_ref().is_none_or(|s| s.layout == dst.layout);
+        let mut shape = [1usize; R];
+        for a in 0..rank {
+            let m = dst.ext[a].min(src_ext[a]);
+            shape[a] = if self.rng.chance(0.3) { m } else { 1 + self.rng.below(m) };
+        }
+        let cap = if same_layout { WRITE_CAP / dst.es } else { DEEP_COPY_STRIDED };
+        while shape.iter().product::<usize>() > cap {
+            let a = (0..R).max_by_key(|&a| shape[a]).expect("R > 0");
+            shape[a] = shape[a].div_ceil(2);
+        }
+        let place = |rng: &mut Rng, ext: &[usize; R]| {
+            let lo: [usize; R] = std::array::from_fn(|a| rng.below(ext[a] - shape[a] + 1));
+            Bx { lo, hi: std::array::from_fn(|a| lo[a] + shape[a]) }
+        };
+        let db = place(&mut self.rng, &dst.ext);
+        let mut sb = place(&mut self.rng, &src_ext);
+        if src.is_none() {
+            let mut tries = 0;
+            while sb.meets(&db) && tries < 8 {
+                sb = place(&mut self.rng, &src_ext);
+                tries += 1;
+            }
+            if sb.meets(&db) {
+                return Ok(()); // no disjoint place for this shape
+            }
+        }
+        let dh = if db == dst.whole() { dst.handle() } else { dst.sub(db)? };
+        // Track, in the source, the image of every tracked element of the
+        // destination box: the copy keeps them known.
+        let image = |p: &[usize; R]| -> [usize; R] { std::array::from_fn(|a| sb.lo[a] + p[a] - db.lo[a]) };
+        let mut imgs: Vec<[usize; R]> = dst.o.elems.iter().map(|e| arr(&e.idx)).filter(|p| db.holds(p)).map(|p| image(&p)).collect();
+        imgs.extend(corners(&sb, &src_ext));
+        let sh = match src.as_deref_mut() {
+            Some(s) => {
+                s.track(imgs)?;
+                if sb == s.whole() { s.handle() } else { s.sub(sb)? }
+            }
+            None => {
+                dst.track(imgs)?;
+                dst.sub(sb)?
+            }
+        };
+        let sid = src.as_ref().map_or(dst.id, |s| s.id);
+        let what = format!("deep_copy(dv{} {} <- dv{sid} {})", dst.id, db.show(rank), sb.show(rank));
+        self.note(what.clone());
+        self.t.count(if src.is_some() { "deep copies between DualViews" } else { "deep copies within a DualView" });
+        let before = dst.parent.stats();
+        let src_before = src.as_ref().map(|s| s.parent.stats());
+        let r = RawDualView::deep_copy(&dh.raw, &sh.raw);
+        let map = |i: &[usize]| -> Vec<usize> { (0..R).map(|a| sb.lo[a] + i[a] - db.lo[a]).collect() };
+        let o = match src.as_deref() {
+            Some(s) => oracle::deep_copy(&mut dst.o, Some(&s.o), &ob(&db), map),
+            None => oracle::deep_copy(&mut dst.o, None, &ob(&db), map),
+        };
+        if let Ok(p) = o {
+            dst.log(Ev::CopyInto(p, db));
+            dst.copied_into = true;
+        }
+        self.verify(dst, &what, &r, o.is_err(), Moves::Nothing, before)?;
+        if let (Some(s), Some(b)) = (src.as_deref(), src_before) {
+            let a = s.parent.stats();
+            if a.to_host.bytes != b.to_host.bytes || a.to_device.bytes != b.to_device.bytes {
+                return Err(format!("{what}: the source moved bytes between its sides"));
+            }
+        }
+        Ok(())
+    }
+
     /// A few async syncs on streams (through the parent or subviews), then a
-    /// blocking call: a stream synchronize, or a blocking sync that copies.
+    /// blocking call: a stream synchronize, or a blocking sync; then each
+    /// synced box is checked.
     fn sync_on(&mut self, dv: &mut Dv) -> Result<(), String> {
         let n = self.rng.range(1, 4);
         let calls: Vec<(Handle, Side, (Stream, usize, bool))> = (0..n)
             .map(|_| {
-                let h = self.pick(dv, true);
+                let h = self.pick(dv);
                 let t = self.rng.side();
                 (h, t, self.stream())
             })
@@ -1286,28 +1826,26 @@ impl<'a> Soak<'a> {
             let what = format!("sync_on({t}, stream {raw:#x}) through the {}", h.name(dv.rank));
             self.note(format!("dv{} {what}", dv.id));
             let before = dv.parent.stats();
-            let want = dv.m.sync(*t, h.b);
             let r = h.raw.sync_on(*t, *stream);
-            self.verify(dv, &what, &r, want, before)?;
+            dv.ev(Ev::Sync(si(*t), h.b));
+            self.verify(dv, &what, &r, false, Moves::Into(*t, h.b.vol()), before)?;
+            self.t.syncs += 1;
         }
-        let stale = Side::BOTH.into_iter().find(|&s| dv.m.need_sync(s));
-        match stale {
-            Some(t) if self.rng.chance(0.5) => {
-                let what = format!("sync({t}) through the parent after sync_on");
-                self.note(format!("dv{} {what}", dv.id));
-                let before = dv.parent.stats();
-                let want = dv.m.sync(t, dv.m.whole());
-                let r = dv.parent.sync(t);
-                self.verify(dv, &what, &r, want, before)?;
-            }
-            _ => {
-                self.note(format!("dv{} synchronize the streams", dv.id));
-                for (_, _, (_, raw, _)) in &calls {
-                    if self.cuda.is_some() {
-                        cuda::stream_sync(*raw)?;
-                    }
+        if self.rng.chance(0.5) {
+            let t = self.rng.side();
+            let p = dv.handle();
+            self.do_sync(dv, &p, t)?;
+        } else {
+            self.note(format!("dv{} synchronize the streams", dv.id));
+            for (_, _, (_, raw, _)) in &calls {
+                if self.cuda.is_some() {
+                    cuda::stream_sync(*raw)?;
                 }
             }
+        }
+        // Only syncs since: each synced box still holds the newest values on its side.
+        for (h, t, _) in &calls {
+            self.check(dv, *t, &[(h, true)], "after sync_on")?;
         }
         Ok(())
     }
@@ -1350,8 +1888,9 @@ impl<'a> Soak<'a> {
         let raw = trace(from.raw.subview(&slices), &what)?;
         let want: Vec<usize> = axes.iter().map(|&a| b.hi[a] - b.lo[a]).collect();
         if raw.extents().as_slice() != want.as_slice() {
-            return Err(format!("{what}: extents {:?}, the model says {want:?}", raw.extents().as_slice()));
+            return Err(format!("{what}: extents {:?}, the soak says {want:?}", raw.extents().as_slice()));
         }
+        dv.track(corners(&b, &dv.ext))?;
         let h = Handle { raw, b, axes, parent: false };
         if dv.subs.len() >= MAX_SUBS {
             let k = self.rng.below(dv.subs.len());
@@ -1359,18 +1898,15 @@ impl<'a> Soak<'a> {
         } else {
             dv.subs.push(h);
         }
-        self.verify_flags(dv, &what)
+        self.flags(dv, &what)
     }
 
     /// Resize (grow 1.1x to 2x along some axes, shrink, or both) or realloc;
     /// false when the DualView was dropped right after (while its new mirror registers).
     fn reshape(&mut self, dv: &mut Dv, keep: bool) -> Result<bool, String> {
         let rank = dv.rank;
-        let old = dv.m.ext;
-        let slowest = match dv.layout {
-            Layout::Right => 0,
-            _ => rank - 1,
-        };
+        let old = dv.ext;
+        let slowest = dv.slowest();
         let mode = self.rng.below(4);
         let mut ext = old;
         for a in 0..rank {
@@ -1399,10 +1935,10 @@ impl<'a> Soak<'a> {
         let drop_after = self.rng.chance(0.08);
         if drop_after {
             // The end of its life as far as values go: check everything first.
-            self.note(format!("dv{} check every element before a last resize", dv.id));
-            self.check_all(dv)?;
+            self.check_all(dv, "check before a last resize")?;
         }
-        let what = format!("{}({:?} -> {:?})", if keep { "resize" } else { "realloc" }, &old[..rank], &ext[..rank]);
+        let m = dv.parent.coherence();
+        let what = format!("{}({:?} -> {:?}) of a map of {} boxes{}", if keep { "resize" } else { "realloc" }, &old[..rank], &ext[..rank], m.boxes, if m.bitmap { " (a bitmap)" } else { "" });
         self.note(format!("dv{} {what}", dv.id));
         let before = dv.parent.stats();
         let e = DynRank::new(&ext[..rank]).expect("rank");
@@ -1415,14 +1951,38 @@ impl<'a> Soak<'a> {
                 (true, true) => "resize growing and shrinking",
                 _ => "resize to the same extents",
             });
-        }
-        if keep {
-            dv.m.resize(ext);
+            // New elements: a sample of them, and the seam along each axis that changed.
+            let room = MAX_TRACKED.saturating_sub(dv.tracked.len()).min(SAMPLE / 2);
+            let mut add = sample(&mut self.rng, &ext, Some(&old), room);
+            let mut seam = Vec::new();
+            for a in (0..rank).filter(|&a| ext[a] != old[a]) {
+                for _ in 0..8 {
+                    let mut p: [usize; R] = std::array::from_fn(|x| self.rng.below(ext[x]));
+                    for c in [old[a].min(ext[a]).wrapping_sub(1), old[a].min(ext[a]), ext[a] - 1] {
+                        p[a] = c;
+                        seam.push(p);
+                    }
+                }
+            }
+            add.extend(seam.iter().filter(|p| inside(p, &ext) && !inside(p, &old)));
+            add.sort_unstable();
+            add.dedup();
+            add.truncate(MAX_TRACKED.saturating_sub(dv.tracked.len()));
+            dv.ev_adding(Ev::Resize(old, ext), &add);
+            dv.tracked.retain(|p| inside(p, &ext));
+            dv.tracked.extend(add.iter().copied());
+            dv.ext = ext;
+            dv.track(seam.into_iter().filter(|p| inside(p, &ext)))?;
         } else {
-            dv.m.realloc(ext);
+            let mut pts = sample(&mut self.rng, &ext, None, SAMPLE);
+            pts.extend(corners(&Bx::whole(&ext), &ext));
+            dv.tracked = pts.into_iter().collect();
+            dv.o.realloc(dv.tracked.iter().map(|p| p.to_vec()), true);
+            (dv.log, dv.log_ext, dv.copied_into) = (Some(Vec::new()), ext, false);
+            dv.ext = ext;
         }
         dv.subs.clear();
-        self.verify(dv, &what, &r, Effect::default(), before)?;
+        self.verify(dv, &what, &r, false, Moves::Nothing, before)?;
         if dv.parent.extents().as_slice() != &ext[..rank] {
             return Err(format!("{what}: extents {:?} afterwards", dv.parent.extents().as_slice()));
         }
@@ -1434,21 +1994,8 @@ impl<'a> Soak<'a> {
         Ok(true)
     }
 
-    /// Too many value layers: overwrite both sides with one fill each (view_fill, no flags).
-    fn repaint(&mut self, dv: &mut Dv, op: u64) -> Result<(), String> {
-        for s in Side::BOTH {
-            let v = fill_value(&mut self.rng, dv.es);
-            self.note(format!("dv{} view_fill({s}) of the parent (repaint)", dv.id));
-            let before = dv.parent.stats();
-            let r = dv.parent.view_fill(s, &v[..dv.es]);
-            dv.m.write(s, dv.m.whole(), Src::Fill(v), op);
-            self.verify(dv, "view_fill (repaint)", &r, Effect::default(), before)?;
-        }
-        Ok(())
-    }
-
-    /// Write the pattern of `seed` over box `b` of side `s`, then tell the model.
-    fn write(&mut self, dv: &mut Dv, s: Side, b: Bx, seed: u64) -> Result<(), String> {
+    /// Write the pattern of `seed` over box `b` of side `s` (the program's own write).
+    fn paint_box(&mut self, dv: &Dv, s: Side, b: Bx, seed: u64) -> Result<(), String> {
         let inner = dv.inner();
         match s {
             Side::Host => {
@@ -1480,63 +2027,12 @@ impl<'a> Soak<'a> {
                 }
             }
         }
-        dv.m.write(s, b, Src::Pat(seed), seed);
         Ok(())
-    }
-
-    /// The view an access call returned is the handle's region of that side.
-    fn check_view(&self, dv: &Dv, h: &Handle, s: Side, v: &View, what: &str) -> Result<(), String> {
-        let want: Vec<usize> = h.axes.iter().map(|&a| h.b.hi[a] - h.b.lo[a]).collect();
-        let pv = trace(dv.parent.view(s), "view")?;
-        let off = trace(pv.mapping().offset(&h.b.lo[..dv.rank]), "offset")?;
-        if v.extents().as_slice() != want.as_slice() || v.data() != pv.data().wrapping_add(off * dv.es) {
-            return Err(format!("{what}: the view has extents {:?} at element offset {}, the handle's region is {want:?} at {off}", v.extents().as_slice(), (v.data() as usize).wrapping_sub(pv.data() as usize) / dv.es));
-        }
-        Ok(())
-    }
-
-    /// Check every element of both sides against the model.
-    fn check_all(&mut self, dv: &mut Dv) -> Result<(), String> {
-        dv.since_check = 0;
-        let whole = dv.m.whole();
-        let inner = dv.inner();
-        if dv.parent.extents().as_slice() != &dv.m.ext[..dv.rank] {
-            return Err(format!("extents {:?}, the model says {:?}", dv.parent.extents().as_slice(), &dv.m.ext[..dv.rank]));
-        }
-        let hv = trace(dv.parent.view(Side::Host), "view(host)")?;
-        let n = check_box(&Mem::of(&hv, [0; R]), &whole, &dv.m.vals[0], inner).map_err(|m| self.mismatch(dv, Side::Host, &m))?;
-        self.t.checked += n;
-        let dview = trace(dv.parent.view(Side::Device), "view(device)")?;
-        let mut pieces = Vec::new();
-        split(whole, &dv.slow_to_fast(), CHUNK / dv.es, &mut pieces);
-        for p in pieces {
-            let m = trace(Mapping::new(dv.layout, DynRank::new(&p.ext()[..dv.rank]).expect("rank")), "mapping")?;
-            let copy = trace(View::new("soak-read", dv.elem(), m, Space::HOST, false), "readback view")?;
-            let src = trace(dview.subview(&p.slices(dv.rank)), "device subview")?;
-            // SAFETY: this thread is the only user of the DualView's memory.
-            trace(unsafe { copy.copy_from(&src) }, "device readback")?;
-            let n = check_box(&Mem::of(&copy, p.lo), &p, &dv.m.vals[1], inner).map_err(|m| self.mismatch(dv, Side::Device, &m))?;
-            self.t.checked += n;
-        }
-        self.verify_flags(dv, "check")
-    }
-
-    fn mismatch(&self, dv: &Dv, s: Side, m: &Mismatch) -> String {
-        let written = match m.layer {
-            None => "never written (zero)".to_string(),
-            Some(l) => format!("{:?} over {}, written by operation {:#x}", l.src, l.b.show(dv.rank), l.op),
-        };
-        format!(
-            "element {:?} of the {s} side holds {:02x?}; the model expects {:02x?} ({written})",
-            &m.idx[..dv.rank],
-            m.got,
-            m.want
-        )
     }
 
     fn failure(&self, e: &str) -> String {
         let mut s = format!(
-            "soak FAILED in thread {} (seed {:#x}) at operation {} on {}:\n  {e}\n  the last operations:\n",
+            "soak FAILED in thread {} (seed {:#x}) at operation {} on {}:\n  {e}\n  the last calls:\n",
             self.thread, self.seed, self.t.ops, self.cfg.space
         );
         for l in &self.log {
@@ -1576,27 +2072,21 @@ fn soak() {
     let t0 = Instant::now();
     let deadline = t0 + Duration::from_secs_f64(cfg.seconds);
     let stop = AtomicBool::new(false);
-    let (ops, checked, moved) = (AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0));
-    let cov = std::sync::Mutex::new(std::collections::BTreeMap::<String, u64>::new());
+    let totals = Mutex::new(Totals::default());
     let failures: Vec<String> = std::thread::scope(|scope| {
         let handles: Vec<_> = cfg
             .seeds
             .iter()
             .enumerate()
             .map(|(k, &seed)| {
-                let (cfg, stop, ops, checked, moved, cov) = (&cfg, &stop, &ops, &checked, &moved, &cov);
+                let (cfg, stop, totals) = (&cfg, &stop, &totals);
                 scope.spawn(move || -> Result<(), String> {
                     let mut soak = match Soak::new(cfg, k, seed) {
                         Ok(s) => s,
                         Err(e) => return Err(format!("thread {k} (seed {seed:#x}): {e}")),
                     };
                     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| soak.run(deadline, stop)));
-                    ops.fetch_add(soak.t.ops, Ordering::Relaxed);
-                    checked.fetch_add(soak.t.checked, Ordering::Relaxed);
-                    moved.fetch_add(soak.t.moved, Ordering::Relaxed);
-                    for (k, v) in &soak.t.cov {
-                        *cov.lock().unwrap_or_else(|e| e.into_inner()).entry(k.clone()).or_default() += v;
-                    }
+                    totals.lock().unwrap_or_else(|e| e.into_inner()).add(&soak.t);
                     let e = match r {
                         Ok(Ok(())) => return Ok(()),
                         Ok(Err(e)) => e,
@@ -1615,14 +2105,19 @@ fn soak() {
     for f in &failures {
         say(f);
     }
-    let cov = cov.into_inner().unwrap_or_else(|e| e.into_inner());
-    let cov: Vec<String> = cov.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    let t = totals.into_inner().unwrap_or_else(|e| e.into_inner());
+    let cov: Vec<String> = t.cov.iter().map(|(k, v)| format!("{k} {v}")).collect();
     say(&format!("soak: coverage: {}", cov.join(", ")));
     say(&format!(
-        "soak: {} operations, {} elements checked, {} bytes moved (model-checked), {} threads, seeds [{}], {:.1} s on {}",
-        ops.load(Ordering::Relaxed),
-        checked.load(Ordering::Relaxed),
-        moved.load(Ordering::Relaxed),
+        "soak: {} operations ({} DualView calls), {} syncs, {} bytes moved, {} elements compared against the ledger, most boxes {}, bitmap {}, {} refusals matched with Kokkos, {} threads, seeds [{}], {:.1} s on {}",
+        t.ops,
+        t.calls,
+        t.syncs,
+        t.moved,
+        t.compared,
+        t.most_boxes,
+        if t.bitmaps > 0 { format!("reached (after {} calls)", t.bitmaps) } else { "not reached".into() },
+        t.refusals,
         cfg.seeds.len(),
         seeds.join(", "),
         t0.elapsed().as_secs_f64(),
@@ -1635,86 +2130,48 @@ fn soak() {
     assert_eq!(dualview::space::test_device::used_bytes(0).unwrap_or(0), used, "every test-device allocation was freed");
 }
 
-/// The model's own rules, on the cases DESIGN.md 5.3 names (no DualView involved).
+/// The soak's late tracking: an element added mid-program and replayed from
+/// the log has the ledger state of one the oracle tracked from the start
+/// (random programs of every event kind on a small array, no DualView).
 #[test]
-fn the_model_follows_the_region_exact_rules() {
-    use Side::{Device, Host};
-    let b = |lo: [usize; 2], hi: [usize; 2]| Bx { lo: [lo[0], lo[1], 0], hi: [hi[0], hi[1], 1] };
-    let value = |m: &Model, s: Side, i: usize, j: usize| {
-        let cell = b([i, j], [i + 1, j + 1]);
-        m.vals[si(s)].iter().rev().find(|l| l.b.contains(&cell)).map_or(Src::Zero, |l| l.src)
-    };
-    let es = 8;
-
-    // The LAMMPS border exchange: the whole device side changes, the ghost rows go to the host.
-    let mut m = Model::new([100, 8, 1], es);
-    let whole = m.whole();
-    m.write(Device, whole, Src::Pat(1), 1);
-    assert_eq!(m.modify(Device, whole, true), Effect::default());
-    let ghosts = b([90, 0], [100, 8]);
-    assert_eq!(m.sync(Host, ghosts), Effect::moved(Host, 10 * 8 * 8), "the ghost rows only");
-    assert!(m.need_sync(Host) && m.rest, "nothing left silently stale");
-    assert_eq!((value(&m, Host, 95, 3), value(&m, Host, 5, 3)), (Src::Pat(1), Src::Zero));
-    assert_eq!(m.sync(Host, ghosts), Effect::default(), "copied once");
-    assert_eq!(m.sync(Host, whole), Effect::moved(Host, 90 * 8 * 8), "a later whole sync copies the rest, each byte once");
-    assert!(!m.need_sync(Host) && !m.rest && m.owner.is_none());
-    assert_eq!(value(&m, Host, 5, 3), Src::Pat(1));
-
-    // After a subview sync, a whole-array modify of the other side is allowed, as in Kokkos:
-    // the host wrote everything, so the device's rest is dropped, nothing copied.
-    let mut m = Model::new([10, 10, 1], es);
-    let whole = m.whole();
-    m.modify(Device, whole, true);
-    assert_eq!(m.sync(Host, b([0, 0], [2, 10])), Effect::moved(Host, 20 * 8));
-    assert_eq!(m.modify(Host, whole, true), Effect::default());
-    assert_eq!((m.owner, region_vol(&m.changed()), m.rest), (Some(Host), 100, false));
-    // Without a subview sync, modify and fill of the other side are refused and change nothing.
-    assert_eq!(m.modify(Device, b([0, 0], [1, 1]), false), Effect::refused());
-    assert_eq!(m.fill(Device, b([0, 0], [1, 1]), false, [7; 16], 2), Effect::refused());
-    assert_eq!((m.owner, region_vol(&m.changed())), (Some(Host), 100));
-
-    // Overlapping subview changes: every element moves once.
-    let mut m = Model::new([10, 10, 1], es);
-    m.modify(Host, b([0, 0], [4, 4]), false);
-    m.modify(Host, b([2, 2], [6, 6]), false);
-    assert_eq!(region_vol(&m.changed()), 28);
-    // Rows 3.. of the union: [3..4, 0..4] and [3..6, 2..6] share [3..4, 2..4]: 4 + 12 - 2.
-    assert_eq!(m.sync(Device, b([3, 0], [10, 10])), Effect::moved(Device, 14 * 8));
-    assert!(m.rest && m.need_sync(Device));
-    // ReadWrite through a subview: its region (one element), then the rest (13), then it is device-owned.
-    assert_eq!(m.access(Device, Access::ReadWrite, b([0, 0], [1, 1]), false), Effect::moved(Device, 14 * 8));
-    assert_eq!((m.owner, region_vol(&m.changed()), m.rest), (Some(Device), 1, false));
-    // Overwrite through a whole DualView: the other side's change is dropped, nothing is copied.
-    assert_eq!(m.access(Host, Access::Overwrite, m.whole(), true), Effect::default());
-    assert_eq!((m.owner, region_vol(&m.changed())), (Some(Host), 100));
-    // A fill of a subview after a subview sync copies the rest outside its box first, then fills and marks it.
-    m.clear();
-    m.modify(Device, b([0, 0], [10, 10]), false);
-    m.sync(Host, b([0, 0], [5, 10]));
-    assert_eq!(m.fill(Host, b([5, 0], [6, 1]), false, [9; 16], 3), Effect::moved(Host, 49 * 8));
-    assert_eq!((m.owner, region_vol(&m.changed()), value(&m, Host, 5, 0)), (Some(Host), 1, Src::Fill([9; 16])));
-    m.clear();
-    m.modify(Device, b([0, 0], [10, 10]), false);
-    m.sync(Host, b([0, 0], [5, 10]));
-    assert_eq!(m.fill(Host, b([0, 0], [1, 1]), false, [9; 16], 3), Effect::moved(Host, 50 * 8));
-    assert_eq!((m.owner, region_vol(&m.changed()), value(&m, Host, 0, 0)), (Some(Host), 1, Src::Fill([9; 16])));
-
-    // Resize keeps owner and value in the overlap; new elements are zeros on both sides, and
-    // count as changed by the newer side (it may write them before its sync, as Kokkos assumes).
-    let mut m = Model::new([4, 4, 1], es);
-    m.write(Host, m.whole(), Src::Pat(3), 3);
-    m.modify(Host, b([2, 2], [4, 4]), false);
-    m.resize([3, 8, 1]);
-    assert_eq!(region_vol(&m.changed()), 2 + 3 * 4);
-    m.resize([8, 8, 1]);
-    assert_eq!(m.sync(Device, m.whole()), Effect::moved(Device, (2 + 3 * 4 + 5 * 8) * 8));
-    assert_eq!((value(&m, Device, 2, 3), value(&m, Device, 3, 3), value(&m, Host, 3, 3)), (Src::Pat(3), Src::Zero, Src::Zero));
-    assert_eq!(value(&m, Device, 1, 1), Src::Zero, "never synced");
-    m.modify(Device, m.whole(), true);
-    m.resize([9, 8, 1]);
-    assert_eq!(m.sync(Host, m.whole()), Effect::moved(Host, 72 * 8), "the whole change covers the new rows");
-    // Realloc: everything zero and unowned.
-    m.modify(Device, b([0, 0], [1, 1]), false);
-    m.realloc([2, 2, 1]);
-    assert!(m.owner.is_none() && m.vals.iter().all(Vec::is_empty));
+fn a_replayed_element_has_the_state_of_one_tracked_from_the_start() {
+    for seed in 0..200u64 {
+        let mut rng = Rng(mix(seed));
+        let es = [1usize, 8, 16][rng.below(3)];
+        let ext0: [usize; R] = [1 + rng.below(6), 1 + rng.below(6), 1 + rng.below(3)];
+        let mut ext = ext0;
+        let all = |e: &[usize; R]| sample(&mut Rng(0), e, None, usize::MAX / 4);
+        let mut o = Oracle::new(all(&ext).iter().map(|p| p.to_vec()), Some(ZERO));
+        let mut log = Vec::new();
+        for _ in 0..60 {
+            let b = rand_box(&mut rng, &ext, R, None);
+            let s = rng.below(2);
+            let ev = match rng.below(12) {
+                0..=2 => Ev::Write(s, b, if rng.chance(0.5) { Src::Pat(rng.next()) } else { Src::Fill(fill_value(&mut rng, es)) }),
+                3..=5 if !o.refuses(s) => Ev::Modify(s, b),
+                6..=8 => Ev::Sync(s, b),
+                9 => Ev::Overwrite(s, b),
+                10 => Ev::Clear,
+                11 => {
+                    let new: [usize; R] = std::array::from_fn(|_| 1 + rng.below(7));
+                    let ev = Ev::Resize(ext, new);
+                    let add = sample(&mut Rng(0), &new, Some(&ext), usize::MAX / 4);
+                    apply(&mut o, &ev, es, &add);
+                    log.push(ev);
+                    ext = new;
+                    continue;
+                }
+                _ => continue,
+            };
+            apply(&mut o, &ev, es, &[]);
+            log.push(ev);
+        }
+        let pts: Vec<[usize; R]> = o.elems.iter().map(|e| arr(&e.idx)).filter(|_| rng.chance(0.5)).collect();
+        let rep = replay(&log, &ext0, es, &pts);
+        assert_eq!((rep.counters, rep.elems.len()), (o.counters, pts.len()), "seed {seed}");
+        for e in &rep.elems {
+            let m = o.at(&e.idx).expect("tracked");
+            assert!(same(e, m), "seed {seed}: the replay gives {e:?}, the oracle {m:?}");
+        }
+    }
 }

@@ -1,4 +1,4 @@
-//! A program of C ABI calls, run against a reference model.
+//! A program of C ABI calls, checked against the oracle of what it wrote.
 //!
 //! Shared by the libFuzzer target (`fuzz/fuzz_targets/c_abi.rs`, which
 //! includes this file by path) and by `cargo test --test reliability`, which
@@ -8,38 +8,115 @@
 //! picks handles and arguments from the bytes, sometimes replaces one
 //! argument by a bad one (NULL pointer, destroyed or foreign handle, unknown
 //! enum value, bad extents, out-of-range axis...), calls the `dv_*` function
-//! through its C ABI, and checks the status against the model. After every
-//! operation each live handle is checked: flags (`dv_need_sync_*`, the
-//! sync-state byte), shape, `dv_info`, transfer statistics and the data of
-//! both sides, read from memory through the view the library reports.
+//! through its C ABI, and checks the status. After every operation each live
+//! handle of the DualViews it touched is checked: flags (`dv_need_sync_*`,
+//! the sync-state byte), shape, `dv_info`, transfer statistics and the data
+//! of both sides, read from memory through the view the library reports.
 //! Any disagreement panics (a finding). At the end every handle is destroyed
 //! and the handle count and the live allocations must be back where they were.
 //!
-//! Model rules are those of docs/SEMANTICS.md: a subview's modifications are
-//! recorded as its region (at most 16 boxes, then the whole array), a sync
-//! copies exactly the recorded regions (or everything), resize keeps the
-//! overlap on both sides, subviews made before a resize or realloc to new
-//! extents are stale, const handles refuse writes.
+//! **Coherence** is checked against the oracle of issue 30
+//! (`tests/common/oracle.rs`): a ledger of what the program wrote (through
+//! the data pointers, unmarked, or with `dv_view_fill` / `dv_view_copy`) and
+//! marked, and a model of Kokkos' two modified counters. It follows the
+//! program's calls and knows nothing of the library's coherence map, so a
+//! wrong rule in the library cannot pass by agreeing with itself. As in
+//! `tests/model.rs`:
+//!
+//! - a modify, `dv_fill_and_modify_*`, `dv_push_*` or `dv_deep_copy` answers
+//!   `DV_ERROR_CONCURRENT_MODIFICATION` exactly when Kokkos' counters refuse
+//!   it (`Oracle::refuses`, `deep_copy_side`), and otherwise succeeds (apart
+//!   from the statuses of bad input);
+//! - `dv_need_sync_*` is true wherever Kokkos' counters say so;
+//! - wherever `dv_need_sync_X` of a handle answers false, and right after a
+//!   successful sync, push or access through it, side `X` of the handle's box
+//!   holds the ledger's value (`Elem::expect`) of every element the ledger
+//!   knows (the program's own pending write where it has one);
+//! - a sync (or push, or access) moves at most its handle's box, in one
+//!   transfer into the side it syncs (`dv_stats`), and no other call moves
+//!   anything between the sides;
+//! - the sync-state byte's counter bits (`DV_SYNC_HOST_MODIFIED`,
+//!   `DV_SYNC_DEVICE_MODIFIED`) are the oracle's counters, the byte is
+//!   `DV_SYNC_ONE_SPACE` for one memory; the map bits are only checked for
+//!   consistency (none after `dv_clear_sync_state` or `dv_realloc`, one side
+//!   after a whole-array modify, none of the other side after a whole-array
+//!   sync, `DV_SYNC_PARTIAL` only with a side newer);
+//! - a const handle may answer `DV_ERROR_CONST_SYNC` (sync, read access) or
+//!   `DV_ERROR_INVALID_ARGUMENT` (modify) where its box may hold elements
+//!   newer on the other side (its `dv_need_sync` said so just before; the
+//!   oracle cannot know the map); then nothing changes.
+//!
+//! A one-space DualView (host space, or `DV_FLAG_SINGLE_SPACE`) is one
+//! memory: the engine keeps the last value written there.
+//!
+//! The programs include, besides every call with good and bad arguments:
+//! the program's own writes through the data pointers, unmarked
+//! (`op_write`); several regions written before any mark, then marked in
+//! any order through overlapping subviews (`op_marks`); the halo idiom
+//! (`op_halo`: write two rows, then mark and sync each); fragmented maps
+//! (`op_create_big` makes 1-D and 2-D DualViews of 2,048 to 8,191, or
+//! 32,768 to 65,535 elements; `op_scatter` runs 64 to 255 calls through
+//! small subviews in one operation, with a resize of the fragmented map
+//! in between; `fragmentation_program` builds such programs). Every
+//! write stores values of its own (a hash of the write and the element), so
+//! a copy that lands in the wrong place is seen. Uninitialised memory
+//! (`DV_FLAG_WITHOUT_INITIALIZING`, `dv_realloc_without_initializing`) is
+//! unknown to the oracle until written.
+//!
+//! Statuses of bad input, shapes, `dv_info`, labels, handle counts, leaks,
+//! stale subviews (D8: made before a resize or realloc to new extents) and
+//! const handles' refusals are predicted exactly, as before the oracle; and
+//! no two allocations of live DualViews overlap. After an operation, a
+//! family of more than `SMALL` elements is compared through the handles the
+//! operation named only (time); every handle is compared at the end.
+//!
+//! `DV_ENGINE_TRACE=1` prints each operation and each coherence call (to
+//! read a finding; `replay_input` in `main.rs` replays a saved program).
 
 #![allow(dead_code, clippy::too_many_arguments, clippy::needless_range_loop)]
 
 use dualview::ffi::dv_status_t::{self, *};
 use dualview::ffi::*;
-use std::collections::BTreeSet;
 use std::ffi::{c_char, c_void, CStr};
 use std::ptr::{null, null_mut};
 use std::sync::atomic::{AtomicU8, Ordering};
 #[path = "../common/mod.rs"]
 mod common;
+use common::oracle::{self, Bx, Oracle};
 use common::{flat, row_major};
 
-/// An element whose value the model does not know (memory never initialised).
+/// `DV_ENGINE_TRACE=1`: print each operation and each coherence call (to read a finding).
+fn tracing() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("DV_ENGINE_TRACE").is_some_and(|v| v == "1"))
+}
+
+macro_rules! trace {
+    ($($t:tt)*) => {
+        if tracing() {
+            eprintln!($($t)*);
+        }
+    };
+}
+
+/// An element whose value the engine does not know (one-space memory never initialised).
 const UNDEF: u64 = u64::MAX;
 const MAX_HANDLES: usize = 24;
 const MAX_FAMILIES: usize = 8;
 const MAX_OPS: usize = 64;
 /// No operation may allocate more than this (a fuzzer must never ask for terabytes).
 const MAX_BYTES: u128 = 1 << 20;
+/// The smallest DualView `op_create_big` makes (small under Miri, which is slow).
+const BIG: usize = if cfg!(miri) { 16 } else { 2048 };
+/// `op_create_big`'s sizes: `BIG` to `BIG + BIG_SPAN - 1` elements, or
+/// `HUGE` to `2 * HUGE - 1`: from about 40,000 elements a map of 2 bits an
+/// element outweighs 64 boxes, so only there does a map reach its box cap
+/// (rather than turning into a bitmap for its memory first).
+const BIG_SPAN: usize = if cfg!(miri) { 16 } else { 8192 - 2048 };
+const HUGE: usize = if cfg!(miri) { 16 } else { 32768 };
+/// After an operation, families above this many elements are compared only
+/// through the handles it named (time); at the end, through every handle.
+const SMALL: usize = 1024;
 
 // ---- input ------------------------------------------------------------------------
 
@@ -73,6 +150,10 @@ impl<'a> Input<'a> {
     fn below(&mut self, n: usize) -> usize {
         if n == 0 { 0 } else { self.u8() as usize % n }
     }
+    /// A number below `n`, from two bytes when one cannot reach it.
+    fn below_wide(&mut self, n: usize) -> usize {
+        if n <= 256 { self.below(n) } else { self.u16() as usize % n }
+    }
     fn bool(&mut self) -> bool {
         self.u8() & 1 == 1
     }
@@ -83,18 +164,58 @@ impl<'a> Input<'a> {
     }
 }
 
+
 // ---- model --------------------------------------------------------------------------
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Newer {
-    None,
-    Host,
-    Device,
+/// The value the program's write number `w` stores at the `k`-th element of
+/// its region (splitmix64 of both: distinct per write and element), masked
+/// to the element's bytes.
+fn value(w: u64, k: usize, mask: u64) -> u64 {
+    let mut z = (w << 24 ^ k as u64).wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    (z ^ (z >> 31)) & mask
 }
 
-fn newer_of(side: u32) -> Newer {
-    if side == DV_SIDE_HOST { Newer::Host } else { Newer::Device }
+/// The row-major place of parent index `idx` in the box `lo..hi`.
+fn place(lo: &[usize], hi: &[usize], idx: &[usize]) -> usize {
+    idx.iter().zip(lo.iter().zip(hi)).fold(0, |acc, (&x, (&l, &u))| acc * (u - l) + (x - l))
 }
+
+/// The element offsets (in elements) of a view of `ext` and `strides`, in row-major order.
+fn offsets(ext: &[usize], strides: &[usize]) -> Vec<usize> {
+    let n: usize = ext.iter().product();
+    let mut out = Vec::with_capacity(n);
+    let mut idx = vec![0usize; ext.len()];
+    let mut off = 0usize;
+    for _ in 0..n {
+        out.push(off);
+        let mut ax = ext.len();
+        while ax > 0 {
+            ax -= 1;
+            idx[ax] += 1;
+            off += strides[ax];
+            if idx[ax] < ext[ax] {
+                break;
+            }
+            off -= strides[ax] * ext[ax];
+            idx[ax] = 0;
+        }
+    }
+    out
+}
+
+/// Side `side` as the oracle counts them (0 host, 1 device).
+fn six(side: u32) -> usize {
+    side as usize
+}
+
+/// `DV_SYNC_*_NEWER` of a side.
+fn newer_bit(side: u32) -> u8 {
+    if side == DV_SIDE_HOST { DV_SYNC_HOST_NEWER } else { DV_SYNC_DEVICE_NEWER }
+}
+
+const MAP_BITS: u8 = DV_SYNC_HOST_NEWER | DV_SYNC_DEVICE_NEWER | DV_SYNC_PARTIAL;
 
 /// One DualView (all its handles share it).
 struct Fam {
@@ -111,20 +232,21 @@ struct Fam {
     ordinal: u32,
     /// One space over the test device (`DV_FLAG_SINGLE_SPACE`).
     single_flag: bool,
-    host: Vec<u64>,
-    dev: Vec<u64>,
-    newer: Newer,
-    /// What the newer side changed: `None` everywhere, or these regions.
-    /// The elements the newer side changed and has not copied yet (every
-    /// element while the change is whole, `partial` false).
-    dirty: BTreeSet<usize>,
-    /// The change is a set of regions (`DV_SYNC_PARTIAL`).
-    partial: bool,
-    /// `dirty` is what a handle's sync left (`DV_SYNC_REST`).
-    rest: bool,
+    /// Two spaces: the oracle of what the program wrote and marked, and of
+    /// Kokkos' counters (indexed by parent multi-index).
+    oracle: Oracle<u64>,
+    /// Two spaces: where the element of row-major parent index `k` sits in `oracle.elems`.
+    pos: Vec<usize>,
+    /// One space (one memory): the last value written at each element (`UNDEF`: unknown).
+    mem: Vec<u64>,
+    /// A statistic, never checked: per element 0 clean, 1 host-newer, 2
+    /// device-newer, as docs/SEMANTICS.md says the map goes; its runs say
+    /// how fragmented the programs made the map.
+    shadow: Vec<u8>,
     generation: u64,
     owned: bool,
-    /// to_device count, bytes, to_host count, bytes.
+    /// The transfer statistics the family must show (to_device count, bytes,
+    /// to_host count, bytes): each sync's share is checked when it returns.
     stats: [u64; 4],
     /// Memory given to `dv_wrap`: it must outlive the handles.
     bufs: Vec<Vec<u64>>,
@@ -134,71 +256,112 @@ impl Fam {
     fn size(&self) -> usize {
         self.ext.iter().product()
     }
-    fn stale(&self, side: u32) -> bool {
-        self.two && matches!((self.newer, side), (Newer::Device, DV_SIDE_HOST) | (Newer::Host, DV_SIDE_DEVICE))
-    }
-    /// A modify of `side` is refused: the other side holds changes that are not a rest.
-    fn conflicts(&self, side: u32) -> bool {
-        self.stale(side) && !self.rest
-    }
-    fn clear(&mut self) {
-        self.newer = Newer::None;
-        self.dirty.clear();
-        (self.partial, self.rest) = (false, false);
-    }
-    /// After a resize from `old` extents to the current ones (same rank): a
-    /// whole change stays whole; recorded regions keep their kept indices and
-    /// gain the new ones.
-    fn keep_record(&mut self, old: &[usize]) {
-        if self.newer == Newer::None {
-            return;
-        }
-        let ext = self.ext.clone();
-        if !self.partial {
-            self.dirty = (0..self.size()).collect();
-            return;
-        }
-        // Kept indices keep their changes; new ones count as changed (the newer side may write them).
-        self.dirty = row_major(&ext)
-            .into_iter()
-            .filter(|idx| {
-                let kept = idx.iter().zip(old).all(|(i, e)| i < e);
-                !kept || self.dirty.contains(&flat(old, idx))
-            })
-            .map(|idx| flat(&ext, &idx))
-            .collect();
-        if self.dirty.is_empty() {
-            self.clear();
-        }
-    }
-    fn data(&self, side: u32) -> &Vec<u64> {
-        if side == DV_SIDE_HOST { &self.host } else { &self.dev }
-    }
-    /// Write one element of one side (both sides on one space).
-    fn set(&mut self, side: u32, i: usize, v: u64) {
-        if !self.two || side == DV_SIDE_HOST {
-            self.host[i] = v;
-        }
-        if !self.two || side == DV_SIDE_DEVICE {
-            self.dev[i] = v;
-        }
-    }
-    fn state_byte(&self) -> u8 {
-        if !self.two {
-            return DV_SYNC_ONE_SPACE;
-        }
-        let base = match self.newer {
-            Newer::None => DV_SYNC_CLEAN,
-            Newer::Host => DV_SYNC_HOST_NEWER,
-            Newer::Device => DV_SYNC_DEVICE_NEWER,
-        };
-        if self.newer == Newer::None {
-            return base;
-        }
-        base | if self.partial { DV_SYNC_PARTIAL } else { 0 } | if self.rest { DV_SYNC_REST } else { 0 }
-    }
     fn mask(&self) -> u64 {
         if self.elem >= 8 { u64::MAX } else { (1u64 << (8 * self.elem)) - 1 }
+    }
+    /// Start afresh: every element `init` on both sides (`None`: uninitialised).
+    fn reset_model(&mut self, init: Option<u64>) {
+        let n = self.size();
+        if self.two {
+            self.oracle = Oracle::new(row_major(&self.ext), init);
+            self.reindex();
+        } else {
+            self.oracle = Oracle::new(std::iter::empty(), init);
+            self.mem = vec![init.unwrap_or(UNDEF); n];
+        }
+        self.shadow = vec![0; n];
+    }
+    fn reindex(&mut self) {
+        self.pos = vec![usize::MAX; self.size()];
+        for (k, e) in self.oracle.elems.iter().enumerate() {
+            self.pos[flat(&self.ext, &e.idx)] = k;
+        }
+    }
+    fn elem_at(&self, k: usize) -> &oracle::Elem<u64> {
+        &self.oracle.elems[self.pos[k]]
+    }
+    /// What `side` of element `k` (row-major parent index) must hold where it
+    /// is up to date (`None`: anything).
+    fn expect(&self, side: u32, k: usize) -> Option<u64> {
+        if self.two {
+            self.elem_at(k).expect(six(side))
+        } else {
+            (self.mem[k] != UNDEF).then_some(self.mem[k])
+        }
+    }
+    /// What the program knows `side` of element `k` holds (a copy's source).
+    fn known(&self, side: u32, k: usize) -> Option<u64> {
+        if self.two {
+            self.elem_at(k).known[six(side)]
+        } else {
+            (self.mem[k] != UNDEF).then_some(self.mem[k])
+        }
+    }
+    /// The program wrote `side` of box `b`, unmarked: `val(k)` at its `k`-th element (row-major).
+    fn write(&mut self, side: u32, b: &Bx, val: impl Fn(usize) -> Option<u64>) {
+        if self.two {
+            let (lo, hi) = (b.lo.clone(), b.hi.clone());
+            self.oracle.write(six(side), b, |i| val(place(&lo, &hi, i)));
+        } else {
+            for (k, idx) in b.indices().enumerate() {
+                self.mem[flat(&self.ext, &idx)] = val(k).unwrap_or(UNDEF);
+            }
+        }
+    }
+    /// The counter bits of the sync-state byte by the oracle.
+    fn counter_bits(&self) -> u8 {
+        let c = self.oracle.counters;
+        (if c[0] != 0 { DV_SYNC_HOST_MODIFIED } else { 0 }) | (if c[1] != 0 { DV_SYNC_DEVICE_MODIFIED } else { 0 })
+    }
+    /// The statistic: box `b` set to `f(old state)`.
+    fn shade(&mut self, b: &Bx, f: impl Fn(u8) -> u8) {
+        if !self.two {
+            return;
+        }
+        for idx in b.indices() {
+            let k = flat(&self.ext, &idx);
+            self.shadow[k] = f(self.shadow[k]);
+        }
+    }
+    /// The statistic: maximal runs of one non-clean state, in row-major order
+    /// (for a 1-D DualView, at least the boxes an exact map needs).
+    fn fragments(&self) -> usize {
+        let mut n = 0;
+        let mut prev = 0;
+        for &s in &self.shadow {
+            if s != 0 && s != prev {
+                n += 1;
+            }
+            prev = s;
+        }
+        n
+    }
+    /// The model after a resize (contents kept) to `new` extents: oracle, memory, statistic.
+    /// `o` is the oracle to resize (this family's, or a copy of it).
+    fn resized_model(&self, new: &[usize], mut o: Oracle<u64>) -> (Oracle<u64>, Vec<u64>, Vec<u8>) {
+        let n: usize = new.iter().product();
+        if self.two {
+            o.resize(&self.ext, row_major(new), new);
+        }
+        let mut mem = if self.two { Vec::new() } else { vec![0; n] };
+        let fill = if o.counters[0] > o.counters[1] {
+            1
+        } else if o.counters[1] > o.counters[0] {
+            2
+        } else {
+            0
+        };
+        let mut shadow = vec![fill; n];
+        for idx in row_major(new) {
+            if idx.iter().zip(&self.ext).all(|(i, e)| i < e) {
+                let (k, old) = (flat(new, &idx), flat(&self.ext, &idx));
+                shadow[k] = self.shadow[old];
+                if !self.two {
+                    mem[k] = self.mem[old];
+                }
+            }
+        }
+        (o, mem, shadow)
     }
 }
 
@@ -210,6 +373,11 @@ struct H {
     /// Parent flat indices (row-major over the family's extents) of this
     /// handle's elements in row-major order; `None` for the whole array.
     region: Option<Vec<usize>>,
+    /// The handle's box in parent indices (`lo..hi` per parent axis).
+    lo: Vec<usize>,
+    hi: Vec<usize>,
+    /// Handle axis `k` is parent axis `axes[k]`.
+    axes: Vec<usize>,
     ext: Vec<usize>,
     strides: Vec<usize>,
     /// `DV_LAYOUT_*` of this handle's mapping.
@@ -217,6 +385,32 @@ struct H {
     generation: u64,
     konst: bool,
     live: bool,
+}
+
+impl H {
+    /// The handle of a whole family.
+    fn whole(p: *mut dv_dualview_t, fam: usize, f: &Fam) -> H {
+        H {
+            p,
+            fam,
+            region: None,
+            lo: vec![0; f.ext.len()],
+            hi: f.ext.clone(),
+            axes: (0..f.ext.len()).collect(),
+            ext: f.ext.clone(),
+            strides: f.strides.clone(),
+            layout: f.layout,
+            generation: 0,
+            konst: false,
+            live: true,
+        }
+    }
+    fn bx(&self) -> Bx {
+        Bx::new(self.lo.clone(), self.hi.clone())
+    }
+    fn len(&self) -> usize {
+        self.ext.iter().product()
+    }
 }
 
 /// A subview's mapping: canonical strides when they address the same
@@ -324,12 +518,16 @@ fn ext_c(ext: &[usize]) -> dv_extents_t {
 }
 
 unsafe fn rd(p: *const u8, es: usize) -> u64 {
-    let mut v = 0u64;
-    for b in 0..es {
-        // SAFETY: the caller passes `es` readable bytes.
-        v |= (unsafe { *p.add(b) } as u64) << (8 * b);
+    // SAFETY (each arm): the caller passes `es` readable bytes.
+    unsafe {
+        match es {
+            1 => u64::from(*p),
+            2 => u64::from(u16::from_le((p as *const u16).read_unaligned())),
+            4 => u64::from(u32::from_le((p as *const u32).read_unaligned())),
+            8 => u64::from_le((p as *const u64).read_unaligned()),
+            _ => (0..es).fold(0, |v, b| v | (u64::from(*p.add(b)) << (8 * b))),
+        }
     }
-    v
 }
 
 unsafe fn wr(p: *mut u8, es: usize, v: u64) {
@@ -358,10 +556,42 @@ pub struct World {
     cuda: bool,
     /// Families an operation touched (checked after it); `None`: all.
     touched: Option<Vec<usize>>,
+    /// Handles an operation named (compared in full even in a large family).
+    named: Vec<usize>,
+    /// Writes made so far (each stores values of its own).
+    writes: u64,
     /// Operations run (for the statistics of a replay).
     pub ops: usize,
     /// Failing statuses seen, by code (coverage of the error paths).
     pub statuses: [u64; 19],
+    /// Elements compared with the oracle.
+    pub compared: u64,
+    /// The most fragments (runs of one newer side, [`Fam::fragments`]) a map reached.
+    pub fragments: usize,
+    /// Calls made through the small subviews of `op_scatter`.
+    pub scattered: u64,
+}
+
+/// What a run did (for the statistics of a replay).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Summary {
+    pub ops: usize,
+    pub statuses: [u64; 19],
+    pub compared: u64,
+    pub fragments: usize,
+    pub scattered: u64,
+}
+
+impl Summary {
+    pub fn add(&mut self, o: &Summary) {
+        self.ops += o.ops;
+        for (a, b) in self.statuses.iter_mut().zip(o.statuses) {
+            *a += b;
+        }
+        self.compared += o.compared;
+        self.fragments = self.fragments.max(o.fragments);
+        self.scattered += o.scattered;
+    }
 }
 
 /// The handle argument an operation passes.
@@ -408,12 +638,67 @@ fn fam_allocs() -> usize {
     dualview::space::live_allocations().iter().filter(|a| a.label.starts_with("fz")).count()
 }
 
+/// The sync-state byte of a live handle's family.
+fn state_byte(p: *mut dv_dualview_t) -> u8 {
+    let mut word: *const u8 = null();
+    // SAFETY: live handle, writable output.
+    assert_eq!(unsafe { dv_sync_state_word(p, &mut word) }, DV_OK);
+    // SAFETY: the byte lives while the family does; read atomically as documented.
+    unsafe { (*(word as *const AtomicU8)).load(Ordering::Acquire) }
+}
+
+/// `dv_need_sync_*` of a live, fresh handle.
+fn need_sync(p: *mut dv_dualview_t, side: u32) -> bool {
+    let mut b = false;
+    // SAFETY: live handle, writable output.
+    let st = unsafe { if side == DV_SIDE_HOST { dv_need_sync_host(p, &mut b) } else { dv_need_sync_device(p, &mut b) } };
+    assert_eq!(st, DV_OK, "need_sync: {}", last_error());
+    b
+}
+
+/// `dv_stats` of a live handle: to_device count, bytes, to_host count, bytes.
+fn stats_of(p: *mut dv_dualview_t) -> [u64; 4] {
+    let mut s = dv_stats_t::default();
+    // SAFETY: live handle, writable output.
+    assert_eq!(unsafe { dv_stats(p, &mut s) }, DV_OK);
+    [s.to_device_count, s.to_device_bytes, s.to_host_count, s.to_host_bytes]
+}
+
+/// The view of one side of a live, fresh handle.
+fn view_of(p: *mut dv_dualview_t, side: u32) -> dv_view_info_t {
+    let mut v = std::mem::MaybeUninit::<dv_view_info_t>::uninit();
+    // SAFETY: live handle, writable output.
+    let st = unsafe { if side == DV_SIDE_HOST { dv_host_view(p, v.as_mut_ptr()) } else { dv_device_view(p, v.as_mut_ptr()) } };
+    assert_eq!(st, DV_OK, "view: {}", last_error());
+    // SAFETY: written on success.
+    unsafe { v.assume_init() }
+}
+
 impl World {
     pub fn new() -> World {
         let mut cuda = false;
         // SAFETY: cuda is writable.
         assert_eq!(unsafe { dv_cuda_available(&mut cuda) }, DV_OK);
-        World { fams: vec![], hs: vec![], dead: vec![], handles_at_start: handle_count(), allocs_at_start: fam_allocs(), cuda, touched: None, ops: 0, statuses: [0; 19] }
+        World {
+            fams: vec![],
+            hs: vec![],
+            dead: vec![],
+            handles_at_start: handle_count(),
+            allocs_at_start: fam_allocs(),
+            cuda,
+            touched: None,
+            named: vec![],
+            writes: 0,
+            ops: 0,
+            statuses: [0; 19],
+            compared: 0,
+            fragments: 0,
+            scattered: 0,
+        }
+    }
+
+    pub fn summary(&self) -> Summary {
+        Summary { ops: self.ops, statuses: self.statuses, compared: self.compared, fragments: self.fragments, scattered: self.scattered }
     }
 
     fn live_handles(&self) -> Vec<usize> {
@@ -455,10 +740,24 @@ impl World {
         h.region.clone().unwrap_or_else(|| (0..self.fams[h.fam].size()).collect())
     }
 
-    /// Compare a status with the model's, and check the error message.
+    /// A handle's box, for the oracle.
+    fn bx(&self, h: usize) -> Bx {
+        self.hs[h].bx()
+    }
+
+    fn two(&self, h: usize) -> bool {
+        self.fams[self.hs[h].fam].two
+    }
+
+    fn oracle_of(&mut self, h: usize) -> &mut Oracle<u64> {
+        let f = self.hs[h].fam;
+        &mut self.fams[f].oracle
+    }
+
+    /// Compare a status with the expected one, and check the error message.
     #[track_caller]
     fn expect(&mut self, what: &str, got: dv_status_t, want: dv_status_t) {
-        assert_eq!(got, want, "{what}: status {got:?}, model says {want:?} (last error: {})", last_error());
+        assert_eq!(got, want, "{what}: status {got:?}, expected {want:?} (last error: {})", last_error());
         if got != DV_OK {
             self.statuses[got as usize] += 1;
             let msg = last_error();
@@ -466,122 +765,209 @@ impl World {
         }
     }
 
-    // ---- model transitions ---------------------------------------------------------
-
-    /// Sync `side` through a handle whose region is `region` (`None`: the
-    /// whole array): copy the changed elements inside it; the rest stays.
-    fn model_sync(&mut self, fam: usize, side: u32, region: Option<&BTreeSet<usize>>) {
-        let f = &mut self.fams[fam];
-        if !f.stale(side) {
-            return;
-        }
-        let copied: Vec<usize> = f.dirty.iter().copied().filter(|i| region.is_none_or(|r| r.contains(i))).collect();
-        for &i in &copied {
-            if side == DV_SIDE_HOST {
-                f.host[i] = f.dev[i];
-            } else {
-                f.dev[i] = f.host[i];
-            }
-            f.dirty.remove(&i);
-        }
-        let k = if side == DV_SIDE_DEVICE { 0 } else { 2 };
-        f.stats[k] += 1;
-        f.stats[k + 1] += (copied.len() * f.elem) as u64;
-        if f.dirty.is_empty() {
-            f.clear();
-        } else {
-            (f.partial, f.rest) = (true, true);
-        }
-    }
-
-    /// [`Engine::model_sync`] through handle `h`.
-    fn model_sync_through(&mut self, h: usize, side: u32) {
-        let region: Option<BTreeSet<usize>> = self.hs[h].region.as_ref().map(|r| r.iter().copied().collect());
-        self.model_sync(self.hs[h].fam, side, region.as_ref());
-    }
-
-    /// A write of `side` through handle `h` while the other side holds a
-    /// rest: the rest outside `h`'s region is copied into `side`, the part
-    /// inside is dropped; then both sides are clean.
-    fn release(&mut self, h: usize, side: u32) {
-        let fam = self.hs[h].fam;
-        if !self.fams[fam].stale(side) {
-            return;
-        }
-        let region: BTreeSet<usize> = self.region(h).into_iter().collect();
-        let outside: BTreeSet<usize> = self.fams[fam].dirty.iter().copied().filter(|i| !region.contains(i)).collect();
-        if !outside.is_empty() {
-            self.model_sync(fam, side, Some(&outside));
-        }
-        self.fams[fam].clear();
-    }
-
-    /// Whether a write of `side` through `h` would copy part of a rest (refused through a const handle).
-    fn rest_to_copy(&self, h: usize, side: u32) -> bool {
-        let f = &self.fams[self.hs[h].fam];
-        let region: BTreeSet<usize> = self.region(h).into_iter().collect();
-        f.stale(side) && f.rest && f.dirty.iter().any(|i| !region.contains(i))
-    }
-
-    /// A successful modify of `side` through handle `h` (not a conflict): a
-    /// rest of the other side is released first.
-    fn mark(&mut self, h: usize, side: u32) {
-        let whole = self.hs[h].region.is_none();
-        let region: BTreeSet<usize> = self.region(h).into_iter().collect();
-        let fam = self.hs[h].fam;
-        if !self.fams[fam].two {
-            return;
-        }
-        self.release(h, side);
-        let f = &mut self.fams[fam];
-        if whole {
-            f.dirty = (0..f.size()).collect();
-            f.partial = false;
-        } else if f.newer == newer_of(side) && !f.partial {
-            return; // already newer everywhere
-        } else {
-            if f.newer != newer_of(side) {
-                f.dirty.clear();
-            }
-            f.dirty.extend(region);
-            f.partial = true;
-        }
-        f.newer = newer_of(side);
-        f.rest = false;
-    }
-
-    fn write_region(&mut self, h: usize, side: u32, v: u64) {
-        let region = self.region(h);
-        let f = &mut self.fams[self.hs[h].fam];
-        let v = v & f.mask();
-        for k in region {
-            f.set(side, k, v);
-        }
+    /// A fresh write number.
+    fn fresh(&mut self) -> u64 {
+        self.writes += 1;
+        self.writes
     }
 
     fn add_handle(&mut self, h: H) {
+        trace!("  handle {} of family {}: box {:?}..{:?}, const {}", self.hs.len(), h.fam, h.lo, h.hi, h.konst);
         self.touched.get_or_insert_with(Vec::new).push(h.fam);
+        self.named.push(self.hs.len());
         self.hs.push(h);
+    }
+
+    fn forget(&mut self, p: *mut dv_dualview_t) {
+        if self.dead.len() < 64 {
+            self.dead.push(p);
+        } else {
+            let k = p as usize % 64;
+            self.dead[k] = p;
+        }
+    }
+
+    // ---- what the program does -------------------------------------------------------
+
+    /// The program writes `side` of handle `h`'s box through the data pointer
+    /// (values of a fresh write), without marking; the model learns it.
+    fn program_write(&mut self, h: usize, side: u32) {
+        let w = self.fresh();
+        let hh = self.hs[h].clone();
+        let (es, mask) = (self.fams[hh.fam].elem, self.fams[hh.fam].mask());
+        let v = view_of(hh.p, side);
+        let strides: Vec<usize> = v.stride[..hh.ext.len()].iter().map(|&s| s as usize).collect();
+        for (k, off) in offsets(&hh.ext, &strides).into_iter().enumerate() {
+            // SAFETY: host or test-device memory inside the view's span; one thread.
+            unsafe { wr((v.data as *mut u8).add(off * es), es, value(w, k, mask)) };
+        }
+        self.fams[hh.fam].write(side, &hh.bx(), |k| Some(value(w, k, mask)));
+        trace!("  write side {side} of handle {h} (family {}, box {:?}..{:?}): write {w}", hh.fam, hh.lo, hh.hi);
+    }
+
+    /// A sync of `target` through `h` returned; the statistics moved from
+    /// `before` to `after`: at most the handle's box, in at most one
+    /// transfer, into `target` only.
+    #[track_caller]
+    fn account_sync(&mut self, h: usize, target: u32, before: [u64; 4], after: [u64; 4]) {
+        let hh = &self.hs[h];
+        let f = &self.fams[hh.fam];
+        assert_eq!(before, f.stats, "the transfer statistics of family {} moved outside a sync", hh.fam);
+        let (k, o) = if target == DV_SIDE_DEVICE { (0, 2) } else { (2, 0) };
+        let (dc, db) = (after[k] - before[k], after[k + 1] - before[k + 1]);
+        let most = (hh.len() * f.elem) as u64;
+        assert_eq!((after[o], after[o + 1]), (before[o], before[o + 1]), "a sync of side {target} moved data the other way");
+        assert!(dc <= 1 && db <= most && (dc == 1 || db == 0), "a sync of side {target} moved {db} bytes in {dc} transfers; its box holds {most}");
+        assert_eq!(db % f.elem as u64, 0, "a sync moved part of an element");
+        let fam = hh.fam;
+        self.fams[fam].stats = after;
+    }
+
+    /// `dv_modify_*` through live handle `h`, checked against the oracle; whether it succeeded.
+    fn modify_through(&mut self, h: usize, side: u32) -> bool {
+        let (p, fam) = (self.hs[h].p, self.hs[h].fam);
+        let stale = self.is_stale(h);
+        let two = self.fams[fam].two;
+        // A const handle refuses to drop the other side's newer elements in its box (D17).
+        let may_drop = !stale && two && self.hs[h].konst && need_sync(p, side);
+        let before = state_byte(p);
+        // SAFETY: a live handle.
+        let st = unsafe { if side == DV_SIDE_HOST { dv_modify_host(p) } else { dv_modify_device(p) } };
+        let want = if stale {
+            DV_ERROR_STALE
+        } else if two && self.fams[fam].oracle.refuses(six(side)) {
+            DV_ERROR_CONCURRENT_MODIFICATION
+        } else if may_drop && st == DV_ERROR_INVALID_ARGUMENT {
+            DV_ERROR_INVALID_ARGUMENT
+        } else {
+            DV_OK
+        };
+        trace!("  modify side {side} through handle {h} (family {fam}, box {:?}..{:?}): {st:?}", self.hs[h].lo, self.hs[h].hi);
+        self.expect("dv_modify", st, want);
+        if st != DV_OK {
+            if !stale {
+                assert_eq!(state_byte(p), before, "a refused modify changed the sync state");
+            }
+            return false;
+        }
+        if two {
+            let b = self.bx(h);
+            let f = &mut self.fams[fam];
+            f.oracle.modify(six(side), &b).expect("the oracle refuses what the library did");
+            f.shade(&b, |_| 1 + side as u8);
+            if self.hs[h].region.is_none() {
+                self.check_map_bits(h, MAP_BITS, newer_bit(side), "after a whole-array modify: every element newer there");
+            }
+        }
+        true
+    }
+
+    /// `dv_sync_*` (or `_async` on the default stream) through live handle
+    /// `h`, checked; whether it succeeded.
+    fn sync_through(&mut self, h: usize, side: u32, asynchronous: bool) -> bool {
+        let (p, fam) = (self.hs[h].p, self.hs[h].fam);
+        let stale = self.is_stale(h);
+        let two = self.fams[fam].two;
+        let may_refuse = !stale && two && self.hs[h].konst && need_sync(p, side);
+        let (before, byte) = (stats_of(p), if stale { 0 } else { state_byte(p) });
+        // SAFETY: a live handle; NULL is the default stream.
+        let st = unsafe {
+            match (side, asynchronous) {
+                (DV_SIDE_HOST, false) => dv_sync_host(p),
+                (_, false) => dv_sync_device(p),
+                (DV_SIDE_HOST, true) => dv_sync_host_async(p, null_mut()),
+                (_, true) => dv_sync_device_async(p, null_mut()),
+            }
+        };
+        let want = if stale {
+            DV_ERROR_STALE
+        } else if may_refuse && st == DV_ERROR_CONST_SYNC {
+            DV_ERROR_CONST_SYNC
+        } else {
+            DV_OK
+        };
+        trace!("  sync side {side} through handle {h} (family {fam}, box {:?}..{:?}): {st:?}", self.hs[h].lo, self.hs[h].hi);
+        self.expect("dv_sync", st, want);
+        if st != DV_OK {
+            if !stale {
+                assert_eq!(state_byte(p), byte, "a refused sync changed the sync state");
+            }
+            assert_eq!(stats_of(p), before, "a refused sync moved data");
+            return false;
+        }
+        if two {
+            let b = self.bx(h);
+            let f = &mut self.fams[fam];
+            f.oracle.sync(six(side), &b);
+            let other = 2 - side as u8;
+            f.shade(&b, |s| if s == other { 0 } else { s });
+        }
+        self.account_sync(h, side, before, stats_of(p));
+        self.compare(h, side, "right after a sync through it");
+        if two && self.hs[h].region.is_none() {
+            self.check_map_bits(h, newer_bit(1 - side), 0, "after a whole-array sync: no element newer on the other side");
+        }
+        true
     }
 
     // ---- checks ----------------------------------------------------------------------
 
+    /// After a whole-array call through `h`: the bits `mask` of the
+    /// sync-state byte are `want` (every element is in one state now).
+    #[track_caller]
+    fn check_map_bits(&self, h: usize, mask: u8, want: u8, what: &str) {
+        let hh = &self.hs[h];
+        if self.fams[hh.fam].size() == 0 {
+            return;
+        }
+        let state = state_byte(hh.p);
+        assert_eq!(state & mask, want, "sync state {state:#x} {what}");
+    }
+
     /// Everything observable about every live handle agrees with the model.
     pub fn check_all(&mut self) {
+        self.check_disjoint();
         for h in self.live_handles() {
-            self.check(h);
+            self.check(h, true);
         }
         for f in 0..self.fams.len() {
             self.check_stats(f);
         }
     }
 
-    /// [`World::check_all`] restricted to the families the last operation touched.
+    /// No two allocations of the live families overlap (the host and device
+    /// sides of a two-space DualView included): a block handed out twice
+    /// would pass data between them.
+    fn check_disjoint(&self) {
+        let mut ranges: Vec<(usize, usize, usize, u32)> = vec![];
+        for (fi, f) in self.fams.iter().enumerate() {
+            let Some(h) = self.hs.iter().find(|x| x.live && x.fam == fi && x.region.is_none()) else { continue };
+            let n = span(&f.ext, &f.strides) * f.elem;
+            if n == 0 {
+                continue;
+            }
+            for side in if f.two { vec![DV_SIDE_HOST, DV_SIDE_DEVICE] } else { vec![DV_SIDE_HOST] } {
+                let a = view_of(h.p, side).data as usize;
+                ranges.push((a, a + n, fi, side));
+            }
+        }
+        ranges.sort();
+        for w in ranges.windows(2) {
+            assert!(w[0].1 <= w[1].0, "the memory of family {} side {} and family {} side {} overlaps: {:x?}", w[0].2, w[0].3, w[1].2, w[1].3, w);
+        }
+    }
+
+    /// [`World::check_all`] restricted to the families the last operation touched
+    /// (the data of a large family only through the handles it named).
     pub fn check_touched(&mut self) {
         let Some(fams) = self.touched.take() else { return self.check_all() };
+        self.check_disjoint();
+        let named = std::mem::take(&mut self.named);
         for h in self.live_handles() {
-            if fams.contains(&self.hs[h].fam) {
-                self.check(h);
+            let f = self.hs[h].fam;
+            if fams.contains(&f) {
+                let data = self.fams[f].size() <= SMALL || named.contains(&h);
+                self.check(h, data);
             }
         }
         for f in fams {
@@ -594,23 +980,55 @@ impl World {
         if let HArg::Live(h) = a {
             let f = self.hs[h].fam;
             self.touched.get_or_insert_with(Vec::new).push(f);
+            self.named.push(h);
         }
     }
 
     fn check_stats(&self, f: usize) {
         let Some(h) = self.live_handles().into_iter().find(|&h| self.hs[h].fam == f) else { return };
-        let mut s = dv_stats_t::default();
-        // SAFETY: live handle, writable output.
-        assert_eq!(unsafe { dv_stats(self.hs[h].p, &mut s) }, DV_OK);
-        let m = self.fams[f].stats;
-        assert_eq!(
-            [s.to_device_count, s.to_device_bytes, s.to_host_count, s.to_host_bytes],
-            m,
-            "transfer statistics of family {f}: a sync copied more or less than what changed"
-        );
+        assert_eq!(stats_of(self.hs[h].p), self.fams[f].stats, "transfer statistics of family {f}: data moved outside a sync");
     }
 
-    fn check(&mut self, hi: usize) {
+    /// Side `side` of handle `h`'s box holds what the oracle expects, read
+    /// from memory through the view the library reports.
+    #[track_caller]
+    fn compare(&mut self, h: usize, side: u32, why: &str) {
+        if self.is_stale(h) {
+            return;
+        }
+        let hh = &self.hs[h];
+        let f = &self.fams[hh.fam];
+        let v = view_of(hh.p, side);
+        let r = hh.ext.len();
+        let strides: Vec<usize> = v.stride[..r].iter().map(|&s| s as usize).collect();
+        let mut n = 0;
+        for (k, off) in offsets(&hh.ext, &strides).into_iter().enumerate() {
+            let at = hh.region.as_ref().map_or(k, |reg| reg[k]);
+            let Some(want) = f.expect(side, at) else { continue };
+            // SAFETY: host or test-device memory; the offset lies inside the view's span.
+            let got = unsafe { rd((v.data as *const u8).add(off * f.elem), f.elem) };
+            n += 1;
+            if got != want {
+                let idx = row_major(&f.ext).swap_remove(at);
+                let detail = if f.two { format!("{:?}", f.elem_at(at)) } else { "one memory".into() };
+                panic!(
+                    "handle {h} (family {}, ext {:?}, box {:?}..{:?}, const {}) side {side} element {idx:?} {why}: memory {got:#x}, \
+                     the oracle expects {want:#x}; need_sync {}; sync state {:#x}; oracle element {detail}; Kokkos' counters {:?}",
+                    hh.fam,
+                    hh.ext,
+                    hh.lo,
+                    hh.hi,
+                    hh.konst,
+                    need_sync(hh.p, side),
+                    state_byte(hh.p),
+                    f.oracle.counters,
+                );
+            }
+        }
+        self.compared += n;
+    }
+
+    fn check(&mut self, hi: usize, data: bool) {
         let h = self.hs[hi].clone();
         let f = &self.fams[h.fam];
         let p = h.p;
@@ -646,11 +1064,25 @@ impl World {
         let device_space = if f.space == DV_SPACE_HOST { DV_SPACE_HOST } else { DV_SPACE_TEST_DEVICE };
         let host_space = if f.single_flag { DV_SPACE_TEST_DEVICE } else { DV_SPACE_HOST };
         assert_eq!((info.host_space, info.device_space), (host_space, device_space));
-        let mut word: *const u8 = null();
-        assert_eq!(unsafe { dv_sync_state_word(p, &mut word) }, DV_OK);
-        // SAFETY: the byte lives while the family does; read atomically as documented.
-        let state = unsafe { (*(word as *const AtomicU8)).load(Ordering::Acquire) };
-        assert_eq!(state, f.state_byte(), "sync state of family {} (newer {:?}, dirty {:?})", h.fam, f.newer, f.dirty);
+        // The sync-state byte: Kokkos' counters as the oracle's, the map bits consistent.
+        let state = state_byte(p);
+        if f.two {
+            let counters = f.counter_bits();
+            assert_eq!(
+                state & (DV_SYNC_HOST_MODIFIED | DV_SYNC_DEVICE_MODIFIED),
+                counters,
+                "sync state {state:#x} of family {}: Kokkos' counters are {:?}",
+                h.fam,
+                f.oracle.counters
+            );
+            assert_eq!(state & !(MAP_BITS | DV_SYNC_HOST_MODIFIED | DV_SYNC_DEVICE_MODIFIED | DV_SYNC_IN_FLIGHT), 0, "sync state {state:#x}: unknown bits");
+            assert!(
+                state & DV_SYNC_PARTIAL == 0 || state & (DV_SYNC_HOST_NEWER | DV_SYNC_DEVICE_NEWER) != 0,
+                "sync state {state:#x}: elements in several states, none newer"
+            );
+        } else {
+            assert_eq!(state, DV_SYNC_ONE_SPACE, "sync state of one-space family {}", h.fam);
+        }
         if stale {
             for side in [DV_SIDE_HOST, DV_SIDE_DEVICE] {
                 let st = unsafe { if side == DV_SIDE_HOST { dv_need_sync_host(p, &mut b) } else { dv_need_sync_device(p, &mut b) } };
@@ -661,19 +1093,23 @@ impl World {
             }
             return;
         }
-        assert_eq!(unsafe { dv_need_sync_host(p, &mut b) }, DV_OK);
-        assert_eq!(b, f.stale(DV_SIDE_HOST), "need_sync_host of handle {hi}");
-        assert_eq!(unsafe { dv_need_sync_device(p, &mut b) }, DV_OK);
-        assert_eq!(b, f.stale(DV_SIDE_DEVICE), "need_sync_device of handle {hi}");
-        let region = self.region(hi);
-        let f = &self.fams[h.fam];
         let mut ptrs = [0usize; 2];
         for side in [DV_SIDE_HOST, DV_SIDE_DEVICE] {
-            let mut v = std::mem::MaybeUninit::<dv_view_info_t>::uninit();
-            let st = unsafe { if side == DV_SIDE_HOST { dv_host_view(p, v.as_mut_ptr()) } else { dv_device_view(p, v.as_mut_ptr()) } };
-            assert_eq!(st, DV_OK);
-            // SAFETY: written on success.
-            let v = unsafe { v.assume_init() };
+            let f = &self.fams[h.fam];
+            let ns = need_sync(p, side);
+            if f.two {
+                if f.oracle.kokkos_need_sync(six(side)) {
+                    assert!(ns, "need_sync({side}) of handle {hi} is false where Kokkos' counters {:?} say true", f.oracle.counters);
+                }
+                if h.region.is_none() {
+                    let other = 1 - side;
+                    let by_byte = state & ((if other == DV_SIDE_HOST { DV_SYNC_HOST_MODIFIED } else { DV_SYNC_DEVICE_MODIFIED }) | newer_bit(other)) != 0;
+                    assert_eq!(ns, by_byte, "need_sync({side}) of a whole handle disagrees with the sync state {state:#x}");
+                }
+            } else {
+                assert!(!ns, "need_sync({side}) on one space");
+            }
+            let v = view_of(p, side);
             let r = h.ext.len();
             assert_eq!(v.rank as usize, r);
             assert_eq!(&v.extent[..r], &ext_c(&h.ext).extent[..r], "view extents of handle {hi}");
@@ -686,38 +1122,11 @@ impl World {
             assert_eq!(v.span as usize, span(&h.ext, &h.strides), "span of handle {hi}");
             assert_eq!(v.elem_size as usize, f.elem);
             ptrs[side as usize] = v.data as usize;
-            let want = f.data(side);
-            let mut idx = [0usize; 8];
-            for k in 0..region.len() {
-                if k > 0 {
-                    // Next index in row-major order.
-                    let mut ax = r;
-                    while ax > 0 {
-                        ax -= 1;
-                        idx[ax] += 1;
-                        if idx[ax] < h.ext[ax] {
-                            break;
-                        }
-                        idx[ax] = 0;
-                    }
-                }
-                let m = want[region[k]];
-                if m == UNDEF {
-                    continue;
-                }
-                let off: usize = idx[..r].iter().zip(&strides).map(|(i, s)| i * s).sum();
-                // SAFETY: host or test-device memory; the offset lies inside the view's span.
-                let got = unsafe { rd((v.data as *const u8).add(off * f.elem), f.elem) };
-                assert_eq!(
-                    got, m,
-                    "handle {hi} (family {}, ext {:?}, subview {}) side {side} element {:?}: memory {got}, model {m}",
-                    h.fam,
-                    h.ext,
-                    h.region.is_some(),
-                    &idx[..r]
-                );
+            if data && !ns {
+                self.compare(hi, side, "where need_sync is false");
             }
         }
+        let f = &self.fams[h.fam];
         if !f.two && !h.ext.contains(&0) {
             assert_eq!(ptrs[0], ptrs[1], "a one-space DualView has one allocation");
         }
@@ -744,7 +1153,9 @@ impl World {
     pub fn step(&mut self, inp: &mut Input) {
         self.ops += 1;
         self.touched = Some(Vec::new());
-        let op = inp.u8() % 26;
+        self.named.clear();
+        let op = inp.u8() % 34;
+        trace!("op {} ({op})", self.ops);
         match op {
             0 | 1 => self.op_create(inp),
             2 => self.op_wrap(inp),
@@ -769,11 +1180,17 @@ impl World {
             22 => self.op_stats(inp),
             23 => self.op_raw_create(inp),
             24 => self.op_modify(inp),
-            _ => self.op_sync(inp),
+            25 => self.op_sync(inp),
+            26 | 27 => self.op_write(inp),
+            28 => self.op_push(inp),
+            29 => self.op_halo(inp),
+            30 => self.op_marks(inp),
+            31 => self.op_scatter(inp),
+            32 => self.op_create_big(inp),
+            _ => self.op_write(inp),
         }
     }
 
-    /// A description the model can follow, from the input.
     fn gen_desc(&mut self, inp: &mut Input) -> (dv_desc_t, bool, bool) {
         let kind = inp.below(6);
         let (space, ordinal, single_flag) = match kind {
@@ -841,10 +1258,8 @@ impl World {
         } else {
             canonical(d.layout, &ext)
         };
-        let n: usize = ext.iter().product();
-        let init = if uninit { UNDEF } else { 0 };
         let single_flag = d.flags & DV_FLAG_SINGLE_SPACE != 0;
-        Fam {
+        let mut f = Fam {
             label,
             dtype: d.dtype,
             elem,
@@ -856,17 +1271,18 @@ impl World {
             space: d.space,
             ordinal: d.ordinal,
             single_flag,
-            host: vec![init; n],
-            dev: vec![init; n],
-            newer: Newer::None,
-            dirty: BTreeSet::new(),
-            partial: false,
-            rest: false,
+            oracle: Oracle::new(std::iter::empty(), None),
+            pos: vec![],
+            mem: vec![],
+            shadow: vec![],
             generation: 0,
             owned,
             stats: [0; 4],
             bufs: vec![],
-        }
+        };
+        f.reset_model(if uninit { None } else { Some(0) });
+        trace!("  family {}: ext {:?}, layout {}, strides {:?}, element {} bytes, two spaces {}, uninitialised {uninit}", self.fams.len(), f.ext, f.layout, f.strides, f.elem, f.two);
+        f
     }
 
     fn gen_label(&mut self, inp: &mut Input) -> Vec<u8> {
@@ -965,17 +1381,7 @@ impl World {
         self.expect("dv_create", st, want);
         if st == DV_OK {
             let fam = self.fam_from_desc(label, &d, true, uninit);
-            let h = H {
-                p: out,
-                fam: self.fams.len(),
-                region: None,
-                ext: fam.ext.clone(),
-                strides: fam.strides.clone(),
-                layout: fam.layout,
-                generation: 0,
-                konst: false,
-                live: true,
-            };
+            let h = H::whole(out, self.fams.len(), &fam);
             self.fams.push(fam);
             self.add_handle(h);
         } else {
@@ -1041,21 +1447,13 @@ impl World {
         if st == DV_OK {
             let mut fam = fam0;
             if device.is_null() && fam.two {
-                // Adopted: the host holds the data, marked modified everywhere.
-                (fam.newer, fam.dirty, fam.partial, fam.rest) = (Newer::Host, (0..fam.size()).collect(), false, false);
+                // Adopted: the host holds the data, marked modified everywhere (the program's write, then its mark).
+                let b = Bx::whole(&fam.ext);
+                fam.oracle.modify(0, &b).expect("a fresh oracle refuses nothing");
+                fam.shade(&b, |_| 1);
             }
             fam.bufs = vec![hb, db];
-            let h = H {
-                p: out,
-                fam: self.fams.len(),
-                region: None,
-                ext: fam.ext.clone(),
-                strides: fam.strides.clone(),
-                layout: fam.layout,
-                generation: 0,
-                konst: false,
-                live: true,
-            };
+            let h = H::whole(out, self.fams.len(), &fam);
             self.fams.push(fam);
             self.add_handle(h);
         }
@@ -1094,7 +1492,7 @@ impl World {
         self.expect("dv_destroy", st, want);
         if let (DV_OK, HArg::Live(i)) = (st, a) {
             self.hs[i].live = false;
-            self.dead.push(self.hs[i].p);
+            self.forget(self.hs[i].p);
         }
     }
 
@@ -1178,45 +1576,45 @@ impl World {
         if st != DV_OK {
             return;
         }
-        let hi = src.live().unwrap();
+        self.add_subview(src.live().unwrap(), &ranges, out);
+    }
+
+    /// Record the subview `out` made of handle `hi` with `ranges` (valid ones).
+    fn add_subview(&mut self, hi: usize, ranges: &[dv_range_t], out: *mut dv_dualview_t) -> usize {
         let parent = self.hs[hi].clone();
-        let parent_region = self.region(hi);
+        let ext = parent.ext.clone();
         let mut new_ext = vec![];
         let mut new_strides = vec![];
+        let (mut lo, mut hi_, mut axes) = (parent.lo.clone(), parent.hi.clone(), vec![]);
         for (r, rg) in ranges.iter().enumerate() {
+            let a = parent.axes[r];
             match rg.kind {
                 DV_ALL => {
                     new_ext.push(ext[r]);
                     new_strides.push(parent.strides[r]);
+                    axes.push(a);
                 }
                 DV_RANGE => {
                     new_ext.push((rg.end - rg.begin) as usize);
                     new_strides.push(parent.strides[r]);
+                    (lo[a], hi_[a]) = (parent.lo[a] + rg.begin as usize, parent.lo[a] + rg.end as usize);
+                    axes.push(a);
                 }
-                _ => {}
+                _ => (lo[a], hi_[a]) = (parent.lo[a] + rg.begin as usize, parent.lo[a] + rg.begin as usize + 1),
             }
         }
-        let region = row_major(&new_ext)
-            .iter()
-            .map(|idx| {
-                let mut it = idx.iter();
-                let pidx: Vec<usize> = ranges
-                    .iter()
-                    .map(|rg| match rg.kind {
-                        DV_ALL => *it.next().unwrap(),
-                        DV_RANGE => rg.begin as usize + it.next().unwrap(),
-                        _ => rg.begin as usize,
-                    })
-                    .collect();
-                parent_region[flat(&ext, &pidx)]
-            })
-            .collect();
+        // The parent indices of the box, row-major: the subview's elements in its own row-major order.
+        let fext = &self.fams[parent.fam].ext;
+        let region = Bx::new(lo.clone(), hi_.clone()).indices().map(|idx| flat(fext, &idx)).collect();
         let generation = self.fams[parent.fam].generation;
         let (layout, new_strides) = sub_mapping(parent.layout, &new_ext, &new_strides);
         self.add_handle(H {
             p: out,
             fam: parent.fam,
             region: Some(region),
+            lo,
+            hi: hi_,
+            axes,
             ext: new_ext,
             strides: new_strides,
             layout,
@@ -1224,31 +1622,44 @@ impl World {
             konst: parent.konst,
             live: true,
         });
+        self.hs.len() - 1
+    }
+
+    /// A subview of live, fresh handle `hi` made for an operation of the
+    /// engine (valid ranges); its index.
+    fn temp_subview(&mut self, hi: usize, ranges: &[dv_range_t]) -> usize {
+        let mut out: *mut dv_dualview_t = null_mut();
+        // SAFETY: ranges holds one entry per axis; out is writable.
+        let st = unsafe { dv_subview(self.hs[hi].p, ranges.as_ptr(), ranges.len(), &mut out) };
+        self.expect("dv_subview", st, DV_OK);
+        self.add_subview(hi, ranges, out)
+    }
+
+    /// Destroy the handles from index `base` on (an operation's own subviews).
+    fn drop_temps(&mut self, base: usize) {
+        for h in base..self.hs.len() {
+            if self.hs[h].live {
+                // SAFETY: a live handle, destroyed once.
+                assert_eq!(unsafe { dv_destroy(self.hs[h].p) }, DV_OK);
+                self.forget(self.hs[h].p);
+            }
+        }
+        self.hs.truncate(base);
+        self.named.retain(|&h| h < base);
     }
 
     fn op_modify(&mut self, inp: &mut Input) {
         let side = inp.below(2) as u32;
         let fault = inp.fault(1);
         let Some(a) = self.harg(inp, fault.is_some()) else { return };
-        let want = a.error().unwrap_or_else(|| {
-            let h = a.live().unwrap();
-            if self.is_stale(h) {
-                DV_ERROR_STALE
-            } else if self.fams[self.hs[h].fam].conflicts(side) {
-                DV_ERROR_CONCURRENT_MODIFICATION
-            } else if self.hs[h].konst && self.rest_to_copy(h, side) {
-                DV_ERROR_CONST_SYNC
-            } else {
-                DV_OK
-            }
-        });
+        if let Some(h) = a.live() {
+            self.modify_through(h, side);
+            return;
+        }
         let p = a.ptr(self);
         // SAFETY: the library checks the handle.
         let st = unsafe { if side == DV_SIDE_HOST { dv_modify_host(p) } else { dv_modify_device(p) } };
-        self.expect("dv_modify", st, want);
-        if st == DV_OK {
-            self.mark(a.live().unwrap(), side);
-        }
+        self.expect("dv_modify", st, a.error().unwrap());
     }
 
     fn op_sync(&mut self, inp: &mut Input) {
@@ -1256,20 +1667,10 @@ impl World {
         let asynchronous = inp.below(4) == 0;
         let fault = inp.fault(1);
         let Some(a) = self.harg(inp, fault.is_some()) else { return };
-        let mut copies = false;
-        let want = a.error().unwrap_or_else(|| {
-            let h = a.live().unwrap();
-            if self.is_stale(h) {
-                DV_ERROR_STALE
-            } else if !self.fams[self.hs[h].fam].stale(side) {
-                DV_OK
-            } else if self.hs[h].konst {
-                DV_ERROR_CONST_SYNC
-            } else {
-                copies = true;
-                DV_OK
-            }
-        });
+        if let Some(h) = a.live() {
+            self.sync_through(h, side, asynchronous);
+            return;
+        }
         let p = a.ptr(self);
         // SAFETY: the library checks the handle; NULL is the default stream.
         let st = unsafe {
@@ -1280,10 +1681,62 @@ impl World {
                 (_, true) => dv_sync_device_async(p, null_mut()),
             }
         };
-        self.expect("dv_sync", st, want);
-        if copies {
-            self.model_sync_through(a.live().unwrap(), side);
+        self.expect("dv_sync", st, a.error().unwrap());
+    }
+
+    /// `dv_push_*`: modify `side` and sync the other side through the handle's box.
+    fn op_push(&mut self, inp: &mut Input) {
+        let side = inp.below(2) as u32;
+        let fault = inp.fault(1);
+        let Some(a) = self.harg(inp, fault.is_some()) else { return };
+        let p = a.ptr(self);
+        let Some(h) = a.live() else {
+            // SAFETY: the library checks the handle.
+            let st = unsafe { if side == DV_SIDE_HOST { dv_push_host(p) } else { dv_push_device(p) } };
+            return self.expect("dv_push", st, a.error().unwrap());
+        };
+        self.push_through(h, side);
+    }
+
+    /// `dv_push_*` through live handle `h`, checked; whether it succeeded.
+    fn push_through(&mut self, h: usize, side: u32) -> bool {
+        let (p, fam) = (self.hs[h].p, self.hs[h].fam);
+        let two = self.fams[fam].two;
+        let stale = self.is_stale(h);
+        let want = if self.hs[h].konst {
+            DV_ERROR_INVALID_ARGUMENT
+        } else if stale {
+            DV_ERROR_STALE
+        } else if two && self.fams[fam].oracle.refuses(six(side)) {
+            DV_ERROR_CONCURRENT_MODIFICATION
+        } else {
+            DV_OK
+        };
+        let (before, byte) = (stats_of(p), if stale { 0 } else { state_byte(p) });
+        // SAFETY: a live handle.
+        let st = unsafe { if side == DV_SIDE_HOST { dv_push_host(p) } else { dv_push_device(p) } };
+        trace!("  push side {side} through handle {h} (family {fam}, box {:?}..{:?}): {st:?}", self.hs[h].lo, self.hs[h].hi);
+        self.expect("dv_push", st, want);
+        if st != DV_OK {
+            if !stale {
+                assert_eq!(state_byte(p), byte, "a refused push changed the sync state");
+            }
+            assert_eq!(stats_of(p), before, "a refused push moved data");
+            return false;
         }
+        let target = 1 - side;
+        if two {
+            let b = self.bx(h);
+            let f = &mut self.fams[fam];
+            f.oracle.push(six(side), &b).expect("the oracle refuses what the library did");
+            f.shade(&b, |_| 0);
+            if self.hs[h].region.is_none() {
+                self.check_map_bits(h, MAP_BITS, 0, "after a whole-array push: every element clean");
+            }
+        }
+        self.account_sync(h, target, before, stats_of(p));
+        self.compare(h, target, "right after a push through it");
+        true
     }
 
     fn op_need_sync(&mut self, inp: &mut Input) {
@@ -1306,7 +1759,14 @@ impl World {
         let st = unsafe { if side == DV_SIDE_HOST { dv_need_sync_host(p, out) } else { dv_need_sync_device(p, out) } };
         self.expect("dv_need_sync", st, want);
         if st == DV_OK {
-            assert_eq!(b, self.fams[self.hs[a.live().unwrap()].fam].stale(side));
+            let h = a.live().unwrap();
+            let f = &self.fams[self.hs[h].fam];
+            if f.two && f.oracle.kokkos_need_sync(six(side)) {
+                assert!(b, "need_sync({side}) is false where Kokkos' counters {:?} say true", f.oracle.counters);
+            }
+            if !b {
+                self.compare(h, side, "where need_sync is false");
+            }
         }
     }
 
@@ -1325,16 +1785,24 @@ impl World {
         });
         // SAFETY: the library checks the handle.
         let st = unsafe { dv_clear_sync_state(a.ptr(self)) };
+        trace!("  clear_sync_state: {st:?}");
         self.expect("dv_clear_sync_state", st, want);
         if st == DV_OK {
-            self.fams[self.hs[a.live().unwrap()].fam].clear();
+            let h = a.live().unwrap();
+            let f = &mut self.fams[self.hs[h].fam];
+            if f.two {
+                f.oracle.clear();
+                f.shadow.fill(0);
+                let state = state_byte(self.hs[h].p);
+                assert_eq!(state & !DV_SYNC_IN_FLIGHT, DV_SYNC_CLEAN, "sync state {state:#x} after clear_sync_state");
+            }
         }
     }
 
     fn op_access(&mut self, inp: &mut Input) {
         let side = inp.below(2) as u32;
         let mode = 1 + inp.below(4) as u32;
-        let v = inp.u16() as u64;
+        let _ = inp.u16(); // (the value written once came from here; now each write has its own)
         let fault = inp.fault(3);
         let Some(a) = self.harg(inp, fault == Some(0)) else { return };
         let mut ptr: *mut c_void = null_mut();
@@ -1342,63 +1810,68 @@ impl World {
         let mode = if fault == Some(2) { [0, 5, 7, 0x100][inp.below(4)] } else { mode };
         let want = a.error().unwrap_or_else(|| {
             let h = a.live().unwrap();
-            let f = &self.fams[self.hs[h].fam];
             if out.is_null() {
                 DV_ERROR_NULL_ARGUMENT
             } else if !(1..=4).contains(&mode) || (mode != DV_ACCESS_READ && self.hs[h].konst) {
                 DV_ERROR_INVALID_ARGUMENT
             } else if self.is_stale(h) {
                 DV_ERROR_STALE
-            } else if mode == DV_ACCESS_READ && f.stale(side) && self.hs[h].konst {
-                DV_ERROR_CONST_SYNC
             } else {
                 DV_OK
             }
         });
         let p = a.ptr(self);
+        // A read through a const handle syncs: it may refuse where the box may hold the other side's newer elements.
+        let may_refuse = want == DV_OK && {
+            let h = a.live().unwrap();
+            mode == DV_ACCESS_READ && self.hs[h].konst && self.two(h) && need_sync(p, side)
+        };
+        let before = a.live().map(|_| (stats_of(p), state_byte(p)));
         // SAFETY: out is NULL or writable.
         let st = unsafe { if side == DV_SIDE_HOST { dv_host_access(p, mode, out) } else { dv_device_access(p, mode, out) } };
+        if may_refuse && st == DV_ERROR_CONST_SYNC {
+            self.expect("dv_access", st, DV_ERROR_CONST_SYNC);
+            let (stats, byte) = before.unwrap();
+            assert_eq!((stats_of(p), state_byte(p)), (stats, byte), "a refused read access changed something");
+            return;
+        }
+        trace!("  access side {side} mode {mode} through {:?}: {st:?}", a.live().map(|h| (h, self.hs[h].fam, self.hs[h].lo.clone(), self.hs[h].hi.clone())));
         self.expect("dv_access", st, want);
         if st != DV_OK {
             return;
         }
         let h = a.live().unwrap();
         let fam = self.hs[h].fam;
-        let whole = self.hs[h].region.is_none();
-        if mode == DV_ACCESS_OVERWRITE && whole {
-            if self.fams[fam].two {
-                let f = &mut self.fams[fam];
-                f.newer = newer_of(side);
-                f.dirty = (0..f.size()).collect();
-                (f.partial, f.rest) = (false, false);
+        if self.fams[fam].two {
+            let b = self.bx(h);
+            let f = &mut self.fams[fam];
+            let (s, other) = (six(side), 2 - side as u8);
+            match mode {
+                DV_ACCESS_READ => f.oracle.access(s, false, &b),
+                DV_ACCESS_OVERWRITE => f.oracle.overwrite(s, &b),
+                _ => f.oracle.access(s, true, &b),
             }
+            match mode {
+                DV_ACCESS_READ => f.shade(&b, |x| if x == other { 0 } else { x }),
+                _ => f.shade(&b, |_| 1 + side as u8),
+            }
+            if mode != DV_ACCESS_READ && self.hs[h].region.is_none() {
+                self.check_map_bits(h, MAP_BITS, newer_bit(side), "after a whole-array write access: every element newer there");
+            }
+        }
+        let (stats, _) = before.unwrap();
+        if mode == DV_ACCESS_OVERWRITE {
+            assert_eq!(stats_of(p), stats, "an overwrite access moved data");
         } else {
-            if self.fams[fam].stale(side) {
-                self.model_sync_through(h, side);
-            }
-            if mode != DV_ACCESS_READ {
-                self.mark(h, side);
-            }
+            self.account_sync(h, side, stats, stats_of(p));
+            self.compare(h, side, "right after an access through it");
         }
         if mode == DV_ACCESS_READ {
             return;
         }
-        // Write `v` through the pointer, as a kernel would.
-        let mut vi = std::mem::MaybeUninit::<dv_view_info_t>::uninit();
-        // SAFETY: live handle.
-        let st = unsafe { if side == DV_SIDE_HOST { dv_host_view(p, vi.as_mut_ptr()) } else { dv_device_view(p, vi.as_mut_ptr()) } };
-        assert_eq!(st, DV_OK);
-        // SAFETY: written on success.
-        let vi = unsafe { vi.assume_init() };
-        assert_eq!(vi.data, ptr, "access and view disagree on the data pointer");
-        let es = self.fams[fam].elem;
-        let vm = v & self.fams[fam].mask();
-        for idx in row_major(&self.hs[h].ext) {
-            let off: usize = idx.iter().zip(&vi.stride).map(|(i, s)| i * *s as usize).sum();
-            // SAFETY: host or test-device memory inside the view's span.
-            unsafe { wr((ptr as *mut u8).add(off * es), es, vm) };
-        }
-        self.write_region(h, side, v);
+        assert_eq!(view_of(p, side).data, ptr, "access and view disagree on the data pointer");
+        // What the program does with the view: write every element (marked already).
+        self.program_write(h, side);
     }
 
     fn elem_bytes(&self, fam: usize, v: u64) -> Vec<u8> {
@@ -1408,42 +1881,69 @@ impl World {
 
     fn op_fill(&mut self, inp: &mut Input) {
         let side = inp.below(2) as u32;
-        let v = inp.u16() as u64;
+        let _ = inp.u16(); // (the value once came from here)
         let fault = inp.fault(2);
         let Some(a) = self.harg(inp, fault == Some(0)) else { return };
-        let bytes = a.live().map(|h| self.elem_bytes(self.hs[h].fam, v)).unwrap_or(vec![0; 8]);
-        let vp = if fault == Some(1) { null() } else { bytes.as_ptr() as *const c_void };
-        let want = a.error().unwrap_or_else(|| {
-            let h = a.live().unwrap();
-            if vp.is_null() {
-                DV_ERROR_NULL_ARGUMENT
-            } else if self.hs[h].konst {
-                DV_ERROR_INVALID_ARGUMENT
-            } else if self.is_stale(h) {
-                DV_ERROR_STALE
-            } else if self.fams[self.hs[h].fam].conflicts(side) {
-                DV_ERROR_CONCURRENT_MODIFICATION
-            } else {
-                DV_OK
-            }
-        });
         let p = a.ptr(self);
-        // SAFETY: value is NULL or one element.
-        let st = unsafe { if side == DV_SIDE_HOST { dv_fill_and_modify_host(p, vp) } else { dv_fill_and_modify_device(p, vp) } };
-        self.expect("dv_fill_and_modify", st, want);
-        if st == DV_OK {
-            let h = a.live().unwrap();
-            self.release(h, side); // a rest first
-            self.write_region(h, side, v);
-            self.mark(h, side);
+        match a.live() {
+            Some(h) if fault != Some(1) => {
+                self.fill_through(h, side);
+            }
+            _ => {
+                let v = [0u8; 8];
+                let vp = if fault == Some(1) { null() } else { v.as_ptr() as *const c_void };
+                // SAFETY: value is NULL or one element (of up to 8 bytes).
+                let st = unsafe { if side == DV_SIDE_HOST { dv_fill_and_modify_host(p, vp) } else { dv_fill_and_modify_device(p, vp) } };
+                self.expect("dv_fill_and_modify", st, a.error().unwrap_or(DV_ERROR_NULL_ARGUMENT));
+            }
         }
+    }
+
+    /// `dv_fill_and_modify_*` through live handle `h` with a fresh value, checked; whether it succeeded.
+    fn fill_through(&mut self, h: usize, side: u32) -> bool {
+        let (p, fam) = (self.hs[h].p, self.hs[h].fam);
+        let v = value(self.fresh(), 0, self.fams[fam].mask());
+        let bytes = self.elem_bytes(fam, v);
+        let two = self.fams[fam].two;
+        let want = if self.hs[h].konst {
+            DV_ERROR_INVALID_ARGUMENT
+        } else if self.is_stale(h) {
+            DV_ERROR_STALE
+        } else if two && self.fams[fam].oracle.refuses(six(side)) {
+            DV_ERROR_CONCURRENT_MODIFICATION
+        } else {
+            DV_OK
+        };
+        // SAFETY: value is one element.
+        let st = unsafe {
+            let vp = bytes.as_ptr() as *const c_void;
+            if side == DV_SIDE_HOST { dv_fill_and_modify_host(p, vp) } else { dv_fill_and_modify_device(p, vp) }
+        };
+        trace!("  fill side {side} through handle {h} (family {fam}, box {:?}..{:?}) with {v:#x}: {st:?}", self.hs[h].lo, self.hs[h].hi);
+        self.expect("dv_fill_and_modify", st, want);
+        if st != DV_OK {
+            return false;
+        }
+        let b = self.bx(h);
+        let f = &mut self.fams[fam];
+        if two {
+            f.oracle.fill(six(side), &b, v).expect("the oracle refuses what the library did");
+            f.shade(&b, |_| 1 + side as u8);
+            if self.hs[h].region.is_none() {
+                self.check_map_bits(h, MAP_BITS, newer_bit(side), "after a whole-array fill: every element newer there");
+            }
+        } else {
+            f.write(side, &b, |_| Some(v));
+        }
+        true
     }
 
     fn op_view_fill(&mut self, inp: &mut Input) {
         let side = inp.below(2) as u32;
-        let v = inp.u16() as u64;
+        let _ = inp.u16(); // (the value once came from here)
         let fault = inp.fault(3);
         let Some(a) = self.harg(inp, fault == Some(0)) else { return };
+        let v = a.live().map(|h| value(self.fresh(), 0, self.fams[self.hs[h].fam].mask())).unwrap_or(0);
         let bytes = a.live().map(|h| self.elem_bytes(self.hs[h].fam, v)).unwrap_or(vec![0; 8]);
         let vp = if fault == Some(1) { null() } else { bytes.as_ptr() as *const c_void };
         let side_arg = if fault == Some(2) { 2 + inp.u8() as u32 } else { side };
@@ -1463,9 +1963,13 @@ impl World {
         });
         // SAFETY: value is NULL or one element.
         let st = unsafe { dv_view_fill(a.ptr(self), side_arg, vp) };
+        trace!("  view_fill side {side} of {:?} with {v:#x}: {st:?}", a.live().map(|h| (h, self.hs[h].fam, self.hs[h].lo.clone(), self.hs[h].hi.clone())));
         self.expect("dv_view_fill", st, want);
         if st == DV_OK {
-            self.write_region(a.live().unwrap(), side, v);
+            // The program's write (Kokkos deep_copy(view, scalar)), unmarked.
+            let h = a.live().unwrap();
+            let b = self.bx(h);
+            self.fams[self.hs[h].fam].write(side, &b, |_| Some(v));
         }
     }
 
@@ -1491,21 +1995,17 @@ impl World {
         });
         // SAFETY: the library checks the handles.
         let st = unsafe { dv_view_copy(dst.ptr(self), ds_arg, src.ptr(self), ss_arg) };
+        trace!("  view_copy side {ds} of {:?} <- side {ss} of {:?}: {st:?}", dst.live().map(|h| (h, self.hs[h].fam, self.hs[h].lo.clone(), self.hs[h].hi.clone())), src.live().map(|h| (h, self.hs[h].fam, self.hs[h].lo.clone(), self.hs[h].hi.clone())));
         self.expect("dv_view_copy", st, want);
         if st == DV_OK {
-            self.model_copy(dst.live().unwrap(), ds, src.live().unwrap(), ss);
-        }
-    }
-
-    fn model_copy(&mut self, d: usize, ds: u32, s: usize, ss: u32) {
-        let (dr, sr) = (self.region(d), self.region(s));
-        let vals: Vec<u64> = {
-            let f = &self.fams[self.hs[s].fam];
-            sr.iter().map(|&k| f.data(ss)[k]).collect()
-        };
-        let f = &mut self.fams[self.hs[d].fam];
-        for (&k, v) in dr.iter().zip(vals) {
-            f.set(ds, k, v);
+            // The program's write of `ds` with what `ss` of the source holds, unmarked.
+            let (d, s) = (dst.live().unwrap(), src.live().unwrap());
+            let vals: Vec<Option<u64>> = {
+                let f = &self.fams[self.hs[s].fam];
+                self.region(s).into_iter().map(|k| f.known(ss, k)).collect()
+            };
+            let b = self.bx(d);
+            self.fams[self.hs[d].fam].write(ds, &b, |k| vals[k]);
         }
     }
 
@@ -1513,16 +2013,19 @@ impl World {
         let fault = inp.fault(2);
         let Some(dst) = self.harg(inp, fault == Some(0)) else { return };
         let Some(src) = self.harg(inp, fault == Some(1)) else { return };
-        let mut side = DV_SIDE_DEVICE;
+        // Kokkos' side: the host when the source's host counter is set (never on one space).
+        let side = src.live().map_or(1, |s| {
+            let f = &self.fams[self.hs[s].fam];
+            if f.two { f.oracle.deep_copy_side() } else { 1 }
+        });
         let want = dst.error().or(src.error()).unwrap_or_else(|| {
             let (d, s) = (dst.live().unwrap(), src.live().unwrap());
             let (fd, fs) = (&self.fams[self.hs[d].fam], &self.fams[self.hs[s].fam]);
-            side = if fs.two && fs.newer == Newer::Host { DV_SIDE_HOST } else { DV_SIDE_DEVICE };
             if self.hs[d].konst {
                 DV_ERROR_INVALID_ARGUMENT
             } else if self.is_stale(d) || self.is_stale(s) {
                 DV_ERROR_STALE
-            } else if fd.conflicts(side) {
+            } else if fd.two && fd.oracle.refuses(side) {
                 DV_ERROR_CONCURRENT_MODIFICATION
             } else if self.hs[d].ext != self.hs[s].ext || fd.elem != fs.elem {
                 DV_ERROR_INCOMPATIBLE
@@ -1532,14 +2035,65 @@ impl World {
         });
         // SAFETY: the library checks the handles.
         let st = unsafe { dv_deep_copy(dst.ptr(self), src.ptr(self)) };
+        trace!("  deep_copy {:?} <- {:?} (side {side}): {st:?}", dst.live().map(|h| (h, self.hs[h].fam, self.hs[h].lo.clone(), self.hs[h].hi.clone())), src.live().map(|h| (h, self.hs[h].fam, self.hs[h].lo.clone(), self.hs[h].hi.clone())));
         self.expect("dv_deep_copy", st, want);
         if st == DV_OK {
-            let (d, s) = (dst.live().unwrap(), src.live().unwrap());
-            self.release(d, side); // a rest first
-            self.model_copy(d, side, s, side);
-            self.mark(d, side);
+            self.model_deep_copy(dst.live().unwrap(), src.live().unwrap(), side);
         }
     }
+
+    /// The oracle after `dv_deep_copy(d, s)` of Kokkos' side `side`.
+    fn model_deep_copy(&mut self, d: usize, s: usize, side: usize) {
+        let (dh, sh) = (self.hs[d].clone(), self.hs[s].clone());
+        // The source index of each destination index: the same index in each handle.
+        let map = |i: &[usize]| -> Vec<usize> {
+            let mut p = sh.lo.clone();
+            for (&da, &sa) in dh.axes.iter().zip(&sh.axes) {
+                p[sa] = sh.lo[sa] + (i[da] - dh.lo[da]);
+            }
+            p
+        };
+        let db = dh.bx();
+        let (two_d, two_s) = (self.fams[dh.fam].two, self.fams[sh.fam].two);
+        if !two_d {
+            // One memory: the source's newest value (unknown where it has an unmarked write).
+            let vals: Vec<u64> = {
+                let f = &self.fams[sh.fam];
+                self.region(s)
+                    .into_iter()
+                    .map(|k| {
+                        if !two_s {
+                            f.mem[k]
+                        } else {
+                            let e = f.elem_at(k);
+                            if e.pending.iter().any(Option::is_some) { UNDEF } else { e.value.unwrap_or(UNDEF) }
+                        }
+                    })
+                    .collect()
+            };
+            self.fams[dh.fam].write(side as u32, &db, |k| (vals[k] != UNDEF).then_some(vals[k]));
+            return;
+        }
+        let r = if dh.fam == sh.fam {
+            oracle::deep_copy(&mut self.fams[dh.fam].oracle, None, &db, map)
+        } else if two_s {
+            let (fd, fs) = two_mut(&mut self.fams, dh.fam, sh.fam);
+            oracle::deep_copy(&mut fd.oracle, Some(&fs.oracle), &db, map)
+        } else {
+            // A one-memory source: an oracle of it, both sides its memory, counters clear.
+            let fs = &self.fams[sh.fam];
+            let mut o: Oracle<u64> = Oracle::new(row_major(&fs.ext), None);
+            for e in &mut o.elems {
+                let v = fs.mem[flat(&fs.ext, &e.idx)];
+                let v = (v != UNDEF).then_some(v);
+                (e.value, e.known, e.kk) = (v, [v, v], [v, v]);
+            }
+            oracle::deep_copy(&mut self.fams[dh.fam].oracle, Some(&o), &db, map)
+        };
+        assert_eq!(r, Ok(side), "the oracle's deep copy disagrees with the library's");
+        self.fams[dh.fam].shade(&db, |_| 1 + side as u8);
+    }
+
 
     /// New extents for `h`: usually small and of its rank, sometimes another
     /// rank or a bad value. Returns the extents and the argument-level error.
@@ -1618,54 +2172,53 @@ impl World {
                 _ => dv_realloc_without_initializing(p, ep),
             }
         };
+        trace!("  resize/realloc ({how}) of {:?} to {newx:?}: {st:?}", a.live().map(|h| (h, self.hs[h].fam)));
         self.expect(["dv_resize", "dv_realloc", "dv_realloc_without_initializing"][how], st, want);
         if st != DV_OK {
             return;
         }
         let h = a.live().unwrap();
-        let fam = self.hs[h].fam;
-        let new = newx.unwrap();
+        self.after_resize(self.hs[h].fam, &newx.unwrap(), how);
+    }
+
+    /// The model after a successful `dv_resize` (`how` 0), `dv_realloc` (1)
+    /// or `dv_realloc_without_initializing` (2) of family `fam` to `new`.
+    fn after_resize(&mut self, fam: usize, new: &[usize], how: usize) {
         let f = &mut self.fams[fam];
-        let same = new == f.ext;
+        let same = new == f.ext.as_slice();
         if how == 0 {
             if same {
-                return;
+                return; // nothing changes
             }
-            let n: usize = new.iter().product();
-            let (mut host, mut dev) = (vec![0u64; n], vec![0u64; n]);
-            for idx in row_major(&new) {
-                if idx.iter().zip(&f.ext).all(|(i, e)| i < e) {
-                    let (k, o) = (flat(&new, &idx), flat(&f.ext, &idx));
-                    host[k] = f.host[o];
-                    dev[k] = f.dev[o];
-                }
-            }
-            f.host = host;
-            f.dev = dev;
-            let old = std::mem::replace(&mut f.ext, new.clone());
-            f.keep_record(&old);
-            f.ext = old; // updated with the strides below
+            let taken = std::mem::replace(&mut f.oracle, Oracle::new(std::iter::empty(), None));
+            let (o, mem, shadow) = f.resized_model(new, taken);
+            (f.oracle, f.mem, f.shadow) = (o, mem, shadow);
         } else {
-            let n: usize = new.iter().product();
-            let init = if how == 1 { 0 } else { UNDEF };
-            if !same || how == 1 {
-                f.host = vec![init; n];
-                f.dev = vec![init; n];
-            } else {
-                // Same extents without initialising: contents unspecified.
-                f.host = vec![UNDEF; n];
-                f.dev = vec![UNDEF; n];
-            }
-            f.clear();
+            // Every element new: zero, or unknown without initialising (even at the same extents).
+            let old = std::mem::replace(&mut f.ext, new.to_vec());
+            f.reset_model(if how == 1 { Some(0) } else { None });
+            f.ext = old;
         }
         if !same {
-            f.strides = if f.layout == DV_LAYOUT_STRIDE { repack(&f.strides, &new) } else { canonical(f.layout, &new) };
-            f.ext = new.clone();
+            f.strides = if f.layout == DV_LAYOUT_STRIDE { repack(&f.strides, new) } else { canonical(f.layout, new) };
+            f.ext = new.to_vec();
             f.generation += 1;
             let strides = f.strides.clone();
             for x in self.hs.iter_mut().filter(|x| x.fam == fam && x.region.is_none()) {
-                x.ext = new.clone();
+                x.ext = new.to_vec();
+                x.hi = new.to_vec();
                 x.strides = strides.clone();
+            }
+        }
+        let f = &mut self.fams[fam];
+        if f.two {
+            f.reindex();
+        }
+        if how != 0 && f.two {
+            // Realloc: every element clean, both counters clear.
+            if let Some(h) = self.hs.iter().find(|x| x.live && x.fam == fam) {
+                let state = state_byte(h.p);
+                assert_eq!(state & !DV_SYNC_IN_FLIGHT, DV_SYNC_CLEAN, "sync state {state:#x} after realloc");
             }
         }
     }
@@ -1706,6 +2259,7 @@ impl World {
         }
         // SAFETY: pointers NULL or valid.
         let st = unsafe { dv_resized(a.ptr(self), ep, out_p) };
+        trace!("  resized of {:?} to {newx:?}: {st:?}", a.live().map(|h| (h, self.hs[h].fam)));
         self.expect("dv_resized", st, want);
         if st != DV_OK {
             return;
@@ -1713,53 +2267,36 @@ impl World {
         let h = a.live().unwrap();
         let new = newx.unwrap();
         let f = &self.fams[self.hs[h].fam];
-        let n: usize = new.iter().product();
-        let (mut host, mut dev) = (vec![0u64; n], vec![0u64; n]);
-        for idx in row_major(&new) {
-            if idx.iter().zip(&f.ext).all(|(i, e)| i < e) {
-                let (k, o) = (flat(&new, &idx), flat(&f.ext, &idx));
-                host[k] = f.host[o];
-                dev[k] = f.dev[o];
-            }
-        }
+        // A new family: the overlap of both sides copied, Kokkos' counters and the map's states as the old family's.
+        let (oracle, mem, shadow) = f.resized_model(&new, f.oracle.clone());
         let strides = if f.layout == DV_LAYOUT_STRIDE { repack(&f.strides, &new) } else { canonical(f.layout, &new) };
-        let old_ext = f.ext.clone();
         let mut nf = Fam {
             label: f.label.clone(),
             dtype: f.dtype,
             elem: f.elem,
             align: f.align,
             layout: f.layout,
-            strides: strides.clone(),
-            ext: new.clone(),
+            strides,
+            ext: new,
             two: f.two,
             space: f.space,
             ordinal: f.ordinal,
             single_flag: f.single_flag,
-            host,
-            dev,
-            newer: f.newer,
-            dirty: f.dirty.clone(),
-            partial: f.partial,
-            rest: f.rest,
+            oracle,
+            pos: vec![],
+            mem,
+            shadow,
             generation: 0,
             owned: true,
             stats: [0; 4],
             bufs: vec![],
         };
-        nf.keep_record(&old_ext);
+        if nf.two {
+            nf.reindex();
+        }
+        let h = H::whole(out, self.fams.len(), &nf);
         self.fams.push(nf);
-        self.add_handle(H {
-            p: out,
-            fam: self.fams.len() - 1,
-            region: None,
-            ext: new,
-            strides,
-            layout: self.fams[self.fams.len() - 1].layout,
-            generation: 0,
-            konst: false,
-            live: true,
-        });
+        self.add_handle(h);
     }
 
     fn op_query(&mut self, inp: &mut Input) {
@@ -2127,7 +2664,9 @@ impl World {
                     assert!(s > 0);
                     let s = CStr::from_ptr(dv_dtype_str(v % 20)).to_bytes().len();
                     assert!(s > 0);
-                    assert_eq!(CStr::from_ptr(dv_version()).to_str().unwrap(), "0.1.0");
+                    // MAJOR.MINOR.PATCH (the number is the crate's: tests/header.rs checks it).
+                    let v = CStr::from_ptr(dv_version()).to_str().unwrap();
+                    assert!(v.split('.').count() == 3 && v.split('.').all(|x| x.parse::<u32>().is_ok()), "dv_version {v:?}");
                 }
                 1 => {
                     let mut buf = [0x55 as c_char; 16];
@@ -2337,6 +2876,319 @@ impl World {
             assert!(out.is_null());
         }
     }
+
+    // ---- the program's own writes, and idioms of several calls ---------------------------
+
+    /// The program writes one side of a handle's box through the data pointer, unmarked.
+    fn op_write(&mut self, inp: &mut Input) {
+        let side = inp.below(2) as u32;
+        let Some(h) = self.pick(inp) else { return };
+        self.touch(HArg::Live(h));
+        if self.is_stale(h) || self.hs[h].konst {
+            return;
+        }
+        self.program_write(h, side);
+    }
+
+    /// The halo idiom (issue 30, finding 1) through handle `h`: when Kokkos
+    /// would refuse a mark of `side`, the row to send is synced to `side`
+    /// first (that clears the other counter, even if the row held nothing
+    /// to copy); two ghost rows are written on `side`; then each is marked
+    /// and synced to the other side through its own subview.
+    fn op_halo(&mut self, inp: &mut Input) {
+        let side = inp.below(2) as u32;
+        let (a, b, c) = (inp.u16() as usize, inp.u16() as usize, inp.u16() as usize);
+        let Some(h) = self.pick(inp) else { return };
+        self.touch(HArg::Live(h));
+        let ext = self.hs[h].ext.clone();
+        if self.is_stale(h) || self.hs[h].konst || ext.first().is_none_or(|&e| e == 0) || self.live_handles().len() + 3 > MAX_HANDLES {
+            return;
+        }
+        let rows = ext[0];
+        let row = |r: usize| -> Vec<dv_range_t> {
+            (0..ext.len())
+                .map(|ax| if ax == 0 { dv_range_t { kind: DV_INDEX, reserved: 0, begin: (r % rows) as u64, end: 0 } } else { ALL })
+                .collect()
+        };
+        let base = self.hs.len();
+        if self.two(h) && self.oracle_of(h).refuses(six(side)) {
+            let send = self.temp_subview(h, &row(c));
+            self.sync_through(send, side, false);
+        }
+        let (ga, gb) = (self.temp_subview(h, &row(a)), self.temp_subview(h, &row(b)));
+        self.program_write(ga, side);
+        self.program_write(gb, side);
+        for g in [ga, gb] {
+            self.modify_through(g, side);
+            self.sync_through(g, 1 - side, false);
+        }
+        self.drop_temps(base);
+    }
+
+    /// Several regions of one side written before any mark, through
+    /// subviews that may overlap, then marked in an order of their own, then
+    /// synced to the other side through each, or through the handle, or not.
+    fn op_marks(&mut self, inp: &mut Input) {
+        let side = inp.below(2) as u32;
+        let n = 2 + inp.below(4);
+        let Some(h) = self.pick(inp) else { return };
+        self.touch(HArg::Live(h));
+        if self.is_stale(h) || self.hs[h].konst || self.live_handles().len() + n > MAX_HANDLES {
+            return;
+        }
+        let ext = self.hs[h].ext.clone();
+        let base = self.hs.len();
+        if self.two(h) && self.oracle_of(h).refuses(six(side)) && inp.bool() {
+            self.sync_through(h, side, false); // clears the other counter: the marks land
+        }
+        let mut subs = vec![];
+        for _ in 0..n {
+            let ranges: Vec<dv_range_t> = ext
+                .iter()
+                .map(|&e| {
+                    let x = inp.below_wide(e + 1);
+                    let y = inp.below_wide(e + 1 - x);
+                    match inp.below(3) {
+                        0 if e > 0 => dv_range_t { kind: DV_INDEX, reserved: 0, begin: (x % e) as u64, end: 0 },
+                        1 => ALL,
+                        _ => dv_range_t { kind: DV_RANGE, reserved: 0, begin: x as u64, end: (x + y) as u64 },
+                    }
+                })
+                .collect();
+            subs.push(self.temp_subview(h, &ranges));
+        }
+        for &s in &subs {
+            self.program_write(s, side);
+        }
+        let mut order = subs.clone();
+        for i in (1..order.len()).rev() {
+            order.swap(i, inp.below(i + 1));
+        }
+        for &s in &order {
+            self.modify_through(s, side);
+        }
+        match inp.below(3) {
+            0 => {
+                for &s in &subs {
+                    self.sync_through(s, 1 - side, false);
+                }
+            }
+            1 => {
+                self.sync_through(h, 1 - side, false);
+            }
+            _ => {}
+        }
+        self.drop_temps(base);
+    }
+
+    /// Fragmentation: 64 to 255 calls through small subviews of one handle
+    /// (single elements and short runs, new ones near the last or anywhere),
+    /// driven by a seed: writes left unmarked and marked later in another
+    /// order, marks (after a sync of that side, half the time, where Kokkos
+    /// refuses them), syncs, fills, pushes, checks of the boxes where
+    /// `need_sync` is false, now and then a whole-array call or a resize of
+    /// the fragmented map.
+    fn op_scatter(&mut self, inp: &mut Input) {
+        let mut rng = Rng(u64::from(inp.u32()) << 1 | 1);
+        let n = 64 + inp.below(192);
+        let Some(h) = self.pick(inp) else { return };
+        self.touch(HArg::Live(h));
+        if self.is_stale(h) || self.hs[h].konst || self.live_handles().len() + 4 > MAX_HANDLES {
+            return;
+        }
+        let fam = self.hs[h].fam;
+        let base = self.hs.len();
+        let mut ring: Vec<usize> = vec![];
+        let mut written: Vec<(usize, u32)> = vec![];
+        let mut hot = 0usize;
+        // At most one resize and one whole-array call per operation, in half of them.
+        let (mut resized, mut whole) = (rng.below(2) == 0, rng.below(2) == 0);
+        for step in 0..n {
+            let ext = self.hs[h].ext.clone();
+            let len: usize = ext.iter().product();
+            if len == 0 {
+                break;
+            }
+            if ring.is_empty() || rng.below(3) != 0 {
+                if ring.len() == 4 {
+                    let old = ring.remove(0);
+                    // SAFETY: a live handle of this operation, destroyed once.
+                    assert_eq!(unsafe { dv_destroy(self.hs[old].p) }, DV_OK);
+                    self.hs[old].live = false;
+                    written.retain(|w| w.0 != old);
+                }
+                hot = if rng.below(2) == 0 { rng.below(len) } else { (hot + rng.below(9)).saturating_sub(4).min(len - 1) };
+                let mut at = vec![0; ext.len()];
+                let mut k = hot;
+                for r in (0..ext.len()).rev() {
+                    at[r] = k % ext[r];
+                    k /= ext[r];
+                }
+                let ranges: Vec<dv_range_t> = ext
+                    .iter()
+                    .zip(&at)
+                    .map(|(&e, &i)| match rng.below(4) {
+                        0 => dv_range_t { kind: DV_INDEX, reserved: 0, begin: i as u64, end: 0 },
+                        _ => dv_range_t { kind: DV_RANGE, reserved: 0, begin: i as u64, end: (i + 1 + rng.below(3)).min(e) as u64 },
+                    })
+                    .collect();
+                ring.push(self.temp_subview(h, &ranges));
+            }
+            let x = ring[rng.below(ring.len())];
+            let s = rng.below(2) as u32;
+            self.scattered += 1;
+            match rng.below(20) {
+                0..=4 => {
+                    self.program_write(x, s);
+                    written.push((x, s));
+                }
+                5..=9 => {
+                    if self.fams[fam].two && self.fams[fam].oracle.refuses(six(s)) && rng.below(2) == 0 {
+                        self.sync_through(x, s, false);
+                    }
+                    self.modify_through(x, s);
+                }
+                10..=12 => {
+                    self.sync_through(x, s, rng.below(4) == 0);
+                }
+                13 => {
+                    self.fill_through(x, s);
+                }
+                14 => {
+                    self.push_through(x, s);
+                }
+                15 | 16 => {
+                    // The writes so far, marked in another order.
+                    while !written.is_empty() {
+                        let (y, t) = written.swap_remove(rng.below(written.len()));
+                        self.modify_through(y, t);
+                    }
+                }
+                17 => {
+                    for t in [DV_SIDE_HOST, DV_SIDE_DEVICE] {
+                        if !need_sync(self.hs[x].p, t) {
+                            self.compare(x, t, "in a small box where need_sync is false");
+                        }
+                    }
+                }
+                18 if !whole && rng.below(4) == 0 => {
+                    whole = true; // once per operation (time: the oracle's whole-array calls are slow in a debug build)
+                    // The whole handle: the map collapses there.
+                    if rng.below(2) == 0 {
+                        self.modify_through(h, s);
+                    } else {
+                        self.sync_through(h, s, false);
+                    }
+                }
+                19 if !resized && self.hs[h].region.is_none() && self.fams[fam].owned => {
+                    // Resize the fragmented map by a few percent (its subviews go first).
+                    let new: Vec<usize> = ext
+                        .iter()
+                        .map(|&e| {
+                            let d = e / 16 + 1;
+                            (e + rng.below(2 * d + 1)).saturating_sub(d).max(1)
+                        })
+                        .collect();
+                    if dense_bytes(&new, 8) > MAX_BYTES {
+                        continue;
+                    }
+                    for y in ring.drain(..) {
+                        // SAFETY: a live handle of this operation, destroyed once.
+                        assert_eq!(unsafe { dv_destroy(self.hs[y].p) }, DV_OK);
+                        self.hs[y].live = false;
+                    }
+                    written.clear();
+                    // SAFETY: a live handle, valid extents.
+                    let st = unsafe { dv_resize(self.hs[h].p, &ext_c(&new)) };
+                    trace!("  resize of handle {h} (family {fam}) from {ext:?} to {new:?}: {st:?}");
+                    self.expect("dv_resize", st, DV_OK);
+                    self.after_resize(fam, &new, 0);
+                    resized = true;
+                }
+                _ => {}
+            }
+            if step % 32 == 31 {
+                self.fragments = self.fragments.max(self.fams[fam].fragments());
+            }
+        }
+        self.drop_temps(base);
+        self.fragments = self.fragments.max(self.fams[fam].fragments());
+    }
+
+    /// A two-space DualView of 2,048 to 8,191 elements (32,768 to 65,535 when
+    /// the input says so), 1-D or 2-D: room for a map of many fragments
+    /// (`op_scatter`). One time in four (time: the checks of such a
+    /// DualView take long), else `op_create`.
+    fn op_create_big(&mut self, inp: &mut Input) {
+        if inp.below(4) != 0 {
+            return self.op_create(inp);
+        }
+        if self.fams.len() >= MAX_FAMILIES || self.live_handles().len() >= MAX_HANDLES {
+            return;
+        }
+        let rank = 1 + inp.below(2);
+        // Tens of thousands of elements when the input says 0xff (fragmentation_program), else thousands.
+        let huge = inp.u8() == 0xff;
+        let n = if huge { HUGE + inp.u16() as usize % HUGE } else { BIG + inp.u16() as usize % BIG_SPAN };
+        let ext = if rank == 1 {
+            vec![n]
+        } else {
+            let r = if cfg!(miri) { 2 } else { 64 + inp.below(192) };
+            vec![r, n.div_ceil(r)]
+        };
+        let (dtype, elem_size) = [(DV_DTYPE_INT16, 0), (DV_DTYPE_INT32, 0), (DV_DTYPE_INT64, 0), (DV_DTYPE_FLOAT64, 8), (DV_DTYPE_BYTES, 3)][inp.below(5)];
+        let layout = [DV_LAYOUT_LEFT, DV_LAYOUT_RIGHT][inp.below(2)];
+        let uninit = inp.below(8) == 0;
+        let d = dv_desc_t {
+            dtype,
+            elem_size,
+            elem_align: 0,
+            layout,
+            space: DV_SPACE_TEST_DEVICE,
+            ordinal: inp.below(3) as u32,
+            flags: if uninit { DV_FLAG_WITHOUT_INITIALIZING } else { 0 },
+            reserved: 0,
+            extents: ext_c(&ext),
+            strides: [0; 8],
+        };
+        let label = b"fz_big\0".to_vec();
+        let mut out = null_mut();
+        // SAFETY: valid pointers; the label is NUL-terminated.
+        let st = unsafe { dv_create(label.as_ptr() as *const c_char, &d, &mut out) };
+        self.expect("dv_create", st, DV_OK);
+        let fam = self.fam_from_desc(label, &d, true, uninit);
+        let h = H::whole(out, self.fams.len(), &fam);
+        self.fams.push(fam);
+        self.add_handle(h);
+    }
+}
+
+/// Every index of an axis.
+const ALL: dv_range_t = dv_range_t { kind: DV_ALL, reserved: 0, begin: 0, end: 0 };
+
+/// xorshift64* (the programs of `op_scatter`).
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        if n == 0 { 0 } else { (self.next() % n as u64) as usize }
+    }
+}
+
+fn two_mut<T>(v: &mut [T], a: usize, b: usize) -> (&mut T, &T) {
+    assert_ne!(a, b);
+    if a < b {
+        let (x, y) = v.split_at_mut(b);
+        (&mut x[a], &y[0])
+    } else {
+        let (x, y) = v.split_at_mut(a);
+        (&mut y[0], &x[b])
+    }
 }
 
 impl Default for World {
@@ -2347,20 +3199,11 @@ impl Default for World {
 
 /// Run one program: the libFuzzer entry point's whole body.
 pub fn run(data: &[u8]) {
-    let mut inp = Input::new(data);
-    let mut w = World::new();
-    let mut n = 0;
-    while !inp.done() && n < MAX_OPS {
-        w.step(&mut inp);
-        w.check_touched();
-        n += 1;
-    }
-    w.check_all();
-    w.finish();
+    run_summary(data);
 }
 
-/// Like [`run`], returning the world's counters (for replays and statistics).
-pub fn run_counting(data: &[u8], statuses: &mut [u64; 19]) -> usize {
+/// Like [`run`], returning what the run did.
+pub fn run_summary(data: &[u8]) -> Summary {
     let mut inp = Input::new(data);
     let mut w = World::new();
     let mut n = 0;
@@ -2370,10 +3213,50 @@ pub fn run_counting(data: &[u8], statuses: &mut [u64; 19]) -> usize {
         n += 1;
     }
     w.check_all();
-    for (a, b) in statuses.iter_mut().zip(w.statuses) {
+    let s = w.summary();
+    w.finish();
+    s
+}
+
+/// Like [`run`], adding the failing statuses seen to `statuses`; the operations run.
+pub fn run_counting(data: &[u8], statuses: &mut [u64; 19]) -> usize {
+    let s = run_summary(data);
+    for (a, b) in statuses.iter_mut().zip(s.statuses) {
         *a += b;
     }
-    let ops = w.ops;
-    w.finish();
-    ops
+    s.ops
+}
+
+/// A program of fragmented maps (the input of `op_create_big`, then of
+/// `op_scatter`, `op_halo`, `op_marks` and syncs of the whole array), from
+/// a seed: an even seed makes a 1-D DualView, an odd one a 2-D one.
+pub fn fragmentation_program(seed: u64) -> Vec<u8> {
+    let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    // Of 45,000 to 65,000 elements (past the box cap, see HUGE).
+    let mut p = vec![32, 0, (seed % 2) as u8, 0xff];
+    p.extend_from_slice(&(45_000 - HUGE as u16 + (rng.next() % 20_000) as u16).to_le_bytes());
+    if seed % 2 == 1 {
+        p.push(rng.next() as u8); // rows
+    }
+    p.extend_from_slice(&[rng.next() as u8, rng.next() as u8, 1, rng.next() as u8]); // type, layout, initialised, ordinal
+    for k in 0..14 {
+        match k {
+            // op_marks, last (it reads as many bytes as its subviews need): side, count, the handle, its bytes.
+            13 => {
+                p.extend_from_slice(&[30, rng.next() as u8, rng.next() as u8, 0]);
+                p.extend((0..60).map(|_| rng.next() as u8));
+            }
+            // op_halo: side, rows a, b, c (u16), the handle.
+            _ if k % 6 == 3 => p.extend_from_slice(&[29, rng.next() as u8, rng.next() as u8, 0, rng.next() as u8, 0, rng.next() as u8, 0, 0]),
+            // op_sync of the whole array: side, blocking, no fault, the handle.
+            _ if k % 6 == 5 => p.extend_from_slice(&[9, rng.next() as u8, 1, 255, 0]),
+            // op_scatter: seed, 255 calls, the handle.
+            _ => {
+                p.push(31);
+                p.extend_from_slice(&(rng.next() as u32).to_le_bytes());
+                p.extend_from_slice(&[191, 0]);
+            }
+        }
+    }
+    p
 }
