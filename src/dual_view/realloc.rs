@@ -262,6 +262,7 @@ impl RawDualView {
         }
         let reading = self.reading(&st, Side::Host)?.join(self.reading(&st, Side::Device)?);
         let mapping = st.mapping.with_extents(*extents).map_err(fail)?;
+        sh.elem.bytes(&mapping).map_err(fail)?; // Overflow before the map's bitmap is sized for it
         let (cur, map) = self.resized_map(&mut st, &mapping)?;
         let desc = Desc { elem: sh.elem, mapping, device: sh.device_space, host: sh.host_space, init: true, pin_mirror: sh.pin_mirror, checked: sh.check.is_some() };
         let new = RawDualView::new_registering(&sh.label, &desc, Registering::AtFirstSync)?;
