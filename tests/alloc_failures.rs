@@ -344,7 +344,8 @@ fn coherence_map_allocations_fail_cleanly(note: &mut impl FnMut(&str, u64)) {
         // SAFETY: host / test-device memory of `a.mapping().span()` i32; no other user now.
         unsafe { std::slice::from_raw_parts(v.data() as *const i32, a.mapping().span()) }.to_vec()
     };
-    let mut calls: Vec<(&str, Box<dyn Fn() -> dualview::Result<()>>)> = vec![
+    type Call<'a> = Box<dyn Fn() -> dualview::Result<()> + 'a>;
+    let mut calls: Vec<(&str, Call)> = vec![
         ("a subview sync that needs the bitmap", Box::new(|| a.subview(&[Slice::Range(500, 501)]).unwrap().sync(Side::Host))),
         ("a subview modify that needs the bitmap", Box::new(|| {
             // A fresh subview sync first (it needs the bitmap too when the map is still boxes).
