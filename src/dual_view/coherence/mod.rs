@@ -4,8 +4,8 @@
 //!
 //! | form | when | memory | cost per call |
 //! | --- | --- | --- | --- |
-//! | a base state and at most [`MAX_BOXES`] boxes (`boxes.rs`) | after whole-array calls and a few subview calls | 152 B a box | `O(k^2 * rank)`, `k` boxes |
-//! | one bit per element and side (`bits.rs`) | when the boxes would be more than [`MAX_BOXES`], or would take more memory than the bits | 2 bits an element (rounded up to 64 elements) | `O(|B| / 64 + runs in B)` for a box `B` |
+//! | a base state and at most `MAX_BOXES` (64) boxes (`boxes.rs`) | after whole-array calls and a few subview calls | 152 B a box | `O(k^2 * rank)`, `k` boxes |
+//! | one bit per element and side (`bits.rs`) | when the boxes would be more than `MAX_BOXES`, or would take more memory than the bits | 2 bits an element (rounded up to 64 elements) | `O(|B| / 64 + runs in B)` for a box `B` |
 //!
 //! The map never holds a superset or drops a region: every form is exact,
 //! and only an allocation failure (`OutOfMemory`, nothing changed) refuses
@@ -74,7 +74,7 @@ pub(crate) struct Summary {
     pub(crate) uniform: bool,
 }
 
-/// What [`Map::info`] reports (introspection, for tests and `DV_TRACE`).
+/// What [`crate::RawDualView::coherence`] reports (introspection: tests, diagnostics).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MapInfo {
     /// Heap bytes the map holds.
