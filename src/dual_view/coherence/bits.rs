@@ -233,6 +233,7 @@ mod tests {
     use super::*;
 
     #[test]
+    #[cfg_attr(miri, ignore = "safe code only (the coherence map has no unsafe): too slow under Miri")]
     fn planes_set_clear_and_find_runs_across_words() {
         let mut p = Plane::try_new(200, false).unwrap();
         assert_eq!(p.set(3, 130), 127);
@@ -249,6 +250,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore = "safe code only (the coherence map has no unsafe): too slow under Miri")]
     fn joined_runs_never_cross_the_avoided_side() {
         let mut b = Bits::try_new(100, Cell::Clean).unwrap();
         b.assign(0, 10, Cell::Device);

@@ -157,6 +157,7 @@ mod tests {
     use super::*;
 
     #[test]
+    #[cfg_attr(miri, ignore = "safe code only (the coherence map has no unsafe): too slow under Miri")]
     fn the_ghost_rows_are_one_box_on_a_base() {
         let whole = IndexBox::new(&[0, 0], &[1000, 3]);
         let m = Boxes::uniform(Cell::Device);
@@ -171,6 +172,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore = "safe code only (the coherence map has no unsafe): too slow under Miri")]
     fn neighbours_join_and_rows_marked_one_by_one_stay_one_box() {
         let whole = IndexBox::new(&[0, 0], &[100, 10]);
         let mut m = Boxes::uniform(Cell::Clean);
@@ -182,6 +184,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore = "safe code only (the coherence map has no unsafe): too slow under Miri")]
     fn too_many_boxes_answer_none() {
         let whole = IndexBox::new(&[0], &[1000]);
         let mut m = Boxes::uniform(Cell::Device);

@@ -226,6 +226,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore = "safe code only (the coherence map has no unsafe): too slow under Miri")]
     fn the_linear_index_follows_memory_order() {
         let m = Mapping::new(Layout::Right, DynRank::new(&[3, 4, 5]).unwrap()).unwrap();
         let o = Order::of(&m);

@@ -254,6 +254,7 @@ fn a_hundred_thousand_fragments_stay_exact_within_two_bits_an_element() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "safe code only (the coherence map has no unsafe): too slow under Miri")]
 fn a_resize_that_changes_the_fastest_axis_keeps_each_state_in_place() {
     // Found by the soak: LayoutRight [8, 1] runs along axis 0; after a resize to
     // [8, 2] axis 1 is the fastest, so a row of the old order is no run of the new.
