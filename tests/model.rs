@@ -21,7 +21,7 @@ use dualview::{Access, Dims, DualView, DynRank, ErrorKind, Layout, RawDualView, 
 use proptest::prelude::*;
 mod common;
 use common::oracle::{self, Bx, Oracle};
-use common::row_major;
+use common::{row_major, two_mut};
 
 const DEV: Space = Space::test_device(2);
 
@@ -364,7 +364,7 @@ impl World {
                 let o = if dst.fam == src.fam {
                     oracle::deep_copy(&mut self.fams[dst.fam].oracle, None, &dst.bx(), map)
                 } else {
-                    let (d, s) = two(&mut self.fams, dst.fam, src.fam);
+                    let (d, s) = two_mut(&mut self.fams, dst.fam, src.fam);
                     oracle::deep_copy(&mut d.oracle, Some(&s.oracle), &dst.bx(), map)
                 };
                 prop_assert_eq!(r.is_err(), o.is_err(), "deep copy refused exactly when Kokkos aborts: {:?}", r);
@@ -445,16 +445,6 @@ impl World {
     }
 }
 
-fn two<T>(v: &mut [T], a: usize, b: usize) -> (&mut T, &T) {
-    assert_ne!(a, b);
-    if a < b {
-        let (x, y) = v.split_at_mut(b);
-        (&mut x[a], &y[0])
-    } else {
-        let (x, y) = v.split_at_mut(a);
-        (&mut y[0], &x[b])
-    }
-}
 
 fn family(e: &[usize], left: bool) -> RawDualView {
     let layout = if left { Layout::Left } else { Layout::Right };

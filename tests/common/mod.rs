@@ -23,4 +23,16 @@ pub fn flat(ext: &[usize], idx: &[usize]) -> usize {
     idx.iter().zip(ext).fold(0, |acc, (i, e)| acc * e + i)
 }
 
+/// Two elements of one slice, the first mutable (`a != b`).
+pub fn two_mut<T>(v: &mut [T], a: usize, b: usize) -> (&mut T, &T) {
+    assert_ne!(a, b);
+    if a < b {
+        let (x, y) = v.split_at_mut(b);
+        (&mut x[a], &y[0])
+    } else {
+        let (x, y) = v.split_at_mut(a);
+        (&mut y[0], &x[b])
+    }
+}
+
 pub mod oracle;

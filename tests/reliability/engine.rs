@@ -83,7 +83,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 #[path = "../common/mod.rs"]
 mod common;
 use common::oracle::{self, Bx, Oracle};
-use common::{flat, row_major};
+use common::{flat, row_major, two_mut};
 
 /// `DV_ENGINE_TRACE=1`: print each operation and each coherence call (to read a finding).
 fn tracing() -> bool {
@@ -3166,10 +3166,10 @@ impl World {
 /// Every index of an axis.
 const ALL: dv_range_t = dv_range_t { kind: DV_ALL, reserved: 0, begin: 0, end: 0 };
 
-/// xorshift64* (the programs of `op_scatter`).
-struct Rng(u64);
+/// xorshift64* (the programs of `op_scatter`, and the random programs of main.rs).
+pub struct Rng(pub u64);
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub fn next(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
@@ -3180,16 +3180,6 @@ impl Rng {
     }
 }
 
-fn two_mut<T>(v: &mut [T], a: usize, b: usize) -> (&mut T, &T) {
-    assert_ne!(a, b);
-    if a < b {
-        let (x, y) = v.split_at_mut(b);
-        (&mut x[a], &y[0])
-    } else {
-        let (x, y) = v.split_at_mut(a);
-        (&mut y[0], &x[b])
-    }
-}
 
 impl Default for World {
     fn default() -> Self {

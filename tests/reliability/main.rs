@@ -55,16 +55,7 @@ fn fuzz_corpus_replays_clean() {
     );
 }
 
-/// xorshift64*: deterministic programs without a dependency.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-}
+use engine::Rng;
 
 #[test]
 fn random_programs_follow_the_oracle() {
