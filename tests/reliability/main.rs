@@ -12,6 +12,7 @@
 mod engine;
 mod table;
 
+use engine::Rng;
 use std::path::PathBuf;
 
 /// The source tree: `CARGO_MANIFEST_DIR` at run time (cargo test sets it, and
@@ -55,7 +56,6 @@ fn fuzz_corpus_replays_clean() {
     );
 }
 
-use engine::Rng;
 
 #[test]
 fn random_programs_follow_the_oracle() {
