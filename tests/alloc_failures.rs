@@ -381,4 +381,31 @@ fn coherence_map_allocations_fail_cleanly(note: &mut impl FnMut(&str, u64)) {
     }
     drop(calls);
     drop((a, src));
+    // A fill and a push that need the bitmap (the review of issue 30): refused before any
+    // data is written or any mark published.
+    for what in ["fill", "push"] {
+        let b = make("oom_map_b", n);
+        b.fill(Side::Device, &5i32.to_ne_bytes()).unwrap();
+        for i in 0..63 {
+            b.subview(&[Slice::Range(3 * i, 3 * i + 1)]).unwrap().sync(Side::Host).unwrap();
+        }
+        b.subview(&[Slice::Range(1000, 1010)]).unwrap().modify(Side::Host).unwrap();
+        assert_eq!(b.coherence().boxes, 64);
+        let read = |s: Side| {
+            let v = b.view(s).unwrap();
+            // SAFETY: host / test-device memory of `span` i32; no other user now.
+            unsafe { std::slice::from_raw_parts(v.data() as *const i32, b.mapping().span()) }.to_vec()
+        };
+        let before = (b.coherence(), b.sync_state(), b.stats().fills, read(Side::Host), read(Side::Device));
+        inject_allocation_failure(1);
+        // A 65th box: the fill's host box apart from the others, the push's clean box next to
+        // the host-newer one (another state: no join).
+        let sub = if what == "fill" { b.subview(&[Slice::Range(700, 702)]) } else { b.subview(&[Slice::Range(1010, 1015)]) }.unwrap();
+        let r = if what == "fill" { sub.fill(Side::Host, &9i32.to_ne_bytes()) } else { sub.push(Side::Host) };
+        inject_allocation_failure(0);
+        assert_eq!(r.unwrap_err().kind(), ErrorKind::OutOfMemory, "{what}");
+        let after = (b.coherence(), b.sync_state(), b.stats().fills, read(Side::Host), read(Side::Device));
+        assert!(after == before, "{what}: a refused call changed the map, the flags or the data");
+        note(&format!("a {what} that needs the bitmap (the coherence map)"), 1);
+    }
 }

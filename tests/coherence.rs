@@ -339,3 +339,32 @@ fn resized_to_an_overflowing_size_is_an_overflow_whatever_the_map() {
     b.resize(&DynRank::new(&[2, 2, 2]).unwrap()).unwrap();
     assert!(at(0, 1, 0).need_sync(Side::Host) && !at(0, 0, 1).need_sync(Side::Host));
 }
+
+/// From the review of issue 30: a deep copy within one family between
+/// overlapping subviews, where the source holds elements newer on the other
+/// side, gives the destination the source's values (the other side is copied
+/// through one staged copy, not box by box).
+#[test]
+fn an_overlapping_deep_copy_within_a_family_keeps_the_sources_values() {
+    let m = Mapping::new(Layout::Left, DynRank::new(&[5, 3]).unwrap()).unwrap();
+    let a = RawDualView::new("o", &Desc::new(ElemSpec::of::<f64>(), m, space())).unwrap();
+    {
+        let v = a.view(Side::Host).unwrap();
+        let h = v.data() as *mut f64;
+        for k in 0..15 {
+            // SAFETY: host memory of 15 f64; no other user.
+            unsafe { *h.add(k) = k as f64 };
+        }
+    }
+    a.modify(Side::Host).unwrap();
+    a.subview(&[Slice::Range(1, 2), Slice::Range(1, 2)]).unwrap().sync(Side::Device).unwrap();
+    let dst = a.subview(&[Slice::Range(1, 5), Slice::All]).unwrap();
+    let src = a.subview(&[Slice::Range(0, 4), Slice::All]).unwrap();
+    RawDualView::deep_copy(&dst, &src).unwrap();
+    a.sync(Side::Host).unwrap();
+    a.sync(Side::Device).unwrap();
+    // Row-major (as `side` reads): row 0 kept, rows 1..5 the old rows 0..4.
+    let want: Vec<f64> = (0..5).flat_map(|i| (0..3).map(move |j| if i == 0 { (5 * j) as f64 } else { (5 * j + i - 1) as f64 })).collect();
+    assert_eq!(side(&a, Side::Host), want);
+    assert_eq!(side(&a, Side::Device), want);
+}

@@ -7,7 +7,7 @@ use super::coherence::{Cell, Op};
 use super::flags::modified;
 use super::regions::IndexBox;
 use super::{in_flight, lock_pair, RawDualView, State};
-use crate::error::Result;
+use crate::error::{err, Result};
 use crate::layout::Slice;
 use crate::side::Side;
 use crate::space::{self, Space, Stream};
@@ -32,8 +32,14 @@ impl RawDualView {
         self.settle_locked(&mut st)?;
         self.placement(&st)?;
         self.verify_locked(&mut st, Call::Modify(side))?;
-        self.fill_locked(&st, side, value)?;
+        if value.len() != self.shared.elem.size() {
+            let e = err!(InvalidArgument, "fill value has {} bytes, the element has {}", value.len(), self.shared.elem.size());
+            return Err(self.err_on(e, Some(side)));
+        }
+        // Mark, then write (Kokkos allows either order): all that can refuse the call
+        // (the other counter, the map's memory) comes before the data changes.
         self.mark_locked(&mut st, side)?;
+        self.fill_view_locked(&st, side, value)?;
         self.record_locked(&mut st, Wrote::Side(side))
     }
 
@@ -64,14 +70,6 @@ impl RawDualView {
         self.exclusive(st, side, side)?.fill(&v, value).map_err(|e| self.err_on(e, Some(side)))?;
         self.shared.record_moved(Moved::Fill(side), n, t0.elapsed(), "");
         Ok(())
-    }
-
-    fn fill_locked(&self, st: &State, side: Side, value: &[u8]) -> Result<()> {
-        self.placement(st)?;
-        if self.shared.flags.load() & modified(side.other()) != 0 {
-            return Err(self.concurrent(side));
-        }
-        self.fill_view_locked(st, side, value)
     }
 
     /// Kokkos `deep_copy(DualView dst, DualView src)`: the side Kokkos picks
@@ -129,6 +127,8 @@ impl RawDualView {
         if stream.is_none() {
             dst.settle_locked(&mut dst_st)?;
         }
+        dst.placement(&dst_st)?;
+        src.placement(src_guard.as_deref().unwrap_or(&dst_st))?;
         dst.verify_locked(&mut dst_st, Call::DeepCopy(side))?;
         let cur = dst.map_locked(&mut dst_st);
         // Every check, and the map's new state, before anything changes.
@@ -142,10 +142,16 @@ impl RawDualView {
             let (db, sb) = (dst.bounds(&dst_st), src.bounds(src_st));
             // The source's elements newer on the other side, in the handles' own index space.
             let theirs = src.cells_in(src_st, &sb, Cell::newer(other))?;
-            let local: Vec<IndexBox> = theirs.iter().map(|x| local_box(x, &sb, &src.kept_axes(src_st))).collect();
+            let mut local: Vec<IndexBox> = theirs.iter().map(|x| local_box(x, &sb, &src.kept_axes(src_st))).collect();
             let mut ops = vec![(db, Op::Assign(Cell::newer(side)))];
             let da = dst.kept_axes(&dst_st);
             ops.extend(local.iter().map(|x| (parent_box(x, &db, &da), Op::Assign(Cell::newer(other)))));
+            if !local.is_empty() && dst.same_family(src) && db.overlaps(&sb) {
+                // Both boxes in one allocation, overlapping: box-by-box copies would read what an
+                // earlier one wrote. The other side goes as one view copy (staged); where the
+                // source was not newer there, the map keeps `dst` newer on `side`.
+                local = vec![local_box(&sb, &sb, &src.kept_axes(src_st))];
+            }
             (local, dst_st.map.prepare(ops)?)
         };
         Self::copy_locked(dst, &mut dst_st, side, src, src_guard.as_deref(), side, stream, &theirs)?;

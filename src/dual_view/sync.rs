@@ -117,6 +117,22 @@ impl RawDualView {
         fl.replace(now, flags::with_map((now & !COUNTERS) | counters, st.map.summary()))
     }
 
+    /// `DV_TRACE`: a mark of `side` over `b` drops elements newer on the other side.
+    fn trace_drops(&self, st: &State, cur: u8, side: Side, b: &IndexBox) {
+        let other = side.other();
+        if !crate::stats::trace_enabled() || cur & newer(other) == 0 {
+            return;
+        }
+        let n: usize = st.map.parts(b, Cell::newer(other)).map_or(0, |p| p.iter().map(IndexBox::len).sum());
+        if n > 0 {
+            crate::stats::trace(format_args!(
+                "\"{}\": modify_{side} drops {n} element(s) newer on the {other} side, which no sync had copied \
+                 (the later mark wins, as in Kokkos)",
+                self.shared.label
+            ));
+        }
+    }
+
     /// Under the lock: `modify(side)` through this handle's box.
     pub(super) fn mark_locked(&self, st: &mut State, side: Side) -> Result<()> {
         let b = self.bounds(st);
@@ -150,13 +166,8 @@ impl RawDualView {
                     Some(side),
                 ));
             }
-            if drops && crate::stats::trace_enabled() {
-                let n: usize = st.map.parts(b, Cell::newer(other))?.iter().map(IndexBox::len).sum();
-                crate::stats::trace(format_args!(
-                    "\"{}\": modify_{side} drops {n} element(s) newer on the {other} side, which no sync had copied \
-                     (the later mark wins, as in Kokkos)",
-                    self.shared.label
-                ));
+            if drops {
+                self.trace_drops(st, cur, side, b);
             }
             st.map.assign(b, Cell::newer(side))?;
             if self.publish(st, cur, modified(side)) {
@@ -366,8 +377,24 @@ impl RawDualView {
         self.settle_locked(&mut st)?;
         self.verify_locked(&mut st, Call::Modify(side))?;
         let b = self.bounds(&st);
-        self.mark_locked(&mut st, side)?;
-        self.sync_locked_as(&mut st, target, None, b, true)?;
+        let cur = self.map_locked(&mut st);
+        if cur & modified(target) != 0 {
+            return Err(self.concurrent(side));
+        }
+        self.trace_drops(&st, cur, side, &b);
+        // The box is marked and copied: clean afterwards. Prepared before anything changes.
+        let pending = st.map.prepare(vec![(b, Op::Assign(Cell::Clean))])?;
+        let t0 = Instant::now();
+        let moved = {
+            let _range = crate::tools::nvtx::range(|| {
+                format!("dualview push_{side} \"{}\" {}", sh.label, crate::tools::nvtx::bytes(b.len() * sh.elem.size()))
+            });
+            self.copy_changes(&st, &[b], target, None).map_err(|e| self.err_on(e, Some(target)))?
+        };
+        sh.record_moved(Moved::Push(target), moved, t0.elapsed(), "");
+        st.map.commit(pending);
+        // Kokkos: modify_side sets its counter, sync_target clears both.
+        self.publish(&st, cur, CLEAN);
         self.record_locked(&mut st, Wrote::Side(target))?;
         drop(st);
         self.report(DV_TOOLS_DUAL_VIEW_MODIFY, side);
@@ -399,11 +426,6 @@ impl RawDualView {
     /// const handle that would copy answers `ConstSync`. False when nothing
     /// was to do (no copy, no counter).
     pub(super) fn sync_locked(&self, st: &mut State, target: Side, stream: Option<Stream>, bounds: IndexBox) -> Result<bool> {
-        self.sync_locked_as(st, target, stream, bounds, false)
-    }
-
-    /// [`RawDualView::sync_locked`], counted and named as a `push` of the other side when `push`.
-    fn sync_locked_as(&self, st: &mut State, target: Side, stream: Option<Stream>, bounds: IndexBox, push: bool) -> Result<bool> {
         let sh = &*self.shared;
         let other = target.other();
         let cur = self.map_locked(st);
@@ -438,8 +460,7 @@ impl RawDualView {
             crate::tools::nvtx::range(|| {
                 let n: usize = copy.iter().map(|b| b.len()).sum::<usize>() * sh.elem.size();
                 let how = if queued.is_some() { " (enqueue)" } else { "" };
-                let call = if push { format!("push_{other}") } else { format!("sync_{target}") };
-                format!("dualview {call} \"{}\" {}{how}", sh.label, crate::tools::nvtx::bytes(n))
+                format!("dualview sync_{target} \"{}\" {}{how}", sh.label, crate::tools::nvtx::bytes(n))
             })
         });
         let copied = if copy.is_empty() { Ok(0) } else { self.copy_changes(st, &copy, target, stream).map_err(|e| self.err_on(e, Some(target))) };
@@ -451,15 +472,17 @@ impl RawDualView {
         if let Ok(moved) = copied {
             if !copy.is_empty() {
                 // On the default stream the copy (or prefetch) is complete here: it synchronises itself.
-                let how = if push { Moved::Push(target) } else { Moved::Sync(target) };
-                sh.record_moved(how, moved, t0.elapsed(), "");
+                sh.record_moved(Moved::Sync(target), moved, t0.elapsed(), "");
             }
             match pending {
                 Some(p) => st.map.commit(p),
                 None if !copy.is_empty() => st.map.set_uniform(Cell::Clean),
                 None => {}
             }
-            // A side marked again during the copy (lock-free, the whole array) keeps its mark.
+            // A lock-free whole-array modify or clear during the copy replaced the map: then
+            // nothing is published (a modify that found its side newer everywhere already
+            // changed no byte, and is settled here with the rest: writing a side while
+            // another thread syncs it is the caller's race, as in Kokkos).
             self.publish(st, cur, if counters { CLEAN } else { cur & COUNTERS });
         }
         if let Some(s) = queued {

@@ -2,8 +2,8 @@
 //! boxes in other states. After a whole-array modify and a few subview calls
 //! (the LAMMPS ghost rows, an MPI halo) this is a base and one box a call.
 //!
-//! Cost: each operation is `O(k^2 * rank)` for `k <= MAX_BOXES` boxes (the
-//! subtraction, then joining neighbours). An operation that would need more
+//! Cost: each operation is `O(k^2 * rank)` for `k <= MAX_BOXES` boxes for the
+//! subtraction, and `O(k^3 * rank)` at worst for joining neighbours. An operation that would need more
 //! boxes answers `None`; the map then moves to the bitmap.
 
 use super::Cell;

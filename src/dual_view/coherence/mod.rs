@@ -4,7 +4,7 @@
 //!
 //! | form | when | memory | cost per call |
 //! | --- | --- | --- | --- |
-//! | a base state and at most `MAX_BOXES` (64) boxes (`boxes.rs`) | after whole-array calls and a few subview calls | 152 B a box | `O(k^2 * rank)`, `k` boxes |
+//! | a base state and at most `MAX_BOXES` (64) boxes (`boxes.rs`) | after whole-array calls and a few subview calls | 144 B a box | `O(k^3 * rank)` at worst (joining neighbours), `k` boxes |
 //! | one bit per element and side (`bits.rs`) | when the boxes would be more than `MAX_BOXES`, or would take more memory than the bits | 2 bits an element (rounded up to 64 elements) | `O(|B| / 64 + runs in B)` for a box `B` |
 //!
 //! The map never holds a superset or drops a region: every form is exact,
