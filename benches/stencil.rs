@@ -1,7 +1,8 @@
 //! The stencil inner loop's cost per cell through each way of reaching the
 //! elements of a guard (docs/BENCHMARKS.md, "Rust access"): checked `get`,
-//! typed `[[i, j]]` indexing, the slice with hand-computed offsets, and an
-//! ndarray `Zip` over the guard's `ArrayView` (with the `ndarray` feature).
+//! typed `[[i, j]]` and `[(i, j)]` indexing, the slice with hand-computed
+//! offsets, and an ndarray `Zip` over the guard's `ArrayView` (with the
+//! `ndarray` feature).
 //!
 //! `cargo bench --bench stencil --features ndarray` (criterion reports
 //! elements per second; one element is one cell update).
@@ -45,6 +46,16 @@ fn stencil(c: &mut Criterion) {
             for i in 1..N - 1 {
                 for j in 1..N - 1 {
                     y[[i, j]] = 0.25 * (x[[i - 1, j]] + x[[i + 1, j]] + x[[i, j - 1]] + x[[i, j + 1]]);
+                }
+            }
+        })
+    });
+    g.bench_function("index_tuple", |bch| {
+        bch.iter(|| {
+            let (x, mut y) = (a.host().unwrap(), b.host_mut().unwrap());
+            for i in 1..N - 1 {
+                for j in 1..N - 1 {
+                    y[(i, j)] = 0.25 * (x[(i - 1, j)] + x[(i + 1, j)] + x[(i, j - 1)] + x[(i, j + 1)]);
                 }
             }
         })

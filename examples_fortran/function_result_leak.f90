@@ -1,4 +1,5 @@
-! The pattern that leaks under gfortran 12: a function returning type(dualview_t).
+! The pattern that leaks under gfortran 12: a function returning type(dualview_t)
+! without `call f%as_result()` (function_result.f90 is the same with it: no leak).
 ! gfortran 12 never finalizes the function result, so `a = new_field(n)` clones the
 ! result's handle into a and the result's own handle is never released. The ctest
 ! fortran.leak.function_result runs this with DV_LEAK_REPORT=1 and expects the exit

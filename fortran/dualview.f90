@@ -46,7 +46,8 @@ module dualview
   private :: c_ptr, c_null_ptr, c_associated, c_loc, c_f_pointer, c_int, c_int32_t, c_int64_t, c_size_t, &
       c_bool, c_char, c_null_char, int32, int64, error_unit
   private :: dualview_typed_t, dv_extents_t, dv_desc_t, dv_range_t
-  private :: c_dv_last_error_copy, c_dv_create, c_dv_wrap, c_dv_clone, c_dv_destroy, c_dv_modify_host, &
+  private :: c_dv_last_error_copy, c_dv_create, c_dv_wrap, c_dv_clone, c_dv_destroy, c_dv_mark_result, c_dv_take, &
+      c_dv_release, c_dv_modify_host, &
       c_dv_modify_device, c_dv_sync_host, c_dv_sync_device, c_dv_clear_sync_state, c_dv_need_sync_host, &
       c_dv_need_sync_device, c_dv_host_access, c_dv_device_access, c_dv_rank, c_dv_extent, c_dv_info, &
       c_dv_label, c_dv_view_label, c_dv_desc_of, c_dv_resize, c_dv_realloc, c_dv_handle_count, &
@@ -56,8 +57,8 @@ module dualview
       c_dv_push_host, c_dv_push_device
   private :: c_strlen, str, str_i32, str_i64, last_error, c_message, fortran_names, report, fail, die, live, to_c, &
       from_c
-  private :: addr_of, owns, borrowed, release, adopt, shape_ok, to_extents, get_label, host_access, wrap_any
-  private :: dv_f_create_i32, dv_f_create_i64, dv_f_destroy, dv_f_final, dv_f_assign, dv_f_is_valid, &
+  private :: addr_of, owns, borrowed, release, drop_handle, adopt, shape_ok, to_extents, get_label, host_access, wrap_any
+  private :: dv_f_create_i32, dv_f_create_i64, dv_f_destroy, dv_f_final, dv_f_assign, dv_f_is_valid, dv_f_as_result, &
       dv_f_modify_host, dv_f_modify_device, dv_f_sync_host, dv_f_sync_device, dv_f_clear_sync_state, &
       dv_f_need_sync_host, dv_f_need_sync_device, dv_f_resize_i32, dv_f_resize_i64, dv_f_realloc_i32, &
       dv_f_realloc_i64, dv_f_extent_i32, dv_f_extent_i64, dv_f_rank, dv_f_label, dv_f_view_label, &
@@ -73,17 +74,23 @@ module dualview
   !> address, and destroy or finalization of a copy at another address only detaches the
   !> copy (its handle becomes null) without releasing the original's handle.
   !>
+  !> A function that returns a dualview_t calls as_result on its result last: the
+  !> assignment that receives it takes that handle over (no leak, whether or not the
+  !> compiler finalizes function results).
+  !>
   !> host and wrap come from the parent, dualview_typed_t (dualview_abi).
   type, extends(dualview_typed_t) :: dualview_t
     private
     type(c_ptr) :: h = c_null_ptr       ! the C handle; c_null_ptr when none
     type(c_ptr) :: owner = c_null_ptr   ! c_loc of the object that owns h (c_null_ptr: not recorded)
     integer :: state = 0                ! 0 never created, 1 holds a handle, 2 destroyed
+    logical :: took = .false.           ! h was handed over to this object by dv_take (a function result)
   contains
     procedure, private :: dv_f_create_i32, dv_f_create_i64
     generic :: create => dv_f_create_i32, dv_f_create_i64
     procedure :: destroy => dv_f_destroy
     procedure :: is_valid => dv_f_is_valid
+    procedure :: as_result => dv_f_as_result
     procedure :: modify_host => dv_f_modify_host
     procedure :: modify_device => dv_f_modify_device
     procedure :: sync_host => dv_f_sync_host
@@ -537,18 +544,32 @@ contains
     borrowed = c_associated(self%h) .and. c_associated(self%owner) .and. .not. owns(self)
   end function
 
-  !> Give up self's handle: dv_destroy unless self is borrowed, which is only detached.
+  !> Give up self's handle: released unless self is borrowed, which is only detached.
   subroutine release(self, st)
     type(dualview_t), intent(inout) :: self
     integer(c_int), intent(out), optional :: st
     integer(c_int) :: s
     s = DV_OK
-    if (c_associated(self%h) .and. .not. borrowed(self)) s = c_dv_destroy(self%h)
+    if (c_associated(self%h) .and. .not. borrowed(self)) s = drop_handle(self)
     if (present(st)) st = s
     if (c_associated(self%h)) self%state = 2
     self%h = c_null_ptr
     self%owner = c_null_ptr
+    self%took = .false.
   end subroutine
+
+  !> Release self%h: the object that took a function result destroys it; any other
+  !> holder releases it unless another object took it over (dv_release: then only
+  !> detached, as a compiler's copy of a function result is).
+  integer(c_int) function drop_handle(self) result(st)
+    type(dualview_t), intent(in) :: self
+    logical(c_bool) :: released
+    if (self%took) then
+      st = c_dv_destroy(self%h)
+    else
+      st = c_dv_release(self%h, released)
+    end if
+  end function
 
   !> Make h self's handle, owned at address owner (c_null_ptr: unrecorded), after
   !> releasing the old one.
@@ -668,31 +689,53 @@ contains
     type(c_ptr) :: h, owner
     integer(c_int) :: st
     integer :: state
+    logical(c_bool) :: taken
     h = c_null_ptr
+    taken = .false.
     state = rhs%state
     if (c_associated(rhs%h)) then
-      st = c_dv_clone(rhs%h, h)
+      ! A function's result (as_result) is taken over, anything else cloned.
+      st = c_dv_take(rhs%h, h, taken)
       if (st /= DV_OK) call die("dualview_t assignment: " // c_message(st, rhs))
     end if
     owner = c_null_ptr
     if (c_associated(lhs%h)) then
-      if (c_associated(lhs%h, rhs%h) .and. borrowed(lhs)) then
-        ! x = a on a raw copy of a (allocate(x, source=a)): a keeps its handle.
+      if (c_associated(lhs%h, rhs%h) .and. (borrowed(lhs) .or. taken)) then
+        ! x = a on a raw copy of a (allocate(x, source=a)): a keeps its handle;
+        ! or x = x on a result: x takes what it holds.
         lhs%h = c_null_ptr
       else
         ! The old handle goes; the recorded owner stays (a compiler temporary of the
         ! left side is copied back there).
         owner = lhs%owner
-        st = c_dv_destroy(lhs%h)
+        st = drop_handle(lhs)
         lhs%h = c_null_ptr
       end if
     end if
     if (c_associated(h)) then
       call adopt(lhs, h, owner)
+      lhs%took = logical(taken)
     else
       call release(lhs)
       lhs%state = state
     end if
+  end subroutine
+
+  !> Mark this DualView as the result of the function that returns it; call it last
+  !> in the function. The assignment that receives the result (u = make_field(n))
+  !> takes this handle over instead of making a new one, and the compiler's copies of
+  !> the result, finalized or not, release nothing more. A result that is never
+  !> assigned is released when the compiler finalizes it (gfortran 13 and later,
+  !> ifx); gfortran 12 never does (docs/FORTRAN.md). Elemental.
+  impure elemental subroutine dv_f_as_result(self)
+    class(dualview_t), intent(inout) :: self
+    integer(c_int) :: st
+    if (.not. c_associated(self%h)) return
+    st = c_dv_mark_result(self%h)
+    if (st /= DV_OK) call die("dualview_t%as_result: " // c_message(st))
+    ! Any holder of a result releases it (the compiler copies it elsewhere), unless taken.
+    self%owner = c_null_ptr
+    self%took = .false.
   end subroutine
 
   !> Whether this object holds a handle (created, wrapped or assigned, and not destroyed).

@@ -1381,6 +1381,45 @@ DV_NODISCARD enum dv_status_t dv_extents_is_matrix(const struct dv_extents_t *e,
 DV_NODISCARD enum dv_status_t dv_extents_is_tensor(const struct dv_extents_t *e, bool *out);
 
 /**
+ * Mark `dv` as a function's result: the next `dv_take` of it hands this very
+ * handle over instead of making a new one, so a language without move
+ * semantics returns a DualView without leaking a handle (the Fortran module's
+ * `as_result`). Marking a taken handle makes it a result again (a function
+ * that returns what it received).
+ *
+ * # Safety
+ * `dv` is a handle or NULL.
+ */
+DV_NODISCARD enum dv_status_t dv_mark_result(struct dv_dualview_t *dv);
+
+/**
+ * `*out` = a handle of the caller's own on `src`'s DualView. When `src` is a
+ * result (`dv_mark_result`) not yet taken, that is `src` itself and `*taken`
+ * = true: the caller now owns it (release it with `dv_destroy`), and
+ * `dv_release` by any other holder of `src` only detaches. Otherwise it is a
+ * new handle, as `dv_clone`, and `*taken` = false. On error nothing changes.
+ *
+ * # Safety
+ * `src` is a handle or NULL; `out` and `taken` are writable.
+ */
+DV_NODISCARD
+enum dv_status_t dv_take(struct dv_dualview_t *src,
+                         struct dv_dualview_t **out,
+                         bool *taken);
+
+/**
+ * Release a handle held by a copy that may not own it: as `dv_destroy`,
+ * unless `dv_take` handed `dv` over to another holder (then nothing happens:
+ * the taker releases it). `*released` (may be NULL) says whether it was
+ * destroyed. `dv_release(NULL, ...)` does nothing.
+ *
+ * # Safety
+ * `dv` is a handle or NULL; `released` is NULL or writable. No other thread
+ * may use `dv` during or after a call that destroys it.
+ */
+DV_NODISCARD enum dv_status_t dv_release(struct dv_dualview_t *dv, bool *released);
+
+/**
  * `*out` = the rank.
  *
  * # Safety

@@ -5,7 +5,7 @@
 // `get(&[i, j])` is tested on purpose, beside `get([i, j])`.
 #![allow(clippy::needless_borrows_for_generic_args)]
 
-use dualview::{s, DualView, Dims, DynIndex, DynRank, ErrorKind, Layout, Slice, Space};
+use dualview::{s, Const, DualView, Dims, Dyn, DynIndex, DynRank, ErrorKind, Layout, Side, Slice, Space};
 
 fn grid(layout: Layout, nx: usize, ny: usize) -> DualView<u32, Dims<2>> {
     let a = DualView::<u32, Dims<2>>::builder("g", Dims::from([nx, ny]))
@@ -111,6 +111,90 @@ fn index_out_of_bounds_panics_like_a_slice() {
     let a = grid(Layout::Left, 2, 2);
     let h = a.host().unwrap();
     let _ = h[[2, 0]];
+}
+
+#[test]
+fn tuple_indices_reach_the_same_element_as_arrays() {
+    for layout in [Layout::Left, Layout::Right] {
+        let a = grid(layout, 3, 4);
+        {
+            let h = a.host().unwrap();
+            for i in 0..3 {
+                for j in 0..4 {
+                    assert!(std::ptr::eq(&h[(i, j)], &h[[i, j]]), "{layout:?} ({i}, {j})");
+                    assert_eq!(h[(i, j)], (10 * i + j) as u32);
+                }
+            }
+        }
+        let mut m = a.host_mut().unwrap();
+        m[(2, 1)] = 99;
+        m[(0, 3)] += 1;
+        assert_eq!((m[[2, 1]], m[[0, 3]], m[(0, 3)]), (99, 4, 4));
+        let p: *const u32 = &mut m[(1, 2)];
+        assert!(std::ptr::eq(p, &m[[1, 2]]));
+    }
+    // 3D, and extents given as a tuple of static and dynamic axes.
+    let b = DualView::<u64, (Const<2>, Dyn, Dyn)>::builder("b", (Const, Dyn::new(3), Dyn::new(4))).device(Space::test_device(0)).build().unwrap();
+    {
+        let mut m = b.device_mut().unwrap();
+        for i in 0..2 {
+            for j in 0..3 {
+                for k in 0..4 {
+                    m[(i, j, k)] = (100 * i + 10 * j + k) as u64;
+                }
+            }
+        }
+    }
+    let h = b.host().unwrap();
+    assert!(h.indexed().all(|([i, j, k], &x)| x == (100 * i + 10 * j + k) as u64 && h[(i, j, k)] == x));
+    assert_eq!(h[(1, 2, 3)], 123);
+}
+
+#[test]
+fn a_tuple_index_out_of_bounds_panics_like_the_array_form() {
+    let message = |f: &dyn Fn()| {
+        let p = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_err();
+        p.downcast_ref::<String>().cloned().unwrap_or_default()
+    };
+    let a = grid(Layout::Left, 2, 3);
+    let h = a.host().unwrap();
+    let tuple = message(&|| {
+        let _ = h[(2, 0)];
+    });
+    assert!(tuple.contains("out of bounds"), "{tuple}");
+    assert_eq!(tuple, message(&|| {
+        let _ = h[[2, 0]];
+    }));
+    drop(h);
+    let m = std::cell::RefCell::new(a.host_mut().unwrap());
+    let write = message(&|| m.borrow_mut()[(0, 3)] = 1);
+    assert_eq!(write, message(&|| m.borrow_mut()[[0, 3]] = 1));
+    assert!(write.contains("[0, 3]"), "{write}");
+}
+
+#[test]
+fn guard_errors_name_the_dual_view() {
+    let a = DualView::<u32, Dims<2>>::builder("temperature", Dims::from([2, 3])).device(Space::test_device(0)).build().unwrap();
+    let check = |e: dualview::Error, kind: ErrorKind, side: Side| {
+        assert_eq!((e.kind(), e.label(), e.side()), (kind, Some("temperature"), Some(side)), "{e}");
+        let msg = e.to_string();
+        assert!(msg.starts_with("DualView \"temperature\": the ") && msg.contains(&format!("{side} view")), "{msg}");
+    };
+    let h = a.host().unwrap();
+    check(h.get([2, 0]).unwrap_err(), ErrorKind::OutOfRange, Side::Host);
+    let e = h.get([0, 5]).unwrap_err();
+    assert_eq!(e.to_string(), "DualView \"temperature\": the host view at [0, 5]: index 5 of axis 1 is out of range for extent 3");
+    drop(h);
+    let mut d = a.device_mut().unwrap();
+    check(d.set([0, 3], 1).unwrap_err(), ErrorKind::OutOfRange, Side::Device);
+    check(d.get_mut([9, 9]).unwrap_err(), ErrorKind::OutOfRange, Side::Device);
+    check(d.get([2, 2]).unwrap_err(), ErrorKind::OutOfRange, Side::Device);
+    drop(d);
+    // A run-time rank: a wrong count too.
+    let r = a.into_extents::<DynRank>().unwrap();
+    let mut m = r.host_mut().unwrap();
+    check(m.set([1, 1, 0], 3).unwrap_err(), ErrorKind::RankMismatch, Side::Host);
+    check(m.get(&[5, 0][..]).unwrap_err(), ErrorKind::OutOfRange, Side::Host);
 }
 
 #[test]

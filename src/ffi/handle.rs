@@ -11,13 +11,18 @@
 //! | use or destroy after `dv_destroy` (double destroy included) | yes, until the slot's generation wraps (2^32 reuses) |
 //! | a pointer that never came from dualview | yes, unless its bits happen to match a live slot and generation |
 //! | destroying a handle while another thread is using the same handle | no: a data race in the caller |
+//!
+//! Each slot also holds an ownership [`Mark`], for languages without move
+//! semantics (the Fortran module's function results, docs/FORTRAN.md): a
+//! handle marked as a result is handed over once by `dv_take`, and after that
+//! `dv_release` by any holder other than its taker only detaches.
 
 use crate::dual_view::RawDualView;
 use crate::error::{Error, ErrorKind};
 use std::ptr::null_mut;
 use std::cell::UnsafeCell;
 use std::mem::MaybeUninit;
-use std::sync::atomic::{AtomicPtr, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicPtr, AtomicU32, AtomicU8, Ordering};
 use std::sync::Mutex;
 
 /// An opaque DualView handle. Create with `dv_create`, `dv_wrap`, `dv_clone`
@@ -53,6 +58,8 @@ const SEGS: usize = 1 << 12;
 /// generation (one load and one compare on the hot path).
 struct Slot {
     state: AtomicU32,
+    /// The live handle's [`Mark`] (0 when it is made).
+    mark: AtomicU8,
     /// The generation the next handle of this slot gets (under the lock).
     next: UnsafeCell<u32>,
     entry: UnsafeCell<MaybeUninit<Entry>>,
@@ -65,7 +72,7 @@ struct Slot {
 unsafe impl Sync for Slot {}
 
 #[allow(clippy::declare_interior_mutable_const)]
-const EMPTY: Slot = Slot { state: AtomicU32::new(0), next: UnsafeCell::new(1), entry: UnsafeCell::new(MaybeUninit::uninit()) };
+const EMPTY: Slot = Slot { state: AtomicU32::new(0), mark: AtomicU8::new(0), next: UnsafeCell::new(1), entry: UnsafeCell::new(MaybeUninit::uninit()) };
 
 type Segment = [Slot; SEG_LEN];
 
@@ -144,6 +151,7 @@ pub(crate) fn insert(entry: Entry) -> Result<*mut dv_dualview_t, Error> {
         (*s.entry.get()).write(entry);
         *s.next.get()
     };
+    s.mark.store(Mark::Plain as u8, Ordering::Relaxed);
     s.state.store(generation, Ordering::Release);
     let bits = ((generation as u64) << 32) | (index as u64 + 1);
     Ok(bits as usize as *mut dv_dualview_t)
@@ -180,6 +188,47 @@ pub(crate) fn peek<'a>(h: *const dv_dualview_t) -> Option<&'a Entry> {
     }
     // SAFETY: as in `get`.
     Some(unsafe { (*s.entry.get()).assume_init_ref() })
+}
+
+/// A handle's ownership mark.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub(crate) enum Mark {
+    /// Released by whoever holds it.
+    Plain = 0,
+    /// A function's result: the next [`take`] hands it over.
+    Result = 1,
+    /// Handed over by [`take`]: only its taker releases it.
+    Taken = 2,
+}
+
+/// The slot of a live handle (errors as [`get`]).
+fn live_slot(h: *const dv_dualview_t, arg: &str) -> Result<&'static Slot, Error> {
+    get(h, arg)?;
+    let (low, _) = decode(h);
+    Ok(slot(low - 1).expect("get found it"))
+}
+
+/// Mark a live handle as a function's result (again, after a take).
+pub(crate) fn mark_result(h: *const dv_dualview_t, arg: &str) -> Result<(), Error> {
+    live_slot(h, arg)?.mark.store(Mark::Result as u8, Ordering::Release);
+    Ok(())
+}
+
+/// Hand over a live handle marked as a result: `Ok(true)` once (it is
+/// [`Mark::Taken`] from then on), `Ok(false)` when it is not a result.
+pub(crate) fn take(h: *const dv_dualview_t, arg: &str) -> Result<bool, Error> {
+    let s = live_slot(h, arg)?;
+    Ok(s.mark.compare_exchange(Mark::Result as u8, Mark::Taken as u8, Ordering::AcqRel, Ordering::Acquire).is_ok())
+}
+
+/// A live handle's mark.
+pub(crate) fn mark(h: *const dv_dualview_t, arg: &str) -> Result<Mark, Error> {
+    Ok(match live_slot(h, arg)?.mark.load(Ordering::Acquire) {
+        1 => Mark::Result,
+        2 => Mark::Taken,
+        _ => Mark::Plain,
+    })
 }
 
 /// Invalidate a handle and return what it owned.

@@ -38,7 +38,7 @@ unsafe impl Sync for Borrow<'_> {}
 
 impl<'a> Borrow<'a> {
     pub(super) fn new<E: Extents>(dv: &'a RawDualView, side: Side, view: View, exclusive: bool) -> Result<Self> {
-        E::try_from_extents(view.extents())?;
+        E::try_from_extents(view.extents()).map_err(|e| dv.err_on(e, Some(side)))?;
         dv.try_borrow(side, exclusive)?;
         let m = *view.mapping();
         let rank = m.rank();
@@ -101,10 +101,16 @@ impl<'a> Borrow<'a> {
         }
     }
 
+    /// The error of `get`, `get_mut` and `set` for an index `locate`
+    /// refused: the mapping's (`OutOfRange`, `RankMismatch`) with the index
+    /// and the side in the message, and the label attached, as the other
+    /// errors of a guard.
     #[cold]
     #[inline(never)]
     pub(super) fn bad_index(&self, idx: &[usize]) -> Error {
-        self.view.mapping().offset(idx).expect_err("locate refused it")
+        let e = self.view.mapping().offset(idx).expect_err("locate refused it");
+        let e = Error::new(e.kind(), format!("the {} view at {idx:?}: {}", self.side, e.message()));
+        self.dv.err_on(e, Some(self.side))
     }
 
     /// The element pointer for `[]` with a rank in the type (checked equal

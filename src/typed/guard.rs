@@ -10,7 +10,7 @@
 //! | access | order |
 //! | --- | --- |
 //! | `Deref` (`&h[..]`), `as_slice`, `h[i]`, `iter`, `indexed` | memory order: LayoutLeft first index fastest, LayoutRight last index fastest |
-//! | `h[[i, j]]`, `get([i, j])` | by multi-index, whatever the layout |
+//! | `h[[i, j]]`, `h[(i, j)]`, `get([i, j])` | by multi-index, whatever the layout |
 //! | `to_vec` | row-major index order (last index fastest), whatever the layout |
 
 use super::iter::{Indexed, IndexedMut, Iter, IterMut};
@@ -26,7 +26,8 @@ use std::ops::{Deref, DerefMut, Index, IndexMut, Range, RangeFrom, RangeFull, Ra
 use super::borrow::Borrow;
 
 /// Shared access to one side (from `host()` / `device()`), typed by the
-/// DualView's extents `E`: `h[[i, j]]` takes exactly `rank` indices.
+/// DualView's extents `E`: `h[[i, j]]` (or `h[(i, j)]`, from rank 2) takes
+/// exactly `rank` indices.
 ///
 /// ```
 /// # use dualview::{DualView, Dims};
@@ -35,6 +36,8 @@ use super::borrow::Borrow;
 /// assert_eq!(&h[..], &[0, 0, 0]);
 /// assert_eq!(h[[2]], 0);
 /// assert_eq!(a.host_mut().unwrap_err().kind(), dualview::ErrorKind::Busy);
+/// let b = DualView::<u8, Dims<2>>::new("b", Dims::from([2, 3])).unwrap();
+/// assert_eq!(b.host().unwrap()[(1, 2)], b.host().unwrap()[[1, 2]]);
 /// ```
 pub struct ViewRef<'a, T: Element, E: Extents = DynRank> {
     pub(super) b: Borrow<'a>,
@@ -49,7 +52,8 @@ pub struct ViewRef<'a, T: Element, E: Extents = DynRank> {
 /// let a = DualView::<u8, Dims<2>>::new("a", Dims::from([2, 2])).unwrap();
 /// let mut h = a.host_mut().unwrap();
 /// h[[1, 0]] = 4;
-/// assert_eq!(&h[..], &[0, 0, 4, 0]);
+/// h[(0, 1)] = 2; // the same as h[[0, 1]]
+/// assert_eq!(&h[..], &[0, 2, 4, 0]);
 /// ```
 pub struct ViewMut<'a, T: Element, E: Extents = DynRank> {
     pub(super) b: Borrow<'a>,
@@ -572,4 +576,63 @@ impl<T: Element> IndexMut<DynIndex> for ViewMut<'_, T, DynRank> {
         // SAFETY: as above.
         unsafe { &mut *self.b.index_ptr::<T>(&idx) }
     }
+}
+
+/// `usize`, once per index name: the element type of the index tuples.
+macro_rules! usize_for {
+    ($i:ident) => {
+        usize
+    };
+}
+
+/// `h[(i, j)]`, `m[(i, j)] = x` for ranks 2 to 8 in the type: the tuple is
+/// turned into `[i, j]` and handed to `Index<[usize; R]>`, so it is the
+/// same element, check and panic, at the same cost. Rank 1 has no tuple
+/// form: `h[i]` is the span's element `i` (the same one for a contiguous view).
+macro_rules! tuple_index {
+    ($($r:literal: $($i:ident)+;)+) => { $(
+        impl<T: Element, E: Rank<$r>> Index<($(usize_for!($i),)+)> for ViewRef<'_, T, E> {
+            type Output = T;
+            /// The element at `(i, j, ..)`: `h[[i, j, ..]]` written as a tuple.
+            ///
+            /// # Panics
+            /// As `h[[i, j, ..]]`: out of bounds, or memory the host cannot read.
+            #[inline(always)]
+            #[track_caller]
+            fn index(&self, ($($i,)+): ($(usize_for!($i),)+)) -> &T {
+                &self[[$($i),+]]
+            }
+        }
+
+        impl<T: Element, E: Rank<$r>> Index<($(usize_for!($i),)+)> for ViewMut<'_, T, E> {
+            type Output = T;
+            /// The element at `(i, j, ..)`: `h[[i, j, ..]]` written as a tuple.
+            ///
+            /// # Panics
+            /// As `h[[i, j, ..]]`: out of bounds, or memory the host cannot read.
+            #[inline(always)]
+            #[track_caller]
+            fn index(&self, ($($i,)+): ($(usize_for!($i),)+)) -> &T {
+                &self[[$($i),+]]
+            }
+        }
+
+        impl<T: Element, E: Rank<$r>> IndexMut<($(usize_for!($i),)+)> for ViewMut<'_, T, E> {
+            /// The element at `(i, j, ..)`, mutably: `h[[i, j, ..]]` written as a tuple.
+            #[inline(always)]
+            #[track_caller]
+            fn index_mut(&mut self, ($($i,)+): ($(usize_for!($i),)+)) -> &mut T {
+                &mut self[[$($i),+]]
+            }
+        }
+    )+ };
+}
+tuple_index! {
+    2: a b;
+    3: a b c;
+    4: a b c d;
+    5: a b c d e;
+    6: a b c d e f;
+    7: a b c d e f g;
+    8: a b c d e f g h;
 }
