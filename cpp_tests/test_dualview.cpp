@@ -110,6 +110,9 @@ TEST(DualView, K10_ConcurrentModificationThrows) {
   } catch (const dv::concurrent_modification& e) {
     EXPECT_EQ(e.status(), DV_ERROR_CONCURRENT_MODIFICATION);
     EXPECT_NE(std::strstr(e.what(), "\"A\""), nullptr) << e.what();
+    // The advice in C++ terms (issue 35).
+    EXPECT_NE(std::strstr(e.what(), "Call a.sync_device() before writing the device side"), nullptr) << e.what();
+    EXPECT_NE(std::strstr(e.what(), "or a.clear_sync_state() to drop that change"), nullptr) << e.what();
   }
   EXPECT_TRUE(a.need_sync_device());  // unchanged
 }

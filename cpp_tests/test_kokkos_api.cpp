@@ -330,6 +330,67 @@ TEST(CppParity, StaleSubviewsOfAHandleResizedInPlace) {
   EXPECT_THROW((void)col.need_sync_host(), dv::stale_subview);
 }
 
+// What README.md promises for C++: nothing stale to detect. As in Kokkos, a
+// subview (or copy) taken before a C++ resize keeps the old allocation alive
+// and works on it without error; its writes never reach the resized DualView.
+// Take subviews again after a resize. By Kokkos' rules the program does
+// nothing wrong, so checked mode raises nothing either: this test also passes
+// under DV_CHECK=1 (ctest cpp.checked_mode runs it so).
+TEST(CppParity, ASubviewKeptAcrossAResizeKeepsTheOldBlockAsKokkos) {
+  DevDV a("A", 4, 4);
+  for (std::size_t i = 0; i < 4; ++i)
+    for (std::size_t j = 0; j < 4; ++j) a.h_view(i, j) = 10.0 * i + j;
+  a.modify_host();
+  a.sync_device();
+  auto s = Kokkos::subview(a, 1, Kokkos::ALL());  // row 1: 10, 11, 12, 13
+  ASSERT_EQ(s.extent(0), 4u);
+  EXPECT_EQ(s.h_view.data(), &a.h_view(1, 0));
+  a.resize(8, 4);  // s shares the allocation, so a gets a new one (dv_resized)
+  EXPECT_EQ(a.extent(0), 8u);
+  EXPECT_EQ(a.extent(1), 4u);
+  EXPECT_NE(s.h_view.data(), &a.h_view(1, 0)) << "s kept the old block";
+  EXPECT_NE(s.d_view.data(), &a.d_view(1, 0));
+  for (std::size_t j = 0; j < 4; ++j) s.h_view(j) = 100.0 + j;
+  EXPECT_NO_THROW(s.modify_host());
+  EXPECT_TRUE(s.need_sync_device());
+  EXPECT_FALSE(a.need_sync_device()) << "the resized DualView has flags of its own";
+  EXPECT_NO_THROW(s.sync_device());
+  EXPECT_FALSE(s.need_sync_device());
+  for (std::size_t j = 0; j < 4; ++j) {
+    EXPECT_EQ(s.h_view(j), 100.0 + j) << j;
+    EXPECT_EQ(s.d_view(j), 100.0 + j) << j;
+  }
+  // a kept its contents from before the resize, on both sides, and none of s's writes.
+  EXPECT_FALSE(a.need_sync_host() || a.need_sync_device());
+  for (std::size_t i = 0; i < 4; ++i)
+    for (std::size_t j = 0; j < 4; ++j) {
+      EXPECT_EQ(a.h_view(i, j), 10.0 * i + j) << i << "," << j;
+      EXPECT_EQ(a.d_view(i, j), 10.0 * i + j) << i << "," << j;
+    }
+  for (std::size_t i = 4; i < 8; ++i)
+    for (std::size_t j = 0; j < 4; ++j) {
+      EXPECT_EQ(a.h_view(i, j), 0.0) << i << "," << j;  // the new rows start at zero
+      EXPECT_EQ(a.d_view(i, j), 0.0) << i << "," << j;
+    }
+  // A copy taken before the resize is the same: it keeps (and shares) the old block.
+  DevDV b("B", 4, 4);
+  Kokkos::deep_copy(b.h_view, 1.0);
+  b.modify_host();
+  b.sync_device();
+  DevDV c = b;
+  auto t = Kokkos::subview(c, 2, Kokkos::ALL());
+  b.resize(8, 4);
+  EXPECT_EQ(c.extent(0), 4u);
+  t.h_view(3) = 5.0;
+  EXPECT_NO_THROW(t.modify_host());
+  EXPECT_TRUE(c.need_sync_device()) << "t and c share the old block and its flags";
+  EXPECT_NO_THROW(c.sync_device());
+  EXPECT_EQ(c.d_view(2, 3), 5.0);
+  EXPECT_EQ(b.h_view(2, 3), 1.0);
+  EXPECT_EQ(b.d_view(2, 3), 1.0);
+  EXPECT_FALSE(b.need_sync_device());
+}
+
 TEST(CppParity, ExtentsComputeWithoutTheLibrary) {
   constexpr dv::extents<dv::dynamic_extent, 3> e(5);
   static_assert(e.extent(0) == 5 && e.size() == 15 && e.rank_dynamic() == 1);

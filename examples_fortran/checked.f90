@@ -20,7 +20,9 @@ program checked
   call a%sync_host(stat=st, errmsg=msg)
   call expect(st == DV_ERROR_UNMARKED_CHANGE, "M02 caught: " // msg)
   call expect(index(msg, "dualview_t%sync_host: ") == 1, "named as in Fortran: " // msg)
-  call expect(index(msg, "the device side changed without modify_device()") > 0, "M02 says what: " // msg)
+  call expect(index(msg, "the device side changed without a%modify_device(): call a%modify_device() after writing " &
+                    // "the device side") > 0, "M02 says what, in Fortran terms: " // msg)
+  call expect(index(msg, "dv_") == 0, "no C name: " // msg)
   call expect(index(msg, "(8, 3) (Fortran indices, from 1)") > 0, "M02 says where, from 1: " // msg)
   call expect(.not. a%need_sync_host(), "M02: nothing marked")
   call a%modify_device()
@@ -30,7 +32,7 @@ program checked
   call expect(h(8, 3) == 1, "the kernel's value came back")
   h(1, 1) = -1
   call a%sync_device(stat=st, errmsg=msg)
-  call expect(st == DV_ERROR_UNMARKED_CHANGE .and. index(msg, "host side changed without modify_host()") > 0, &
+  call expect(st == DV_ERROR_UNMARKED_CHANGE .and. index(msg, "host side changed without a%modify_host()") > 0, &
               "M03 caught: " // msg)
   call a%modify_host()
   call a%sync_device()

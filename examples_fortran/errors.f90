@@ -12,6 +12,9 @@ program errors
   call a%modify_host()
   call a%modify_device(stat=stat, errmsg=msg)
   if (stat /= DV_ERROR_CONCURRENT_MODIFICATION) error stop "errors: expected a concurrent modification"
+  ! The advice in Fortran terms (issue 35).
+  if (index(msg, "call a%sync_device() before writing the device side") == 0 .or. &
+      index(msg, "or a%clear_sync_state() to drop that change") == 0) error stop "errors: advice in Fortran terms"
   print '(a)', "caught: " // msg
   call a%host(q, stat=stat, errmsg=msg)
   if (stat /= DV_ERROR_RANK_MISMATCH .or. associated(q)) error stop "errors: expected a rank mismatch"

@@ -57,7 +57,8 @@ module dualview
       c_dv_push_host, c_dv_push_device
   private :: c_strlen, str, str_i32, str_i64, last_error, c_message, fortran_names, report, fail, die, live, to_c, &
       from_c
-  private :: addr_of, owns, borrowed, release, drop_handle, adopt, shape_ok, to_extents, get_label, host_access, wrap_any
+  private :: addr_of, owns, borrowed, release, drop_handle, adopt, shape_ok, to_extents, get_label, host_access, wrap_any, &
+      advised_calls, next_dv, ident_char, ident_before
   private :: dv_f_create_i32, dv_f_create_i64, dv_f_destroy, dv_f_final, dv_f_assign, dv_f_is_valid, dv_f_as_result, &
       dv_f_modify_host, dv_f_modify_device, dv_f_sync_host, dv_f_sync_device, dv_f_clear_sync_state, &
       dv_f_need_sync_host, dv_f_need_sync_device, dv_f_resize_i32, dv_f_resize_i64, dv_f_realloc_i32, &
@@ -179,6 +180,60 @@ contains
     end if
   end function
 
+  !> The calls a C message advises, as Fortran calls: "Call dv_sync_host()" becomes
+  !> "call a%sync_host()", any other "dv_modify_host()" becomes "a%modify_host()".
+  function advised_calls(m) result(r)
+    character(len=*), intent(in) :: m
+    character(len=:), allocatable :: r
+    integer :: p, e
+    r = m
+    p = index(r, "dv_")
+    do while (p > 0)
+      e = p + 3
+      do while (e <= len(r))
+        if (.not. ident_char(r(e:e))) exit
+        e = e + 1
+      end do
+      if (e + 1 <= len(r) .and. .not. ident_before(r, p)) then
+        if (r(e:e + 1) == "()") then
+          if (p > 5) then
+            if (r(p - 5:p - 1) == "Call " .or. r(p - 5:p - 1) == "call ") then
+              r = r(1:p - 6) // "call a%" // r(p + 3:)
+              p = p - 5 + len("call a%")
+              p = next_dv(r, p)
+              cycle
+            end if
+          end if
+          r = r(1:p - 1) // "a%" // r(p + 3:)
+        end if
+      end if
+      p = next_dv(r, p + 1)
+    end do
+  end function
+
+  !> The position of the next "dv_" at or after p (0: none).
+  integer function next_dv(r, p) result(q)
+    character(len=*), intent(in) :: r
+    integer, intent(in) :: p
+    q = 0
+    if (p > len(r)) return
+    q = index(r(p:), "dv_")
+    if (q > 0) q = q + p - 1
+  end function
+
+  logical function ident_char(c)
+    character, intent(in) :: c
+    ident_char = (c >= "a" .and. c <= "z") .or. (c >= "A" .and. c <= "Z") .or. (c >= "0" .and. c <= "9") .or. c == "_"
+  end function
+
+  !> Whether the character before position p continues an identifier.
+  logical function ident_before(r, p)
+    character(len=*), intent(in) :: r
+    integer, intent(in) :: p
+    ident_before = .false.
+    if (p > 1) ident_before = ident_char(r(p - 1:p - 1))
+  end function
+
   !> A message of the C library as a Fortran caller reads it: "dv_sync_host: ..." becomes
   !> "dualview_t%sync_host: ...", and checked mode's first changed index counts from 1.
   function fortran_names(m) result(r)
@@ -191,6 +246,7 @@ contains
     r = m
     c = index(r, ": ")
     if (c > 4 .and. r(1:3) == "dv_") r = "dualview_t%" // r(4:c - 1) // r(c:)
+    r = advised_calls(r)
     a = index(r, key)
     if (a == 0) return
     a = a + len(key)

@@ -184,3 +184,14 @@ proptest! {
         let _ = v.raw().resize(&DynRank::new(&[b.len() % 3 + 1, 3]).unwrap());
     }
 }
+
+/// Rust's messages advise the Rust methods (`sync_host()`), C's the C
+/// functions, C++'s and Fortran's their own calls (issue 35: tests/c/bad_input.c,
+/// cpp_tests/test_dualview.cpp K10, examples_fortran/errors.f90).
+#[test]
+fn messages_advise_rust_calls() {
+    let a = dv(); // the device side modified
+    let msg = a.modify_host().unwrap_err().to_string();
+    assert!(msg.contains("Call sync_host() before writing the host side"), "{msg}");
+    assert!(msg.contains("or clear_sync_state() to drop that change") && !msg.contains("dv_"), "{msg}");
+}

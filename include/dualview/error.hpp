@@ -245,9 +245,21 @@ namespace detail {
 #endif
 }
 
+/// A C message in C++'s terms: a call it advises, `dv_sync_host()`, becomes
+/// `a.sync_host()` (the function's name before the first ": " stays).
+inline std::string cpp_terms(std::string m) {
+  auto ident = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; };
+  for (std::size_t p = m.find("dv_"); p != std::string::npos; p = m.find("dv_", p + 1)) {
+    std::size_t e = p + 3;
+    while (e < m.size() && ident(m[e])) ++e;
+    if (m.compare(e, 2, "()") == 0 && (p == 0 || !ident(m[p - 1]))) m.replace(p, 3, "a.");
+  }
+  return m;
+}
+
 /// Throw for a failed status, with the thread's last error message.
 inline void check(dv_status_t s) {
-  if (s != DV_OK) raise(s, dv_last_error());
+  if (s != DV_OK) raise(s, cpp_terms(dv_last_error()));
 }
 
 }  // namespace detail

@@ -15,9 +15,37 @@ thread_local! {
 }
 
 fn set_last(function: &str, message: &str) {
-    let text = format!("{function}: {message}").replace('\0', " ");
+    let text = format!("{function}: {}", in_c_terms(message)).replace('\0', " ");
     // During thread exit the slot may be gone (a call from a TLS destructor): no record then.
     let _ = LAST.try_with(|l| *l.borrow_mut() = CString::new(text).unwrap_or_default());
+}
+
+/// The calls the core's messages advise or name, written `sync_host()`.
+const CALLS: [&str; 5] = ["modify_host", "modify_device", "sync_host", "sync_device", "clear_sync_state"];
+
+/// A core message in C's terms: `sync_host()` becomes `dv_sync_host()` (the
+/// C++ header and the Fortran module rewrite that form into theirs).
+fn in_c_terms(message: &str) -> String {
+    let mut out = String::with_capacity(message.len() + 16);
+    let mut rest = message;
+    'scan: while !rest.is_empty() {
+        for name in CALLS {
+            if let Some(tail) = rest.strip_prefix(name).and_then(|t| t.strip_prefix("()")) {
+                let prev = out.chars().last();
+                if !prev.is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '%')) {
+                    out.push_str("dv_");
+                }
+                out.push_str(name);
+                out.push_str("()");
+                rest = tail;
+                continue 'scan;
+            }
+        }
+        let c = rest.chars().next().expect("not empty");
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    out
 }
 
 /// The exported function's name, worked out only when a message needs it
@@ -208,6 +236,16 @@ mod tests {
         // SAFETY: buf has 8 bytes; len is writable.
         let n = unsafe { dv_last_error_copy(buf.as_mut_ptr(), buf.len(), &mut len) };
         assert_eq!((n, len), (7, last().len()));
+    }
+
+    #[test]
+    fn messages_advise_c_calls() {
+        assert_eq!(
+            in_c_terms("Call sync_host() before writing; clear_sync_state() drops it; found at modify_device()."),
+            "Call dv_sync_host() before writing; dv_clear_sync_state() drops it; found at dv_modify_device()."
+        );
+        assert_eq!(in_c_terms("a.sync_host() x%modify_host() my_sync_host() sync_host"), "a.sync_host() x%modify_host() my_sync_host() sync_host");
+        assert_eq!(in_c_terms("é sync_device()"), "é dv_sync_device()");
     }
 
     #[test]

@@ -296,6 +296,9 @@ static void flags_and_const(dv_dualview_t *a) {
     snapshot_t s = snap(a);
     EXPECT_STATUS(dv_modify_device(a), DV_ERROR_CONCURRENT_MODIFICATION);
     EXPECT(strstr(dv_last_error(), "\"A\"") != NULL && strstr(dv_last_error(), "device") != NULL);
+    /* The advice in C terms (issue 35). */
+    EXPECT(strstr(dv_last_error(), "Call dv_sync_device() before writing the device side") != NULL);
+    EXPECT(strstr(dv_last_error(), "or dv_clear_sync_state() to drop that change") != NULL);
     double x = 5.0;
     EXPECT_STATUS(dv_fill_and_modify_device(a, &x), DV_ERROR_CONCURRENT_MODIFICATION);
     UNCHANGED(a, s);

@@ -55,7 +55,8 @@ int main(void) {
 
     /* M02: a kernel wrote the device, modify_device forgotten. */
     d[5 + 100 * 2] = 1.0;
-    EXPECT_UNMARKED(dv_sync_host(a), "device side changed without modify_device()");
+    /* In C terms: the calls it advises are the C functions (issue 35). */
+    EXPECT_UNMARKED(dv_sync_host(a), "device side changed without dv_modify_device(): call dv_modify_device() after writing the device side");
     EXPECT(strstr(dv_last_error(), "(5, 2)") != NULL);
     bool need = true;
     EXPECT(dv_need_sync_host(a, &need) == DV_OK && !need); /* nothing marked */
@@ -63,7 +64,7 @@ int main(void) {
 
     /* M03: the halo arrived in the host side, modify_host forgotten. */
     h[0] = -1.0;
-    EXPECT_UNMARKED(dv_sync_device(a), "host side changed without modify_host()");
+    EXPECT_UNMARKED(dv_sync_device(a), "host side changed without dv_modify_host()");
     EXPECT(dv_modify_host(a) == DV_OK && dv_sync_device(a) == DV_OK && d[0] == -1.0);
 
     /* M04: both sides written; the sync would overwrite the device's write. */

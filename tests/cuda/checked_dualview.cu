@@ -57,7 +57,7 @@ int main() {
   write_from<<<(n + 255) / 256, 256>>>(static_cast<double*>(dp), n, 12345);  // modify_device() forgotten
   CUDA_OK(cudaGetLastError());
   EXPECT(dv_sync_host(a) == DV_ERROR_UNMARKED_CHANGE);
-  EXPECT(std::strstr(dv_last_error(), "device side changed without modify_device()") != nullptr);
+  EXPECT(std::strstr(dv_last_error(), "device side changed without dv_modify_device()") != nullptr);
   EXPECT(std::strstr(dv_last_error(), "First changed index: (12345)") != nullptr);
   dv_stats_t s;
   EXPECT(dv_stats(a, &s) == DV_OK && s.to_host_count == 0);
@@ -87,7 +87,7 @@ int main() {
     try {
       b.sync_host();
     } catch (const dv::unmarked_change& e) {
-      thrown = std::strstr(e.what(), "device side changed without modify_device()") != nullptr;
+      thrown = std::strstr(e.what(), "device side changed without a.modify_device()") != nullptr;
     }
     b.modify_device();
     b.sync_host();
