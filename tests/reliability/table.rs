@@ -320,6 +320,74 @@ fn rows() -> BTreeMap<&'static str, Row> {
                 .oom(move |fx| call(fx.a, true)),
         );
     }
+    // Handing over (src/ffi/ownership.rs): probed on fresh handles, so that no
+    // fixture handle is left marked as a result.
+    let fresh = |src: *const dv_dualview_t, konst: bool| {
+        let mut c = null_mut();
+        // SAFETY: a live fixture handle and a writable output.
+        ok(unsafe { if konst { dv_clone_const(src, &mut c) } else { dv_clone(src, &mut c) } });
+        c
+    };
+    let mark = move |c: *mut dv_dualview_t| {
+        // SAFETY: a fresh handle, released here.
+        let st = unsafe { dv_mark_result(c) };
+        ok(unsafe { dv_destroy(c) });
+        st
+    };
+    m.insert(
+        "dv_mark_result",
+        Row::default()
+            .null("`dv`", |_| unsafe { dv_mark_result(null_mut()) })
+            .dead(|fx| unsafe { dv_mark_result(fx.d) })
+            .konst(move |fx| mark(fresh(fx.a, true)))
+            .stale(move |fx| mark(fresh(fx.s, false)))
+            .oom(move |fx| {
+                inject_allocation_failure(0);
+                let c = fresh(fx.a, false);
+                inject_allocation_failure(1);
+                mark(c)
+            }),
+    );
+    let take = move |src: *mut dv_dualview_t, out: bool, taken: bool| {
+        let (mut o, mut t) = (null_mut(), false);
+        // SAFETY: outputs writable or NULL on purpose.
+        let st = unsafe { dv_take(src, if out { &mut o } else { null_mut() }, if taken { &mut t } else { null_mut() }) };
+        if st == DV_OK && o != src {
+            // SAFETY: a fresh handle.
+            ok(unsafe { dv_destroy(o) });
+        }
+        st
+    };
+    m.insert(
+        "dv_take",
+        Row::default()
+            .null("`src`", move |_| take(null_mut(), true, true))
+            .null("`out`", move |fx| take(fx.a, false, true))
+            .null("`taken`", move |fx| take(fx.a, true, false))
+            .dead(move |fx| take(fx.d, true, true))
+            .konst(move |fx| take(fx.c, true, true))
+            .stale(move |fx| take(fx.s, true, true))
+            .oom(move |fx| take(fx.a, true, true)),
+    );
+    let release = move |c: *mut dv_dualview_t| {
+        let mut r = false;
+        // SAFETY: a fresh handle, released by the call.
+        unsafe { dv_release(c, &mut r) }
+    };
+    m.insert(
+        "dv_release",
+        Row::default()
+            .null("`dv`", |_| unsafe { dv_release(null_mut(), null_mut()) })
+            .dead(|fx| unsafe { dv_release(fx.d, null_mut()) })
+            .konst(move |fx| release(fresh(fx.a, true)))
+            .stale(move |fx| release(fresh(fx.s, false)))
+            .oom(move |fx| {
+                inject_allocation_failure(0);
+                let c = fresh(fx.a, false);
+                inject_allocation_failure(1);
+                release(c)
+            }),
+    );
     m.insert(
         "dv_destroy",
         Row::default()
