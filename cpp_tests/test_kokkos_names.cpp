@@ -4,6 +4,7 @@
 #include <Kokkos_Core.hpp>
 #include <Kokkos_DualView.hpp>
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -271,4 +272,61 @@ TEST(KokkosNames, DeviceIdChoosesTheDeviceOfNewDualViews) {
   dv::set_device_id(64);  // the test device has ordinals 0 to 63
   using DV = Kokkos::DualView<double*, Kokkos::LayoutLeft, Dev>;
   EXPECT_THROW(DV("c", 8), dv::no_device);
+}
+
+namespace {
+/// Sets environment variables for one test and removes them after.
+struct EnvFor {
+  std::vector<std::string> names;
+  EnvFor(std::initializer_list<std::pair<const char*, const char*>> vars) {
+    for (auto& [k, v] : vars) {
+      setenv(k, v, 1);
+      names.emplace_back(k);
+    }
+  }
+  ~EnvFor() {
+    for (auto& k : names) unsetenv(k.c_str());
+  }
+};
+}  // namespace
+
+// Kokkos 4's device mapping (issue 33): the launcher's node-local rank picks the
+// device, modulo KOKKOS_VISIBLE_DEVICES; an explicit id wins; the test device's
+// 64 ordinals stand in for GPUs.
+TEST(KokkosNames, InitializeMapsTheLocalRankToADeviceAsKokkos) {
+  DeviceIdReset reset;
+  {
+    EnvFor env{{"OMPI_COMM_WORLD_LOCAL_RANK", "5"}};
+    Kokkos::initialize();
+    EXPECT_EQ(dv::device_id(), 5u) << "Open MPI's local rank 5 of 64 devices";
+  }
+  {
+    EnvFor env{{"SLURM_LOCALID", "3"}, {"KOKKOS_VISIBLE_DEVICES", "7,9"}};
+    EXPECT_EQ(dv::initialize(), 9u) << "local rank 3 of visible devices 7,9";
+    EXPECT_EQ(dv::device_id(), 9u);
+    Kokkos::initialize(Kokkos::InitializationSettings().set_device_id(0));
+    EXPECT_EQ(dv::device_id(), 7u) << "an explicit id wins, and indexes the visible devices";
+    std::string prog = "prog", by = "--kokkos-map-device-id-by=random", keep = "-x";
+    char* argv[] = {prog.data(), by.data(), keep.data(), nullptr};
+    int argc = 3;
+    const uint32_t d = dv::initialize(argc, argv);
+    EXPECT_TRUE(d == 7u || d == 9u) << d;
+    EXPECT_EQ(argc, 2) << "dv::initialize removes Kokkos' arguments";
+    EXPECT_EQ(std::string(argv[1]), "-x");
+  }
+  {
+    EnvFor env{{"KOKKOS_MAP_DEVICE_ID_BY", "node"}};
+    try {
+      Kokkos::initialize();
+      FAIL() << "an unknown KOKKOS_MAP_DEVICE_ID_BY must be refused";
+    } catch (const dv::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("KOKKOS_MAP_DEVICE_ID_BY: 'node' is not recognized (mpi_rank or random)"),
+                std::string::npos) << e.what();
+    }
+  }
+  EXPECT_THROW(Kokkos::initialize(Kokkos::InitializationSettings().set_map_device_id_by("rr")), dv::invalid_argument);
+  EXPECT_TRUE(Kokkos::InitializationSettings().set_map_device_id_by("random").has_map_device_id_by());
+  dv::DeviceSettings far;
+  far.device_id = 64;
+  EXPECT_THROW(dv::initialize(far), dv::invalid_argument) << "the test device has 64 ordinals";
 }

@@ -57,6 +57,17 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   const int nx = 64, ny = 48, steps = 50;
+  // The device as Kokkos maps it: one per node-local rank (docs/CPP.md, "Which GPU a process uses").
+  dv::DeviceSettings where;
+  where.space = Dev::memory_space::code;
+  const unsigned device = dv::initialize(argc, argv, where);
+  std::vector<unsigned> devices(size);
+  MPI_Gather(&device, 1, MPI_UNSIGNED, devices.data(), 1, MPI_UNSIGNED, 0, MPI_COMM_WORLD);
+  if (rank == 0) {
+    std::printf("jacobi: devices by rank:");
+    for (unsigned d : devices) std::printf(" %u", d);
+    std::printf("\n");
+  }
 
   bool cuda_aware = false;
 #if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT

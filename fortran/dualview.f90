@@ -39,15 +39,16 @@ module dualview
   public :: dualview_t, dv_info_t, dv_space_info_t, dv_stats_t
   public :: dv_last_error_message, dv_status_str, dv_dtype_str, dv_space_info, space_available, &
             space_device_count, cuda_available, dv_fence, dv_version, dv_handle_count, &
-            dv_transfer_report_start, dv_transfer_report, dualview_stats, dualview_stats_reset
+            dv_transfer_report_start, dv_transfer_report, dualview_stats, dualview_stats_reset, &
+            dualview_initialize
 
   ! Internal: the intrinsic modules' names, the binding's part of dualview_abi, and the
   ! procedures of this module that are not the API.
   private :: c_ptr, c_null_ptr, c_associated, c_loc, c_f_pointer, c_int, c_int32_t, c_int64_t, c_size_t, &
       c_bool, c_char, c_null_char, int32, int64, error_unit
-  private :: dualview_typed_t, dv_extents_t, dv_desc_t, dv_range_t
+  private :: dualview_typed_t, dv_extents_t, dv_desc_t, dv_range_t, dv_init_t
   private :: c_dv_last_error_copy, c_dv_create, c_dv_wrap, c_dv_clone, c_dv_destroy, c_dv_mark_result, c_dv_take, &
-      c_dv_release, c_dv_modify_host, &
+      c_dv_release, c_dv_initialize, c_dv_modify_host, &
       c_dv_modify_device, c_dv_sync_host, c_dv_sync_device, c_dv_clear_sync_state, c_dv_need_sync_host, &
       c_dv_need_sync_device, c_dv_host_access, c_dv_device_access, c_dv_rank, c_dv_extent, c_dv_info, &
       c_dv_label, c_dv_view_label, c_dv_desc_of, c_dv_resize, c_dv_realloc, c_dv_handle_count, &
@@ -559,6 +560,47 @@ contains
     call report(st, stat, m_)
     if (present(errmsg)) errmsg = m_
   end function
+
+  !> Choose this process's device as Kokkos 4's initialize does (docs/FORTRAN.md, "Which
+  !> GPU a process uses"): device_id (an index into the visible devices), else
+  !> KOKKOS_DEVICE_ID; else map_device_id_by ("mpi_rank" or "random") or
+  !> KOKKOS_MAP_DEVICE_ID_BY; by default the launcher's node-local MPI rank modulo the
+  !> visible devices (KOKKOS_VISIBLE_DEVICES, else every device of space, default
+  !> DV_SPACE_CUDA). ordinal: the device, for create(ordinal=); 0 when nothing chose
+  !> one (mapped = .false.). The command line is not read: pass what it says as arguments.
+  subroutine dualview_initialize(ordinal, space, device_id, map_device_id_by, mapped, stat, errmsg)
+    integer(c_int32_t), intent(out) :: ordinal
+    integer(c_int32_t), intent(in), optional :: space, device_id
+    character(len=*), intent(in), optional :: map_device_id_by
+    logical, intent(out), optional :: mapped
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    character(kind=c_char), allocatable, target :: by(:)
+    type(dv_init_t) :: s
+    type(c_ptr) :: argv
+    integer(c_int) :: argc, st
+    integer(c_int32_t) :: o
+    logical(c_bool) :: m
+    s%space = DV_SPACE_CUDA
+    if (present(space)) s%space = space
+    s%device_id = -1
+    if (present(device_id)) s%device_id = device_id
+    s%map_device_id_by = c_null_ptr
+    if (present(map_device_id_by)) then
+      call to_c(map_device_id_by, by)
+      s%map_device_id_by = c_loc(by)
+    end if
+    argc = 0
+    argv = c_null_ptr
+    o = 0
+    m = .false.
+    st = c_dv_initialize(argc, argv, s, o, m)
+    ordinal = o
+    if (present(mapped)) mapped = logical(m)
+    call report(st, stat, m_)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
 
   !> Zero the process-wide transfer counters (each DualView's own are kept).
   subroutine dualview_stats_reset(stat, errmsg)

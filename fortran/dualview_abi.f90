@@ -25,17 +25,18 @@ module dualview_abi
   private
 
   public :: dualview_typed_t
-  public :: dv_extents_t, dv_desc_t, dv_range_t, dv_info_t, dv_space_info_t, dv_stats_t
+  public :: dv_extents_t, dv_desc_t, dv_range_t, dv_init_t, dv_info_t, dv_space_info_t, &
+      dv_stats_t
   public :: c_dv_last_error_copy, c_dv_create, c_dv_wrap, c_dv_clone, c_dv_destroy, &
-      c_dv_mark_result, c_dv_take, c_dv_release, c_dv_modify_host, c_dv_modify_device, &
-      c_dv_sync_host, c_dv_sync_device, c_dv_clear_sync_state, c_dv_need_sync_host, &
-      c_dv_need_sync_device, c_dv_host_access, c_dv_device_access, c_dv_rank, c_dv_extent, &
-      c_dv_info, c_dv_label, c_dv_view_label, c_dv_desc_of, c_dv_resize, c_dv_realloc, &
-      c_dv_handle_count, c_dv_space_info, c_dv_space_available, c_dv_space_device_count, &
-      c_dv_fence, c_dv_cuda_available, c_dv_dtype_str, c_dv_version, c_dv_status_str, &
-      c_dv_report_start, c_dv_report_write, c_dv_stats, c_dv_stats_reset, c_dv_stats_global, &
-      c_dv_stats_global_reset, c_dv_last_error_set, c_dv_subview, c_dv_push_host, &
-      c_dv_push_device
+      c_dv_mark_result, c_dv_take, c_dv_release, c_dv_initialize, c_dv_modify_host, &
+      c_dv_modify_device, c_dv_sync_host, c_dv_sync_device, c_dv_clear_sync_state, &
+      c_dv_need_sync_host, c_dv_need_sync_device, c_dv_host_access, c_dv_device_access, &
+      c_dv_rank, c_dv_extent, c_dv_info, c_dv_label, c_dv_view_label, c_dv_desc_of, &
+      c_dv_resize, c_dv_realloc, c_dv_handle_count, c_dv_space_info, c_dv_space_available, &
+      c_dv_space_device_count, c_dv_fence, c_dv_cuda_available, c_dv_dtype_str, c_dv_version, &
+      c_dv_status_str, c_dv_report_start, c_dv_report_write, c_dv_stats, c_dv_stats_reset, &
+      c_dv_stats_global, c_dv_stats_global_reset, c_dv_last_error_set, c_dv_subview, &
+      c_dv_push_host, c_dv_push_device
 
   ! ---- Constants: every numeric #define DV_* and every dv_status_t code of dualview.h ----
   integer(c_int32_t), parameter, public :: DV_VERSION_MAJOR = 0
@@ -307,6 +308,18 @@ module dualview_abi
     integer(c_int64_t) :: end = 0
   end type
 
+  !> Device settings given in code (Kokkos' `InitializationSettings`); they win over the arguments
+  !> and the environment. `{ DV_SPACE_CUDA, -1, NULL }` sets nothing.
+  type, bind(c) :: dv_init_t
+    !> `DV_SPACE_*` whose devices are mapped (`DV_SPACE_CUDA` for a GPU code).
+    integer(c_int32_t) :: space = 0
+    !> An explicit device id, an index into the visible devices; -1: none.
+    integer(c_int32_t) :: device_id = 0
+    !> `"mpi_rank"` or `"random"`; NULL: none (round robin over the node-local MPI rank when a
+    !> launcher set one).
+    type(c_ptr) :: map_device_id_by = c_null_ptr
+  end type
+
   !> What a handle is (`dv_info`).
   type, bind(c) :: dv_info_t
     !> `DV_INFO_*` bits: single space, one allocation, const, subview, owned, stale.
@@ -513,6 +526,15 @@ module dualview_abi
       import
       type(c_ptr), value :: dv
       logical(c_bool), intent(inout) :: released
+      integer(c_int) :: res_
+    end function
+    function c_dv_initialize(argc, argv, settings, ordinal, mapped) bind(c, name="dv_initialize") result(res_)
+      import
+      integer(c_int), intent(inout) :: argc
+      type(c_ptr), intent(inout) :: argv
+      type(dv_init_t), intent(in) :: settings
+      integer(c_int32_t), intent(inout) :: ordinal
+      logical(c_bool), intent(inout) :: mapped
       integer(c_int) :: res_
     end function
     function c_dv_modify_host(dv) bind(c, name="dv_modify_host") result(res_)

@@ -658,6 +658,27 @@ typedef struct dv_view_info_t {
 } dv_view_info_t;
 
 /**
+ * Device settings given in code (Kokkos' `InitializationSettings`); they
+ * win over the arguments and the environment. `{ DV_SPACE_CUDA, -1, NULL }`
+ * sets nothing.
+ */
+typedef struct dv_init_t {
+  /**
+   * `DV_SPACE_*` whose devices are mapped (`DV_SPACE_CUDA` for a GPU code).
+   */
+  uint32_t space;
+  /**
+   * An explicit device id, an index into the visible devices; -1: none.
+   */
+  int32_t device_id;
+  /**
+   * `"mpi_rank"` or `"random"`; NULL: none (round robin over the
+   * node-local MPI rank when a launcher set one).
+   */
+  const char *map_device_id_by;
+} dv_init_t;
+
+/**
  * What a handle is (`dv_info`).
  */
 typedef struct dv_info_t {
@@ -1379,6 +1400,31 @@ DV_NODISCARD enum dv_status_t dv_extents_is_matrix(const struct dv_extents_t *e,
  * `e` points to extents; `out` is writable.
  */
 DV_NODISCARD enum dv_status_t dv_extents_is_tensor(const struct dv_extents_t *e, bool *out);
+
+/**
+ * `*ordinal` = the device of `settings->space` this process uses, as Kokkos
+ * 4's `initialize` picks it: an explicit device id (`settings`, then
+ * `--kokkos-device-id=N`, then `KOKKOS_DEVICE_ID`), else `random` or the
+ * node-local MPI rank (`OMPI_COMM_WORLD_LOCAL_RANK`, `MV2_COMM_WORLD_LOCAL_RANK`,
+ * `MPI_LOCALRANKID`, `SLURM_LOCALID`, `PMI_LOCAL_RANK`) modulo the visible
+ * devices (`KOKKOS_VISIBLE_DEVICES`, else all). `*mapped` (may be NULL) is
+ * false when nothing chose a device (no id, no launcher, or a space without
+ * devices): then `*ordinal` is 0, the space's default. The Kokkos arguments
+ * are removed from `argv` (and `*argc` lowered), as Kokkos does; `argc` and
+ * `argv` may be NULL, `settings` too (CUDA, nothing set). An invalid value
+ * is `DV_ERROR_INVALID_ARGUMENT` naming its option; a device id on a space
+ * without devices `DV_ERROR_NO_DEVICE`; nothing is changed then.
+ *
+ * # Safety
+ * `argc` is NULL or points to the count of `argv`'s NUL-terminated strings;
+ * `settings` is NULL or valid; `ordinal` is writable; `mapped` is NULL or writable.
+ */
+DV_NODISCARD
+enum dv_status_t dv_initialize(int *argc,
+                               char **argv,
+                               const struct dv_init_t *settings,
+                               uint32_t *ordinal,
+                               bool *mapped);
 
 /**
  * Mark `dv` as a function's result: the next `dv_take` of it hands this very

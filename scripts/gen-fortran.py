@@ -52,7 +52,7 @@ RANKS = [1, 2, 3, 4, 5, 6, 7, 8]
 
 # The C functions module dualview calls; each gets an interface c_<name> from its prototype.
 C_FUNCTIONS = ["dv_last_error_copy", "dv_create", "dv_wrap", "dv_clone", "dv_destroy",
-               "dv_mark_result", "dv_take", "dv_release",
+               "dv_mark_result", "dv_take", "dv_release", "dv_initialize",
                "dv_modify_host", "dv_modify_device", "dv_sync_host", "dv_sync_device", "dv_clear_sync_state",
                "dv_need_sync_host", "dv_need_sync_device", "dv_host_access", "dv_device_access",
                "dv_rank", "dv_extent", "dv_info", "dv_label", "dv_view_label", "dv_desc_of",
@@ -200,7 +200,7 @@ def doc_lines(doc, indent, width=100):
 
 SCALARS = {"uint8_t": "integer(c_int8_t)", "int8_t": "integer(c_int8_t)", "uint32_t": "integer(c_int32_t)",
            "int32_t": "integer(c_int32_t)", "uint64_t": "integer(c_int64_t)", "int64_t": "integer(c_int64_t)",
-           "size_t": "integer(c_size_t)", "bool": "logical(c_bool)"}
+           "size_t": "integer(c_size_t)", "bool": "logical(c_bool)", "int": "integer(c_int)"}
 DEFAULTS = {"integer": "0", "logical": ".false."}
 
 

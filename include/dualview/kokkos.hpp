@@ -222,10 +222,12 @@ using dv::ALL_t;
 }  // namespace Impl
 
 /// dualview needs no run-time set-up beyond the device choice; these keep
-/// Kokkos programs unchanged. The device id (`set_device_id`,
-/// `--kokkos-device-id=n`, or `KOKKOS_DEVICE_ID`) becomes dv::set_device_id;
-/// the thread count is accepted and ignored. finalize() ends the Kokkos Tools
-/// session (kokkosp_finalize_library).
+/// Kokkos programs unchanged. The device is chosen as Kokkos 4 does
+/// (dv::initialize: `set_device_id`, `set_map_device_id_by`,
+/// `--kokkos-device-id=n`, `--kokkos-map-device-id-by=`, `KOKKOS_DEVICE_ID`,
+/// `KOKKOS_MAP_DEVICE_ID_BY`, `KOKKOS_VISIBLE_DEVICES`, the launcher's local
+/// rank) and becomes dv::device_id(); the thread count is accepted and
+/// ignored. finalize() ends the Kokkos Tools session (kokkosp_finalize_library).
 struct InitializationSettings {
   template <class T>
   InitializationSettings& set_num_threads(T) {
@@ -237,53 +239,54 @@ struct InitializationSettings {
   }
   bool has_device_id() const { return device_id_ >= 0; }
   int get_device_id() const { return device_id_; }
+  InitializationSettings& set_map_device_id_by(const std::string& how) {
+    map_device_id_by_ = how;
+    return *this;
+  }
+  bool has_map_device_id_by() const { return !map_device_id_by_.empty(); }
+  std::string get_map_device_id_by() const { return map_device_id_by_; }
 
  private:
   int device_id_ = -1;
+  std::string map_device_id_by_;
 };
 namespace detail_init {
 inline bool& state() {
   static bool initialized = false;
   return initialized;
 }
-/// The number after `--kokkos-device-id=` (or the next argument after
-/// `--kokkos-device-id`), or -1. Arguments are left in place.
-inline int device_id_argument(int argc, char** argv) {
+/// Kokkos' `--kokkos-device-id N` (two arguments) as the one-argument form
+/// dv::initialize reads.
+inline void join_device_id_argument(int argc, char** argv, std::vector<std::string>& keep, std::vector<char*>& out) {
   const std::string flag = "--kokkos-device-id";
-  for (int i = 1; i < argc && argv && argv[i]; ++i) {
-    const std::string a = argv[i];
-    const char* v = nullptr;
-    if (a.rfind(flag + "=", 0) == 0) v = argv[i] + flag.size() + 1;
-    else if (a == flag && i + 1 < argc) v = argv[i + 1];
-    if (v) {
-      char* end = nullptr;
-      const long n = std::strtol(v, &end, 10);
-      if (end == v || *end != '\0' || n < 0) dv::detail::raise(DV_ERROR_INVALID_ARGUMENT, flag + ": not a device number: " + v);
-      return static_cast<int>(n);
+  for (int i = 0; i < argc && argv && argv[i]; ++i) {
+    if (i > 0 && flag == argv[i] && i + 1 < argc) {
+      keep.push_back(flag + "=" + argv[++i]);
+    } else {
+      keep.emplace_back(argv[i]);
     }
   }
-  return -1;
+  for (auto& k : keep) out.push_back(&k[0]);
 }
-}  // namespace detail_init
-inline void initialize(const InitializationSettings& s) {
-  int id = s.has_device_id() ? s.get_device_id() : -1;
-  if (id < 0)
-    if (const char* e = std::getenv("KOKKOS_DEVICE_ID")) {
-      char* end = nullptr;
-      const long n = std::strtol(e, &end, 10);
-      if (end != e && *end == '\0' && n >= 0) id = static_cast<int>(n);
-    }
-  if (id >= 0) dv::set_device_id(static_cast<uint32_t>(id));
+inline void start(int& argc, char** argv, const InitializationSettings& s) {
+  dv::DeviceSettings d;
+  d.device_id = s.has_device_id() ? s.get_device_id() : -1;
+  d.map_device_id_by = s.get_map_device_id_by();
+  std::vector<std::string> keep;
+  std::vector<char*> args;
+  join_device_id_argument(argc, argv, keep, args);
+  int n = static_cast<int>(args.size());
+  dv::initialize(n, args.data(), d);
   detail_init::state() = true;
   (void)dv::tools::profile_library_loaded();
 }
-inline void initialize() { initialize(InitializationSettings()); }
-inline void initialize(int& argc, char** argv) {
-  InitializationSettings s;
-  const int id = detail_init::device_id_argument(argc, argv);
-  if (id >= 0) s.set_device_id(id);
-  initialize(s);
+}  // namespace detail_init
+inline void initialize(const InitializationSettings& s) {
+  int argc = 0;
+  detail_init::start(argc, nullptr, s);
 }
+inline void initialize() { initialize(InitializationSettings()); }
+inline void initialize(int& argc, char** argv) { detail_init::start(argc, argv, InitializationSettings()); }
 inline void finalize() {
   dv::tools::finalize();
   detail_init::state() = false;

@@ -349,6 +349,41 @@ using SharedSpace = HostSpace;
 #endif
 using DefaultHostExecutionSpace = Serial;
 
+/// The device part of Kokkos' `InitializationSettings`, for dv::initialize:
+/// an explicit device id (-1: none) and `map_device_id_by` ("mpi_rank" or
+/// "random"; empty: none). Set in code, they win over the arguments and the
+/// environment. `space`: whose devices are mapped; unless set, the default
+/// execution space's (CudaSpace under nvcc), or the test device's ordinals
+/// when that is a host space (Serial: no GPU back end, as in Kokkos).
+struct DeviceSettings {
+  int device_id = -1;
+  std::string map_device_id_by;
+  uint32_t space = DefaultExecutionSpace::memory_space::is_device ? DefaultExecutionSpace::memory_space::code
+                                                                  : uint32_t{DV_SPACE_TEST_DEVICE};
+};
+
+/// Choose this process's device as Kokkos 4's `initialize` does, and make it
+/// dv::device_id(): an explicit device id (`settings`, `--kokkos-device-id=N`,
+/// `KOKKOS_DEVICE_ID`), else `random` or round robin over the launcher's
+/// node-local MPI rank, over `KOKKOS_VISIBLE_DEVICES` or every device of the
+/// default execution space (docs/CPP.md, "Which GPU a process uses").
+/// Removes the Kokkos arguments from argv. Returns the device; throws
+/// dv::invalid_argument naming the option for an invalid value.
+inline uint32_t initialize(int& argc, char** argv, const DeviceSettings& settings = {}) {
+  dv_init_t in{settings.space, settings.device_id,
+               settings.map_device_id_by.empty() ? nullptr : settings.map_device_id_by.c_str()};
+  uint32_t ordinal = 0;
+  bool mapped = false;
+  detail::check(dv_initialize(&argc, argv, &in, &ordinal, &mapped));
+  set_device_id(ordinal);
+  return ordinal;
+}
+/// dv::initialize without arguments: the environment and `settings` only.
+inline uint32_t initialize(const DeviceSettings& settings = {}) {
+  int argc = 0;
+  return initialize(argc, nullptr, settings);
+}
+
 namespace detail {
 template <class... Ts>
 struct type_list {};

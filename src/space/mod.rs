@@ -29,6 +29,7 @@ pub(crate) mod cuda;
 #[path = "no_cuda.rs"]
 pub(crate) mod cuda;
 mod background;
+pub mod device_id;
 pub(crate) mod host;
 mod registration;
 pub mod stream;

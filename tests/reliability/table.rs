@@ -776,6 +776,22 @@ fn rows() -> BTreeMap<&'static str, Row> {
             .enm("space", |_| unsafe { dv_space_device_count(9, &mut 0) })
             .oom(|_| unsafe { dv_space_device_count(DV_SPACE_TEST_DEVICE, &mut 0) }),
     );
+    let init = |space: u32, device_id: i32, by: *const c_char, ordinal: bool| {
+        let settings = dv_init_t { space, device_id, map_device_id_by: by };
+        let mut o = 0u32;
+        // SAFETY: no arguments; settings valid; output writable or NULL on purpose.
+        unsafe { dv_initialize(null_mut(), null_mut(), &settings, if ordinal { &mut o } else { null_mut() }, null_mut()) }
+    };
+    m.insert(
+        "dv_initialize",
+        Row::default()
+            .null("`ordinal`", move |_| init(DV_SPACE_TEST_DEVICE, -1, null(), false))
+            .enm("space", move |_| init(9, -1, null(), true))
+            .enm("map_device_id_by", move |_| init(DV_SPACE_TEST_DEVICE, -1, c"node".as_ptr(), true))
+            .bad("device id -5", move |_| init(DV_SPACE_TEST_DEVICE, -5, null(), true))
+            .bad("device id past the devices", move |_| init(DV_SPACE_TEST_DEVICE, 64, null(), true))
+            .oom(move |_| init(DV_SPACE_TEST_DEVICE, 1, null(), true)),
+    );
     m.insert(
         "dv_space_info",
         Row::default()
