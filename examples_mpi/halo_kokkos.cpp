@@ -89,7 +89,15 @@ int main(int argc, char** argv) {
   const int own = rows - 2, nx = own * size;  // global rows: each rank owns rows - 2
   int failures = 0;
   {
-    Kokkos::ScopeGuard guard(argc, argv);
+    Kokkos::ScopeGuard guard(argc, argv);  // one device per node-local rank, as Kokkos maps it
+    const unsigned device = dv::device_id();
+    std::vector<unsigned> devices(size);
+    MPI_Gather(&device, 1, MPI_UNSIGNED, devices.data(), 1, MPI_UNSIGNED, 0, MPI_COMM_WORLD);
+    if (rank == 0) {
+      std::printf("halo_kokkos: devices by rank:");
+      for (unsigned d : devices) std::printf(" %u", d);
+      std::printf("\n");
+    }
     try {
       Grid u("u", rows, ny), v("v", rows, ny);
       // Global row r0 + i - 1 sits at local row i; global row 0 is the hot edge.
