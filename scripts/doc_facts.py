@@ -15,7 +15,13 @@ without building anything (imported by scripts/check-docs.py):
 5. the thresholds and counts the documents state (CONSTANTS below: "256 KiB or more", "8 kinds
    x 4 ranks", ...) equal the constants of the code they describe;
 6. a test named with its file (`tests/model.rs: dual_views_follow_the_model`,
-   `cpp_tests/test_dualview.cpp: DualView.K10_...`) is in that file.
+   `cpp_tests/test_dualview.cpp: DualView.K10_...`) is in that file;
+7. the code's comments cannot drift either: in src/, include/, fortran/, tests/ and
+   scripts/, every DECISIONS id cited (`DECISIONS T5`, `DECISIONS D9, D30`) is a row of
+   docs/DECISIONS.md, and every backticked repository path (first part a top-level entry,
+   or a folder beside the file) exists;
+8. the paths named in Cargo.toml and in the CMake files (`${PROJECT_SOURCE_DIR}/...`,
+   `${CMAKE_CURRENT_SOURCE_DIR}/...`, the sources of `add_executable` / `add_library`) exist.
 """
 
 import glob
@@ -185,6 +191,7 @@ CONSTANTS = [
     ("docs/DECISIONS.md", r"kinds x (\d+) ranks", "len(RANKS)", "scripts/gen-fortran.py"),
     ("docs/DECISIONS.md", r"(\d+) near-identical procedures", "2*len(KINDS)*len(RANKS)", "scripts/gen-fortran.py"),
     ("docs/ARCHITECTURE.md", r"\(from (\d+ [KMG]iB)\) a reservation", "LARGE", "src/space/host.rs"),
+    ("docs/ARCHITECTURE.md", r"contiguous copies of (\d+ [KMG]iB) or less", "TINY_BYTES", "src/space/cuda/mod.rs"),
 ]
 UNITS = {"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
 
@@ -267,11 +274,106 @@ def missing_tests(root, files):
     return bad
 
 
+CITED = re.compile(r"DECISIONS(?:\.md)?[ ,:(]+((?:[A-Z]{1,2}\d+(?:(?:, | and | or |/| ?\+ ?)(?=[A-Z]{1,2}\d))?)+)")
+COMMENT = re.compile(r"^\s*(//|/\*|\*|!|#)|\s(//|!|#)\s")
+CODE_PATH = re.compile(r"`([\w.-]+(?:/[\w.*-]+)+\.(?:rs|md|h|hpp|cu|f90|py|sh|cpp|c|toml|txt|cmake|json))`")
+
+
+def code_files(root):
+    """The source files whose comments are checked."""
+    out = []
+    for pattern in ("src/**/*.rs", "include/**/*.h", "include/**/*.hpp", "fortran/*.f90", "tests/**/*.rs",
+                    "scripts/*.py", "scripts/*.sh", "examples*/**/*.*", "cpp_tests/*.cpp", "benches/*.*"):
+        out += [f for f in glob.glob(os.path.join(root, pattern), recursive=True) if os.path.isfile(f)]
+    return sorted(set(out))
+
+
+def stale_comments(root):
+    ids = set(re.findall(r"^\| ([A-Z]+\d+) \|", open(os.path.join(root, "docs", "DECISIONS.md"), encoding="utf-8").read(), re.M))
+    top = set(os.listdir(root))
+    bad = []
+    for path in code_files(root):
+        rel = os.path.relpath(path, root)
+        here = os.path.dirname(path)
+        for n, line in enumerate(open(path, encoding="utf-8", errors="replace").read().split("\n"), 1):
+            for m in CITED.finditer(line):
+                for cited in re.findall(r"[A-Z]{1,2}\d+", m.group(1)):
+                    if cited not in ids:
+                        bad.append(f"{rel}:{n}: cites DECISIONS {cited}, which docs/DECISIONS.md does not have")
+            if not COMMENT.search(line):
+                continue
+            for m in CODE_PATH.finditer(line):
+                token = m.group(1)
+                first = token.split("/")[0]
+                if first in top and first not in GENERATED:
+                    full = os.path.join(root, token)
+                elif os.path.isdir(os.path.join(here, first)):
+                    full = os.path.join(here, token)
+                else:
+                    continue  # another project's path (a Kokkos source, an installed tree)
+                if not glob.glob(full):
+                    bad.append(f"{rel}:{n}: `{token}` names no file of the repository")
+    return bad
+
+
+CMAKE_DIRS = {"PROJECT_SOURCE_DIR": None, "CMAKE_SOURCE_DIR": None, "CMAKE_CURRENT_SOURCE_DIR": "here"}
+SOURCE_FILE = re.compile(r"^[\w./-]+\.(?:c|cpp|cu|f90|F90|h|hpp)$")
+
+
+def build_file_paths(root):
+    top = set(os.listdir(root))
+    bad = []
+    cargo = os.path.join(root, "Cargo.toml")
+    for n, line in enumerate(open(cargo, encoding="utf-8").read().split("\n"), 1):
+        for m in re.finditer(r"[\w.-]+(?:/[\w.*-]+)+\.(?:rs|md|h|toml|sh|py)", line):
+            if m.group(0).split("/")[0] in top and not glob.glob(os.path.join(root, m.group(0))):
+                bad.append(f"Cargo.toml:{n}: `{m.group(0)}` names no file of the repository")
+    cmakes = glob.glob(os.path.join(root, "**", "CMakeLists.txt"), recursive=True)
+    cmakes += glob.glob(os.path.join(root, "**", "*.cmake"), recursive=True)
+    for cm in sorted(cmakes):
+        rel = os.path.relpath(cm, root)
+        if rel.split(os.sep)[0] in GENERATED:
+            continue
+        here = os.path.dirname(cm)
+        for n, line in enumerate(open(cm, encoding="utf-8").read().split("\n"), 1):
+            for m in re.finditer(r"\$\{(PROJECT_SOURCE_DIR|CMAKE_SOURCE_DIR|CMAKE_CURRENT_SOURCE_DIR)\}/([\w./*-]+)", line):
+                base = here if CMAKE_DIRS[m.group(1)] else root
+                if not glob.glob(os.path.join(base, m.group(2))):
+                    bad.append(f"{rel}:{n}: `{m.group(0)}` names no file of the repository")
+            m = re.match(r"\s*add_(?:executable|library)\(\s*[\w-]+\s+([^)$]+)\)", line)
+            for src in (m.group(1).split() if m else []):
+                if SOURCE_FILE.match(src) and not os.path.exists(os.path.join(here, src)):
+                    bad.append(f"{rel}:{n}: source `{src}` names no file beside it")
+    return bad
+
+
+def blind_checks():
+    """Facts 7 and 8 run on a small tree that breaks each rule once; a rule whose break goes
+    unseen is itself a finding (a checker that cannot fail proves nothing)."""
+    import tempfile
+
+    files = {
+        "docs/DECISIONS.md": "| # | Decision |\n| --- | --- |\n| D1 | one |\n",
+        "src/a.rs": "//! DECISIONS D1 and DECISIONS D2.\n/// See `src/b/none.rs`.\nfn f() {}\n",
+        "Cargo.toml": "# tests/gone.rs does it\n",
+        "tests/kept.rs": "",
+        "x/CMakeLists.txt": "add_executable(t t.cpp)\nadd_test(NAME t COMMAND ${PROJECT_SOURCE_DIR}/scripts/gone.sh)\n",
+    }
+    want = ["cites DECISIONS D2", "`src/b/none.rs`", "`tests/gone.rs`", "source `t.cpp`", "scripts/gone.sh"]
+    with tempfile.TemporaryDirectory() as tmp:
+        for rel, text in files.items():
+            os.makedirs(os.path.dirname(os.path.join(tmp, rel)), exist_ok=True)
+            open(os.path.join(tmp, rel), "w", encoding="utf-8").write(text)
+        found = "\n".join(stale_comments(tmp) + build_file_paths(tmp))
+    return [f"scripts/doc_facts.py: a break of {w!r} went unseen by its own check" for w in want if w not in found]
+
+
 def check(root, files=None):
     """Every finding, as one line each (empty: all facts hold)."""
     files = files or doc_files(root)
-    return (missing_paths(root, files) + undocumented_functions(root) + unsourced_numbers(root, files)
-            + layer_drift(root) + wrong_constants(root) + missing_tests(root, files))
+    return blind_checks() + (missing_paths(root, files) + undocumented_functions(root) + unsourced_numbers(root, files)
+            + layer_drift(root) + wrong_constants(root) + missing_tests(root, files)
+            + stale_comments(root) + build_file_paths(root))
 
 
 if __name__ == "__main__":

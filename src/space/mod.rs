@@ -615,7 +615,7 @@ pub(crate) trait Backend: Send + Sync {
 /// ([`Backend::mirror_registration`]). The block's `Allocation` drives it; the
 /// implementation owns the state and its rules: it never leaves part of the
 /// block registered, and a refusal by the driver is never an error (the
-/// copies stay pageable). The CUDA one is `src/space/cuda/registration.rs`.
+/// copies stay pageable). The CUDA one is `src/space/registration.rs`.
 pub(crate) trait HostRegistration: Send + Sync {
     /// Register the whole block in the background (again after a grow);
     /// nothing when it is registered, pending or refused.

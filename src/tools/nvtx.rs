@@ -4,7 +4,7 @@
 //! without it every range costs one atomic load. With it, it opens that
 //! library, calls its `InitializeInjectionNvtx2` with this module's export
 //! tables, and the tool writes its handlers into the core module's function
-//! slots (`nvtxRangePushA`, `nvtxRangePop`). DECISIONS T7.
+//! slots (`nvtxRangePushA`, `nvtxRangePop`). DECISIONS T3.
 //!
 //! | NVTX fact (v3 ABI) | value here |
 //! | --- | --- |
