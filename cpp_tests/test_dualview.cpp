@@ -117,6 +117,11 @@ TEST(DualView, K10_ConcurrentModificationThrows) {
   EXPECT_TRUE(a.need_sync_device());  // unchanged
 }
 
+TEST(DualView, MessagesAdviseTheFiveCallsInCppTerms) {
+  EXPECT_EQ(dv::detail::cpp_terms("dv_modify_host: Call dv_sync_host() or dv_clear_sync_state(); dv_destroy() stays"),
+            "dv_modify_host: Call a.sync_host() or a.clear_sync_state(); dv_destroy() stays");
+}
+
 TEST(DualView, K11_ClearSyncState) {
   DV a("A", 3, 2);
   a.modify_host();

@@ -59,7 +59,7 @@ module dualview
   private :: c_strlen, str, str_i32, str_i64, last_error, c_message, fortran_names, report, fail, die, live, to_c, &
       from_c
   private :: addr_of, owns, borrowed, release, drop_handle, adopt, shape_ok, to_extents, get_label, host_access, wrap_any, &
-      advised_calls, next_dv, ident_char, ident_before
+      advised_calls, advised, next_dv, ident_char, ident_before
   private :: dv_f_create_i32, dv_f_create_i64, dv_f_destroy, dv_f_final, dv_f_assign, dv_f_is_valid, dv_f_as_result, &
       dv_f_modify_host, dv_f_modify_device, dv_f_sync_host, dv_f_sync_device, dv_f_clear_sync_state, &
       dv_f_need_sync_host, dv_f_need_sync_device, dv_f_resize_i32, dv_f_resize_i64, dv_f_realloc_i32, &
@@ -196,7 +196,7 @@ contains
         e = e + 1
       end do
       if (e + 1 <= len(r) .and. .not. ident_before(r, p)) then
-        if (r(e:e + 1) == "()") then
+        if (r(e:e + 1) == "()" .and. advised(r(p + 3:e - 1))) then
           if (p > 5) then
             if (r(p - 5:p - 1) == "Call " .or. r(p - 5:p - 1) == "call ") then
               r = r(1:p - 6) // "call a%" // r(p + 3:)
@@ -210,6 +210,13 @@ contains
       end if
       p = next_dv(r, p + 1)
     end do
+  end function
+
+  !> Whether name is one of the five calls messages advise (DECISIONS C15).
+  logical function advised(name)
+    character(len=*), intent(in) :: name
+    advised = name == "modify_host" .or. name == "modify_device" .or. name == "sync_host" .or. &
+              name == "sync_device" .or. name == "clear_sync_state"
   end function
 
   !> The position of the next "dv_" at or after p (0: none).

@@ -246,13 +246,20 @@ namespace detail {
 }
 
 /// A C message in C++'s terms: a call it advises, `dv_sync_host()`, becomes
-/// `a.sync_host()` (the function's name before the first ": " stays).
+/// `a.sync_host()` (the five calls of DECISIONS C15; the function's name
+/// before the first ": " stays).
 inline std::string cpp_terms(std::string m) {
+  static const char* const calls[] = {"modify_host", "modify_device", "sync_host", "sync_device", "clear_sync_state"};
   auto ident = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; };
   for (std::size_t p = m.find("dv_"); p != std::string::npos; p = m.find("dv_", p + 1)) {
     std::size_t e = p + 3;
     while (e < m.size() && ident(m[e])) ++e;
-    if (m.compare(e, 2, "()") == 0 && (p == 0 || !ident(m[p - 1]))) m.replace(p, 3, "a.");
+    if (m.compare(e, 2, "()") != 0 || (p > 0 && ident(m[p - 1]))) continue;
+    for (const char* c : calls)
+      if (m.compare(p + 3, e - p - 3, c) == 0) {
+        m.replace(p, 3, "a.");
+        break;
+      }
   }
   return m;
 }

@@ -6,7 +6,7 @@ use super::boundary::{call, function};
 use super::status::dv_status_t;
 use super::types::{about, out as checked, put};
 use crate::error::{bail, Result};
-use crate::space::device_id::{DeviceSettings, MapDeviceIdBy};
+use crate::space::device_id::{is_device_arg, DeviceSettings, MapDeviceIdBy};
 use crate::space::SpaceKind;
 use std::ffi::{c_char, c_int, CStr};
 
@@ -61,14 +61,13 @@ pub unsafe extern "C" fn dv_initialize(
             None => DeviceSettings::default(),
         };
         // SAFETY: argc/argv as documented.
-        let mut args = unsafe { read_args(argc, argv) }?;
-        let n_before = args.len();
+        let args = unsafe { read_args(argc, argv) }?;
         let env = |k: &str| std::env::var(k).ok();
-        let s = DeviceSettings::from_env(&env)?.parse_args(&mut args)?.and(code);
-        let chosen = s.select(&env, u32::try_from(space.device_count()).unwrap_or(u32::MAX), std::process::id())?;
-        if args.len() != n_before {
+        let count = u32::try_from(space.device_count()).unwrap_or(u32::MAX);
+        let chosen = DeviceSettings::choose(code, &args, &env, count, std::process::id())?;
+        if args.iter().skip(1).any(|a| is_device_arg(a.as_bytes())) {
             // SAFETY: as above; only pointers already in argv are moved down.
-            unsafe { remove_args(argc, argv, n_before) };
+            unsafe { remove_args(argc, argv, args.len()) };
         }
         put(o, chosen.unwrap_or(0));
         if !mapped.is_null() {
@@ -131,8 +130,7 @@ unsafe fn remove_args(argc: *mut c_int, argv: *mut *mut c_char, n: usize) {
         // SAFETY: i < n = *argc: a valid string pointer.
         let p = unsafe { *argv.add(i) };
         // SAFETY: as above.
-        let a = unsafe { CStr::from_ptr(p) }.to_bytes();
-        if !(a.starts_with(b"--kokkos-device-id=") || a.starts_with(b"--kokkos-map-device-id-by=")) {
+        if !is_device_arg(unsafe { CStr::from_ptr(p) }.to_bytes()) {
             // SAFETY: kept <= i < n.
             unsafe { *argv.add(kept) = p };
             kept += 1;

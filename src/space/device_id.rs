@@ -65,23 +65,24 @@ impl DeviceSettings {
     }
 
     /// Read `--kokkos-device-id=N` and `--kokkos-map-device-id-by=X` from
-    /// `args` over `self`, and remove them from `args`, as Kokkos does (the
-    /// first argument, the program's name, is never read).
-    pub fn parse_args(mut self, args: &mut Vec<String>) -> Result<Self> {
-        let mut kept = Vec::with_capacity(args.len());
-        for (i, a) in args.iter().enumerate() {
-            if i == 0 {
-                kept.push(a.clone());
-            } else if let Some(v) = a.strip_prefix("--kokkos-device-id=") {
+    /// `args` over `self` (the first argument, the program's name, is never
+    /// read). Kokkos removes them from argv: [`is_device_arg`] says which.
+    pub fn parse_args(mut self, args: &[String]) -> Result<Self> {
+        for a in args.iter().skip(1) {
+            if let Some(v) = a.strip_prefix(DEVICE_ID_ARG) {
                 self.device_id = Some(parse_id(v, "--kokkos-device-id")?);
-            } else if let Some(v) = a.strip_prefix("--kokkos-map-device-id-by=") {
+            } else if let Some(v) = a.strip_prefix(MAP_BY_ARG) {
                 self.map_device_id_by = Some(MapDeviceIdBy::parse(v, "--kokkos-map-device-id-by")?);
-            } else {
-                kept.push(a.clone());
             }
         }
-        *args = kept;
         Ok(self)
+    }
+
+    /// The device for `code`, the settings given in code, over the arguments
+    /// and the environment (Kokkos' order): [`DeviceSettings::select`] of
+    /// their combination.
+    pub fn choose(code: DeviceSettings, args: &[String], env: &dyn Fn(&str) -> Option<String>, count: u32, pid: u32) -> Result<Option<u32>> {
+        DeviceSettings::from_env(env)?.parse_args(args)?.and(code).select(env, count, pid)
     }
 
     /// `self` with what `other` sets (Kokkos' `combine`: later settings win).
@@ -127,6 +128,15 @@ impl DeviceSettings {
             None => Ok(None),
         }
     }
+}
+
+const DEVICE_ID_ARG: &str = "--kokkos-device-id=";
+const MAP_BY_ARG: &str = "--kokkos-map-device-id-by=";
+
+/// Whether `arg` is one of the device arguments [`DeviceSettings::parse_args`]
+/// reads (and Kokkos removes from argv).
+pub fn is_device_arg(arg: &[u8]) -> bool {
+    arg.starts_with(DEVICE_ID_ARG.as_bytes()) || arg.starts_with(MAP_BY_ARG.as_bytes())
 }
 
 /// A device id: an integer, 0 or more.
@@ -235,13 +245,14 @@ mod tests {
         let e = env(&[("KOKKOS_DEVICE_ID", "1"), ("KOKKOS_MAP_DEVICE_ID_BY", "random")]);
         let from_env = DeviceSettings::from_env(&e).unwrap();
         assert_eq!(from_env, DeviceSettings { device_id: Some(1), map_device_id_by: Some(MapDeviceIdBy::Random) });
-        let mut args: Vec<String> = ["prog", "-n", "--kokkos-device-id=3", "x", "--kokkos-map-device-id-by=mpi_rank"]
+        let args: Vec<String> = ["prog", "-n", "--kokkos-device-id=3", "x", "--kokkos-map-device-id-by=mpi_rank"]
             .iter()
             .map(|s| s.to_string())
             .collect();
-        let s = from_env.parse_args(&mut args).unwrap();
+        let s = from_env.parse_args(&args).unwrap();
         assert_eq!(s, DeviceSettings { device_id: Some(3), map_device_id_by: Some(MapDeviceIdBy::MpiRank) });
-        assert_eq!(args, ["prog", "-n", "x"], "Kokkos' arguments are removed");
+        let kept: Vec<&String> = args.iter().filter(|a| !is_device_arg(a.as_bytes())).collect();
+        assert_eq!(kept, ["prog", "-n", "x"], "what Kokkos removes");
         let code = DeviceSettings { device_id: Some(0), ..Default::default() };
         assert_eq!(s.and(code).device_id, Some(0));
         assert_eq!(s.and(code).map_device_id_by, Some(MapDeviceIdBy::MpiRank));
@@ -259,10 +270,9 @@ mod tests {
             let e = DeviceSettings::from_env(&env(vars)).unwrap_err();
             assert!(e.kind() == ErrorKind::InvalidArgument && e.to_string().contains(want), "{e}");
         }
-        let mut args = vec!["p".to_string(), "--kokkos-map-device-id-by=rr".to_string()];
-        let e = DeviceSettings::default().parse_args(&mut args).unwrap_err();
+        let args = vec!["p".to_string(), "--kokkos-map-device-id-by=rr".to_string()];
+        let e = DeviceSettings::default().parse_args(&args).unwrap_err();
         assert!(e.to_string().contains("--kokkos-map-device-id-by: 'rr' is not recognized (mpi_rank or random)"), "{e}");
-        assert_eq!(args.len(), 2, "a refused argument list is left as it was");
         let e = pick(DeviceSettings::default(), &[("SLURM_LOCALID", "x")], 2).unwrap_err();
         assert!(e.to_string().contains("SLURM_LOCALID=x"), "{e}");
         assert_eq!(pick(DeviceSettings::default(), &[("PMI_LOCAL_RANK", "1")], 0).unwrap(), None, "no device: nothing to map");
