@@ -13,9 +13,7 @@
 mod runs;
 mod slice;
 
-pub(crate) use runs::{for_each_outer, for_each_run, plan};
-#[cfg(feature = "cuda")]
-pub(crate) use runs::Plan;
+pub(crate) use runs::{for_each_outer, for_each_run, plan, Plan};
 pub use slice::Slice;
 
 use crate::abi::{abi_enum, DV_LAYOUT_LEFT, DV_LAYOUT_RIGHT, DV_LAYOUT_STRIDE};

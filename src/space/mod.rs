@@ -29,11 +29,12 @@ pub(crate) mod cuda;
 #[path = "no_cuda.rs"]
 pub(crate) mod cuda;
 mod background;
+pub(crate) mod device;
 pub mod device_id;
 pub(crate) mod host;
 mod registration;
 pub mod stream;
-mod test_streams;
+mod table;
 
 /// The number of CUDA devices this process can use (0 without a driver),
 /// [`SpaceKind::device_count`] of [`SpaceKind::Cuda`]. Never panics.
@@ -150,14 +151,12 @@ pub struct SpacePolicy {
 impl SpaceKind {
     /// The policy of this kind (see [`SpacePolicy`]).
     pub const fn policy(self) -> SpacePolicy {
-        let (host_accessible, needs_mirror, unified, default_layout, is_device) = match self {
-            SpaceKind::Host | SpaceKind::HostPinned => (true, false, false, Layout::Right, false),
-            SpaceKind::Cuda => (false, true, false, Layout::Left, true),
-            SpaceKind::CudaUvm => (true, false, true, Layout::Left, true),
-            SpaceKind::TestDevice => (true, true, false, Layout::Left, true),
-        };
-        let page_locked = matches!(self, SpaceKind::HostPinned);
-        SpacePolicy { host_accessible, needs_mirror, unified, default_layout, is_device, page_locked }
+        table::row(self).policy
+    }
+
+    /// What this kind's addresses are to a device driver (the device engine's view).
+    pub(crate) const fn memory(self) -> device::Mem {
+        table::row(self).memory
     }
 
     /// How many devices of this kind this process can use: the ordinals
@@ -174,13 +173,7 @@ impl SpaceKind {
     /// assert_eq!(Space::host_pinned().probe().is_ok(), SpaceKind::HostPinned.device_count() == 1);
     /// ```
     pub fn device_count(self) -> usize {
-        match self {
-            SpaceKind::Host => 1,
-            SpaceKind::TestDevice => test_device::ORDINALS as usize,
-            SpaceKind::Cuda | SpaceKind::CudaUvm => cuda::device_count(),
-            // Pinned memory belongs to CUDA device 0 (`Space::backend`).
-            SpaceKind::HostPinned => usize::from(Space::host_pinned().probe().is_ok()),
-        }
+        (table::row(self).device_count)()
     }
 }
 
@@ -378,36 +371,21 @@ impl Space {
     /// assert!(Space::test_device(0).pinned_host().is_page_locked());
     /// ```
     pub const fn pinned_host(&self) -> Space {
-        match self.kind {
-            SpaceKind::Host | SpaceKind::HostPinned | SpaceKind::Cuda | SpaceKind::CudaUvm | SpaceKind::TestDevice => {
-                Space::host_pinned()
-            }
-        }
+        table::row(self.kind).pinned_host
     }
 
+    /// The backend of this space: a table read and an ordinal check, no driver call.
     fn backend(&self) -> Result<&'static dyn Backend> {
-        match self.kind {
-            SpaceKind::Host => Ok(&host::HOST),
-            SpaceKind::TestDevice => test_device::backend(self.ordinal),
-            #[cfg(feature = "cuda")]
-            SpaceKind::Cuda => cuda::probe(*self).map(|()| &cuda::DEVICE as &dyn Backend),
-            #[cfg(feature = "cuda")]
-            SpaceKind::CudaUvm => cuda::probe(*self).map(|()| &cuda::MANAGED as &dyn Backend),
-            #[cfg(feature = "cuda")]
-            SpaceKind::HostPinned => cuda::probe(Space::cuda(0)).map(|()| &cuda::PINNED as &dyn Backend),
-            #[cfg(not(feature = "cuda"))]
-            SpaceKind::Cuda | SpaceKind::CudaUvm => cuda::probe(*self).map(|()| &host::HOST as &dyn Backend),
-            #[cfg(not(feature = "cuda"))]
-            SpaceKind::HostPinned => cuda::probe(*self).map(|()| &host::HOST as &dyn Backend),
-        }
+        (table::row(self.kind).backend)(*self)
     }
 }
 
 impl fmt::Display for Space {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.kind {
-            SpaceKind::Host | SpaceKind::HostPinned => f.write_str(self.kind.name()),
-            k => write!(f, "{}({})", k.name(), self.ordinal),
+        if self.kind.policy().is_device {
+            write!(f, "{}({})", self.kind.name(), self.ordinal)
+        } else {
+            f.write_str(self.kind.name())
         }
     }
 }
@@ -482,6 +460,11 @@ pub(crate) const HOST_PAGE: usize = host::PAGE;
 
 /// What a space must provide. Only `space/*` implements it.
 pub(crate) trait Backend: Send + Sync {
+    /// The device engine behind this backend (`None`: host memory).
+    fn engine(&self) -> Option<&'static device::Engine> {
+        None
+    }
+
     /// `bytes` of memory aligned to [`ALIGNMENT`], zeroed when asked.
     fn allocate(&self, ordinal: u32, bytes: usize, zeroed: bool) -> Result<NonNull<u8>>;
 

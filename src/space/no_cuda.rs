@@ -1,7 +1,7 @@
-//! The CUDA backend's stand-in for builds without the `cuda` feature: no
+//! The CUDA driver's stand-in for builds without the `cuda` feature: no
 //! driver is loaded, every CUDA space answers `NoDevice` with the reason.
 
-use super::Space;
+use super::{Backend, Space};
 use crate::error::{bail, Result};
 
 /// No CUDA devices without the feature.
@@ -10,6 +10,6 @@ pub(crate) fn device_count() -> usize {
 }
 
 /// Every CUDA space is unusable in this build.
-pub(crate) fn probe(space: Space) -> Result<()> {
+pub(crate) fn backend(space: Space) -> Result<&'static dyn Backend> {
     bail!(NoDevice, "{space}: dualview was built without its `cuda` feature")
 }

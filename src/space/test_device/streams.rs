@@ -1,11 +1,11 @@
 //! The test device's streams: each one a worker thread that runs its queued
 //! copies in order, each after the device's delay
-//! ([`super::test_device::set_stream_delay`]), so that work in flight, events
+//! ([`super::set_stream_delay`]), so that work in flight, events
 //! and cross-stream ordering exist without a GPU. Only streams made by
 //! [`create`] are such; any other non-null value is treated as the default
 //! stream (the copy completes on return), as before streams existed here.
 
-use super::Stream;
+use crate::space::Stream;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, Sender};
 use std::sync::{Arc, Condvar, Mutex};
@@ -90,6 +90,11 @@ pub(super) fn fence_all(ordinal: u32) {
 }
 
 impl Sim {
+    /// The test device this stream belongs to.
+    pub(super) fn ordinal(&self) -> u32 {
+        self.ordinal
+    }
+
     /// Queue `job` after `delay`; returns its sequence number.
     pub(super) fn push(&self, delay: Duration, job: impl FnOnce() + Send + 'static) -> u64 {
         let tx = self.tx.lock().unwrap_or_else(|e| e.into_inner());

@@ -1,0 +1,337 @@
+//! The CUDA driver under the device engine (`src/space/device/`): each
+//! [`Driver`] call is one CUDA driver API call, through `cudarc` (the only
+//! module that names it), loaded at run time. Allocations live in each
+//! device's primary context, so kernels launched with the runtime API
+//! (`<<<>>>`, `cudaMemcpy`) use them directly. Without libcuda or without the
+//! device, every space answers `NoDevice`; nothing panics (the driver is
+//! probed with `is_culib_present` before any call).
+//!
+//! | layer | here |
+//! | --- | --- |
+//! | raw calls | `cudarc::driver::sys`, where no `result` wrapper fits (below) |
+//! | checked results | `cudarc::driver::result` (`DriverError`); [`check`] maps it to [`Error`] with the driver's name and text |
+//! | policy | the device engine, for every vendor |
+//!
+//! Calls that stay on `sys` (each checked by `.result()` and [`check`]; DECISIONS G12):
+//! `cuMemcpyHtoD_v2`, `cuMemcpyDtoH_v2`, `cuMemcpyDtoD_v2` and their `Async`
+//! forms (the wrappers take typed slices; ours are raw ranges),
+//! `cuMemcpy2DAsync_v2`, `cuMemsetD16Async`, `cuMemsetD32Async`,
+//! `cuMemHostRegister_v2`, `cuMemHostUnregister`, `cuPointerGetAttributes`
+//! (no wrapper; the plural call answers pageable memory without an error),
+//! `cuMemPrefetchAsync` (the wrapper calls the `_v2` of CUDA 12.2+, G1). Every
+//! other call goes through its `result` wrapper.
+
+use super::device::{Copy2D, DeviceBackend, Dir, Driver, Engine, HostFn, Mem, Word};
+use super::{Backend, Space, SpaceKind, Stream};
+use crate::error::{bail, Error, ErrorKind, Result};
+use cudarc::driver::result::{self, DriverError};
+use cudarc::driver::sys;
+use std::ffi::c_void;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
+
+/// libcuda was found (set before the first driver call): only then may
+/// [`check`] ask the driver for an error's name and text (cudarc panics without it).
+static LIBCUDA: AtomicBool = AtomicBool::new(false);
+
+/// A driver result as the crate's: `"{call} failed: {name}: {text}"`, with the
+/// driver's name and text of the code (`CUresult <number>` where it has none,
+/// or without libcuda), and its kind.
+fn check<T>(r: std::result::Result<T, DriverError>, call: &str) -> Result<T> {
+    r.map_err(|e| {
+        let kind = match e.0 {
+            sys::CUresult::CUDA_ERROR_OUT_OF_MEMORY => ErrorKind::OutOfMemory,
+            sys::CUresult::CUDA_ERROR_NO_DEVICE | sys::CUresult::CUDA_ERROR_INVALID_DEVICE => ErrorKind::NoDevice,
+            _ => ErrorKind::Device,
+        };
+        let loaded = LIBCUDA.load(Ordering::Relaxed);
+        let say = |s: Option<std::result::Result<&std::ffi::CStr, DriverError>>| match s {
+            Some(Ok(s)) => s.to_string_lossy().into_owned(),
+            _ => format!("CUresult {}", e.0 as u32),
+        };
+        let (name, text) = (say(loaded.then(|| e.error_name())), say(loaded.then(|| e.error_string())));
+        Error::new(kind, format!("{call} failed: {name}: {text}"))
+    })
+}
+
+/// Every device's retained primary context, after `cuInit`.
+struct Contexts(Vec<sys::CUcontext>);
+
+// SAFETY: CUcontext values are opaque driver handles usable from any thread;
+// the Vec is never mutated after initialisation.
+unsafe impl Send for Contexts {}
+// SAFETY: as above.
+unsafe impl Sync for Contexts {}
+
+fn contexts() -> Result<&'static Contexts> {
+    static CONTEXTS: OnceLock<std::result::Result<Contexts, Error>> = OnceLock::new();
+    CONTEXTS
+        .get_or_init(|| {
+            if cfg!(miri) {
+                bail!(NoDevice, "no CUDA driver under Miri (it cannot load libraries)");
+            }
+            // SAFETY: only probes for the library; loads nothing else.
+            if !unsafe { sys::is_culib_present() } {
+                bail!(NoDevice, "no CUDA driver (libcuda.so) on this machine");
+            }
+            LIBCUDA.store(true, Ordering::Relaxed);
+            check(result::init(), "cuInit")?;
+            let n = check(result::device::get_count(), "cuDeviceGetCount")?;
+            let mut all = Vec::new();
+            for i in 0..n {
+                let dev = check(result::device::get(i), "cuDeviceGet")?;
+                // SAFETY: `dev` was just returned by `cuDeviceGet`.
+                all.push(check(unsafe { result::primary_ctx::retain(dev) }, "cuDevicePrimaryCtxRetain")?);
+            }
+            Ok(Contexts(all))
+        })
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+/// Device `ordinal`'s primary context, or `NoDevice`.
+fn context(ordinal: u32) -> Result<sys::CUcontext> {
+    let c = contexts()?;
+    match c.0.get(ordinal as usize) {
+        Some(&ctx) => Ok(ctx),
+        None => bail!(NoDevice, "CUDA device {ordinal} does not exist ({} device(s) present)", c.0.len()),
+    }
+}
+
+/// The number of CUDA devices (0 without a driver). Never panics.
+pub(crate) fn device_count() -> usize {
+    contexts().map(|c| c.0.len()).unwrap_or(0)
+}
+
+/// The CUDA driver API.
+struct Cuda;
+
+static ENGINE: Engine = Engine::new(&Cuda);
+static DEVICE: DeviceBackend = DeviceBackend::new(&ENGINE, SpaceKind::Cuda);
+static MANAGED: DeviceBackend = DeviceBackend::new(&ENGINE, SpaceKind::CudaUvm);
+static PINNED: DeviceBackend = DeviceBackend::new(&ENGINE, SpaceKind::HostPinned);
+
+/// The backend of a CUDA space, once its device is known to exist (no driver
+/// call: the contexts were retained once). Pinned host memory belongs to device 0.
+pub(crate) fn backend(space: Space) -> Result<&'static dyn Backend> {
+    let (ordinal, b) = match space.kind() {
+        SpaceKind::Cuda => (space.ordinal(), &DEVICE),
+        SpaceKind::CudaUvm => (space.ordinal(), &MANAGED),
+        _ => (0, &PINNED),
+    };
+    context(ordinal).map(|_| b as &dyn Backend)
+}
+
+fn raw(s: Stream) -> sys::CUstream {
+    s.as_raw() as sys::CUstream
+}
+
+/// How the driver sees an address of a memory.
+fn memtype(m: Mem) -> sys::CUmemorytype {
+    match m {
+        Mem::Device => sys::CUmemorytype::CU_MEMORYTYPE_DEVICE,
+        Mem::Managed => sys::CUmemorytype::CU_MEMORYTYPE_UNIFIED,
+        Mem::Pageable | Mem::Pinned => sys::CUmemorytype::CU_MEMORYTYPE_HOST,
+    }
+}
+
+/// `DV_PAGEABLE_MIRROR=1` (any value but empty and 0): DualViews made now keep their mirrors pageable.
+fn pageable_by_environment() -> bool {
+    std::env::var("DV_PAGEABLE_MIRROR").is_ok_and(|v| !v.is_empty() && v != "0")
+}
+
+/// The host function every `launch_host_fn` queues: runs the boxed closure once.
+unsafe extern "C" fn run_host_fn(arg: *mut c_void) {
+    // SAFETY: `arg` is the Box<HostFn> leaked by `launch_host_fn`, handed over once.
+    let f = unsafe { Box::from_raw(arg as *mut HostFn) };
+    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+}
+
+// SAFETY (every unsafe block below): one driver call on the bound context,
+// with the ranges, streams and events the `Driver` contract makes valid.
+impl Driver for Cuda {
+    fn device_count(&self) -> usize {
+        device_count()
+    }
+    fn bind(&self, ordinal: u32) -> Result<Option<usize>> {
+        let ctx = context(ordinal)?;
+        let cur = check(result::ctx::get_current(), "cuCtxGetCurrent")?.unwrap_or(std::ptr::null_mut());
+        if cur == ctx {
+            return Ok(None);
+        }
+        check(unsafe { result::ctx::set_current(ctx) }, "cuCtxSetCurrent")?;
+        Ok(Some(cur as usize))
+    }
+    fn restore(&self, previous: usize) {
+        // `previous` was current on this thread a moment ago (or NULL, which
+        // unbinds); failure leaves ours bound, which is harmless.
+        let _ = unsafe { result::ctx::set_current(previous as sys::CUcontext) };
+    }
+    fn alloc(&self, bytes: usize, mem: Mem) -> Result<usize> {
+        unsafe {
+            match mem {
+                Mem::Pinned => check(result::malloc_host(bytes, sys::CU_MEMHOSTALLOC_PORTABLE), "cuMemHostAlloc").map(|p| p as usize),
+                Mem::Managed => check(result::malloc_managed(bytes, sys::CUmemAttach_flags::CU_MEM_ATTACH_GLOBAL), "cuMemAllocManaged").map(|p| p as usize),
+                _ => check(result::malloc_sync(bytes), "cuMemAlloc").map(|p| p as usize),
+            }
+        }
+    }
+    unsafe fn free(&self, addr: usize, _bytes: usize, mem: Mem) {
+        unsafe {
+            let _ = match mem {
+                Mem::Pinned => result::free_host(addr as *mut c_void),
+                _ => result::free_sync(addr as sys::CUdeviceptr),
+            };
+        }
+    }
+    unsafe fn copy(&self, dst: usize, src: usize, bytes: usize, dir: Dir) -> Result<()> {
+        let (d, s) = (dst as sys::CUdeviceptr, src as sys::CUdeviceptr);
+        unsafe {
+            match dir {
+                Dir::HtoD => check(sys::cuMemcpyHtoD_v2(d, src as *const c_void, bytes).result(), "cuMemcpyHtoD"),
+                Dir::DtoH => check(sys::cuMemcpyDtoH_v2(dst as *mut c_void, s, bytes).result(), "cuMemcpyDtoH"),
+                Dir::DtoD => check(sys::cuMemcpyDtoD_v2(d, s, bytes).result(), "cuMemcpyDtoD"),
+            }
+        }
+    }
+    unsafe fn copy_async(&self, dst: usize, src: usize, bytes: usize, dir: Dir, stream: Stream) -> Result<()> {
+        let (d, s, st) = (dst as sys::CUdeviceptr, src as sys::CUdeviceptr, raw(stream));
+        let r = unsafe {
+            match dir {
+                Dir::HtoD => sys::cuMemcpyHtoDAsync_v2(d, src as *const c_void, bytes, st).result(),
+                Dir::DtoH => sys::cuMemcpyDtoHAsync_v2(dst as *mut c_void, s, bytes, st).result(),
+                Dir::DtoD => sys::cuMemcpyDtoDAsync_v2(d, s, bytes, st).result(),
+            }
+        };
+        check(r, "cuMemcpyAsync")
+    }
+    unsafe fn copy_peer_async(&self, dst: usize, dst_device: u32, src: usize, src_device: u32, bytes: usize, stream: Stream) -> Result<()> {
+        let (dc, sc) = (context(dst_device)?, context(src_device)?);
+        check(unsafe { result::memcpy_peer_async(dc, dst as _, sc, src as _, bytes, raw(stream)) }, "cuMemcpyPeerAsync")
+    }
+    unsafe fn copy_2d_async(&self, c: &Copy2D, stream: Stream) -> Result<()> {
+        let p = sys::CUDA_MEMCPY2D {
+            srcXInBytes: 0,
+            srcY: 0,
+            srcMemoryType: memtype(c.src_mem),
+            srcHost: c.src as *const c_void,
+            srcDevice: c.src as sys::CUdeviceptr,
+            srcArray: std::ptr::null_mut(),
+            srcPitch: c.src_pitch,
+            dstXInBytes: 0,
+            dstY: 0,
+            dstMemoryType: memtype(c.dst_mem),
+            dstHost: c.dst as *mut c_void,
+            dstDevice: c.dst as sys::CUdeviceptr,
+            dstArray: std::ptr::null_mut(),
+            dstPitch: c.dst_pitch,
+            WidthInBytes: c.width,
+            Height: c.height,
+        };
+        check(unsafe { sys::cuMemcpy2DAsync_v2(&p, raw(stream)) }.result(), "cuMemcpy2DAsync")
+    }
+    unsafe fn memset_async(&self, dst: usize, word: Word, count: usize, stream: Stream) -> Result<()> {
+        let (d, s) = (dst as sys::CUdeviceptr, raw(stream));
+        unsafe {
+            match word {
+                Word::W8(v) => check(result::memset_d8_async(d, v, count, s), "cuMemsetD8Async"),
+                Word::W16(v) => check(sys::cuMemsetD16Async(d, v, count, s).result(), "cuMemsetD16Async"),
+                Word::W32(v) => check(sys::cuMemsetD32Async(d, v, count, s).result(), "cuMemsetD32Async"),
+            }
+        }
+    }
+    unsafe fn prefetch_async(&self, addr: usize, bytes: usize, to: Option<u32>, stream: Stream) -> Result<()> {
+        let target = to.map_or(-1, |o| o as sys::CUdevice); // -1: CU_DEVICE_CPU
+        check(unsafe { sys::cuMemPrefetchAsync(addr as _, bytes, target, raw(stream)) }.result(), "cuMemPrefetchAsync")
+    }
+    fn synchronize(&self) -> Result<()> {
+        check(result::ctx::synchronize(), "cuCtxSynchronize")
+    }
+    fn stream_synchronize(&self, stream: Stream) -> Result<()> {
+        check(unsafe { result::stream::synchronize(raw(stream)) }, "cuStreamSynchronize")
+    }
+    fn stream_create(&self) -> Result<Stream> {
+        let s = check(result::stream::create(result::stream::StreamKind::NonBlocking), "cuStreamCreate")?;
+        Ok(Stream::from_raw(s as usize))
+    }
+    unsafe fn stream_destroy(&self, stream: Stream) -> Result<()> {
+        check(unsafe { result::stream::destroy(raw(stream)) }, "cuStreamDestroy")
+    }
+    fn launch_host_fn(&self, stream: Stream, f: HostFn) -> std::result::Result<(), (Error, HostFn)> {
+        let arg = Box::into_raw(Box::new(f)) as *mut c_void;
+        // SAFETY: `run_host_fn` takes `arg` back exactly once, when the stream reaches it.
+        match unsafe { result::stream::launch_host_function(raw(stream), run_host_fn, arg) } {
+            Ok(()) => Ok(()),
+            // SAFETY: not queued: `arg` is still ours.
+            Err(e) => Err((check::<()>(Err(e), "cuLaunchHostFunc").unwrap_err(), *unsafe { Box::from_raw(arg as *mut HostFn) })),
+        }
+    }
+    fn event_create(&self) -> Result<usize> {
+        check(result::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING), "cuEventCreate").map(|e| e as usize)
+    }
+    unsafe fn event_record(&self, event: usize, stream: Stream) -> Result<()> {
+        check(unsafe { result::event::record(event as sys::CUevent, raw(stream)) }, "cuEventRecord")
+    }
+    unsafe fn event_query(&self, event: usize) -> Result<bool> {
+        match unsafe { result::event::query(event as sys::CUevent) } {
+            Ok(()) => Ok(true),
+            Err(e) if e.0 == sys::CUresult::CUDA_ERROR_NOT_READY => Ok(false),
+            Err(e) => check(Err(e), "cuEventQuery"),
+        }
+    }
+    unsafe fn event_synchronize(&self, event: usize) -> Result<()> {
+        check(unsafe { result::event::synchronize(event as sys::CUevent) }, "cuEventSynchronize")
+    }
+    unsafe fn event_destroy(&self, event: usize) {
+        let _ = unsafe { result::event::destroy(event as sys::CUevent) };
+    }
+    unsafe fn stream_wait_event(&self, stream: Stream, event: usize) -> Result<()> {
+        let flags = sys::CUevent_wait_flags::CU_EVENT_WAIT_DEFAULT;
+        check(unsafe { result::stream::wait_event(raw(stream), event as sys::CUevent, flags) }, "cuStreamWaitEvent")
+    }
+    unsafe fn host_register(&self, addr: usize, len: usize) -> Result<()> {
+        let flags = sys::CU_MEMHOSTREGISTER_PORTABLE;
+        check(unsafe { sys::cuMemHostRegister_v2(addr as *mut c_void, len, flags) }.result(), "cuMemHostRegister")
+    }
+    unsafe fn host_unregister(&self, addr: usize) {
+        let _ = unsafe { sys::cuMemHostUnregister(addr as *mut c_void) };
+    }
+    fn is_page_locked(&self, addr: usize) -> bool {
+        let mut kind: u32 = 0;
+        let mut attr = [sys::CUpointer_attribute::CU_POINTER_ATTRIBUTE_MEMORY_TYPE];
+        let mut data = [(&mut kind as *mut u32).cast::<c_void>()];
+        // One attribute, one writable u32 for it (CUmemorytype); nothing at `addr` is read.
+        let r = unsafe { sys::cuPointerGetAttributes(1, attr.as_mut_ptr(), data.as_mut_ptr(), addr as sys::CUdeviceptr) };
+        r == sys::CUresult::CUDA_SUCCESS && kind == sys::CUmemorytype::CU_MEMORYTYPE_HOST as u32
+    }
+    fn registers_mirrors(&self, _ordinal: u32) -> bool {
+        !pageable_by_environment()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn driver_errors_keep_their_kind_and_name_the_call() {
+        use sys::CUresult::*;
+        for (code, kind) in [
+            (CUDA_ERROR_OUT_OF_MEMORY, ErrorKind::OutOfMemory),
+            (CUDA_ERROR_NO_DEVICE, ErrorKind::NoDevice),
+            (CUDA_ERROR_INVALID_DEVICE, ErrorKind::NoDevice),
+            (CUDA_ERROR_INVALID_VALUE, ErrorKind::Device),
+        ] {
+            let e = check::<()>(Err(DriverError(code)), "cuMemAlloc").unwrap_err();
+            assert_eq!(e.kind(), kind, "{code:?}");
+            let expected = if LIBCUDA.load(Ordering::Relaxed) {
+                format!("cuMemAlloc failed: {code:?}: ") // the driver's name, then its text
+            } else {
+                let n = code as u32; // without libcuda, the number (cudarc would panic)
+                format!("cuMemAlloc failed: CUresult {n}: CUresult {n}")
+            };
+            assert!(e.message().starts_with(&expected), "{}", e.message());
+        }
+        assert_eq!(check(Ok(7), "cuDeviceGetCount").ok(), Some(7));
+    }
+}

@@ -1,0 +1,334 @@
+//! The test device's fake [`Driver`]: host memory stands in for device and
+//! pinned memory, streams are worker threads (`streams.rs`), events are
+//! points in a worker's sequence, and page-locked ranges (pinned blocks and
+//! registrations) are tracked so that the engine's pointer query answers as
+//! CUDA's does. Every call can be made to fail ([`fail`]) or recorded
+//! ([`record`]), on the calling thread.
+
+use super::streams::{self, Sim};
+use super::{delay, device, ORDINALS};
+use crate::error::{bail, Error, ErrorKind, Result};
+use crate::space::device::{Copy2D, Dir, Driver, HostFn, Mem, Word};
+use crate::space::{host, Stream};
+use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
+use std::ptr::NonNull;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// The fake driver (one per process; its state is per test device and per thread).
+pub(super) struct Fake;
+
+/// The driver calls, by the names that [`fail`] and [`record`] use.
+const CALLS: [&str; 27] = [
+    "bind", "alloc", "free", "grow_in_place", "copy", "copy_async", "copy_peer_async", "copy_2d_async", "memset_async",
+    "prefetch_async", "synchronize", "stream_synchronize", "stream_create", "stream_destroy", "launch_host_fn",
+    "event_create", "event_record", "event_query", "event_synchronize", "event_destroy", "stream_wait_event",
+    "host_register", "host_unregister", "is_page_locked", "restore", "can_grow_in_place", "registers_mirrors",
+];
+
+thread_local! {
+    /// The device bound on this thread (`None`: none yet).
+    static BOUND: Cell<Option<u32>> = const { Cell::new(None) };
+    /// Calls to fail on this thread: the name and how many calls of it before.
+    static FAULTS: RefCell<Vec<(&'static str, u64)>> = const { RefCell::new(Vec::new()) };
+    /// The calls made on this thread, while [`record`] runs.
+    static LOG: RefCell<Option<Vec<&'static str>>> = const { RefCell::new(None) };
+}
+
+/// Page-locked host ranges: start to length (pinned blocks and registrations).
+static LOCKED: Mutex<BTreeMap<usize, usize>> = Mutex::new(BTreeMap::new());
+
+fn locked() -> std::sync::MutexGuard<'static, BTreeMap<usize, usize>> {
+    LOCKED.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// See `test_device::fail_driver_call`.
+pub(super) fn fail(call: &str, nth: u64) -> Result<()> {
+    let Some(&name) = CALLS.iter().find(|&&c| c == call) else {
+        bail!(InvalidArgument, "\"{call}\" is not a driver call of the test device (one of {})", CALLS.join(", "));
+    };
+    FAULTS.with(|f| {
+        let mut f = f.borrow_mut();
+        f.retain(|(c, _)| *c != name);
+        if nth > 0 {
+            f.push((name, nth));
+        }
+    });
+    Ok(())
+}
+
+/// See `test_device::driver_calls`.
+pub(super) fn record<R>(f: impl FnOnce() -> R) -> (R, Vec<&'static str>) {
+    let outer = LOG.with(|l| l.borrow_mut().replace(Vec::new()));
+    let r = f();
+    let calls = LOG.with(|l| std::mem::replace(&mut *l.borrow_mut(), outer)).unwrap_or_default();
+    (r, calls)
+}
+
+/// Log one call and answer the failure injected for it, if due.
+fn enter(call: &'static str) -> Result<()> {
+    let _ = LOG.try_with(|l| l.borrow_mut().as_mut().map(|v| v.push(call)));
+    let due = FAULTS
+        .try_with(|f| {
+            let mut f = f.borrow_mut();
+            let i = f.iter().position(|(c, _)| *c == call)?;
+            f[i].1 -= 1;
+            (f[i].1 == 0).then(|| f.swap_remove(i))
+        })
+        .ok()
+        .flatten();
+    if due.is_some() {
+        let kind = if matches!(call, "alloc" | "host_register") { ErrorKind::OutOfMemory } else { ErrorKind::Device };
+        return Err(Error::new(kind, format!("{call} failed: injected by the test device (test_device::fail_driver_call)")));
+    }
+    Ok(())
+}
+
+/// The device bound on this thread (0 when none was).
+fn current() -> u32 {
+    BOUND.with(|b| b.get()).unwrap_or(0)
+}
+
+/// Run `job` when `stream` reaches it after `delay`: at once on the default
+/// stream, or a value that is no stream of the test device.
+fn on(stream: Stream, delay: Duration, job: impl FnOnce() + Send + 'static) {
+    match streams::lookup(stream) {
+        Some(sim) => {
+            sim.push(delay, job);
+        }
+        None => job(),
+    }
+}
+
+/// The delay of a copy queued on `stream` (its device's, [`super::set_stream_delay`]).
+fn copy_delay(stream: Stream) -> Duration {
+    streams::lookup(stream).map_or(Duration::ZERO, |s| delay(s.ordinal()))
+}
+
+/// Copy `bytes` from `src` to `dst`, host memory both.
+///
+/// # Safety
+/// Two live, non-overlapping ranges of `bytes`.
+unsafe fn move_bytes(dst: usize, src: usize, bytes: usize) {
+    // SAFETY: forwarded contract.
+    unsafe { std::ptr::copy_nonoverlapping(src as *const u8, dst as *mut u8, bytes) };
+}
+
+/// An event: the stream and the job it follows (`None`: passed when recorded).
+type SimEvent = Mutex<Option<(Arc<Sim>, u64)>>;
+
+/// The event behind a raw value.
+///
+/// # Safety
+/// `raw` came from `event_create` and was not destroyed.
+unsafe fn event<'a>(raw: usize) -> &'a SimEvent {
+    // SAFETY: forwarded contract: a live Box<SimEvent>.
+    unsafe { &*(raw as *const SimEvent) }
+}
+
+fn point(e: &SimEvent) -> Option<(Arc<Sim>, u64)> {
+    e.lock().unwrap_or_else(|p| p.into_inner()).clone()
+}
+
+// SAFETY (every unsafe block below): the `Driver` contract makes the ranges
+// live host memory (every test-device memory is) and the handles ours.
+impl Driver for Fake {
+    fn device_count(&self) -> usize {
+        ORDINALS as usize
+    }
+    fn bind(&self, ordinal: u32) -> Result<Option<usize>> {
+        enter("bind")?;
+        device(ordinal)?;
+        let prev = BOUND.with(|b| b.replace(Some(ordinal)));
+        Ok((prev != Some(ordinal)).then(|| prev.map_or(usize::MAX, |o| o as usize)))
+    }
+    fn restore(&self, previous: usize) {
+        BOUND.with(|b| b.set((previous != usize::MAX).then_some(previous as u32)));
+    }
+    fn alloc(&self, bytes: usize, mem: Mem) -> Result<usize> {
+        enter("alloc")?;
+        let d = device(current())?;
+        let on_device = mem != Mem::Pinned;
+        if on_device {
+            let cap = d.capacity.load(Ordering::SeqCst);
+            if d.used.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |u| u.checked_add(bytes).filter(|&n| n <= cap)).is_err() {
+                bail!(OutOfMemory, "over the capacity of {cap} bytes");
+            }
+        }
+        match host::allocate(bytes, false) {
+            Ok(p) => {
+                if !on_device {
+                    locked().insert(p.as_ptr() as usize, bytes);
+                }
+                Ok(p.as_ptr() as usize)
+            }
+            Err(e) => {
+                if on_device {
+                    d.used.fetch_sub(bytes, Ordering::SeqCst);
+                }
+                Err(e)
+            }
+        }
+    }
+    unsafe fn free(&self, addr: usize, bytes: usize, mem: Mem) {
+        let _ = enter("free");
+        if mem == Mem::Pinned {
+            locked().remove(&addr);
+        } else if let Ok(d) = device(current()) {
+            d.used.fetch_sub(bytes, Ordering::SeqCst);
+        }
+        if let Some(p) = NonNull::new(addr as *mut u8) {
+            // SAFETY: a block of `alloc`, freed once.
+            unsafe { host::deallocate(p, bytes) };
+        }
+    }
+    unsafe fn grow_in_place(&self, ordinal: u32, addr: usize, old: usize, new: usize) -> Result<bool> {
+        enter("grow_in_place")?;
+        let d = device(ordinal)?;
+        let cap = d.capacity.load(Ordering::SeqCst);
+        let extra = new - old;
+        if d.used.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |u| u.checked_add(extra).filter(|&n| n <= cap)).is_err() {
+            bail!(OutOfMemory, "{}: growing by {extra} bytes exceeds the capacity of {cap} bytes", crate::Space::test_device(ordinal));
+        }
+        let Some(p) = NonNull::new(addr as *mut u8) else { return Ok(false) };
+        // SAFETY: forwarded contract; test-device memory is host memory.
+        let grown = unsafe { host::grow_in_place(p, old, new) };
+        if !matches!(grown, Ok(true)) {
+            d.used.fetch_sub(extra, Ordering::SeqCst);
+        }
+        grown
+    }
+    fn can_grow_in_place(&self, ordinal: u32, addr: usize, old: usize, new: usize) -> bool {
+        let (Ok(d), Some(p)) = (device(ordinal), NonNull::new(addr as *mut u8)) else { return false };
+        let room = d.used.load(Ordering::SeqCst).checked_add(new.saturating_sub(old)).is_some_and(|n| n <= d.capacity.load(Ordering::SeqCst));
+        room && host::can_grow_in_place(p, old, new)
+    }
+    unsafe fn copy(&self, dst: usize, src: usize, bytes: usize, _dir: Dir) -> Result<()> {
+        enter("copy")?;
+        unsafe { move_bytes(dst, src, bytes) };
+        Ok(())
+    }
+    unsafe fn copy_async(&self, dst: usize, src: usize, bytes: usize, _dir: Dir, stream: Stream) -> Result<()> {
+        enter("copy_async")?;
+        on(stream, copy_delay(stream), move || unsafe { move_bytes(dst, src, bytes) });
+        Ok(())
+    }
+    unsafe fn copy_peer_async(&self, dst: usize, _dd: u32, src: usize, _sd: u32, bytes: usize, stream: Stream) -> Result<()> {
+        enter("copy_peer_async")?;
+        on(stream, copy_delay(stream), move || unsafe { move_bytes(dst, src, bytes) });
+        Ok(())
+    }
+    unsafe fn copy_2d_async(&self, c: &Copy2D, stream: Stream) -> Result<()> {
+        enter("copy_2d_async")?;
+        let c = *c;
+        on(stream, copy_delay(stream), move || {
+            for r in 0..c.height {
+                unsafe { move_bytes(c.dst + r * c.dst_pitch, c.src + r * c.src_pitch, c.width) };
+            }
+        });
+        Ok(())
+    }
+    unsafe fn memset_async(&self, dst: usize, word: Word, count: usize, stream: Stream) -> Result<()> {
+        enter("memset_async")?;
+        on(stream, copy_delay(stream), move || unsafe {
+            match word {
+                Word::W8(v) => std::ptr::write_bytes(dst as *mut u8, v, count),
+                Word::W16(v) => std::slice::from_raw_parts_mut(dst as *mut u16, count).fill(v),
+                Word::W32(v) => std::slice::from_raw_parts_mut(dst as *mut u32, count).fill(v),
+            }
+        });
+        Ok(())
+    }
+    unsafe fn prefetch_async(&self, _addr: usize, _bytes: usize, _to: Option<u32>, _stream: Stream) -> Result<()> {
+        enter("prefetch_async")
+    }
+    fn synchronize(&self) -> Result<()> {
+        enter("synchronize")?;
+        streams::fence_all(current());
+        Ok(())
+    }
+    fn stream_synchronize(&self, stream: Stream) -> Result<()> {
+        enter("stream_synchronize")?;
+        if let Some(sim) = streams::lookup(stream) {
+            sim.drain();
+        }
+        Ok(())
+    }
+    fn stream_create(&self) -> Result<Stream> {
+        enter("stream_create")?;
+        streams::create(current()).map_err(|e| crate::error::err!(Internal, "test device stream: cannot start its worker: {e}"))
+    }
+    unsafe fn stream_destroy(&self, stream: Stream) -> Result<()> {
+        enter("stream_destroy")?;
+        if !streams::destroy(stream) {
+            bail!(InvalidArgument, "{stream:?} is not a live stream of the test device");
+        }
+        Ok(())
+    }
+    fn launch_host_fn(&self, stream: Stream, f: HostFn) -> std::result::Result<(), (Error, HostFn)> {
+        if let Err(e) = enter("launch_host_fn") {
+            return Err((e, f));
+        }
+        on(stream, Duration::ZERO, f);
+        Ok(())
+    }
+    fn event_create(&self) -> Result<usize> {
+        enter("event_create")?;
+        Ok(Box::into_raw(Box::new(SimEvent::new(None))) as usize)
+    }
+    unsafe fn event_record(&self, event: usize, stream: Stream) -> Result<()> {
+        enter("event_record")?;
+        let at = streams::lookup(stream).map(|s| {
+            let seq = s.last();
+            (s, seq)
+        });
+        *unsafe { self::event(event) }.lock().unwrap_or_else(|p| p.into_inner()) = at;
+        Ok(())
+    }
+    unsafe fn event_query(&self, event: usize) -> Result<bool> {
+        enter("event_query")?;
+        Ok(point(unsafe { self::event(event) }).is_none_or(|(s, seq)| s.has_run(seq)))
+    }
+    unsafe fn event_synchronize(&self, event: usize) -> Result<()> {
+        enter("event_synchronize")?;
+        if let Some((s, seq)) = point(unsafe { self::event(event) }) {
+            s.wait(seq);
+        }
+        Ok(())
+    }
+    unsafe fn event_destroy(&self, event: usize) {
+        let _ = enter("event_destroy");
+        // SAFETY: from event_create, destroyed once.
+        drop(unsafe { Box::from_raw(event as *mut SimEvent) });
+    }
+    unsafe fn stream_wait_event(&self, stream: Stream, event: usize) -> Result<()> {
+        enter("stream_wait_event")?;
+        let Some((waited, seq)) = point(unsafe { self::event(event) }) else { return Ok(()) };
+        match streams::lookup(stream) {
+            Some(s) if Arc::ptr_eq(&s, &waited) => {} // one stream runs in order
+            Some(s) => {
+                s.push(Duration::ZERO, move || waited.wait(seq));
+            }
+            None => waited.wait(seq), // a stream of no worker completes on return
+        }
+        Ok(())
+    }
+    unsafe fn host_register(&self, addr: usize, len: usize) -> Result<()> {
+        enter("host_register")?;
+        locked().insert(addr, len);
+        Ok(())
+    }
+    unsafe fn host_unregister(&self, addr: usize) {
+        let _ = enter("host_unregister");
+        locked().remove(&addr);
+    }
+    fn is_page_locked(&self, addr: usize) -> bool {
+        let _ = enter("is_page_locked");
+        locked().range(..=addr).next_back().is_some_and(|(&a, &len)| addr < a + len)
+    }
+    fn registers_mirrors(&self, ordinal: u32) -> bool {
+        device(ordinal).is_ok_and(|d| d.registers.load(Ordering::SeqCst))
+    }
+}

@@ -1,0 +1,193 @@
+//! The test device: host memory posing as a GPU, driven by the same device
+//! engine as CUDA (`src/space/device/`) through a fake driver (`driver.rs`):
+//! per-ordinal byte accounting and an optional capacity, streams on worker
+//! threads with an optional delay (`streams.rs`), pinned and registered
+//! host ranges it tracks, and driver calls that a test can make fail or
+//! record. So two-space semantics, leaks, device out-of-memory, staging, the
+//! tiny path, 2D copies, events and fills run without a GPU. Never a default space.
+//!
+//! ```
+//! use dualview::space::test_device;
+//! test_device::set_capacity(40, Some(1024)).unwrap();
+//! assert_eq!(test_device::capacity(40).unwrap(), Some(1024));
+//! test_device::set_capacity(40, None).unwrap();
+//! ```
+
+mod driver;
+mod streams;
+
+use super::device::{DeviceBackend, Engine};
+use super::{Backend, SpaceKind};
+use crate::error::{bail, Result};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::time::Duration;
+
+/// How many test-device ordinals exist.
+///
+/// ```
+/// # use dualview::space::test_device;
+/// assert!(test_device::used_bytes(test_device::ORDINALS).is_err());
+/// ```
+pub const ORDINALS: u32 = 64;
+
+struct Device {
+    used: AtomicUsize,
+    capacity: AtomicUsize,
+    /// DualViews made now register their host mirrors ([`set_registers_mirror`]).
+    registers: AtomicBool,
+    /// Microseconds each job of its streams waits before running ([`set_stream_delay`]).
+    delay_us: AtomicU64,
+}
+
+#[allow(clippy::declare_interior_mutable_const)]
+const DEVICE: Device = Device {
+    used: AtomicUsize::new(0),
+    capacity: AtomicUsize::new(usize::MAX),
+    registers: AtomicBool::new(false),
+    delay_us: AtomicU64::new(0),
+};
+static DEVICES: [Device; ORDINALS as usize] = [DEVICE; ORDINALS as usize];
+
+static ENGINE: Engine = Engine::new(&driver::Fake);
+static BACKEND: DeviceBackend = DeviceBackend::new(&ENGINE, SpaceKind::TestDevice);
+
+fn device(ordinal: u32) -> Result<&'static Device> {
+    match DEVICES.get(ordinal as usize) {
+        Some(d) => Ok(d),
+        None => bail!(NoDevice, "test device {ordinal} does not exist (ordinals 0..{ORDINALS})"),
+    }
+}
+
+/// How many test devices exist (the fake driver's count).
+pub(super) fn device_count() -> usize {
+    use super::device::Driver;
+    driver::Fake.device_count()
+}
+
+pub(super) fn backend(ordinal: u32) -> Result<&'static dyn Backend> {
+    device(ordinal)?;
+    Ok(&BACKEND)
+}
+
+/// Limit test device `ordinal` to `bytes` of live allocations (`None`: no limit).
+///
+/// ```
+/// # use dualview::space::test_device;
+/// assert!(test_device::set_capacity(64, None).is_err());
+/// ```
+pub fn set_capacity(ordinal: u32, bytes: Option<usize>) -> Result<()> {
+    device(ordinal)?.capacity.store(bytes.unwrap_or(usize::MAX), Ordering::SeqCst);
+    Ok(())
+}
+
+/// The capacity of test device `ordinal` (`None`: no limit).
+///
+/// ```
+/// # use dualview::space::test_device;
+/// assert_eq!(test_device::capacity(41).unwrap(), None);
+/// ```
+pub fn capacity(ordinal: u32) -> Result<Option<usize>> {
+    let c = device(ordinal)?.capacity.load(Ordering::SeqCst);
+    Ok((c != usize::MAX).then_some(c))
+}
+
+/// Make the DualViews created from now on over test device `ordinal`
+/// register their `HostSpace` mirrors, as those of a CUDA device do
+/// (docs/GPU.md): blocks of 256 KiB or more, in the background from creation
+/// or at the first copying sync, again after a grow, undone when freed. The
+/// driver is a stand-in that pins nothing, so that the registration's path
+/// (`DualView::is_mirror_pinned`, [`registered_host_bytes`](super::registered_host_bytes),
+/// failure injection refusing it) runs without a GPU. Off by default.
+///
+/// ```
+/// # use dualview::space::test_device;
+/// test_device::set_registers_mirror(43, true).unwrap();
+/// test_device::set_registers_mirror(43, false).unwrap();
+/// assert!(test_device::set_registers_mirror(64, true).is_err());
+/// ```
+pub fn set_registers_mirror(ordinal: u32, on: bool) -> Result<()> {
+    device(ordinal)?.registers.store(on, Ordering::SeqCst);
+    Ok(())
+}
+
+/// Make every copy queued on a stream of test device `ordinal` (one made by
+/// [`crate::space::stream::create`]) wait `delay` on that stream's worker
+/// before it runs, as a copy behind a long kernel does: a program that reads
+/// data before its copy has run then sees the old values. Zero by default.
+///
+/// ```
+/// # use dualview::space::test_device;
+/// test_device::set_stream_delay(44, std::time::Duration::from_millis(5)).unwrap();
+/// test_device::set_stream_delay(44, std::time::Duration::ZERO).unwrap();
+/// ```
+pub fn set_stream_delay(ordinal: u32, delay: Duration) -> Result<()> {
+    device(ordinal)?.delay_us.store(delay.as_micros().min(u64::MAX as u128) as u64, Ordering::SeqCst);
+    Ok(())
+}
+
+fn delay(ordinal: u32) -> Duration {
+    Duration::from_micros(device(ordinal).map(|d| d.delay_us.load(Ordering::SeqCst)).unwrap_or(0))
+}
+
+/// Bytes currently allocated on test device `ordinal` (leak checks).
+///
+/// ```
+/// # use dualview::space::test_device;
+/// assert_eq!(test_device::used_bytes(42).unwrap(), 0);
+/// ```
+pub fn used_bytes(ordinal: u32) -> Result<usize> {
+    Ok(device(ordinal)?.used.load(Ordering::SeqCst))
+}
+
+/// Make the `nth` call named `call` of the test device's driver from now on,
+/// on this thread, fail (1: the next one; 0 clears it), with an error that
+/// names the call: `OutOfMemory` for `alloc` and `host_register`, `Device`
+/// otherwise. The names are the engine's driver calls (`src/space/device/driver.rs`).
+///
+/// ```
+/// use dualview::{DualView, Dims, ErrorKind, Space};
+/// use dualview::space::test_device;
+/// test_device::fail_driver_call("alloc", 1).unwrap();
+/// let e = DualView::<f64, Dims<1>>::builder("x", Dims::new([8]).unwrap()).device(Space::test_device(0)).build().unwrap_err();
+/// assert_eq!(e.kind(), ErrorKind::OutOfMemory);
+/// assert!(e.message().contains("alloc failed"), "{e}");
+/// assert!(test_device::fail_driver_call("no_such_call", 1).is_err());
+/// ```
+pub fn fail_driver_call(call: &str, nth: u64) -> Result<()> {
+    driver::fail(call, nth)
+}
+
+/// Run `f` and return, with its result, the test device's driver calls it
+/// made on this thread, in order (`"bind"`, `"copy"`, `"synchronize"`, ...).
+///
+/// ```
+/// use dualview::{DualView, Dims, Space};
+/// use dualview::space::test_device;
+/// let a = DualView::<f64, Dims<1>>::builder("x", Dims::new([8]).unwrap()).device(Space::test_device(0)).build().unwrap();
+/// a.modify_host().unwrap();
+/// let (r, calls) = test_device::driver_calls(|| a.sync_device());
+/// r.unwrap();
+/// assert_eq!(calls, ["bind", "synchronize", "copy"]); // one bind, Kokkos' fence, one tiny copy
+/// ```
+pub fn driver_calls<R>(f: impl FnOnce() -> R) -> (R, Vec<&'static str>) {
+    driver::record(f)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn capacity_is_enforced_and_released() {
+        set_capacity(63, Some(100)).unwrap();
+        let b = backend(63).unwrap();
+        let p = b.allocate(63, 80, true).unwrap();
+        assert_eq!(used_bytes(63).unwrap(), 80);
+        assert_eq!(b.allocate(63, 40, true).unwrap_err().kind(), crate::ErrorKind::OutOfMemory);
+        assert_eq!(used_bytes(63).unwrap(), 80);
+        // SAFETY: p came from allocate(63, 80).
+        unsafe { b.deallocate(63, p, 80) };
+        assert_eq!(used_bytes(63).unwrap(), 0);
+        set_capacity(63, None).unwrap();
+    }
+}
