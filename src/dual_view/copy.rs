@@ -246,9 +246,7 @@ impl RawDualView {
         let Some(stream) = stream else {
             let src_st: &State = src_st.unwrap_or(dst_st);
             let proof = Self::copy_proof(dst, dst_st, dst_side, src, src_st, src_side)?;
-            space::fence(d.space())?;
-            space::fence(s.space())?;
-            proof.copy_view(&d, &s).map_err(fail)?;
+            proof.copy_view(&d, &s).map_err(fail)?; // fences both devices first (G5)
             Self::copy_also(dst, dst_st, dst_side.other(), src, src_st, src_side.other(), also, Stream::null())?;
             counted();
             return Ok(());

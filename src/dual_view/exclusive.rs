@@ -248,7 +248,10 @@ impl<'a> Exclusive<'a> {
     /// Kokkos `deep_copy(dst, src)` between two views of covered allocations
     /// (any layouts; overlapping views of one allocation go through a buffer).
     pub(crate) fn copy_view(&self, dst: &View, src: &View) -> Result<()> {
-        self.copy_view_on(dst, src, Stream::null())
+        self.check(dst.allocation(), &dst.region(), true)?;
+        self.check(src.allocation(), &src.region(), false)?;
+        // SAFETY: as in `copy_view_on`, on the default stream.
+        unsafe { dst.copy_from_fenced(src) }
     }
 
     /// [`Exclusive::copy_view`] ordered on `stream`. The caller keeps the

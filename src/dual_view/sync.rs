@@ -469,7 +469,9 @@ impl RawDualView {
             Some(s) => in_flight::record(sh.device_space, s).map_err(|e| self.err_on(e, Some(target))),
             None => Ok(None),
         };
-        if let Ok(moved) = copied {
+        // A failed copy or event record changes nothing: the region stays not synced.
+        if let (Ok(moved), Ok(_)) = (&copied, &event) {
+            let moved = *moved;
             if !copy.is_empty() {
                 // On the default stream the copy (or prefetch) is complete here: it synchronises itself.
                 sh.record_moved(Moved::Sync(target), moved, t0.elapsed(), "");

@@ -696,6 +696,24 @@ pub(crate) unsafe fn copy(
     unsafe { driver.backend()?.copy((dst_space, dst), (src_space, src), stream) }
 }
 
+/// Copy `src` (in `src_space`) into `dst` (in `dst_space`) on the default
+/// stream after a fence of both spaces' devices (Kokkos' `deep_copy`, G5):
+/// the space driving the copy fences and copies under one binding.
+///
+/// # Safety
+/// As [`copy`].
+pub(crate) unsafe fn copy_fenced(dst_space: Space, dst: &Region, src_space: Space, src: &Region) -> Result<()> {
+    let driver = copy_driver(dst_space, src_space);
+    let other = if driver == dst_space { src_space } else { dst_space };
+    if other != driver && other.kind().policy().is_device {
+        fence(other)?; // two devices: the other one's work too
+    }
+    let pair = [(*dst, *src)];
+    let t = Transfer { dst: dst_space, src: src_space, pairs: &pair, stream: Stream::null(), pageable_host: false, fence: true };
+    // SAFETY: forwarded contract; on the default stream the copy is complete on return.
+    unsafe { driver.backend()?.transfer(driver.ordinal, &t) }
+}
+
 /// Prefetch managed memory of `space` towards side `to`.
 ///
 /// # Safety

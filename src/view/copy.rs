@@ -62,6 +62,22 @@ impl View {
     /// # Safety
     /// As [`View::copy_from`], until the stream has executed the copy.
     pub unsafe fn copy_from_on(&self, src: &View, stream: Stream) -> Result<()> {
+        // SAFETY: forwarded contract.
+        unsafe { self.copy_from_with(src, stream, false) }
+    }
+
+    /// [`View::copy_from`] after a fence of both views' devices (Kokkos'
+    /// `deep_copy`, G5), the fence and the copy under one binding.
+    ///
+    /// # Safety
+    /// As [`View::copy_from`].
+    pub(crate) unsafe fn copy_from_fenced(&self, src: &View) -> Result<()> {
+        // SAFETY: forwarded contract.
+        unsafe { self.copy_from_with(src, Stream::null(), true) }
+    }
+
+    /// [`View::copy_from_on`], fenced first when asked (default stream only).
+    unsafe fn copy_from_with(&self, src: &View, stream: Stream, fence: bool) -> Result<()> {
         self.check_copyable_from(src)?;
         if self.size() == 0 {
             return Ok(());
@@ -80,8 +96,17 @@ impl View {
         let r = if std::sync::Arc::ptr_eq(self.allocation(), src.allocation()) {
             // Within one block the copy goes through a buffer on the host's time: on a
             // stream, first wait for the stream's earlier work (the copy must follow it).
-            let fenced = if stream.is_null() { Ok(()) } else { space::stream::fence(self.space, stream) };
+            let fenced = if !stream.is_null() {
+                space::stream::fence(self.space, stream)
+            } else if fence {
+                space::fence(self.space)
+            } else {
+                Ok(())
+            };
             fenced.and_then(|()| self.copy_staged(src))
+        } else if fence {
+            // SAFETY: as below, on the default stream.
+            unsafe { space::copy_fenced(self.space, &self.region(), src.space, &src.region()) }
         } else {
             // SAFETY: both regions are the views' mappings inside distinct live
             // allocations; exclusivity is the caller's contract.

@@ -12,6 +12,22 @@ use crate::space::{host, Region, Space, Stream};
 /// device take the tiny path (one synchronous driver copy).
 pub(crate) const TINY_BYTES: usize = 64 << 10;
 
+/// A dense block with `r`'s extents, its axes ordered as `r`'s strides order
+/// them, at `ptr`: a copy between the two keeps `r`'s contiguous runs (a
+/// packed Left subview stays Left, so its copies stay 2D, never per element).
+pub(super) fn packed_like(r: &Region, ptr: *mut u8) -> Region {
+    let ext = r.extents.as_slice();
+    let mut axes: Vec<usize> = (0..ext.len()).collect();
+    axes.sort_by_key(|&k| (r.strides.as_slice()[k], k));
+    let mut strides = vec![0; ext.len()];
+    let mut acc = 1;
+    for k in axes {
+        strides[k] = acc;
+        acc *= ext[k];
+    }
+    Region { ptr, elem_size: r.elem_size, extents: DynRank::from_slice_unchecked(ext), strides: Strides::from_slice(&strides) }
+}
+
 /// One side of a copy: the region, what memory it is, and its device.
 #[derive(Clone, Copy)]
 pub(super) struct End<'a> {
@@ -143,10 +159,9 @@ unsafe fn tiny(e: &Engine, dst: End<'_>, src: End<'_>, plan: &Plan) -> Result<bo
 unsafe fn through_host(e: &'static Engine, dst: End<'_>, src: End<'_>, stream: Stream) -> Result<()> {
     let dr = dst.region;
     let es = dr.elem_size;
-    let packed = DynRank::from_slice_unchecked(dr.extents.as_slice());
-    let n: usize = packed.as_slice().iter().product();
+    let n: usize = dr.extents.as_slice().iter().product();
     let mut buf = vec![0u8; n * es];
-    let tmp = Region { ptr: buf.as_mut_ptr(), elem_size: es, extents: packed, strides: Strides::canonical(packed.as_slice(), crate::Layout::Right)? };
+    let tmp = packed_like(dr, buf.as_mut_ptr());
     let host_end = End { mem: Mem::Pageable, device: 0, region: &tmp };
     let d = e.driver;
     let step = |to: End<'_>, from: End<'_>, device: u32| -> Result<()> {

@@ -2,11 +2,10 @@
 //! element (1, 2 or 4 bytes), otherwise a seed doubled by device copies, and
 //! any strides through a packed scratch block and one strided copy.
 
-use super::copy::{issue, End};
+use super::copy::{issue, packed_like, End};
 use super::{Dir, Engine, Mem, Word};
 use crate::error::{err, Result};
-use crate::extents::DynRank;
-use crate::layout::{plan, Strides};
+use crate::layout::plan;
 use crate::space::{Region, Stream};
 
 /// Fill `dst` (device memory of device `ordinal`, bound) with `value`, one
@@ -40,10 +39,8 @@ pub(super) unsafe fn fill(e: &'static Engine, ordinal: u32, dst: &Region, value:
         };
     }
     // Any strides: fill a packed scratch block, then one strided device copy.
-    let packed = DynRank::from_slice_unchecked(dst.extents.as_slice());
-    let strides = Strides::canonical(packed.as_slice(), crate::Layout::Right)?;
     let scratch = d.alloc(n * es, Mem::Device)?;
-    let src = Region { ptr: scratch as *mut u8, elem_size: es, extents: packed, strides };
+    let src = packed_like(dst, scratch as *mut u8);
     let p = plan(dst.extents.as_slice(), dst.strides.as_slice(), src.strides.as_slice()).ok_or_else(|| err!(Internal, "fill: an empty strided region"))?;
     let (to, from) = (End { mem: Mem::Device, device: ordinal, region: dst }, End { mem: Mem::Device, device: ordinal, region: &src });
     // SAFETY: the scratch block is n packed elements, freed only after the stream has run both steps.

@@ -13,11 +13,10 @@
 //! mirror that large is registered (page-locked) before its first copy unless
 //! the driver refused it or `DV_PAGEABLE_MIRROR` is set.
 
-use super::copy::{issue, End};
+use super::copy::{issue, packed_like, End};
 use super::{Engine, Mem};
 use crate::error::Result;
-use crate::extents::DynRank;
-use crate::layout::{plan, Strides};
+use crate::layout::plan;
 use crate::space::{host, Region, Stream};
 use std::sync::{Arc, Condvar, Mutex};
 
@@ -153,12 +152,12 @@ pub(super) fn wants_stage(dst: Mem, src: Mem, bytes: usize, stream: Stream, page
 pub(super) unsafe fn stage(e: &'static Engine, dst: End<'_>, src: End<'_>, stream: Stream) -> Result<()> {
     let (dr, sr) = (dst.region, src.region);
     let es = dr.elem_size;
-    let extents = DynRank::from_slice_unchecked(dr.extents.as_slice());
-    let n: usize = extents.as_slice().iter().product();
-    let buf = take(e, n * es)?;
-    let packed = Region { ptr: buf.ptr as *mut u8, elem_size: es, extents, strides: Strides::canonical(extents.as_slice(), crate::Layout::Right)? };
-    let pinned = End { mem: Mem::Pinned, device: 0, region: &packed };
     let to_device = !src.mem.on_device();
+    let n: usize = dr.extents.as_slice().iter().product();
+    let buf = take(e, n * es)?;
+    // Packed in the device region's order: its copy keeps the device side's runs.
+    let packed = packed_like(if to_device { dr } else { sr }, buf.ptr as *mut u8);
+    let pinned = End { mem: Mem::Pinned, device: 0, region: &packed };
     let queued = if to_device {
         // SAFETY: the buffer holds n packed elements; the source is live host memory.
         unsafe { host::copy(&packed, sr) };

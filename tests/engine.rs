@@ -1,0 +1,381 @@
+//! The device engine (`src/space/device/`) on the test device's fake driver:
+//! every GPU path the H200 runs, named, with the driver calls it makes
+//! (`test_device::driver_calls`) and the values it moves, checked against
+//! what the test wrote. Each test uses its own test-device ordinal (delays
+//! and the event pool are per device).
+
+use dualview::space::{stream, test_device};
+use dualview::{Dims, DualView, ErrorKind, RawDualView, Side, Slice, Space, Stream};
+use std::time::Duration;
+
+fn dv<T: dualview::Element>(label: &str, ordinal: u32, n: usize) -> DualView<T, Dims<1>> {
+    DualView::builder(label, Dims::new([n]).unwrap()).device(Space::test_device(ordinal)).build().unwrap()
+}
+
+/// One side's values as they are in memory now (no sync, no wait).
+fn raw_values<T: Copy>(a: &RawDualView, side: Side) -> Vec<T> {
+    let v = a.view(side).unwrap();
+    // SAFETY: test-device and host memory are host memory; v.span() elements of T from v.data().
+    unsafe { std::slice::from_raw_parts(v.data() as *const T, v.span()) }.to_vec()
+}
+
+fn count(calls: &[&str], name: &str) -> usize {
+    calls.iter().filter(|c| **c == name).count()
+}
+
+/// A stream of test device `ordinal`, destroyed on drop.
+struct Owned(Space, Stream);
+impl Owned {
+    fn new(ordinal: u32) -> Owned {
+        let space = Space::test_device(ordinal);
+        Owned(space, stream::create(space).unwrap())
+    }
+}
+impl Drop for Owned {
+    fn drop(&mut self) {
+        // SAFETY: made by `new`, used no more.
+        unsafe { stream::destroy(self.0, self.1) }.unwrap();
+    }
+}
+
+fn write_host(a: &DualView<i64, Dims<1>>, f: impl Fn(usize) -> i64) {
+    a.host_write().unwrap().as_mut_slice().unwrap().iter_mut().enumerate().for_each(|(i, v)| *v = f(i));
+}
+
+fn write_device(a: &DualView<i64, Dims<1>>, f: impl Fn(usize) -> i64) {
+    a.device_write().unwrap().as_mut_slice().unwrap().iter_mut().enumerate().for_each(|(i, v)| *v = f(i));
+}
+
+#[test]
+fn tiny_path_a_small_blocking_sync_is_one_synchronous_copy() {
+    let a = dv::<i64>("tiny", 30, 8192); // 64 KiB: the largest tiny copy
+    write_host(&a, |i| i as i64 * 3);
+    let (r, calls) = test_device::driver_calls(|| a.sync_device());
+    r.unwrap();
+    assert_eq!(calls, ["bind", "synchronize", "copy"], "one bind, the fence of G5, one synchronous copy");
+    assert_eq!(raw_values::<i64>(a.raw(), Side::Device), (0..8192).map(|i| i * 3).collect::<Vec<_>>());
+    write_device(&a, |i| -(i as i64));
+    let (r, calls) = test_device::driver_calls(|| a.sync_host());
+    r.unwrap();
+    assert_eq!(calls, ["bind", "synchronize", "copy"]);
+    assert_eq!(raw_values::<i64>(a.raw(), Side::Host), (0..8192).map(|i| -i).collect::<Vec<_>>());
+}
+
+#[test]
+fn above_the_tiny_size_a_blocking_sync_queues_and_waits_for_its_stream() {
+    let a = dv::<i64>("not_tiny", 31, 8193);
+    write_host(&a, |i| i as i64 + 7);
+    let (r, calls) = test_device::driver_calls(|| a.sync_device());
+    r.unwrap();
+    assert_eq!(calls, ["bind", "synchronize", "copy_async", "stream_synchronize"]);
+    assert_eq!(raw_values::<i64>(a.raw(), Side::Device), (0..8193).map(|i| i + 7).collect::<Vec<_>>());
+}
+
+#[test]
+fn a_blocking_deep_copy_binds_once_copies_once_and_fences_as_g5_says() {
+    let a = dv::<i64>("deep_src", 32, 1000);
+    let b = dv::<i64>("deep_dst", 32, 1000);
+    write_device(&a, |i| 5 * i as i64);
+    let (r, calls) = test_device::driver_calls(|| RawDualView::view_copy(b.raw(), Side::Host, a.raw(), Side::Device));
+    r.unwrap();
+    assert_eq!(calls, ["bind", "synchronize", "copy"], "one bind, the fence, one copy, nothing else");
+    assert_eq!(raw_values::<i64>(b.raw(), Side::Host), (0..1000).map(|i| 5 * i).collect::<Vec<_>>());
+}
+
+#[test]
+fn strided_regions_are_one_2d_copy_per_outer_index() {
+    // Left layout (the test device's default): a block of rows is strided.
+    let a: DualView<i64, Dims<2>> = DualView::builder("strided", Dims::new([64, 32]).unwrap()).device(Space::test_device(33)).build().unwrap();
+    let sub = a.subview(&[Slice::Range(8, 40), Slice::All]).unwrap();
+    {
+        let mut h = a.host_write().unwrap();
+        for i in 0..64 {
+            for j in 0..32 {
+                h[[i, j]] = (i * 100 + j) as i64;
+            }
+        }
+    }
+    a.clear_sync_state().unwrap();
+    sub.modify_host().unwrap();
+    let (r, calls) = test_device::driver_calls(|| sub.sync_device());
+    r.unwrap();
+    assert_eq!(count(&calls, "copy_2d_async"), 1, "{calls:?}");
+    let d = raw_values::<i64>(a.raw(), Side::Device);
+    for i in 0..64 {
+        for j in 0..32 {
+            let want = if (8..40).contains(&i) { (i * 100 + j) as i64 } else { 0 };
+            assert_eq!(d[i + 64 * j], want, "({i}, {j})");
+        }
+    }
+}
+
+#[test]
+fn staging_to_the_device_packs_at_the_call_and_completes_by_a_host_function() {
+    let dev = 34;
+    test_device::set_stream_delay(dev, Duration::from_millis(40)).unwrap();
+    let a = dv::<i64>("stage_in", dev, 4096);
+    write_host(&a, |i| i as i64 + 1);
+    let s = Owned::new(dev);
+    let (r, calls) = test_device::driver_calls(|| a.sync_device_on(s.1));
+    r.unwrap();
+    assert_eq!((count(&calls, "copy_async"), count(&calls, "launch_host_fn")), (1, 1), "{calls:?}");
+    assert_eq!(count(&calls, "copy") + count(&calls, "event_record"), 0, "no synchronous copy, no event: {calls:?}");
+    assert!(raw_values::<i64>(a.raw(), Side::Device).iter().all(|&v| v == 0), "queued behind 40 ms: not run yet");
+    stream::fence(Space::test_device(dev), s.1).unwrap();
+    assert_eq!(raw_values::<i64>(a.raw(), Side::Device), (1..=4096).collect::<Vec<_>>());
+    test_device::set_stream_delay(dev, Duration::ZERO).unwrap();
+}
+
+#[test]
+fn staging_to_the_host_unpacks_when_the_stream_reaches_it() {
+    let dev = 35;
+    test_device::set_stream_delay(dev, Duration::from_millis(40)).unwrap();
+    let a = dv::<i64>("stage_out", dev, 4096);
+    write_device(&a, |i| 2 * i as i64);
+    let s = Owned::new(dev);
+    let (r, calls) = test_device::driver_calls(|| a.sync_host_on(s.1));
+    r.unwrap();
+    assert_eq!((count(&calls, "copy_async"), count(&calls, "launch_host_fn")), (1, 1), "{calls:?}");
+    assert!(raw_values::<i64>(a.raw(), Side::Host).iter().all(|&v| v == 0), "not unpacked before the stream runs");
+    // The host function's flag is the copy's event: a blocking sync waits on it, no driver event.
+    let (r, calls) = test_device::driver_calls(|| a.sync_host());
+    r.unwrap();
+    assert_eq!(count(&calls, "event_synchronize"), 0, "{calls:?}");
+    assert_eq!(raw_values::<i64>(a.raw(), Side::Host), (0..4096).map(|i| 2 * i).collect::<Vec<_>>());
+    test_device::set_stream_delay(dev, Duration::ZERO).unwrap();
+}
+
+#[test]
+fn a_page_locked_mirror_copies_without_staging_and_its_events_are_pooled() {
+    let dev = 36;
+    test_device::set_registers_mirror(dev, true).unwrap();
+    let a = dv::<i64>("events", dev, 4096);
+    let s = Owned::new(dev);
+    write_host(&a, |i| i as i64);
+    let (r, first) = test_device::driver_calls(|| a.sync_device_on(s.1));
+    r.unwrap();
+    assert_eq!(count(&first, "host_register"), 1, "a small mirror registers at its first copy on a stream: {first:?}");
+    assert_eq!((count(&first, "copy_async"), count(&first, "launch_host_fn"), count(&first, "event_record")), (1, 0, 1), "{first:?}");
+    assert!(a.raw().is_mirror_pinned());
+    a.sync_device().unwrap(); // waits for the event and releases it: back to the pool
+    write_host(&a, |i| 3 * i as i64);
+    let (r, second) = test_device::driver_calls(|| a.sync_device_on(s.1));
+    r.unwrap();
+    assert_eq!((count(&second, "event_create"), count(&second, "event_record")), (0, 1), "the pooled event: {second:?}");
+    stream::fence(Space::test_device(dev), s.1).unwrap();
+    assert_eq!(raw_values::<i64>(a.raw(), Side::Device), (0..4096).map(|i| 3 * i).collect::<Vec<_>>());
+    test_device::set_registers_mirror(dev, false).unwrap();
+}
+
+#[test]
+fn fills_take_the_widest_memset_then_doubling_then_a_scratch_block() {
+    let dev = 37;
+    let n = 100_000; // more than the 64 KiB seed: several doublings
+    let b = dv::<u8>("fill_u8", dev, n);
+    let (r, calls) = test_device::driver_calls(|| b.fill_device(0xAB));
+    r.unwrap();
+    assert_eq!(count(&calls, "memset_async"), 1, "{calls:?}");
+    assert!(raw_values::<u8>(b.raw(), Side::Device).iter().all(|&v| v == 0xAB));
+
+    let h = dv::<u16>("fill_u16", dev, n);
+    let (r, calls) = test_device::driver_calls(|| h.fill_device(0x0102));
+    r.unwrap();
+    assert_eq!(count(&calls, "memset_async"), 1, "{calls:?}");
+    assert!(raw_values::<u16>(h.raw(), Side::Device).iter().all(|&v| v == 0x0102));
+
+    let w = dv::<i64>("fill_i64_w32", dev, n);
+    let (r, calls) = test_device::driver_calls(|| w.fill_device(0x0102_0304_0102_0304));
+    r.unwrap();
+    assert_eq!(count(&calls, "memset_async"), 1, "a repeating 4-byte word: {calls:?}");
+    assert!(raw_values::<i64>(w.raw(), Side::Device).iter().all(|&v| v == 0x0102_0304_0102_0304));
+
+    let f = dv::<f64>("fill_f64", dev, n);
+    let (r, calls) = test_device::driver_calls(|| f.fill_device(1.5));
+    r.unwrap();
+    assert_eq!(count(&calls, "memset_async"), 0);
+    // One seed copy in, then device copies doubling it: 8192, 16384, ... up to n.
+    assert_eq!(count(&calls, "copy_async"), 1 + (n as f64 / 8192.0).log2().ceil() as usize, "{calls:?}");
+    assert!(raw_values::<f64>(f.raw(), Side::Device).iter().all(|&v| v == 1.5));
+
+    let m: DualView<f64, Dims<2>> = DualView::builder("fill_strided", Dims::new([64, 32]).unwrap()).device(Space::test_device(dev)).build().unwrap();
+    let sub = m.subview(&[Slice::Range(8, 40), Slice::All]).unwrap();
+    let (r, calls) = test_device::driver_calls(|| sub.fill_device(2.5));
+    r.unwrap();
+    for c in ["alloc", "copy_2d_async", "free"] {
+        assert_eq!(count(&calls, c), 1, "{c}: {calls:?}");
+    }
+    let d = raw_values::<f64>(m.raw(), Side::Device);
+    for i in 0..64 {
+        for j in 0..32 {
+            assert_eq!(d[i + 64 * j], if (8..40).contains(&i) { 2.5 } else { 0.0 }, "({i}, {j})");
+        }
+    }
+    assert_eq!(test_device::used_bytes(dev).unwrap(), (n + 2 * n + 8 * n + 8 * n + 8 * 64 * 32), "the scratch block is freed");
+}
+
+#[test]
+fn copies_between_two_devices_are_peer_copies_and_strided_ones_go_through_the_host() {
+    let a = dv::<i64>("peer_src", 38, 5000);
+    let b = dv::<i64>("peer_dst", 39, 5000);
+    write_device(&a, |i| i as i64 * 11);
+    let (r, calls) = test_device::driver_calls(|| RawDualView::view_copy(b.raw(), Side::Device, a.raw(), Side::Device));
+    r.unwrap();
+    assert_eq!(count(&calls, "copy_peer_async"), 1, "{calls:?}");
+    assert_eq!(raw_values::<i64>(b.raw(), Side::Device), (0..5000).map(|i| i * 11).collect::<Vec<_>>());
+
+    let p: DualView<i64, Dims<2>> = DualView::builder("peer2_src", Dims::new([16, 8]).unwrap()).device(Space::test_device(38)).build().unwrap();
+    let q: DualView<i64, Dims<2>> = DualView::builder("peer2_dst", Dims::new([16, 8]).unwrap()).device(Space::test_device(39)).build().unwrap();
+    {
+        let mut d = p.device_write().unwrap();
+        for i in 0..16 {
+            for j in 0..8 {
+                d[[i, j]] = (i * 10 + j) as i64;
+            }
+        }
+    }
+    let (ps, qs) = (p.subview(&[Slice::Range(2, 6), Slice::All]).unwrap(), q.subview(&[Slice::Range(10, 14), Slice::All]).unwrap());
+    let (r, calls) = test_device::driver_calls(|| RawDualView::view_copy(qs.raw(), Side::Device, ps.raw(), Side::Device));
+    r.unwrap();
+    assert_eq!((count(&calls, "copy_peer_async"), count(&calls, "copy_2d_async")), (0, 2), "out and in through a host buffer: {calls:?}");
+    let d = raw_values::<i64>(q.raw(), Side::Device);
+    for i in 0..16 {
+        for j in 0..8 {
+            let want = if (10..14).contains(&i) { ((i - 8) * 10 + j) as i64 } else { 0 };
+            assert_eq!(d[i + 16 * j], want, "({i}, {j})");
+        }
+    }
+}
+
+#[test]
+fn a_test_device_and_a_cuda_device_have_no_copy_path() {
+    if dualview::space::cuda_device_count() == 0 {
+        eprintln!("SKIPPED a_test_device_and_a_cuda_device_have_no_copy_path: no CUDA device here");
+        return;
+    }
+    let a = dv::<i64>("engine_a", 40, 10);
+    let b: DualView<i64, Dims<1>> = DualView::builder("cuda_b", Dims::new([10]).unwrap()).device(Space::cuda(0)).build().unwrap();
+    let e = RawDualView::view_copy(b.raw(), Side::Device, a.raw(), Side::Device).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Incompatible, "{e}");
+}
+
+// Fault injection through the driver (issue 31, item 4): after each failure
+// the DualView keeps its data, flags and coherence map, the error names the
+// call, and the same call then succeeds.
+
+/// Everything a failed call must leave as it was: the sync word, the coherence map, both sides' values.
+fn state(a: &DualView<i64, Dims<1>>) -> (u8, (usize, usize, usize, bool), Vec<i64>, Vec<i64>) {
+    let m = a.raw().coherence();
+    (a.raw().sync_state(), (m.host_newer, m.device_newer, m.boxes, m.bitmap), raw_values(a.raw(), Side::Host), raw_values(a.raw(), Side::Device))
+}
+
+/// `a` with host values `i + 1` written to its first half (marked), device values `-i` everywhere (marked before).
+fn marked_halves(label: &str, ordinal: u32, n: usize) -> DualView<i64, Dims<1>> {
+    let a = dv::<i64>(label, ordinal, n);
+    write_device(&a, |i| -(i as i64));
+    a.sync_host().unwrap();
+    let half = a.subview(&[Slice::Range(0, n / 2)]).unwrap();
+    half.host_write().unwrap().as_mut_slice().unwrap().iter_mut().enumerate().for_each(|(i, v)| *v = i as i64 + 1);
+    a
+}
+
+fn fails_naming(r: dualview::Result<()>, call: &str, kind: ErrorKind) {
+    let e = r.unwrap_err();
+    assert_eq!(e.kind(), kind, "{e}");
+    assert!(e.message().contains(&format!("{call} failed")), "the error names the call: {e}");
+}
+
+fn synced_device(a: &DualView<i64, Dims<1>>, n: usize) {
+    let want: Vec<i64> = (0..n).map(|i| if i < n / 2 { i as i64 + 1 } else { -(i as i64) }).collect();
+    assert_eq!(raw_values::<i64>(a.raw(), Side::Device), want);
+    assert!(!a.need_sync_device());
+}
+
+#[test]
+fn out_of_memory_at_allocation_leaves_nothing_behind() {
+    let dev = 41;
+    test_device::fail_driver_call("alloc", 1).unwrap();
+    let r = DualView::<i64, Dims<1>>::builder("oom_alloc", Dims::new([1000]).unwrap()).device(Space::test_device(dev)).build();
+    fails_naming(r.map(drop), "alloc", ErrorKind::OutOfMemory);
+    assert_eq!(test_device::used_bytes(dev).unwrap(), 0);
+    assert!(!dualview::space::live_allocations().iter().any(|x| x.label.starts_with("oom_alloc")), "the mirror is freed too");
+    // A failed grow keeps the array as it was.
+    let a = marked_halves("oom_grow", dev, 1000);
+    let before = state(&a);
+    test_device::fail_driver_call("alloc", 1).unwrap();
+    fails_naming(a.resize(Dims::new([5000]).unwrap()), "alloc", ErrorKind::OutOfMemory);
+    assert_eq!(state(&a), before);
+    assert_eq!(a.extent(0).unwrap(), 1000);
+    a.resize(Dims::new([5000]).unwrap()).unwrap();
+    assert_eq!(raw_values::<i64>(a.raw(), Side::Host)[..500], (1..=500).collect::<Vec<_>>()[..]);
+}
+
+#[test]
+fn out_of_memory_at_registration_leaves_the_mirror_pageable_and_copies_staged() {
+    let dev = 42;
+    test_device::set_registers_mirror(dev, true).unwrap();
+    let a = marked_halves("oom_register", dev, 4096);
+    let s = Owned::new(dev);
+    test_device::fail_driver_call("host_register", 1).unwrap();
+    let (r, calls) = test_device::driver_calls(|| a.sync_device_on(s.1));
+    r.unwrap(); // a refused registration is no error
+    assert_eq!(count(&calls, "launch_host_fn"), 1, "staged, as pageable memory is: {calls:?}");
+    assert!(!a.raw().is_mirror_pinned());
+    a.sync_device().unwrap();
+    synced_device(&a, 4096);
+    test_device::set_registers_mirror(dev, false).unwrap();
+}
+
+#[test]
+fn a_failed_blocking_copy_changes_nothing() {
+    let dev = 43;
+    for (call, n) in [("copy", 1000), ("copy_async", 100_000), ("synchronize", 1000), ("bind", 1000)] {
+        let a = marked_halves(call, dev, n);
+        let before = state(&a);
+        test_device::fail_driver_call(call, 1).unwrap();
+        fails_naming(a.sync_device(), call, ErrorKind::Device);
+        assert_eq!(state(&a), before, "{call}");
+        assert!(a.need_sync_device());
+        a.sync_device().unwrap();
+        synced_device(&a, n);
+    }
+}
+
+#[test]
+fn a_failed_asynchronous_copy_puts_its_region_back_as_not_synced() {
+    let dev = 44;
+    test_device::set_stream_delay(dev, Duration::from_millis(5)).unwrap();
+    let s = Owned::new(dev);
+    // Staged (pageable mirror): the copy, then the host function; registered mirror: the copy, then the event.
+    for (call, pinned) in [("copy_async", false), ("launch_host_fn", false), ("copy_async", true), ("event_record", true)] {
+        test_device::set_registers_mirror(dev, pinned).unwrap();
+        let a = marked_halves(&format!("{call}_{pinned}"), dev, 4096);
+        let before = state(&a);
+        test_device::fail_driver_call(call, 1).unwrap();
+        fails_naming(a.sync_device_on(s.1), call, ErrorKind::Device);
+        let after = state(&a);
+        assert_eq!((after.0 & !dualview::abi::DV_SYNC_IN_FLIGHT, after.1, &after.2), (before.0, before.1, &before.2), "{call} pinned={pinned}");
+        assert!(a.need_sync_device(), "{call}: the region is not synced");
+        a.sync_device_on(s.1).unwrap();
+        a.sync_device().unwrap();
+        synced_device(&a, 4096);
+    }
+    test_device::set_registers_mirror(dev, false).unwrap();
+    test_device::set_stream_delay(dev, Duration::ZERO).unwrap();
+}
+
+#[test]
+fn failed_streams_fills_and_events_name_their_call() {
+    let dev = 45;
+    test_device::fail_driver_call("stream_create", 1).unwrap();
+    fails_naming(stream::create(Space::test_device(dev)).map(drop), "stream_create", ErrorKind::Device);
+    let s = Owned::new(dev);
+    let a = dv::<i64>("fill_fault", dev, 1000);
+    write_device(&a, |i| i as i64);
+    let before = state(&a);
+    test_device::fail_driver_call("memset_async", 1).unwrap();
+    fails_naming(a.fill_device(0), "memset_async", ErrorKind::Device);
+    assert_eq!(state(&a), before);
+    test_device::fail_driver_call("stream_synchronize", 1).unwrap();
+    fails_naming(stream::fence(Space::test_device(dev), s.1), "stream_synchronize", ErrorKind::Device);
+    assert!(test_device::fail_driver_call("cuMemcpy", 1).unwrap_err().message().contains("not a driver call"));
+}
