@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Proves the oracle of issue 30 is not blind: each patch in tests/mutations/
-# puts back a rule that loses data (the 0.3 copy at modify; a box cap that
-# coarsens the coherence map), and the model test and the fuzz engine's test
-# must then fail within their normal runs. The tree is restored after each patch. Prints one line a patch.
+# Proves the oracles are not blind: each patch in tests/mutations/ breaks a
+# rule (the 0.3 copy at modify; a box cap that coarsens the coherence map;
+# a staged copy whose completion does not unpack), and the tests it names on
+# its first line (`# tests: --test engine`; by default the model test and the
+# fuzz engine's test) must then fail within their normal runs. The tree is
+# restored after each patch. Prints one line a patch.
 #
 #   bash scripts/mutations.sh            # every patch
 #   bash scripts/mutations.sh copy-at-modify
@@ -13,9 +15,11 @@ status=0
 for patch in tests/mutations/*.patch; do
     name="$(basename "$patch" .patch)"
     [ $# -gt 0 ] && [[ " $* " != *" $name "* ]] && continue
+    read -ra tests <<< "$(sed -n '1s/^# tests: //p' "$patch")"
+    [ ${#tests[@]} -gt 0 ] || tests=("${TESTS[@]}")
     git apply "$patch"
     log="$(mktemp)"
-    if cargo test -q "${TESTS[@]}" >"$log" 2>&1; then
+    if cargo test -q "${tests[@]}" >"$log" 2>&1; then
         echo "MUTATION $name: NOT CAUGHT (the tests passed with the rule broken)"
         status=1
     else

@@ -29,6 +29,7 @@ pub(crate) mod cuda;
 #[path = "no_cuda.rs"]
 pub(crate) mod cuda;
 mod background;
+mod backend;
 pub(crate) mod device;
 pub mod device_id;
 pub(crate) mod host;
@@ -71,13 +72,12 @@ pub fn registered_host_bytes() -> usize {
 }
 
 use crate::abi::*;
+pub(crate) use backend::{Backend, HostRegistration, Transfer};
 use crate::error::Result;
 use crate::extents::DynRank;
 use crate::layout::{Layout, Strides};
 use crate::side::Side;
 use std::fmt;
-use std::ptr::NonNull;
-use std::sync::Arc;
 
 /// Alignment of every allocation the library makes, in bytes.
 ///
@@ -457,203 +457,6 @@ pub(crate) struct Region {
 /// The page size the host allocator aligns page multiples to (a mirror that
 /// registers asks for whole pages).
 pub(crate) const HOST_PAGE: usize = host::PAGE;
-
-/// What a space must provide. Only `space/*` implements it.
-pub(crate) trait Backend: Send + Sync {
-    /// The device engine behind this backend (`None`: host memory).
-    fn engine(&self) -> Option<&'static device::Engine> {
-        None
-    }
-
-    /// `bytes` of memory aligned to [`ALIGNMENT`], zeroed when asked.
-    fn allocate(&self, ordinal: u32, bytes: usize, zeroed: bool) -> Result<NonNull<u8>>;
-
-    /// Release memory from [`Backend::allocate`].
-    ///
-    /// # Safety
-    /// `ptr` and `bytes` come from one `allocate` on this backend and ordinal,
-    /// and the memory is not used afterwards.
-    unsafe fn deallocate(&self, ordinal: u32, ptr: NonNull<u8>, bytes: usize);
-
-    /// Write `value` (one element's bytes) into every element of `dst`.
-    ///
-    /// # Safety
-    /// `dst` lies inside a live allocation of this space.
-    unsafe fn fill(&self, ordinal: u32, dst: &Region, value: &[u8], stream: Stream) -> Result<()>;
-
-    /// Copy `src` into `dst` (same extents and element size), where this
-    /// backend owns at least one of the two spaces. On the default (null)
-    /// stream the copy is complete when this returns.
-    ///
-    /// # Safety
-    /// Both regions lie inside live allocations of their spaces and do not overlap.
-    unsafe fn copy(&self, dst: (Space, &Region), src: (Space, &Region), stream: Stream) -> Result<()>;
-
-    /// Wait for all outstanding work on the device.
-    fn fence(&self, ordinal: u32) -> Result<()>;
-
-    /// Record an event after the work queued on `stream` so far; `None` when
-    /// that work is complete already (host memory, the default stream, and a
-    /// backend whose copies complete on return). See [`stream::Event`].
-    fn event_record(&self, _ordinal: u32, _stream: Stream) -> Result<Option<usize>> {
-        Ok(None)
-    }
-
-    /// Wait on the host until an event from [`Backend::event_record`] has passed.
-    fn event_wait(&self, _ordinal: u32, _event: usize) -> Result<()> {
-        Ok(())
-    }
-
-    /// Whether an event has passed (never waits; an error counts as passed:
-    /// the wait reports it).
-    fn event_done(&self, _ordinal: u32, _event: usize) -> bool {
-        true
-    }
-
-    /// Make `stream` wait for an event before its later work; the host does not wait.
-    fn event_order(&self, _ordinal: u32, _event: usize, _stream: Stream) -> Result<()> {
-        Ok(())
-    }
-
-    /// Release an event (its work may still run).
-    fn event_release(&self, _ordinal: u32, _event: usize) {}
-
-    /// A new stream of device `ordinal` that does not wait for the default
-    /// stream; the default stream where work completes on return (host).
-    fn stream_create(&self, _ordinal: u32) -> Result<Stream> {
-        Ok(Stream::null())
-    }
-
-    /// Release a stream from [`Backend::stream_create`] (its queued work still runs).
-    fn stream_destroy(&self, _ordinal: u32, _stream: Stream) -> Result<()> {
-        Ok(())
-    }
-
-    /// Wait on the host for the work queued on `stream`.
-    fn stream_fence(&self, ordinal: u32, stream: Stream) -> Result<()> {
-        let _ = stream;
-        self.fence(ordinal)
-    }
-
-    /// Everything one sync moves, as one call: a fence when asked, then each
-    /// pair's copy, where this backend owns at least one of the two spaces
-    /// and `ordinal` is its device. On the default stream all of it is
-    /// complete on return. A backend that binds a context binds it once here
-    /// and plans each copy once (the CUDA one does).
-    ///
-    /// # Safety
-    /// As [`Backend::copy`], for every pair.
-    unsafe fn transfer(&self, ordinal: u32, t: &Transfer<'_>) -> Result<()> {
-        if t.fence {
-            self.fence(ordinal)?;
-        }
-        for (d, s) in t.pairs {
-            // SAFETY: forwarded contract.
-            unsafe { self.copy((t.dst, d), (t.src, s), t.stream)? };
-        }
-        Ok(())
-    }
-
-    /// Move managed memory towards `to` (managed spaces only; others do nothing).
-    ///
-    /// # Safety
-    /// `region` lies inside a live allocation of this space.
-    unsafe fn prefetch(&self, _ordinal: u32, _region: &Region, _to: Side, _stream: Stream) -> Result<()> {
-        Ok(())
-    }
-
-    /// Grow a block from [`Backend::allocate`] to `new` bytes keeping its
-    /// address and contents, the new bytes zero; `Ok(false)` when this
-    /// backend cannot (the caller allocates anew and copies).
-    ///
-    /// # Safety
-    /// `ptr` and `old` describe a live block of this backend and ordinal; `new >= old`.
-    unsafe fn grow_in_place(&self, _ordinal: u32, _ptr: NonNull<u8>, _old: usize, _new: usize) -> Result<bool> {
-        Ok(false)
-    }
-
-    /// Whether [`Backend::grow_in_place`] would succeed (nothing changes).
-    fn can_grow_in_place(&self, _ordinal: u32, _ptr: NonNull<u8>, _old: usize, _new: usize) -> bool {
-        false
-    }
-
-    /// Whether a DualView over this (device) space registers its host mirror,
-    /// a pageable block of `host`, with this space's driver (see
-    /// [`Backend::mirror_registration`]). No, unless the space says so.
-    fn registers_mirror(&self, _ordinal: u32, _host: Space) -> bool {
-        false
-    }
-
-    /// The registration with this space's driver of the host block
-    /// `[ptr, ptr + bytes)`, the mirror of a DualView over this space, for
-    /// the block's allocation to drive; `None` where this space registers
-    /// nothing.
-    fn mirror_registration(&self, _ordinal: u32, _ptr: NonNull<u8>, _bytes: usize, _label: &Arc<str>) -> Option<Box<dyn HostRegistration>> {
-        None
-    }
-}
-
-/// The registration of one host block with a device's driver (page-locked,
-/// so that copies run at full speed), as a device backend hands it out
-/// ([`Backend::mirror_registration`]). The block's `Allocation` drives it; the
-/// implementation owns the state and its rules: it never leaves part of the
-/// block registered, and a refusal by the driver is never an error (the
-/// copies stay pageable). The CUDA one is `src/space/registration.rs`.
-pub(crate) trait HostRegistration: Send + Sync {
-    /// Register the whole block in the background (again after a grow);
-    /// nothing when it is registered, pending or refused.
-    fn start(&self);
-
-    /// Register the block now unless it is already (a copying sync wants it);
-    /// waits for a registration under way. True when the whole block is registered.
-    fn ensure(&self) -> bool;
-
-    /// [`HostRegistration::ensure`], for a block of any size: a copy queued on
-    /// a stream from or into a pageable block would be staged (DECISIONS G13).
-    fn ensure_any_size(&self) -> bool;
-
-    /// Change the block's size: cancel a pending registration, wait for one
-    /// inside the driver and undo any, then run `change` (it returns the new
-    /// size) under the lock the registration reads the size under.
-    fn resize(&self, change: &mut dyn FnMut() -> Result<usize>) -> Result<usize>;
-
-    /// Whether the whole block is registered now. Never waits for a
-    /// registration under way.
-    fn is_registered(&self) -> bool;
-
-    /// The block is being freed: cancel what is pending, undo the
-    /// registration, then run `free`, on the background thread when the driver
-    /// has work to do or a worker still touches the pages.
-    fn release(self: Box<Self>, free: Box<dyn FnOnce() + Send>);
-}
-
-/// The copies of one sync (or one resize step) between two spaces, for
-/// [`Backend::transfer`]: `(dst, src)` region pairs of equal extents and
-/// element size.
-pub(crate) struct Transfer<'a> {
-    /// The space every destination region lies in.
-    pub dst: Space,
-    /// The space every source region lies in.
-    pub src: Space,
-    /// `(destination, source)` pairs.
-    pub pairs: &'a [(Region, Region)],
-    /// Where the copies are ordered; the default stream completes them before returning.
-    pub stream: Stream,
-    /// A host region of the pairs is pageable (not page-locked): a backend
-    /// whose asynchronous copies of pageable memory would block stages them.
-    #[cfg_attr(not(feature = "cuda"), allow(dead_code))] // read by the CUDA backend only
-    pub pageable_host: bool,
-    /// Wait for all outstanding device work first (a Kokkos fence).
-    pub fence: bool,
-}
-
-impl Transfer<'_> {
-    /// The space whose backend drives the copies (the device party; host to
-    /// host is plain memory) and its device ordinal.
-    pub(crate) fn driver(&self) -> Space {
-        copy_driver(self.dst, self.src)
-    }
-}
 
 /// The space whose backend drives a copy from `src` into `dst`: the device
 /// party, the destination when both are devices (host to host is plain memory).

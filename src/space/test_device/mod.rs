@@ -176,17 +176,19 @@ pub fn driver_calls<R>(f: impl FnOnce() -> R) -> (R, Vec<&'static str>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::space::{Allocation, Space};
 
     #[test]
     fn capacity_is_enforced_and_released() {
         set_capacity(63, Some(100)).unwrap();
-        let b = backend(63).unwrap();
-        let p = b.allocate(63, 80, true).unwrap();
+        let label: std::sync::Arc<str> = "cap".into();
+        let a = Allocation::new(Space::test_device(63), 80, true, &label).unwrap();
         assert_eq!(used_bytes(63).unwrap(), 80);
-        assert_eq!(b.allocate(63, 40, true).unwrap_err().kind(), crate::ErrorKind::OutOfMemory);
+        let e = Allocation::new(Space::test_device(63), 40, true, &label).unwrap_err();
+        assert_eq!(e.kind(), crate::ErrorKind::OutOfMemory, "{e}");
+        assert_eq!(e.message(), "TestDeviceSpace(63): allocation of 40 bytes: over the capacity of 100 bytes");
         assert_eq!(used_bytes(63).unwrap(), 80);
-        // SAFETY: p came from allocate(63, 80).
-        unsafe { b.deallocate(63, p, 80) };
+        drop(a);
         assert_eq!(used_bytes(63).unwrap(), 0);
         set_capacity(63, None).unwrap();
     }
