@@ -6,7 +6,7 @@ use super::{mem, stage, Copy2D, Dir, Engine, Mem};
 use crate::error::{err, Result};
 use crate::extents::DynRank;
 use crate::layout::{for_each_outer, plan, Plan, Strides};
-use crate::space::{host, Region, Space, Stream};
+use crate::space::{Region, Space, Stream};
 
 /// Copies up to this many contiguous bytes between pageable host memory and a
 /// device take the tiny path (one synchronous driver copy).
@@ -43,7 +43,7 @@ impl<'a> End<'a> {
     }
 }
 
-/// One copy on the bound device, planned once: the tiny path (one
+/// One copy on the bound device (a device party at least), planned once: the tiny path (one
 /// synchronous driver copy) on the default stream when it applies, otherwise
 /// queued on `stream`. True when something was queued (the caller
 /// synchronises the default stream). On another stream a copy with
@@ -55,11 +55,6 @@ impl<'a> End<'a> {
 /// the copy is bound.
 pub(super) unsafe fn copy_bound(e: &'static Engine, dst: End<'_>, src: End<'_>, stream: Stream, pageable: bool) -> Result<bool> {
     let (dr, sr) = (dst.region, src.region);
-    if !dst.mem.on_device() && !src.mem.on_device() {
-        // SAFETY: both host memory (pageable or pinned); forwarded contract.
-        unsafe { host::copy(dr, sr) };
-        return Ok(false);
-    }
     let Some(p) = plan(dr.extents.as_slice(), dr.strides.as_slice(), sr.strides.as_slice()) else {
         return Ok(false); // nothing to copy
     };

@@ -109,10 +109,11 @@ fn device_of(dst: Space, src: Space) -> u32 {
 }
 
 impl DeviceBackend {
-    /// Both parties of a copy this engine drives are its memory or host memory.
+    /// The device parties of a copy this engine drives are its own memory
+    /// (host memory, pinned by any driver, is host memory to every one).
     fn check_parties(&self, dst: Space, src: Space) -> Result<()> {
         for s in [dst, src] {
-            if mem(s) != Mem::Pageable && !s.backend().is_ok_and(|b| b.engine().is_some_and(|e| std::ptr::eq(e, self.engine))) {
+            if mem(s).on_device() && !s.backend().is_ok_and(|b| b.engine().is_some_and(|e| std::ptr::eq(e, self.engine))) {
                 bail!(Incompatible, "no copy path between {} and {}", src, dst);
             }
         }
@@ -351,3 +352,6 @@ impl HostDriver for Engine {
         &self.registered
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -58,6 +58,12 @@ fn device(ordinal: u32) -> Result<&'static Device> {
     }
 }
 
+/// The engine the test device runs (the engine's own tests drive its other memories with it).
+#[cfg(test)]
+pub(crate) fn engine() -> &'static Engine {
+    &ENGINE
+}
+
 /// How many test devices exist (the fake driver's count).
 pub(super) fn device_count() -> usize {
     use super::device::Driver;
