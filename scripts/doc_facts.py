@@ -171,10 +171,10 @@ CONSTANTS = [
     ("docs/GPU.md", r"from (\d+ [KMG]iB) it first faults the pages in", "POPULATE_MIN", "src/space/registration.rs"),
     ("docs/GPU.md", r"chunks of (\d+ [KMG]iB)", "CHUNK", "src/space/registration.rs"),
     ("docs/GPU.md", r"(\d+ [KMG]iB) per call\)", "STEP", "src/space/host.rs"),
-    ("docs/GPU.md", r"Copies of (\d+ [KMG]iB) or less", "TINY_BYTES", "src/space/cuda/mod.rs"),
+    ("docs/GPU.md", r"Copies of (\d+ [KMG]iB) or less", "TINY_BYTES", "src/space/device/copy.rs"),
     ("docs/DECISIONS.md", r"from (\d+ [KMG]iB), in the background", "PIN_MIN", "src/space/registration.rs"),
     ("docs/DECISIONS.md", r"\(from (\d+ [KMG]iB), its pages first faulted in", "POPULATE_MIN", "src/space/registration.rs"),
-    ("docs/DECISIONS.md", r"Contiguous copies of (\d+ [KMG]iB) or less", "TINY_BYTES", "src/space/cuda/mod.rs"),
+    ("docs/DECISIONS.md", r"Contiguous copies of (\d+ [KMG]iB) or less", "TINY_BYTES", "src/space/device/copy.rs"),
     ("docs/DECISIONS.md", r"faulted in by (\d+ [KMG]iB) chunks", "CHUNK", "src/space/registration.rs"),
     ("docs/DECISIONS.md", r"and (\d+ [KMG]iB) per cancellable chunk", "CHUNK", "src/space/registration.rs"),
     ("docs/DECISIONS.md", r"(\d+ [KMG]iB) per `madvise` call", "STEP", "src/space/host.rs"),
@@ -191,7 +191,7 @@ CONSTANTS = [
     ("docs/DECISIONS.md", r"kinds x (\d+) ranks", "len(RANKS)", "scripts/gen-fortran.py"),
     ("docs/DECISIONS.md", r"(\d+) near-identical procedures", "2*len(KINDS)*len(RANKS)", "scripts/gen-fortran.py"),
     ("docs/ARCHITECTURE.md", r"\(from (\d+ [KMG]iB)\) a reservation", "LARGE", "src/space/host.rs"),
-    ("docs/ARCHITECTURE.md", r"contiguous copies of (\d+ [KMG]iB) or less", "TINY_BYTES", "src/space/cuda/mod.rs"),
+    ("docs/ARCHITECTURE.md", r"contiguous copies of (\d+ [KMG]iB) or less", "TINY_BYTES", "src/space/device/copy.rs"),
 ]
 UNITS = {"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
 

@@ -33,11 +33,13 @@ import os
 import re
 import sys
 
-SUBUNITS = {("space", "cuda")}  # module paths that are units of their own
+SUBUNITS = {("space", "cuda"), ("space", "device")}  # module paths that are units of their own
 KNOWN_CYCLES = {
-    frozenset({"space", "space/cuda"}): "src/space/mod.rs picks the backend of each SpaceKind "
-    "(Space::backend, SpaceKind::device_count); the CUDA backend implements its Backend trait and "
-    "uses its host copies and the registration state machine (HostDriver, HostRegistration)",
+    frozenset({"space", "space/cuda"}): "the space table (src/space/table.rs) hands out the CUDA "
+    "driver's backends and device count; the CUDA driver reads Space and Stream",
+    frozenset({"space", "space/device"}): "the space table names each kind's memory (the engine's "
+    "Mem); the engine implements space's Backend trait over host copies, regions and the "
+    "registration state machine",
     frozenset({"error", "side"}): "an Error names the Side it concerns; Side's TryFrom<u32> "
     "(written by abi_enum!) answers an Error",
     frozenset({"space", "tools"}): "an Allocation announces itself to Kokkos Tools "

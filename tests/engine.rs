@@ -263,7 +263,9 @@ fn a_test_device_and_a_cuda_device_have_no_copy_path() {
 // call, and the same call then succeeds.
 
 /// Everything a failed call must leave as it was: the sync word, the coherence map, both sides' values.
-fn state(a: &DualView<i64, Dims<1>>) -> (u8, (usize, usize, usize, bool), Vec<i64>, Vec<i64>) {
+type State = (u8, (usize, usize, usize, bool), Vec<i64>, Vec<i64>);
+
+fn state(a: &DualView<i64, Dims<1>>) -> State {
     let m = a.raw().coherence();
     (a.raw().sync_state(), (m.host_newer, m.device_newer, m.boxes, m.bitmap), raw_values(a.raw(), Side::Host), raw_values(a.raw(), Side::Device))
 }

@@ -13,8 +13,8 @@
 //! | policy | the device engine, for every vendor |
 //!
 //! Calls that stay on `sys` (each checked by `.result()` and [`check`]; DECISIONS G12):
-//! `cuMemcpyHtoD_v2`, `cuMemcpyDtoH_v2`, `cuMemcpyDtoD_v2` and their `Async`
-//! forms (the wrappers take typed slices; ours are raw ranges),
+//! `cuMemcpyHtoD_v2`, `cuMemcpyDtoH_v2`, `cuMemcpyDtoD_v2`, `cuMemcpyHtoDAsync_v2`,
+//! `cuMemcpyDtoHAsync_v2` (the wrappers take typed slices; ours are raw ranges),
 //! `cuMemcpy2DAsync_v2`, `cuMemsetD16Async`, `cuMemsetD32Async`,
 //! `cuMemHostRegister_v2`, `cuMemHostUnregister`, `cuPointerGetAttributes`
 //! (no wrapper; the plural call answers pageable memory without an error),
@@ -200,7 +200,7 @@ impl Driver for Cuda {
             match dir {
                 Dir::HtoD => sys::cuMemcpyHtoDAsync_v2(d, src as *const c_void, bytes, st).result(),
                 Dir::DtoH => sys::cuMemcpyDtoHAsync_v2(dst as *mut c_void, s, bytes, st).result(),
-                Dir::DtoD => sys::cuMemcpyDtoDAsync_v2(d, s, bytes, st).result(),
+                Dir::DtoD => result::memcpy_dtod_async(d, s, bytes, st),
             }
         };
         check(r, "cuMemcpyAsync")

@@ -5,28 +5,26 @@
 //! | space | memory | host can read it | backend |
 //! | --- | --- | --- | --- |
 //! | [`SpaceKind::Host`] | pageable host memory, 64-byte aligned | yes | `host` |
-//! | [`SpaceKind::TestDevice`] | host memory posing as a device, for tests only | yes | `host` with per-ordinal accounting |
-//! | [`SpaceKind::HostPinned`] | page-locked host memory | yes | `cuda` (driver API) |
-//! | [`SpaceKind::Cuda`] | device memory | no | `cuda` |
-//! | [`SpaceKind::CudaUvm`] | managed memory | yes | `cuda` |
+//! | [`SpaceKind::TestDevice`] | host memory posing as a device, for tests only | yes | the device engine over the test device's fake driver |
+//! | [`SpaceKind::HostPinned`] | page-locked host memory | yes | the device engine over the CUDA driver |
+//! | [`SpaceKind::Cuda`] | device memory | no | the device engine over the CUDA driver |
+//! | [`SpaceKind::CudaUvm`] | managed memory | yes | the device engine over the CUDA driver |
 //!
-//! Only the backend modules touch raw memory; the DualView logic sees
-//! `Allocation` and the free functions here. A device space whose DualViews
-//! register their pageable host mirrors with its driver (CUDA) hands out the
+//! Only the backends touch raw memory; the DualView logic sees `Allocation`
+//! and the free functions here. Every question about a kind reads its row of
+//! the space table (`table.rs`). Every device backend is the device engine
+//! (`device/`) over one `Driver`: GPU policy is written once. A device space
+//! whose DualViews register their pageable host mirrors hands out the
 //! registration as a `HostRegistration` (`Backend::mirror_registration`),
-//! made by the shared state machine of `registration` over its own
-//! `HostDriver`; the mirror's `Allocation` drives it and never names the space.
+//! made by the shared state machine of `registration` over the engine; the
+//! mirror's `Allocation` drives it and never names the space.
 //!
-//! A new space is a `SpaceKind` row with its policy, its arms in
-//! [`SpaceKind::device_count`], [`Space::pinned_host`] and `Space::backend`,
-//! and its backend module: nothing outside `src/space/` picks a backend
+//! A new space is a table row, a driver file and its feature (docs/ARCHITECTURE.md,
+//! "Adding a memory space"): nothing outside `src/space/` picks a backend
 //! (`typed::cuda_interop` lends guards to cudarc kernels, for CUDA only).
 
 mod allocation;
 #[cfg(feature = "cuda")]
-pub(crate) mod cuda;
-#[cfg(not(feature = "cuda"))]
-#[path = "no_cuda.rs"]
 pub(crate) mod cuda;
 mod background;
 mod backend;
@@ -59,7 +57,7 @@ pub use allocation::{inject_allocation_failure, live_allocations, LiveAllocation
 pub use background::settle;
 
 /// Bytes of host mirrors that dualview has registered with a device's driver
-/// (CUDA; the test device's stand-in when asked,
+/// (CUDA; the test device's fake driver when asked,
 /// [`test_device::set_registers_mirror`]) and not yet unregistered. Every
 /// registration ends when its block is freed, so this returns to 0 when the
 /// last DualView goes (after [`settle`]: the background thread unregisters).

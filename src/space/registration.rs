@@ -4,8 +4,8 @@
 //! registration always covers exactly the block's current size, and a grow, a
 //! free or a copying sync waits only for what it must. Any backend uses it:
 //! it implements [`HostDriver`] and hands out [`Registration`]s from
-//! `Backend::mirror_registration` (the CUDA space, and the test device when
-//! asked, `test_device::set_registers_mirror`).
+//! `Backend::mirror_registration` (the device engine: the CUDA space, and the
+//! test device when asked, `test_device::set_registers_mirror`).
 //!
 //! | state | meaning | left by |
 //! | --- | --- | --- |
@@ -43,9 +43,9 @@ const POPULATE_MIN: usize = 64 << 20;
 /// grow that cancelled it runs (8 threads zeroing pages slow everything else).
 const CHUNK: usize = 4 << 20;
 
-/// What the state machine needs from a device's driver: the CUDA driver
-/// (`src/space/cuda/mod.rs`), the test device's stand-in, or a fake in the
-/// tests. Addresses are plain numbers: the state machine itself never touches
+/// What the state machine needs from a device's driver: the device engine
+/// over any driver (`src/space/device/mod.rs`: CUDA's, the test device's), or
+/// a fake in the tests below. Addresses are plain numbers: the state machine itself never touches
 /// the memory.
 pub(crate) trait HostDriver: Send + Sync {
     /// Fault in the pages of `[addr, addr + len)` (one chunk), keeping their contents.

@@ -101,7 +101,8 @@ pub fn capacity(ordinal: u32) -> Result<Option<usize>> {
 /// register their `HostSpace` mirrors, as those of a CUDA device do
 /// (docs/GPU.md): blocks of 256 KiB or more, in the background from creation
 /// or at the first copying sync, again after a grow, undone when freed. The
-/// driver is a stand-in that pins nothing, so that the registration's path
+/// fake driver pins nothing but tracks the range as page-locked (so copies
+/// on a stream are no longer staged), so that the registration's path
 /// (`DualView::is_mirror_pinned`, [`registered_host_bytes`](super::registered_host_bytes),
 /// failure injection refusing it) runs without a GPU. Off by default.
 ///
