@@ -732,3 +732,17 @@ fn small_async_copies_are_staged_and_waited_for() {
     // SAFETY: made above, used no more.
     unsafe { stream::destroy(Space::cuda(0), s) }.unwrap();
 }
+
+#[test]
+fn guards_fill_and_copy_device_memory_safely() {
+    if !gpu("guards_fill_and_copy_device_memory_safely") {
+        return;
+    }
+    use dualview::{Dims, DualView};
+    let a = DualView::<f64, Dims<2>>::builder("guard_a", Dims::new([300, 70]).unwrap()).device(Space::cuda(0)).build().unwrap();
+    let b = DualView::<f64, Dims<2>>::builder("guard_b", Dims::new([300, 70]).unwrap()).device(Space::cuda(0)).layout(Layout::Right).build().unwrap();
+    a.device_write().unwrap().fill(1.25).unwrap(); // device memory the host cannot read: the space fills it
+    assert_eq!(a.host().unwrap().to_vec().unwrap(), vec![1.25; 300 * 70]);
+    b.device_write().unwrap().copy_from(&a.device().unwrap()).unwrap(); // device to device, Left to Right
+    assert_eq!(b.host().unwrap().to_vec().unwrap(), vec![1.25; 300 * 70]);
+}

@@ -84,6 +84,7 @@ const UNSAFE_ALLOWED: &[&str] = &[
     "src/space/device/fill.rs",
     "src/space/device/mod.rs",
     "src/space/device/stage.rs",
+    "src/space/device/tests.rs",
     "src/space/test_device/driver.rs",
     "src/tools/loader.rs",
     "src/tools/mod.rs",

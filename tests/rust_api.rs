@@ -324,3 +324,39 @@ fn a_guard_refused_for_its_extents_type_changes_nothing() {
     assert!(!a.need_sync_device() && !a.need_sync_host(), "no side was marked");
     assert_eq!(a.into_extents::<DynRank>().unwrap().host().unwrap().len(), 5);
 }
+
+#[test]
+fn safe_forms_adopt_a_vec_and_copy_between_guards() {
+    // adopt_host_vec: the DualView owns the array; its values go to the device at the first sync.
+    let legacy: Vec<i32> = (0..12).collect();
+    let a = DualView::<i32, Dims<2>>::builder("adopted", Dims::new([4, 3]).unwrap()).device(Space::test_device(3)).layout(Layout::Right).adopt_host_vec(legacy).unwrap();
+    a.sync_device().unwrap();
+    assert_eq!(a.device().unwrap().to_vec().unwrap(), (0..12).collect::<Vec<_>>());
+    let e = DualView::<i32, Dims<2>>::builder("short", Dims::new([4, 3]).unwrap()).adopt_host_vec(vec![0; 5]).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidArgument, "{e}");
+    assert_eq!(a.resize(Dims::new([8, 3]).unwrap()).unwrap_err().kind(), ErrorKind::Unmanaged);
+    let sub = a.subview(&[Slice::Range(1, 3), Slice::All]).unwrap();
+    drop(a);
+    assert_eq!(sub.host().unwrap().to_vec().unwrap(), (3..9).collect::<Vec<_>>(), "a subview keeps the adopted array alive");
+    drop(sub); // frees it (valgrind and ASan runs see a leak or a double free otherwise)
+
+    // copy_from: a guard's region from another guard's, across DualViews, sides and layouts.
+    let l = DualView::<i32, Dims<2>>::builder("left", Dims::new([4, 3]).unwrap()).device(Space::test_device(3)).layout(Layout::Left).build().unwrap();
+    let r = DualView::<i32, Dims<2>>::builder("right", Dims::new([4, 3]).unwrap()).device(Space::test_device(3)).layout(Layout::Right).build().unwrap();
+    {
+        let mut h = r.host_write().unwrap();
+        for i in 0..4 {
+            for j in 0..3 {
+                h[[i, j]] = (10 * i + j) as i32;
+            }
+        }
+    }
+    l.device_write().unwrap().copy_from(&r.host().unwrap()).unwrap();
+    let d = l.host().unwrap();
+    assert_eq!((d[[3, 2]], d[[1, 0]]), (32, 10), "element by element, whatever the layouts");
+    let e = l.host_write().unwrap_err(); // `d` still reads it: no writer meanwhile
+    assert_eq!(e.kind(), ErrorKind::Busy, "{e}");
+    drop(d);
+    let small = DualView::<i32, Dims<2>>::builder("small", Dims::new([2, 3]).unwrap()).build().unwrap();
+    assert!(small.host_write().unwrap().copy_from(&r.host().unwrap()).is_err(), "different extents");
+}

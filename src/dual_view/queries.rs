@@ -284,6 +284,12 @@ impl RawDualView {
         bits
     }
 
+    /// The host side's block (a `Vec` adopted as the host side hands its
+    /// release over to it).
+    pub(crate) fn host_allocation(&self) -> Arc<Allocation> {
+        self.shared.read().host.clone()
+    }
+
     pub(crate) fn err_on(&self, e: Error, side: Option<Side>) -> Error {
         e.on(&self.shared.label, side)
     }

@@ -43,6 +43,9 @@ pub(crate) struct Allocation {
     /// DualView whose device space registers mirrors; set once, by
     /// [`Allocation::register_mirror`].
     registration: OnceLock<Option<Box<dyn HostRegistration>>>,
+    /// For wrapped memory whose owner was handed over (a `Vec` adopted as a
+    /// host side): what frees it when this block goes.
+    release: Mutex<Option<Box<dyn FnOnce() + Send>>>,
 }
 
 // SAFETY: an Allocation is an address range plus bookkeeping; whoever reads or
@@ -184,6 +187,7 @@ impl Allocation {
             label: label.clone(),
             id,
             registration: OnceLock::new(),
+            release: Mutex::new(None),
         }))
     }
 
@@ -201,7 +205,17 @@ impl Allocation {
             label: label.clone(),
             id: 0,
             registration: OnceLock::new(),
+            release: Mutex::new(None),
         })
+    }
+
+    /// Wrapped memory whose owner is handed over: `free` runs when this block
+    /// goes (after every view, guard and queued copy of it). Owned blocks free
+    /// themselves: nothing to do.
+    pub(crate) fn on_release(&self, free: Box<dyn FnOnce() + Send>) {
+        if !self.owned {
+            *self.release.lock().unwrap_or_else(|e| e.into_inner()) = Some(free);
+        }
     }
 
     /// The space's backend, resolved when the block was made.
@@ -338,6 +352,9 @@ impl Allocation {
 impl Drop for Allocation {
     fn drop(&mut self) {
         if !self.owned {
+            if let Some(free) = self.release.get_mut().unwrap_or_else(|e| e.into_inner()).take() {
+                free();
+            }
             return;
         }
         if let Some(m) = LIVE.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {

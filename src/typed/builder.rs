@@ -198,6 +198,38 @@ impl<T: Element, E: Extents> Builder<T, E> {
         Ok(DualView { raw, _t: PhantomData })
     }
 
+    /// [`Builder::adopt_host`] taking the array over: the DualView owns
+    /// `host` from here and frees it with its last handle (and after every
+    /// copy queued on it). The safe form: nothing else can reach the array.
+    /// `host` holds the layout's span of elements; otherwise `InvalidArgument`
+    /// and `host` is freed.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let legacy = vec![1.5f64; 6]; // a legacy code's array
+    /// let a = DualView::<f64, Dims<2>>::builder("u", Dims::new([3, 2]).unwrap()).device(Space::test_device(0)).adopt_host_vec(legacy).unwrap();
+    /// a.sync_device().unwrap(); // the legacy values go to the device side
+    /// assert_eq!(*a.device().unwrap().get([2, 1]).unwrap(), 1.5);
+    /// ```
+    pub fn adopt_host_vec(self, host: Vec<T>) -> Result<DualView<T, E>> {
+        let mut host = std::mem::ManuallyDrop::new(host);
+        let (ptr, len, cap) = (host.as_mut_ptr() as usize, host.len(), host.capacity());
+        // SAFETY: the parts of the Vec taken apart above, put back once.
+        let free = move || drop(unsafe { Vec::from_raw_parts(ptr as *mut T, len, cap) });
+        // SAFETY: the buffer is no one else's (the Vec was moved in), and
+        // lives until `free` runs, which the host allocation does when it goes.
+        match unsafe { self.adopt_host(std::slice::from_raw_parts_mut(ptr as *mut T, len)) } {
+            Ok(dv) => {
+                dv.raw.host_allocation().on_release(Box::new(free));
+                Ok(dv)
+            }
+            Err(e) => {
+                free();
+                Err(e)
+            }
+        }
+    }
+
     fn desc(&self) -> Result<Desc> {
         self.extents.check()?;
         let ext = self.extents.to_dyn();

@@ -452,6 +452,11 @@ impl<T: Element, E: Extents> ViewMut<'_, T, E> {
     /// assert_eq!(h.to_vec().unwrap(), vec![4; 6]);
     /// ```
     pub fn fill(&mut self, value: T) -> Result<()> {
+        if !self.b.view.space().is_host_accessible() {
+            // SAFETY: the guard holds the exclusive borrow of its region; the
+            // space fills device memory (the safe form of `View::fill`).
+            return unsafe { self.b.view.fill(super::bytes_of(&value)) };
+        }
         let p = self.b.host_ptr::<T>()?;
         let (ext, st) = self.b.walk_parts();
         for_each_run(ext, st, |off, n| {
@@ -459,6 +464,26 @@ impl<T: Element, E: Extents> ViewMut<'_, T, E> {
             unsafe { std::slice::from_raw_parts_mut(p.add(off), n) }.fill(value);
         });
         Ok(())
+    }
+
+    /// Copy every element of `src` (the same extents, any layout, either
+    /// side of any DualView) into this guard's region: Kokkos `deep_copy` of
+    /// two views, host or device memory. The safe form of `View::copy_from`:
+    /// this guard holds the exclusive borrow of its region and `src` a shared
+    /// borrow of its own, so no one else writes either meanwhile.
+    ///
+    /// ```
+    /// # use dualview::{DualView, Dims, Space};
+    /// let a = DualView::<f64, Dims<2>>::builder("a", Dims::new([3, 2]).unwrap()).device(Space::test_device(0)).build().unwrap();
+    /// let b = DualView::<f64, Dims<2>>::builder("b", Dims::new([3, 2]).unwrap()).device(Space::test_device(0)).build().unwrap();
+    /// a.fill_host(2.5).unwrap();
+    /// b.device_write().unwrap().copy_from(&a.host().unwrap()).unwrap(); // host of a -> device of b
+    /// assert_eq!(b.host().unwrap().to_vec().unwrap(), vec![2.5; 6]);
+    /// ```
+    pub fn copy_from<E2: Extents>(&mut self, src: &ViewRef<'_, T, E2>) -> Result<()> {
+        // SAFETY: as said above: the borrows exclude every other writer of
+        // both regions, and a region cannot be borrowed both ways at once.
+        unsafe { self.b.view.copy_from(src.view()) }
     }
 
     /// The elements in memory order, mutably, for contiguous and strided views.
