@@ -330,3 +330,90 @@ TEST(KokkosNames, InitializeMapsTheLocalRankToADeviceAsKokkos) {
   far.device_id = 64;
   EXPECT_THROW(dv::initialize(far), dv::invalid_argument) << "the test device has 64 ordinals";
 }
+
+// Kokkos::pair as Kokkos_Pair.hpp defines it (issue 34): constructors from
+// values, from another pair and from std::pair, assignment, to_std_pair,
+// make_pair and tie, the six comparisons (lexicographic, as std::pair),
+// structured bindings, constexpr use, and the subviews tutorial's ranges.
+TEST(KokkosPair, BehavesAsKokkosPairHpp) {
+  static_assert(Kokkos::make_pair(1, 2).first == 1 && Kokkos::make_pair(1, 2) < Kokkos::make_pair(2, 0), "constexpr");
+  static_assert(std::is_same_v<decltype(Kokkos::make_pair(1, 2.0)), Kokkos::pair<int, double>>, "make_pair deduces");
+  static_assert(std::is_same_v<Kokkos::pair<int>::second_type, int>, "second defaults to first");
+  Kokkos::pair<std::size_t, std::size_t> range(0, std::size_t{3});  // the subviews tutorial: pair(int, size_t)
+  EXPECT_EQ(range.second, 3u);
+  Kokkos::pair<int, double> p(1, 2.5);
+  Kokkos::pair<long, float> q(p);  // from another pair
+  EXPECT_EQ(q.first, 1L);
+  EXPECT_EQ(q.second, 2.5f);
+  Kokkos::pair<int, double> r(std::make_pair(4, 0.5));  // from std::pair
+  EXPECT_EQ(r.first, 4);
+  q = r;  // assignment from another pair type
+  EXPECT_EQ(q.first, 4L);
+  std::pair<int, double> s = p.to_std_pair();
+  EXPECT_EQ(s, std::make_pair(1, 2.5));
+  auto [a, b] = p;
+  EXPECT_EQ(a, 1);
+  EXPECT_EQ(b, 2.5);
+  int n = 0;
+  double x = 0;
+  Kokkos::tie(n, x) = Kokkos::make_pair(7, 1.5);
+  EXPECT_EQ(n, 7);
+  EXPECT_EQ(x, 1.5);
+  using P = Kokkos::pair<int, int>;
+  const P lo(1, 9), hi(2, 0), same(1, 9);
+  EXPECT_TRUE(lo == same && lo != hi && lo < hi && lo <= same && hi > lo && hi >= lo);
+  EXPECT_FALSE(hi < lo || lo > hi || lo != same);
+  EXPECT_TRUE(P(1, 2) < P(1, 3));  // the second member breaks a tie
+  // As a subview range.
+  Kokkos::View<double*, Kokkos::HostSpace> v("v", 10);
+  auto part = Kokkos::subview(v, Kokkos::pair<std::size_t, std::size_t>(2, 5));
+  EXPECT_EQ(part.extent(0), 3u);
+}
+
+// The names a ported program meets in its first hour (issue 34): Array,
+// min / max / clamp / minmax, the mathematical functions, printf, abort
+// (death test), KOKKOS_ASSERT, kokkos_malloc / realloc / free, Timer.
+TEST(KokkosFirstHour, UtilitiesBehaveAsKokkos) {
+  Kokkos::Array<int, 3> a = {{3, 1, 2}};
+  static_assert(Kokkos::Array<int, 3>::size() == 3, "size");
+  EXPECT_EQ(a[std::size_t{0}] + a[1] + a[2L], 6);
+  int sum = 0;
+  for (int x : a) sum += x;
+  EXPECT_EQ(sum, 6);
+  EXPECT_TRUE((a == Kokkos::Array<int, 3>{{3, 1, 2}}));
+  static_assert(Kokkos::min(2, 3) == 2 && Kokkos::max(2, 3) == 3 && Kokkos::clamp(7, 0, 5) == 5, "constexpr");
+  EXPECT_EQ(Kokkos::max({4, 9, 1}), 9);
+  EXPECT_EQ(Kokkos::min({4, 9, 1}), 1);
+  const int five = 5, two = 2;
+  auto mm = Kokkos::minmax(five, two);  // references, as std::minmax: lvalues only
+  EXPECT_EQ(mm.first, 2);
+  EXPECT_EQ(mm.second, 5);
+  EXPECT_DOUBLE_EQ(Kokkos::sqrt(2.0) * Kokkos::sqrt(2.0), 2.0);
+  EXPECT_EQ(Kokkos::fabs(-1.5), 1.5);
+  EXPECT_EQ(Kokkos::abs(-3), 3);
+  EXPECT_DOUBLE_EQ(Kokkos::exp(Kokkos::log(3.0)), 3.0);
+  EXPECT_EQ(Kokkos::pow(2.0, 10.0), 1024.0);
+  EXPECT_TRUE(Kokkos::isnan(std::nan("")) && !Kokkos::isinf(1.0));
+  EXPECT_EQ(Kokkos::abs(Kokkos::complex<double>(3, 4)), 5.0);  // complex stays dv::complex's
+  testing::internal::CaptureStdout();
+  Kokkos::printf("x=%d\n", 4);
+  Kokkos::printf("plain\n");
+  std::fflush(stdout);
+  EXPECT_EQ(testing::internal::GetCapturedStdout(), "x=4\nplain\n");
+  KOKKOS_ASSERT(sum == 6);
+#ifndef NDEBUG
+  EXPECT_DEATH(KOKKOS_ASSERT(sum == 7), "Asserted condition `sum == 7` evaluated false");
+#endif
+  EXPECT_DEATH(Kokkos::abort("stop here"), "stop here");
+
+  auto* p = static_cast<double*>(Kokkos::kokkos_malloc<Kokkos::HostSpace>("block", 10 * sizeof(double)));
+  for (int i = 0; i < 10; ++i) p[i] = i;
+  p = static_cast<double*>(Kokkos::kokkos_realloc<Kokkos::HostSpace>(p, 20 * sizeof(double)));
+  EXPECT_EQ(p[9], 9.0);  // the first bytes are kept
+  Kokkos::kokkos_free<Kokkos::HostSpace>(p);
+  Kokkos::kokkos_free<Kokkos::HostSpace>(nullptr);  // nothing
+  int stack = 0;
+  EXPECT_DEATH(Kokkos::kokkos_free<Kokkos::HostSpace>(&stack), "not allocated by kokkos_malloc");
+  Kokkos::Timer t;
+  EXPECT_GE(t.seconds(), 0.0);
+}

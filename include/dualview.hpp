@@ -32,6 +32,7 @@
 #include "dualview/space.hpp"
 #include "dualview/tools.hpp"
 #include "dualview/traits.hpp"
+#include "dualview/utility.hpp"
 #include "dualview/view.hpp"
 
 #endif  // DUALVIEW_HPP

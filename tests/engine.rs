@@ -381,3 +381,29 @@ fn failed_streams_fills_and_events_name_their_call() {
     fails_naming(stream::fence(Space::test_device(dev), s.1), "stream_synchronize", ErrorKind::Device);
     assert!(test_device::fail_driver_call("cuMemcpy", 1).unwrap_err().message().contains("not a driver call"));
 }
+
+#[test]
+fn a_failed_wait_never_frees_what_queued_work_still_uses() {
+    // The fake's injected stream_synchronize failure returns before the worker has run:
+    // the fill's seed, a strided fill's scratch block and a staging buffer must outlive it.
+    let dev = 46;
+    test_device::set_stream_delay(dev, Duration::from_millis(20)).unwrap();
+    let s = Owned::new(dev);
+    let a = dv::<f64>("wait_fill", dev, 50_000);
+    let v = a.raw().view(Side::Device).unwrap();
+    test_device::fail_driver_call("stream_synchronize", 1).unwrap();
+    // SAFETY: nobody else uses `a` meanwhile.
+    fails_naming(unsafe { v.fill_on(&1.5f64.to_ne_bytes(), s.1) }, "stream_synchronize", ErrorKind::Device);
+    stream::fence(Space::test_device(dev), s.1).unwrap();
+    assert!(raw_values::<f64>(a.raw(), Side::Device).iter().all(|&x| x == 1.5), "the queued copies ran from a live seed");
+    let b = dv::<i64>("wait_stage", dev, 4096);
+    write_device(&b, |i| i as i64);
+    test_device::fail_driver_call("launch_host_fn", 1).unwrap();
+    test_device::fail_driver_call("stream_synchronize", 1).unwrap();
+    fails_naming(b.sync_host_on(s.1), "launch_host_fn", ErrorKind::Device);
+    assert!(b.need_sync_host(), "not synced");
+    stream::fence(Space::test_device(dev), s.1).unwrap();
+    b.sync_host().unwrap();
+    assert_eq!(raw_values::<i64>(b.raw(), Side::Host), (0..4096).collect::<Vec<_>>());
+    test_device::set_stream_delay(dev, Duration::ZERO).unwrap();
+}

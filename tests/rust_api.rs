@@ -332,8 +332,10 @@ fn safe_forms_adopt_a_vec_and_copy_between_guards() {
     let a = DualView::<i32, Dims<2>>::builder("adopted", Dims::new([4, 3]).unwrap()).device(Space::test_device(3)).layout(Layout::Right).adopt_host_vec(legacy).unwrap();
     a.sync_device().unwrap();
     assert_eq!(a.device().unwrap().to_vec().unwrap(), (0..12).collect::<Vec<_>>());
-    let e = DualView::<i32, Dims<2>>::builder("short", Dims::new([4, 3]).unwrap()).adopt_host_vec(vec![0; 5]).unwrap_err();
+    let e = DualView::<i32, Dims<2>>::builder("short", Dims::new([4, 3]).unwrap()).device(Space::test_device(3)).adopt_host_vec(vec![0; 5]).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidArgument, "{e}");
+    let e = DualView::<i32, Dims<2>>::builder("one_space", Dims::new([4, 3]).unwrap()).adopt_host_vec(vec![0; 12]).unwrap_err();
+    assert!(e.message().contains("no pageable host mirror"), "one allocation for both sides: {e}");
     assert_eq!(a.resize(Dims::new([8, 3]).unwrap()).unwrap_err().kind(), ErrorKind::Unmanaged);
     let sub = a.subview(&[Slice::Range(1, 3), Slice::All]).unwrap();
     drop(a);

@@ -14,6 +14,10 @@
 #define DUALVIEW_KOKKOS_HPP
 
 #include <chrono>
+#include <cmath>
+#include <cstddef>
+#include <mutex>
+#include <unordered_map>
 #include <cstdlib>
 #include <ostream>
 #include <string>
@@ -32,6 +36,23 @@
 #endif
 #ifndef KOKKOS_DEFAULTED_FUNCTION
 #define KOKKOS_DEFAULTED_FUNCTION
+/// Kokkos' contract check: with NDEBUG unset (or KOKKOS_ENFORCE_CONTRACTS,
+/// KOKKOS_ENABLE_DEBUG), a false condition aborts with Kokkos' message;
+/// otherwise it compiles to nothing.
+#if !defined(KOKKOS_ASSERT)
+#if !defined(NDEBUG) || defined(KOKKOS_ENFORCE_CONTRACTS) || defined(KOKKOS_ENABLE_DEBUG)
+#define KOKKOS_ASSERT(...)                                                                                  \
+  do {                                                                                                      \
+    if (!(__VA_ARGS__)) {                                                                                   \
+      ::dv::printf("Kokkos contract violation:\n  Asserted condition `%s` evaluated false.\nError at %s:%d\n", \
+                   #__VA_ARGS__, __FILE__, __LINE__);                                                       \
+      ::dv::abort("Kokkos contract violation: KOKKOS_ASSERT");                                              \
+    }                                                                                                       \
+  } while (0)
+#else
+#define KOKKOS_ASSERT(...)
+#endif
+#endif
 #endif
 #ifndef KOKKOS_LAMBDA
 #if defined(__CUDACC__) || defined(__HIPCC__)
@@ -130,6 +151,63 @@ using dv::is_view;
 using dv::is_view_v;
 using dv::make_pair;
 using dv::pair;
+using dv::tie;
+using dv::abort;
+using dv::Array;
+using dv::clamp;
+using dv::max;
+using dv::min;
+using dv::minmax;
+using dv::printf;
+// The mathematical functions of Kokkos_MathematicalFunctions.hpp that real
+// programs call (Kokkos::sqrt(x), Kokkos::fabs(x), ...): the standard ones,
+// which nvcc also provides in device code, beside dv::complex's above.
+using std::acos;
+using std::acosh;
+using std::asin;
+using std::asinh;
+using std::atan;
+using std::atan2;
+using std::atanh;
+using std::cbrt;
+using std::ceil;
+using std::copysign;
+using std::cos;
+using std::cosh;
+using std::erf;
+using std::erfc;
+using std::exp2;
+using std::expm1;
+using std::fabs;
+using std::fdim;
+using std::floor;
+using std::fma;
+using std::fmax;
+using std::fmin;
+using std::fmod;
+using std::hypot;
+using std::isfinite;
+using std::isinf;
+using std::isnan;
+using std::lgamma;
+using std::log10;
+using std::log1p;
+using std::log2;
+using std::nearbyint;
+using std::remainder;
+using std::round;
+using std::signbit;
+using std::sin;
+using std::sinh;
+using std::tan;
+using std::tanh;
+using std::tgamma;
+using std::trunc;
+using std::abs;
+using std::exp;
+using std::log;
+using std::pow;
+using std::sqrt;
 using dv::realloc;
 using dv::resize;
 using dv::SequentialHostInit;
@@ -313,6 +391,63 @@ class ScopeGuard {
   ScopeGuard& operator=(const ScopeGuard&) = delete;
   ~ScopeGuard() { finalize(); }
 };
+
+namespace detail_malloc {
+/// The blocks of `kokkos_malloc` in one memory space, by address: each one a
+/// View of bytes, so dualview's allocator, tools events and leak report see it.
+template <class MemorySpace>
+struct Blocks {
+  std::mutex mutex;
+  std::unordered_map<void*, View<unsigned char*, MemorySpace>> live;
+  static Blocks& get() {
+    static Blocks b;
+    return b;
+  }
+};
+}  // namespace detail_malloc
+
+/// `bytes` of `MemorySpace` memory, labelled (Kokkos::kokkos_malloc); freed by kokkos_free.
+template <class MemorySpace = DefaultExecutionSpace::memory_space>
+void* kokkos_malloc(const std::string& label, std::size_t bytes) {
+  View<unsigned char*, MemorySpace> v(view_alloc(WithoutInitializing, label), bytes);
+  void* p = v.data();
+  auto& b = detail_malloc::Blocks<MemorySpace>::get();
+  std::lock_guard<std::mutex> lock(b.mutex);
+  b.live.emplace(p, std::move(v));
+  return p;
+}
+/// kokkos_malloc with Kokkos' default label.
+template <class MemorySpace = DefaultExecutionSpace::memory_space>
+void* kokkos_malloc(std::size_t bytes) {
+  return kokkos_malloc<MemorySpace>("no-label", bytes);
+}
+/// Free a block of kokkos_malloc (nullptr: nothing); any other address aborts, as in Kokkos.
+template <class MemorySpace = DefaultExecutionSpace::memory_space>
+void kokkos_free(void* p) {
+  if (p == nullptr) return;
+  auto& b = detail_malloc::Blocks<MemorySpace>::get();
+  std::lock_guard<std::mutex> lock(b.mutex);
+  if (b.live.erase(p) == 0) abort("Kokkos::kokkos_free: the address was not allocated by kokkos_malloc in this memory space");
+}
+/// A block of `bytes` holding the first bytes of `p`'s (Kokkos::kokkos_realloc); `p` is freed.
+template <class MemorySpace = DefaultExecutionSpace::memory_space>
+void* kokkos_realloc(void* p, std::size_t bytes) {
+  if (p == nullptr) return kokkos_malloc<MemorySpace>(bytes);
+  auto& b = detail_malloc::Blocks<MemorySpace>::get();
+  View<unsigned char*, MemorySpace> old;
+  {
+    std::lock_guard<std::mutex> lock(b.mutex);
+    auto it = b.live.find(p);
+    if (it == b.live.end()) abort("Kokkos::kokkos_realloc: the address was not allocated by kokkos_malloc in this memory space");
+    old = it->second;
+  }
+  void* q = kokkos_malloc<MemorySpace>(old.label(), bytes);
+  const std::size_t n = bytes < old.extent(0) ? bytes : old.extent(0);
+  View<unsigned char*, MemorySpace, MemoryTraits<Unmanaged>> to(static_cast<unsigned char*>(q), n), from(old.data(), n);
+  deep_copy(to, from);
+  kokkos_free<MemorySpace>(p);
+  return q;
+}
 
 /// Kokkos::Timer: wall-clock seconds since construction or reset().
 class Timer {

@@ -8,8 +8,10 @@
 #include <complex>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "complex.hpp"
+#include "config.hpp"
 #include "extents.hpp"
 #include "layout.hpp"
 #include "space.hpp"
@@ -94,17 +96,68 @@ struct ALL_t {
 };
 inline constexpr ALL_t ALL{};
 
-/// A half-open range [first, second), as Kokkos::pair.
+/// Two values, as Kokkos::pair: a half-open range [first, second) as a
+/// subview argument, and a device-callable std::pair (constructors from
+/// values, from another pair and from std::pair, assignment, to_std_pair,
+/// comparisons, structured bindings; `tie` makes a pair of references).
 template <class T1, class T2 = T1>
 struct pair {
   using first_type = T1;
   using second_type = T2;
   T1 first;
   T2 second;
+
+  constexpr pair() = default;
+  DV_INLINE_FUNCTION constexpr pair(const T1& f, const T2& s) : first(f), second(s) {}
+  template <class U, class V>
+  DV_INLINE_FUNCTION constexpr pair(const pair<U, V>& p) : first(p.first), second(p.second) {}
+  template <class U, class V>
+  pair(const std::pair<U, V>& p) : first(p.first), second(p.second) {}
+  template <class U, class V>
+  DV_INLINE_FUNCTION constexpr pair& operator=(const pair<U, V>& p) {
+    first = p.first;
+    second = p.second;
+    return *this;
+  }
+  /// The std::pair of the same values (not a conversion operator: that would
+  /// make the comparisons ambiguous, as in Kokkos).
+  std::pair<T1, T2> to_std_pair() const { return std::pair<T1, T2>(first, second); }
 };
+
 template <class T1, class T2>
-constexpr pair<T1, T2> make_pair(T1 a, T2 b) {
-  return {a, b};
+DV_INLINE_FUNCTION constexpr pair<T1, T2> make_pair(T1 a, T2 b) {
+  return pair<T1, T2>(a, b);
+}
+
+/// A pair of references, to assign both from a returned pair (`tie(n, ok) = f();`).
+template <class T1, class T2>
+DV_INLINE_FUNCTION pair<T1&, T2&> tie(T1& a, T2& b) {
+  return pair<T1&, T2&>(a, b);
+}
+
+template <class T1, class T2>
+DV_INLINE_FUNCTION constexpr bool operator==(const pair<T1, T2>& a, const pair<T1, T2>& b) {
+  return a.first == b.first && a.second == b.second;
+}
+template <class T1, class T2>
+DV_INLINE_FUNCTION constexpr bool operator!=(const pair<T1, T2>& a, const pair<T1, T2>& b) {
+  return !(a == b);
+}
+template <class T1, class T2>
+DV_INLINE_FUNCTION constexpr bool operator<(const pair<T1, T2>& a, const pair<T1, T2>& b) {
+  return a.first < b.first || (!(b.first < a.first) && a.second < b.second);
+}
+template <class T1, class T2>
+DV_INLINE_FUNCTION constexpr bool operator<=(const pair<T1, T2>& a, const pair<T1, T2>& b) {
+  return !(b < a);
+}
+template <class T1, class T2>
+DV_INLINE_FUNCTION constexpr bool operator>(const pair<T1, T2>& a, const pair<T1, T2>& b) {
+  return b < a;
+}
+template <class T1, class T2>
+DV_INLINE_FUNCTION constexpr bool operator>=(const pair<T1, T2>& a, const pair<T1, T2>& b) {
+  return !(a < b);
 }
 
 namespace detail {

@@ -228,7 +228,7 @@ impl RawDualView {
         for &(side, new_alloc) in sides {
             let from = self.shared_view(st, side, st.mapping, 0).subview(&overlap)?;
             let to = View::from_parts(sh.alloc_label(side).clone(), sh.elem, *mapping, new_alloc.clone(), 0).subview(&overlap)?;
-            proof.copy_view(&to, &from)?; // synchronous: complete on return
+            proof.copy_view_on(&to, &from, Stream::null())?; // fenced above; the default stream: complete on return
         }
         Ok(per_side * sides.len())
     }

@@ -213,6 +213,7 @@ impl Allocation {
     /// goes (after every view, guard and queued copy of it). Owned blocks free
     /// themselves: nothing to do.
     pub(crate) fn on_release(&self, free: Box<dyn FnOnce() + Send>) {
+        debug_assert!(!self.owned, "an owned block frees itself");
         if !self.owned {
             *self.release.lock().unwrap_or_else(|e| e.into_inner()) = Some(free);
         }

@@ -506,8 +506,8 @@ pub(crate) unsafe fn copy(
 pub(crate) unsafe fn copy_fenced(dst_space: Space, dst: &Region, src_space: Space, src: &Region) -> Result<()> {
     let driver = copy_driver(dst_space, src_space);
     let other = if driver == dst_space { src_space } else { dst_space };
-    if other != driver && other.kind().policy().is_device {
-        fence(other)?; // two devices: the other one's work too
+    if other != driver && other.kind().memory() != device::Mem::Pageable {
+        fence(other)?; // the other party's device too (pinned memory: CUDA device 0's)
     }
     let pair = [(*dst, *src)];
     let t = Transfer { dst: dst_space, src: src_space, pairs: &pair, stream: Stream::null(), pageable_host: false, fence: true };

@@ -201,8 +201,9 @@ impl<T: Element, E: Extents> Builder<T, E> {
     /// [`Builder::adopt_host`] taking the array over: the DualView owns
     /// `host` from here and frees it with its last handle (and after every
     /// copy queued on it). The safe form: nothing else can reach the array.
-    /// `host` holds the layout's span of elements; otherwise `InvalidArgument`
-    /// and `host` is freed.
+    /// `host` holds the layout's span of elements, and the device space keeps
+    /// a pageable mirror (a two-space DualView without `pinned_host`);
+    /// otherwise `InvalidArgument` and `host` is freed.
     ///
     /// ```
     /// # use dualview::{DualView, Dims, Space};
@@ -212,6 +213,11 @@ impl<T: Element, E: Extents> Builder<T, E> {
     /// assert_eq!(*a.device().unwrap().get([2, 1]).unwrap(), 1.5);
     /// ```
     pub fn adopt_host_vec(self, host: Vec<T>) -> Result<DualView<T, E>> {
+        if !self.device.kind().policy().needs_mirror || self.pinned_host {
+            // One allocation for both sides (host, managed or pinned memory), or a pinned mirror:
+            // a Vec's pageable memory cannot stand in for it.
+            bail!(InvalidArgument, "adopt_host_vec: a DualView over {} keeps no pageable host mirror to adopt", self.device);
+        }
         let mut host = std::mem::ManuallyDrop::new(host);
         let (ptr, len, cap) = (host.as_mut_ptr() as usize, host.len(), host.capacity());
         // SAFETY: the parts of the Vec taken apart above, put back once.

@@ -168,8 +168,9 @@ unsafe fn through_host(e: &'static Engine, dst: End<'_>, src: End<'_>, stream: S
         let synced = d.stream_synchronize(stream);
         queued.and(synced)
     };
-    step(host_end, src, src.device)?;
-    step(dst, host_end, dst.device)?;
-    drop(buf);
-    Ok(())
+    let r = step(host_end, src, src.device).and_then(|()| step(dst, host_end, dst.device));
+    if r.is_err() {
+        std::mem::forget(buf); // a failed wait may leave a copy using it: leaked, never freed under it
+    }
+    r
 }

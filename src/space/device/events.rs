@@ -60,14 +60,16 @@ pub(super) fn wait(e: &Engine, ordinal: u32, event: usize) -> Result<()> {
     unsafe { e.driver.event_synchronize(event) }
 }
 
-/// Whether an event from [`record`] has passed (an error counts as passed: the wait reports it).
+/// Whether an event from [`record`] has passed. An error counts as not
+/// passed: the event is kept, and the wait for it reports the error (its
+/// copy may still run, so its memory is not let go).
 pub(super) fn done(e: &Engine, ordinal: u32, event: usize) -> bool {
     if let Some(f) = flag_of(event) {
         return f.is_set();
     }
-    let Ok(_bound) = e.bind(ordinal) else { return true };
+    let Ok(_bound) = e.bind(ordinal) else { return false };
     // SAFETY: a live event from `record`.
-    unsafe { e.driver.event_query(event) }.unwrap_or(true)
+    unsafe { e.driver.event_query(event) }.unwrap_or(false)
 }
 
 /// Make `stream`'s later work wait for an event from [`record`].

@@ -46,8 +46,10 @@ pub(super) unsafe fn fill(e: &'static Engine, ordinal: u32, dst: &Region, value:
     // SAFETY: the scratch block is n packed elements, freed only after the stream has run both steps.
     let done = unsafe { by_doubling(e, scratch, value, n, stream).and_then(|()| issue(e, to, from, &p, stream)) };
     let synced = d.stream_synchronize(stream);
-    // SAFETY: our own block; the stream work using it is complete (or failed).
-    unsafe { d.free(scratch, n * es, Mem::Device) };
+    if synced.is_ok() {
+        // SAFETY: our own block; the stream work using it is complete.
+        unsafe { d.free(scratch, n * es, Mem::Device) };
+    } // else: work may still use it: leaked, never freed under it
     done.and(synced)
 }
 
@@ -77,6 +79,8 @@ unsafe fn by_doubling(e: &Engine, at: usize, value: &[u8], n: usize, stream: Str
         Ok(())
     })();
     let synced = d.stream_synchronize(stream);
-    drop(seed);
+    if synced.is_err() {
+        std::mem::forget(seed); // a copy may still read it: leaked, never freed under it
+    }
     queued.and(synced)
 }

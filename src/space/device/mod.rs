@@ -190,12 +190,19 @@ impl Backend for DeviceBackend {
         let host = if mem(dst.0).on_device() { src.1.ptr } else { dst.1.ptr };
         let pageable = !stream.is_null() && !self.driver().is_page_locked(host as usize);
         // SAFETY: forwarded contract; the device is bound.
-        let queued = unsafe { copy::copy_bound(self.engine, End::of(dst.0, dst.1), End::of(src.0, src.1), stream, pageable)? };
-        if queued && stream.is_null() {
+        let r = unsafe { copy::copy_bound(self.engine, End::of(dst.0, dst.1), End::of(src.0, src.1), stream, pageable) };
+        match r {
             // The default stream means complete on return: wait for that stream only.
-            self.driver().stream_synchronize(Stream::null())?;
+            Ok(true) if stream.is_null() => self.driver().stream_synchronize(Stream::null()),
+            Ok(_) => Ok(()),
+            Err(e) => {
+                if stream.is_null() {
+                    // Part of a 2D copy may be queued: complete on return, even failed.
+                    let _ = self.driver().stream_synchronize(Stream::null());
+                }
+                Err(e)
+            }
         }
-        Ok(())
     }
 
     unsafe fn transfer(&self, _ordinal: u32, t: &Transfer<'_>) -> Result<()> {
@@ -223,9 +230,10 @@ impl Backend for DeviceBackend {
             match unsafe { copy::copy_bound(self.engine, End::of(t.dst, dr), End::of(t.src, sr), t.stream, t.pageable_host) } {
                 Ok(q) => queued |= q,
                 Err(e) => {
-                    if queued && t.stream.is_null() {
-                        // The copies queued before this one still run: let them finish before the
-                        // caller's borrows go (a default-stream sync is complete on return, even failed).
+                    if t.stream.is_null() {
+                        // The copies queued before this one (and part of this one, a 2D copy) still
+                        // run: let them finish before the caller's borrows go (a default-stream sync
+                        // is complete on return, even failed).
                         let _ = d.stream_synchronize(Stream::null());
                     }
                     return Err(e);

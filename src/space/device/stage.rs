@@ -172,15 +172,20 @@ pub(super) unsafe fn stage(e: &'static Engine, dst: End<'_>, src: End<'_>, strea
     let flag = Arc::new(Flag { stream: stream.as_raw(), done: Mutex::new(false), ran: Condvar::new() });
     let job = Job { engine: e, unpack: (!to_device).then_some(*dr), packed, buf, flag: flag.clone() };
     if let Err(err) = queued {
-        // Whatever was queued must finish before the buffer is reused.
-        let _ = e.driver.stream_synchronize(stream);
-        pool(e).push(job.buf);
+        // Whatever was queued must finish before the buffer is reused; when
+        // that wait fails too, the buffer is leaked, never reused under a copy.
+        if e.driver.stream_synchronize(stream).is_ok() {
+            pool(e).push(job.buf);
+        }
         return Err(err);
     }
     if let Err((err, f)) = e.driver.launch_host_fn(stream, Box::new(move || job.finish())) {
-        // Not queued: run it here once the stream has run the copy.
-        let _ = e.driver.stream_synchronize(stream);
-        f();
+        // Not queued: run it here once the stream has run the copy (leaked when that wait fails).
+        if e.driver.stream_synchronize(stream).is_ok() {
+            f();
+        } else {
+            std::mem::forget(f);
+        }
         return Err(err);
     }
     // Gone at thread exit: events::record then records an event instead.
