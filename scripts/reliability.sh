@@ -50,7 +50,7 @@ wants() { [[ " $STEPS " == *" $1 "* ]]; }
 
 # ---- tools ---------------------------------------------------------------------
 apt_install build-essential cmake gcc g++ gfortran clang llvm libclang-rt-14-dev libasan8 libubsan1 \
-    pkgconf libgtest-dev libopenmpi-dev openmpi-bin curl ca-certificates
+    pkgconf libgtest-dev libopenmpi-dev openmpi-bin libtrilinos-kokkos-dev curl ca-certificates
 if ! command -v cargo >/dev/null 2>&1; then
     apt_install cargo rustc
 fi

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 . scripts/lib/deps.sh
 need_rust
 apt_install cmake make gcc g++ clang gfortran pkgconf binutils valgrind python3 python3-venv \
-    libgtest-dev libopenmpi-dev openmpi-bin python3-matplotlib
+    libgtest-dev libopenmpi-dev openmpi-bin python3-matplotlib libtrilinos-kokkos-dev
 export CARGO_TERM_COLOR=never
 # Features are additive: the default `cuda` plus `ndarray` and `cudarc-interop` cover every line.
 FEATURES=ndarray,cudarc-interop

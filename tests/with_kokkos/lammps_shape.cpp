@@ -1,0 +1,114 @@
+// A program of LAMMPS' shape on the real Kokkos with dualview's DualView
+// (issue 34): its `tdual_*` aliases changed to dv::with_kokkos::DualView, the
+// rest as a Kokkos code writes it: AtomVecKokkos-style grows while views are
+// held, pack and unpack kernels with Kokkos::parallel_for on d_view and
+// h_view, a border exchange through the host, and a sync. Values are checked
+// against what the program wrote. Built against Debian's Kokkos (3.4, Serial)
+// in the test command, with DUALVIEW_WITH_KOKKOS_TEST_DEVICE so that the two
+// sides are two allocations; against Kokkos 4 for CUDA on a GPU.
+#include <Kokkos_Core.hpp>
+#include <dualview/with_kokkos.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+
+using tdual_x_array = dv::with_kokkos::DualView<double* [3], Kokkos::LayoutRight, Kokkos::DefaultExecutionSpace>;
+using tdual_int_1d = dv::with_kokkos::DualView<int*, Kokkos::LayoutRight, Kokkos::DefaultExecutionSpace>;
+using t_x_array = tdual_x_array::t_dev;
+
+namespace {
+int failures = 0;
+void check(bool ok, const char* what) {
+  if (!ok) {
+    std::printf("FAILED: %s\n", what);
+    ++failures;
+  }
+}
+double value(long i, int k) { return 3.0 * static_cast<double>(i) + k; }
+}  // namespace
+
+struct AtomVec {
+  tdual_x_array k_x;
+  t_x_array d_x;  // held across grows, as AtomVecKokkos holds d_x
+  long nmax = 0;
+
+  void grow(long n) {
+    nmax = n;
+    if (k_x.d_view.data() == nullptr) k_x = tdual_x_array("atom:x", nmax);
+    else k_x.resize(nmax);  // dualview's resize: grows in place where it can, keeps both sides
+    d_x = k_x.d_view;
+  }
+};
+
+int main(int argc, char* argv[]) {
+  Kokkos::initialize(argc, argv);
+  {
+    AtomVec atoms;
+    long nlocal = 1000;
+    atoms.grow(nlocal);
+    auto d_x = atoms.d_x;
+    // Device kernel writes the owned atoms.
+    Kokkos::parallel_for(
+        "init", Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace>(0, nlocal), KOKKOS_LAMBDA(long i) {
+          for (int k = 0; k < 3; ++k) d_x(i, k) = value(i, k);
+        });
+    Kokkos::fence();
+    atoms.k_x.modify_device();
+
+    // Three grows x1.5 while the device is newer, views held.
+    t_x_array held = atoms.k_x.d_view;
+    for (int g = 0; g < 3; ++g) atoms.grow(atoms.nmax * 3 / 2);
+    check(atoms.k_x.extent(0) == 3375, "grown to 3375");
+    check(held.data() != nullptr && held(999, 2) == value(999, 2), "a view held across the grows still reads its values");
+    atoms.k_x.sync_host();
+    auto h_x = atoms.k_x.h_view;
+    long wrong = 0;
+    for (long i = 0; i < nlocal; ++i)
+      for (int k = 0; k < 3; ++k) wrong += h_x(i, k) != value(i, k);
+    check(wrong == 0, "the grows kept every owned value");
+
+    // Border exchange: pack the first 100 atoms on the device, "send" them
+    // through the host, unpack them as ghosts after the owned ones.
+    const long nsend = 100, first_ghost = nlocal;
+    tdual_int_1d k_sendlist("sendlist", nsend);
+    auto h_list = k_sendlist.h_view;
+    for (long j = 0; j < nsend; ++j) h_list(j) = static_cast<int>(nsend - 1 - j);
+    k_sendlist.modify_host();
+    k_sendlist.sync_device();
+    tdual_x_array k_buf("buf", nsend);
+    auto d_buf = k_buf.d_view;
+    auto d_list = k_sendlist.d_view;
+    auto d_x2 = atoms.k_x.d_view;
+    Kokkos::parallel_for(
+        "pack", Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace>(0, nsend), KOKKOS_LAMBDA(long j) {
+          for (int k = 0; k < 3; ++k) d_buf(j, k) = d_x2(d_list(j), k);
+        });
+    Kokkos::fence();
+    k_buf.modify_device();
+    k_buf.sync_host();  // the "MPI send" reads the host buffer
+    auto h_buf = k_buf.h_view;
+    // Unpack on the host into the ghost rows, then mark and sync only that region.
+    auto h_x2 = atoms.k_x.h_view;
+    for (long j = 0; j < nsend; ++j)
+      for (int k = 0; k < 3; ++k) h_x2(first_ghost + j, k) = h_buf(j, k);
+    atoms.k_x.modify_host();
+    atoms.k_x.sync_device();
+    auto d_x3 = atoms.k_x.d_view;
+    long bad = 0;
+    Kokkos::parallel_reduce(
+        "check", Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace>(0, nsend),
+        KOKKOS_LAMBDA(long j, long& acc) {
+          for (int k = 0; k < 3; ++k) acc += d_x3(first_ghost + j, k) != value(nsend - 1 - j, k);
+        },
+        bad);
+    check(bad == 0, "the ghosts arrived on the device");
+    check(!atoms.k_x.need_sync_device() && !atoms.k_x.need_sync_host(), "clean after the border sync");
+    check(atoms.k_x.old_view_bytes() > 0 || atoms.k_x.dualview().d_view.data() == held.data(), "old blocks kept (or grown in place)");
+    atoms.k_x.release_old_views();
+    check(atoms.k_x.old_view_bytes() == 0, "released");
+    std::printf("with_kokkos: Kokkos %d, %s, %ld atoms, ghosts %ld\n", KOKKOS_VERSION, Kokkos::DefaultExecutionSpace::name(), nlocal, nsend);
+  }
+  Kokkos::finalize();
+  if (failures == 0) std::printf("with_kokkos: every check passed\n");
+  return failures == 0 ? 0 : 1;
+}
