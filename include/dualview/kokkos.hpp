@@ -449,6 +449,36 @@ void* kokkos_realloc(void* p, std::size_t bytes) {
   return q;
 }
 
+/// Policy properties of Kokkos_Concepts.hpp (`RangePolicy<IndexType<int>>`,
+/// `Schedule<Dynamic>`): names for the program's dispatch to read; dualview
+/// runs no kernels (DECISIONS K4).
+template <class T>
+struct IndexType {
+  static_assert(std::is_integral_v<T>, "Kokkos::IndexType<T>: T must be an integral type");
+  using index_type = IndexType;
+  using type = T;
+};
+/// A static schedule (Schedule<Static>).
+struct Static {};
+/// A dynamic schedule (Schedule<Dynamic>).
+struct Dynamic {};
+template <class T>
+struct Schedule {
+  static_assert(std::is_same_v<T, Static> || std::is_same_v<T, Dynamic>, "Kokkos::Schedule<T>: T is Static or Dynamic");
+  using schedule_type = Schedule;
+  using type = T;
+};
+/// Whether T is an IndexType<...> (a dispatch skips it among a policy's arguments).
+template <class T>
+struct is_index_type : std::false_type {};
+template <class T>
+struct is_index_type<IndexType<T>> : std::true_type {};
+/// Whether T is a Schedule<...>.
+template <class T>
+struct is_schedule_type : std::false_type {};
+template <class T>
+struct is_schedule_type<Schedule<T>> : std::true_type {};
+
 /// Kokkos::Timer: wall-clock seconds since construction or reset().
 class Timer {
  public:

@@ -21,7 +21,7 @@
 #               written here that names the headers, the shim and libdualview.so
 # Nothing of those trees is copied into this repository.
 # Environment: DV_LIB_DIR (libdualview.so, default target/release), CXX, CC, FC,
-# FORMS (default "serial testdevice"), PROGRAMS (default "team_scan miniMD FLCL").
+# FORMS (default "serial testdevice"), PROGRAMS (default "team_scan subviews stream miniMD FLCL").
 # Exit status: 1 if any program that was not skipped failed.
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -31,7 +31,7 @@ LIB=${DV_LIB_DIR:-$ROOT/target/release}
 CXX=${CXX:-g++}
 CC=${CC:-gcc}
 FORMS=${FORMS:-serial testdevice}
-PROGRAMS=${PROGRAMS:-team_scan miniMD FLCL}
+PROGRAMS=${PROGRAMS:-team_scan subviews stream miniMD FLCL}
 wanted() { case " $PROGRAMS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 [ -f "$LIB/libdualview.so" ] || { echo "no libdualview.so in $LIB (cargo rustc --release --lib --crate-type cdylib,staticlib)" >&2; exit 2; }
 # Absolute: the links below and the programs' RPATH point at them (miniMD runs from its own folder).
@@ -75,6 +75,34 @@ else
     fi
   done
 fi
+
+# ---- Kokkos' subviews tutorial and STREAM benchmark (issue 34) ----------------------
+# The tutorial (Kokkos::pair's constructors) runs and must end with "Done."; STREAM
+# (PRIu64 from Kokkos_Core.hpp, RangePolicy<IndexType<int>>) is compiled, and run
+# (2.4 GB, its own validation) only with RUN_STREAM=1.
+for prog in subviews stream; do
+  if [ $prog = subviews ]; then SRC=${KOKKOS_SRC:+$KOKKOS_SRC/example/tutorial/Advanced_Views/03_subviews/subviews.cpp}
+  else SRC=${KOKKOS_SRC:+$KOKKOS_SRC/benchmarks/stream/stream-kokkos.cpp}; fi
+  if ! wanted $prog; then continue; fi
+  if [ -z "${KOKKOS_SRC:-}" ] || [ ! -f "$SRC" ]; then
+    note "$prog: SKIPPED (KOKKOS_SRC unset, or no $prog source under it)"; continue
+  fi
+  for form in $FORMS; do
+    B=$OUT/$prog/$form
+    mkdir -p "$B"
+    if ! $CXX -std=c++17 -O2 -Wall $(formdef $form) $INC $SHIM "$SRC" $LINK -o "$B/$prog" 2> "$B/build.log"; then
+      note "$prog $form: BUILD FAILED (see $B/build.log)"; grep -m5 error "$B/build.log"; FAILED=1; continue
+    fi
+    if [ $prog = stream ] && [ "${RUN_STREAM:-0}" != 1 ]; then note "$prog $form: PASS (compiled unchanged; RUN_STREAM=1 runs it)"; continue; fi
+    "$B/$prog" > "$B/out.txt" 2>&1
+    rc=$?
+    if [ $rc -eq 0 ] && { [ $prog = stream ] || grep -q "Done" "$B/out.txt"; }; then
+      note "$prog $form: PASS ($(tail -1 "$B/out.txt"))"
+    else
+      note "$prog $form: FAIL (rc $rc; see $B/out.txt)"; FAILED=1
+    fi
+  done
+done
 
 # ---- miniMD (its Kokkos variant) ----------------------------------------------------
 M=${MINIMD_SRC:+$MINIMD_SRC/kokkos}

@@ -9,7 +9,7 @@
  * execution space a policy names (the test device's memory is host memory),
  * so every space has concurrency() == 1 and each team has one thread.
  *
- *   RangePolicy<Args...>(b, e)        Args: an execution space and/or a work tag
+ *   RangePolicy<Args...>(b, e)        Args: an execution space and/or a work tag (IndexType, Schedule: ignored)
  *   TeamPolicy<Args...>(league, team[, vector])  same Args; team_size is 1
  *     .set_scratch_size(level, PerTeam(b)[, PerThread(b)]); the functor's
  *     team_shmem_size(team_size) is added to level 0, as in Kokkos
@@ -45,7 +45,8 @@ struct policy_args {
 template <class Exec, class Tag, class A, class... Rest>
 struct policy_args<Exec, Tag, A, Rest...>
     : std::conditional_t<is_execution_space<A>::value, policy_args<A, Tag, Rest...>,
-                         policy_args<Exec, A, Rest...>> {};
+                         std::conditional_t<is_index_type<A>::value || is_schedule_type<A>::value, policy_args<Exec, Tag, Rest...>,
+                                            policy_args<Exec, A, Rest...>>> {};
 
 /// f(i...) or f(Tag(), i...).
 template <class Tag, class F, class... A>
