@@ -1,14 +1,25 @@
-//! The panic boundary and the thread-local last error.
+//! The panic boundary, the thread-local last error, and every raw-pointer
+//! conversion of the C ABI (the rustls-ffi model).
 //!
 //! Every exported function runs its body through [`call`]: a panic becomes
 //! `DV_ERROR_INTERNAL`, an error becomes its status, and the message (prefixed
 //! with the function's name) is kept for `dv_last_error()`.
+//!
+//! The pointer helpers at the end are safe to call and crate-private: their
+//! only callers are the `extern "C"` entries, passing the pointers their C
+//! caller gave, and `include/dualview.h` states what each must point to. That
+//! promise is their soundness argument, written here once.
 
 use super::status::dv_status_t;
-use crate::error::{Error, ErrorKind};
+use crate::dual_view::{Desc, RawDualView};
+use crate::error::{bail, Error, ErrorKind, Result};
+use crate::space::{Space, Stream};
+use std::borrow::Cow;
 use std::cell::RefCell;
-use std::ffi::{c_char, CString};
+use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::ptr::NonNull;
+use std::sync::Arc;
 
 thread_local! {
     static LAST: RefCell<CString> = RefCell::new(CString::default());
@@ -152,8 +163,8 @@ pub unsafe extern "C" fn dv_last_error_copy(buf: *mut c_char, buf_len: usize, le
     call_or("dv_last_error_copy", 0, || {
         let text = LAST.try_with(|l| l.borrow().as_bytes().to_vec()).unwrap_or_default();
         let buf_len = if buf.is_null() { 0 } else { buf_len };
-        // SAFETY: forwarded contract; a NULL `buf` copies nothing.
-        unsafe { super::types::copy_text(&text, buf, buf_len, len) }.unwrap_or(0)
+        // A NULL `buf` copies nothing.
+        copy_text(&text, buf, buf_len, len).unwrap_or(0)
     })
 }
 
@@ -171,7 +182,7 @@ pub unsafe extern "C" fn dv_last_error_copy(buf: *mut c_char, buf_len: usize, le
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_last_error_set(code: i32, message: *const c_char) -> dv_status_t {
     call("dv_last_error_set", || {
-        let (text, _) = super::types::label(message, "message")?;
+        let (text, _) = label(message, "message")?;
         match dv_status_t::from_raw(code) {
             Some(s) if s != dv_status_t::DV_OK => {}
             _ => crate::error::bail!(InvalidArgument, "argument `code` is {code}, not a DV_ERROR_* status"),
@@ -180,6 +191,175 @@ pub unsafe extern "C" fn dv_last_error_set(code: i32, message: *const c_char) ->
         let _ = LAST.try_with(|l| *l.borrow_mut() = CString::new(text).unwrap_or_default());
         Ok(())
     })
+}
+
+// ---- raw pointers from C --------------------------------------------------------
+//
+// Each helper below is called only by the C entries, with pointers their C
+// caller passed; include/dualview.h states what each must point to.
+
+/// Read `*p`, or fail with a NULL-argument error naming `arg`.
+pub(crate) fn read<'a, T>(p: *const T, arg: &str) -> Result<&'a T> {
+    // SAFETY: C contract (include/dualview.h): a non-NULL `p` points to a valid T.
+    unsafe { p.as_ref() }.ok_or_else(|| null(arg))
+}
+
+/// `*p`, or `None` for NULL (an optional input).
+pub(crate) fn read_optional<'a, T>(p: *const T) -> Option<&'a T> {
+    // SAFETY: C contract (include/dualview.h): `p` is NULL or points to a valid T.
+    unsafe { p.as_ref() }
+}
+
+/// `n` values at `p` (none when `n` is 0, where `p` may be NULL), or a
+/// NULL-argument error naming `arg`.
+pub(crate) fn read_slice<'a, T>(p: *const T, n: usize, arg: &str) -> Result<&'a [T]> {
+    if n == 0 {
+        return Ok(&[]);
+    }
+    if p.is_null() {
+        return Err(null(arg));
+    }
+    // SAFETY: C contract (include/dualview.h): a non-NULL `p` points to `n` values.
+    Ok(unsafe { std::slice::from_raw_parts(p, n) })
+}
+
+/// The `size` bytes of one element value at `value`, or a NULL-argument error.
+pub(crate) fn element_bytes<'a>(value: *const c_void, size: usize) -> Result<&'a [u8]> {
+    if value.is_null() {
+        return Err(null("value"));
+    }
+    // SAFETY: C contract (include/dualview.h): `value` points to one element of `size` bytes.
+    Ok(unsafe { std::slice::from_raw_parts(value as *const u8, size) })
+}
+
+/// Check that an output pointer is not NULL (written later, on success).
+pub(crate) fn out<T>(p: *mut T, arg: &str) -> Result<*mut T> {
+    if p.is_null() {
+        return Err(null(arg));
+    }
+    Ok(p)
+}
+
+/// Write an output checked by [`out`].
+pub(crate) fn put<T>(p: *mut T, v: T) {
+    // SAFETY: C contract (include/dualview.h): `p`, checked non-NULL by `out`, is writable.
+    unsafe { p.write(v) }
+}
+
+/// Write `values` into the out array `p` of room `n`, from its start (at
+/// most `n` values; the callers check the count first).
+pub(crate) fn put_array<T>(p: *mut T, n: usize, values: impl IntoIterator<Item = T>) {
+    for (i, v) in values.into_iter().take(n).enumerate() {
+        // SAFETY: C contract (include/dualview.h): `p`, checked non-NULL by `out`, has room for `n` values; i < n.
+        unsafe { p.add(i).write(v) }
+    }
+}
+
+/// A label from C: its text (invalid UTF-8 shown as U+FFFD) and, when the
+/// bytes are not UTF-8, the bytes themselves, which `dv_label` gives back.
+pub(crate) fn label(p: *const c_char, arg: &str) -> Result<(String, Option<Arc<[u8]>>)> {
+    if p.is_null() {
+        return Err(null(arg));
+    }
+    // SAFETY: C contract (include/dualview.h): a non-NULL label is NUL-terminated.
+    let bytes = unsafe { CStr::from_ptr(p) }.to_bytes();
+    Ok(match std::str::from_utf8(bytes) {
+        Ok(s) => (s.to_owned(), None),
+        Err(_) => (String::from_utf8_lossy(bytes).into_owned(), Some(bytes.into())),
+    })
+}
+
+/// The text of an optional C string (invalid UTF-8 shown as U+FFFD), `None` for NULL.
+pub(crate) fn optional_text<'a>(p: *const c_char) -> Option<Cow<'a, str>> {
+    if p.is_null() {
+        return None;
+    }
+    // SAFETY: C contract (include/dualview.h): a non-NULL string is NUL-terminated.
+    Some(unsafe { CStr::from_ptr(p) }.to_string_lossy())
+}
+
+/// Copy `bytes` and a NUL into `buf` (at most `buf_len - 1` bytes), the full
+/// length into `*len` when `len` is not NULL; returns the bytes copied.
+pub(crate) fn copy_text(bytes: &[u8], buf: *mut c_char, buf_len: usize, len: *mut usize) -> Result<usize> {
+    if buf.is_null() && buf_len != 0 {
+        return Err(null("buf"));
+    }
+    if !len.is_null() {
+        put(len, bytes.len());
+    }
+    if buf_len == 0 {
+        return Ok(0);
+    }
+    let n = bytes.len().min(buf_len - 1);
+    // SAFETY: C contract (include/dualview.h): `buf` holds `buf_len` >= n + 1 bytes.
+    unsafe {
+        std::ptr::copy_nonoverlapping(bytes.as_ptr() as *const c_char, buf, n);
+        *buf.add(n) = 0;
+    }
+    Ok(n)
+}
+
+/// `argv[0..*argc]` as strings (none when either is NULL).
+pub(crate) fn argv_strings(argc: *const c_int, argv: *const *mut c_char) -> Result<Vec<String>> {
+    if argc.is_null() || argv.is_null() {
+        return Ok(Vec::new());
+    }
+    // SAFETY: C contract (include/dualview.h, `dv_initialize`): `argc` is valid,
+    // `argv` holds `*argc` pointers, each NULL or NUL-terminated.
+    unsafe {
+        let n = *argc;
+        if n < 0 {
+            bail!(InvalidArgument, "*argc is {n}, negative");
+        }
+        (0..n as usize)
+            .map(|i| {
+                let p = *argv.add(i);
+                if p.is_null() {
+                    bail!(NullArgument, "argv[{i}] is NULL");
+                }
+                Ok(CStr::from_ptr(p).to_string_lossy().into_owned())
+            })
+            .collect()
+    }
+}
+
+/// Drop the arguments `remove` picks from `argv[1..n]`, keeping the order of
+/// the rest, and lower `*argc`; `n` is `*argc`, read by [`argv_strings`].
+pub(crate) fn argv_remove(argc: *mut c_int, argv: *mut *mut c_char, n: usize, remove: impl Fn(&[u8]) -> bool) {
+    let mut kept = 1;
+    // SAFETY: C contract (include/dualview.h, `dv_initialize`): `argc` is valid and
+    // `argv` holds `n` = `*argc` string pointers; kept <= i < n.
+    unsafe {
+        for i in 1..n {
+            let p = *argv.add(i);
+            if !remove(CStr::from_ptr(p).to_bytes()) {
+                *argv.add(kept) = p;
+                kept += 1;
+            }
+        }
+        *argc = kept as c_int;
+    }
+}
+
+/// [`RawDualView::wrap`] over memory the C caller owns (`dv_wrap`).
+pub(crate) fn wrap_caller_memory(label: &str, desc: &Desc, host: NonNull<u8>, device: Option<NonNull<u8>>) -> Result<RawDualView> {
+    // SAFETY: C contract (include/dualview.h, `dv_wrap`): `host` (and `device`)
+    // address `span` elements in their spaces and outlive the DualView.
+    unsafe { RawDualView::wrap(label, desc, host, device) }
+}
+
+/// Release a stream the C caller got from `dv_stream_create` (`dv_stream_destroy`).
+pub(crate) fn stream_destroy(space: Space, stream: *mut c_void) -> Result<()> {
+    // SAFETY: C contract (include/dualview.h, `dv_stream_destroy`): `stream` is
+    // NULL or came from `dv_stream_create` and is not used afterwards.
+    unsafe { crate::space::stream::destroy(space, Stream::from_raw(stream as usize)) }
+}
+
+/// Set the Kokkos Tools callback of `event` to the C caller's `f` (`dv_tools_set_callback`).
+pub(crate) fn set_tools_callback(event: u32, f: Option<unsafe extern "C" fn()>) -> Result<()> {
+    // SAFETY: C contract (include/dualview.h, `dv_tools_set_callback`): `f` has
+    // the C signature Kokkos gives `event` and stays callable while set.
+    unsafe { crate::tools::set_callback(event, f) }
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! Host/device twins are one-line wrappers over the side-generic helpers at
 //! the top of this file.
 
-use super::boundary::{call, function, null};
+use super::boundary::{call, element_bytes, function, null, put, read, read_slice, wrap_caller_memory};
 use super::handle::{self, dv_dualview_t, Entry};
 use super::status::dv_status_t;
 use super::types::*;
@@ -28,11 +28,7 @@ fn new_handle(out: *mut *mut dv_dualview_t, entry: Entry) -> Result<()> {
 
 /// One element's bytes at `value`, for a DualView of `d`'s element size.
 fn element<'a>(d: &RawDualView, value: *const c_void) -> Result<&'a [u8]> {
-    if value.is_null() {
-        return Err(null("value"));
-    }
-    // SAFETY: `value` points to one element (documented contract of every caller).
-    Ok(unsafe { std::slice::from_raw_parts(value as *const u8, d.elem().size()) })
+    element_bytes(value, d.elem().size())
 }
 
 
@@ -84,7 +80,7 @@ fn sync_async(h: *const dv_dualview_t, side: Side, stream: *mut c_void, name: &'
 fn need_sync(h: *const dv_dualview_t, side: Side, out: *mut bool, name: &'static str) -> dv_status_t {
     call(name, || {
         let d = dv(h, "dv")?;
-        let o = super::types::out(out, "out")?;
+        let o = super::boundary::out(out, "out")?;
         put(o, d.try_need_sync(side)?);
         Ok(())
     })
@@ -93,7 +89,7 @@ fn need_sync(h: *const dv_dualview_t, side: Side, out: *mut bool, name: &'static
 fn data_ptr(h: *const dv_dualview_t, side: Side, out: *mut *mut c_void, name: &'static str) -> dv_status_t {
     call(name, || {
         let d = dv(h, "dv")?;
-        let o = super::types::out(out, "out")?;
+        let o = super::boundary::out(out, "out")?;
         put(o, d.view(side)?.data() as *mut c_void);
         Ok(())
     })
@@ -102,7 +98,7 @@ fn data_ptr(h: *const dv_dualview_t, side: Side, out: *mut *mut c_void, name: &'
 fn access(h: *const dv_dualview_t, side: Side, mode: u32, out: *mut *mut c_void, name: &'static str) -> dv_status_t {
     call(name, || {
         let d = dv(h, "dv")?;
-        let o = super::types::out(out, "out")?;
+        let o = super::boundary::out(out, "out")?;
         let mode = Access::try_from(mode).map_err(|e| about("mode", e))?;
         put(o, d.access(side, mode)?.data() as *mut c_void);
         Ok(())
@@ -112,7 +108,7 @@ fn access(h: *const dv_dualview_t, side: Side, mode: u32, out: *mut *mut c_void,
 fn view(h: *const dv_dualview_t, side: Side, out: *mut dv_view_info_t, name: &'static str) -> dv_status_t {
     call(name, || {
         let d = dv(h, "dv")?;
-        let o = super::types::out(out, "out")?;
+        let o = super::boundary::out(out, "out")?;
         put(o, view_info(&d.view(side)?));
         Ok(())
     })
@@ -143,9 +139,9 @@ fn fill_and_modify(h: *const dv_dualview_t, side: Side, value: *const c_void, na
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_create(label: *const c_char, desc: *const dv_desc_t, out: *mut *mut dv_dualview_t) -> dv_status_t {
     call(function!(), || {
-        let (label, raw_label) = super::types::label(label, "label")?;
+        let (label, raw_label) = super::boundary::label(label, "label")?;
         let d = read(desc, "desc")?;
-        let out = super::types::out(out, "out")?;
+        let out = super::boundary::out(out, "out")?;
         let core = desc_from(d)?;
         let dv = RawDualView::new(&label, &core)?;
         new_handle(out, Entry { dv, dtype: d.dtype, raw_label })
@@ -181,13 +177,12 @@ pub unsafe extern "C" fn dv_wrap(
     out: *mut *mut dv_dualview_t,
 ) -> dv_status_t {
     call(function!(), || {
-        let (label, raw_label) = super::types::label(label, "label")?;
+        let (label, raw_label) = super::boundary::label(label, "label")?;
         let d = read(desc, "desc")?;
         let host = NonNull::new(host as *mut u8).ok_or_else(|| null("host"))?;
-        let out = super::types::out(out, "out")?;
+        let out = super::boundary::out(out, "out")?;
         let core = desc_from(d)?;
-        // SAFETY: the caller guarantees the memory (documented contract above).
-        let dv = unsafe { RawDualView::wrap(&label, &core, host, NonNull::new(device as *mut u8)) }?;
+        let dv = wrap_caller_memory(&label, &core, host, NonNull::new(device as *mut u8))?;
         new_handle(out, Entry { dv, dtype: d.dtype, raw_label })
     })
 }
@@ -202,7 +197,7 @@ pub unsafe extern "C" fn dv_wrap(
 pub unsafe extern "C" fn dv_clone(src: *const dv_dualview_t, out: *mut *mut dv_dualview_t) -> dv_status_t {
     call(function!(), || {
         let e = handle::get(src, "src")?;
-        let out = super::types::out(out, "out")?;
+        let out = super::boundary::out(out, "out")?;
         new_handle(out, e.clone())
     })
 }
@@ -223,7 +218,7 @@ pub unsafe extern "C" fn dv_clone(src: *const dv_dualview_t, out: *mut *mut dv_d
 pub unsafe extern "C" fn dv_clone_const(src: *const dv_dualview_t, out: *mut *mut dv_dualview_t) -> dv_status_t {
     call(function!(), || {
         let e = handle::get(src, "src")?;
-        let out = super::types::out(out, "out")?;
+        let out = super::boundary::out(out, "out")?;
         new_handle(out, e.with(e.dv.as_const()))
     })
 }
@@ -267,16 +262,8 @@ pub unsafe extern "C" fn dv_subview(
 ) -> dv_status_t {
     call(function!(), || {
         let e = handle::get(src, "src")?;
-        if ranges.is_null() && n != 0 {
-            return Err(null("ranges"));
-        }
-        let out = super::types::out(out, "out")?;
-        let rs: &[dv_range_t] = if n == 0 {
-            &[]
-        } else {
-            // SAFETY: non-NULL, n elements (documented contract).
-            unsafe { std::slice::from_raw_parts(ranges, n) }
-        };
+        let rs = read_slice(ranges, n, "ranges")?;
+        let out = super::boundary::out(out, "out")?;
         let mut slices = Vec::with_capacity(n);
         for (i, r) in rs.iter().enumerate() {
             if r.reserved != 0 {
@@ -429,7 +416,7 @@ pub unsafe extern "C" fn dv_clear_sync_state(dv: *const dv_dualview_t) -> dv_sta
 pub unsafe extern "C" fn dv_sync_state_word(dv: *const dv_dualview_t, out: *mut *const u8) -> dv_status_t {
     call(function!(), || {
         let d = self::dv(dv, "dv")?;
-        let o = super::types::out(out, "out")?;
+        let o = super::boundary::out(out, "out")?;
         put(o, d.sync_state_ptr());
         Ok(())
     })
@@ -583,7 +570,7 @@ pub unsafe extern "C" fn dv_resized(src: *const dv_dualview_t, extents: *const d
     call(function!(), || {
         let e = handle::get(src, "src")?;
         let x = extents_from(read(extents, "extents")?, "extents")?;
-        let out = super::types::out(out, "out")?;
+        let out = super::boundary::out(out, "out")?;
         let dv = e.dv.resized(&x)?;
         new_handle(out, e.with(dv))
     })

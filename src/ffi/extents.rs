@@ -1,6 +1,6 @@
 //! The extents functions of the C ABI: `dv_extents_t` values, no handles.
 
-use super::boundary::{call, null};
+use super::boundary::{call, put, put_array, read, read_slice};
 use super::status::dv_status_t;
 use super::types::*;
 use crate::abi::*;
@@ -22,18 +22,13 @@ fn ext(p: *const dv_extents_t, arg: &str) -> Result<DynRank> {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_extents_make(values: *const u64, rank: u32, out: *mut dv_extents_t) -> dv_status_t {
     call("dv_extents_make", || {
-        let o = super::types::out(out, "out")?;
+        let o = super::boundary::out(out, "out")?;
         if rank as usize > crate::MAX_RANK {
             bail!(RankTooLarge, "argument `rank` is {rank}, above the maximum rank 8");
         }
-        if values.is_null() && rank != 0 {
-            return Err(null("values"));
-        }
+        let values = read_slice(values, rank as usize, "values")?;
         let mut e = dv_extents_t { rank, reserved: 0, extent: [1; 8] };
-        if rank != 0 {
-            // SAFETY: non-NULL, `rank` values (documented contract).
-            e.extent[..rank as usize].copy_from_slice(unsafe { std::slice::from_raw_parts(values, rank as usize) });
-        }
+        e.extent[..rank as usize].copy_from_slice(values);
         let checked = extents_from(&e, "values")?;
         put(o, extents_to(&checked));
         Ok(())
@@ -49,7 +44,7 @@ pub unsafe extern "C" fn dv_extents_make(values: *const u64, rank: u32, out: *mu
 pub unsafe extern "C" fn dv_extents_size(e: *const dv_extents_t, out: *mut u64) -> dv_status_t {
     call("dv_extents_size", || {
         let e = ext(e, "e")?;
-        let o = super::types::out(out, "out")?;
+        let o = super::boundary::out(out, "out")?;
         put(o, e.size()? as u64);
         Ok(())
     })
@@ -66,16 +61,13 @@ pub unsafe extern "C" fn dv_extents_size(e: *const dv_extents_t, out: *mut u64) 
 pub unsafe extern "C" fn dv_extents_strides(e: *const dv_extents_t, layout: u32, out: *mut u64, n: usize) -> dv_status_t {
     call("dv_extents_strides", || {
         let e = ext(e, "e")?;
-        let o = super::types::out(out, "out")?;
+        let o = super::boundary::out(out, "out")?;
         let layout = Layout::try_from(layout).map_err(|err| about("layout", err))?;
         let s = layout.strides(&e).map_err(|err| about("layout", err))?;
         if n < s.as_slice().len() {
             bail!(OutOfRange, "argument `n` is {n}; rank {} needs {} entries", s.as_slice().len(), s.as_slice().len());
         }
-        for (i, &v) in s.as_slice().iter().enumerate() {
-            // SAFETY: i < n (checked above).
-            put(unsafe { o.add(i) }, v as u64);
-        }
+        put_array(o, n, s.as_slice().iter().map(|&v| v as u64));
         Ok(())
     })
 }
@@ -89,7 +81,7 @@ pub unsafe extern "C" fn dv_extents_strides(e: *const dv_extents_t, layout: u32,
 pub unsafe extern "C" fn dv_extents_equal(a: *const dv_extents_t, b: *const dv_extents_t, out: *mut bool) -> dv_status_t {
     call("dv_extents_equal", || {
         let (a, b) = (ext(a, "a")?, ext(b, "b")?);
-        let o = super::types::out(out, "out")?;
+        let o = super::boundary::out(out, "out")?;
         put(o, a == b);
         Ok(())
     })
@@ -105,7 +97,7 @@ pub unsafe extern "C" fn dv_extents_equal(a: *const dv_extents_t, b: *const dv_e
 pub unsafe extern "C" fn dv_extents_squeeze(e: *const dv_extents_t, mode: u32, out: *mut dv_extents_t) -> dv_status_t {
     call("dv_extents_squeeze", || {
         let e = ext(e, "e")?;
-        let o = super::types::out(out, "out")?;
+        let o = super::boundary::out(out, "out")?;
         let s = match mode {
             DV_SQUEEZE_NUMPY => e.squeeze(),
             DV_SQUEEZE_OCTAVE => e.squeeze_octave(),
@@ -119,7 +111,7 @@ pub unsafe extern "C" fn dv_extents_squeeze(e: *const dv_extents_t, mode: u32, o
 fn predicate(name: &'static str, e: *const dv_extents_t, out: *mut bool, f: fn(&DynRank) -> bool) -> dv_status_t {
     call(name, || {
         let e = ext(e, "e")?;
-        let o = super::types::out(out, "out")?;
+        let o = super::boundary::out(out, "out")?;
         put(o, f(&e));
         Ok(())
     })

@@ -2,13 +2,13 @@
 //! `initialize` maps it (`crate::space::device_id`; docs/CPP.md, "Which GPU a
 //! process uses").
 
-use super::boundary::{call, function};
+use super::boundary::{argv_remove, argv_strings, call, function, optional_text, out as checked, put, read_optional};
 use super::status::dv_status_t;
-use super::types::{about, out as checked, put};
+use super::types::about;
 use crate::error::{bail, Result};
 use crate::space::device_id::{is_device_arg, DeviceSettings, MapDeviceIdBy};
 use crate::space::SpaceKind;
-use std::ffi::{c_char, c_int, CStr};
+use std::ffi::{c_char, c_int};
 
 /// Device settings given in code (Kokkos' `InitializationSettings`); they
 /// win over the arguments and the environment. `{ DV_SPACE_CUDA, -1, NULL }`
@@ -53,21 +53,19 @@ pub unsafe extern "C" fn dv_initialize(
 ) -> dv_status_t {
     call(function!(), || {
         let o = checked(ordinal, "ordinal")?;
-        // SAFETY: NULL or valid (documented contract).
-        let given = unsafe { settings.as_ref() }.copied();
+        let given = read_optional(settings).copied();
         let space = given.map_or(Ok(SpaceKind::Cuda), |g| SpaceKind::try_from(g.space).map_err(|e| about("settings->space", e)))?;
         let code = match given {
             Some(g) => code_settings(&g)?,
             None => DeviceSettings::default(),
         };
-        // SAFETY: argc/argv as documented.
-        let args = unsafe { read_args(argc, argv) }?;
+        let args = argv_strings(argc, argv)?;
         let env = |k: &str| std::env::var(k).ok();
         let count = u32::try_from(space.device_count()).unwrap_or(u32::MAX);
         let chosen = DeviceSettings::choose(code, &args, &env, count, std::process::id())?;
         if args.iter().skip(1).any(|a| is_device_arg(a.as_bytes())) {
-            // SAFETY: as above; only pointers already in argv are moved down.
-            unsafe { remove_args(argc, argv, args.len()) };
+            // Only pointers already in argv are moved down.
+            argv_remove(argc, argv, args.len(), is_device_arg);
         }
         put(o, chosen.unwrap_or(0));
         if !mapped.is_null() {
@@ -79,12 +77,9 @@ pub unsafe extern "C" fn dv_initialize(
 
 /// The settings given in code.
 fn code_settings(g: &dv_init_t) -> Result<DeviceSettings> {
-    let map_device_id_by = if g.map_device_id_by.is_null() {
-        None
-    } else {
-        // SAFETY: a non-NULL string is NUL-terminated (documented contract).
-        let v = unsafe { CStr::from_ptr(g.map_device_id_by) }.to_string_lossy();
-        Some(MapDeviceIdBy::parse(&v, "settings->map_device_id_by")?)
+    let map_device_id_by = match optional_text(g.map_device_id_by) {
+        None => None,
+        Some(v) => Some(MapDeviceIdBy::parse(&v, "settings->map_device_id_by")?),
     };
     let device_id = match g.device_id {
         -1 => None,
@@ -92,50 +87,4 @@ fn code_settings(g: &dv_init_t) -> Result<DeviceSettings> {
         n => Some(i64::from(n)),
     };
     Ok(DeviceSettings { device_id, map_device_id_by })
-}
-
-/// `argv[0..*argc]` as strings (none when either is NULL).
-///
-/// # Safety
-/// As `dv_initialize`.
-unsafe fn read_args(argc: *mut c_int, argv: *mut *mut c_char) -> Result<Vec<String>> {
-    if argc.is_null() || argv.is_null() {
-        return Ok(Vec::new());
-    }
-    // SAFETY: argc is valid (contract).
-    let n = unsafe { *argc };
-    if n < 0 {
-        bail!(InvalidArgument, "*argc is {n}, negative");
-    }
-    (0..n as usize)
-        .map(|i| {
-            // SAFETY: argv holds *argc pointers (contract), each NULL or a string.
-            let p = unsafe { *argv.add(i) };
-            if p.is_null() {
-                bail!(NullArgument, "argv[{i}] is NULL");
-            }
-            // SAFETY: a NUL-terminated string (contract).
-            Ok(unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned())
-        })
-        .collect()
-}
-
-/// Drop the Kokkos device arguments from `argv[1..n]`, keeping the order of the rest.
-///
-/// # Safety
-/// As `dv_initialize`, with `n` = `*argc`.
-unsafe fn remove_args(argc: *mut c_int, argv: *mut *mut c_char, n: usize) {
-    let mut kept = 1;
-    for i in 1..n {
-        // SAFETY: i < n = *argc: a valid string pointer.
-        let p = unsafe { *argv.add(i) };
-        // SAFETY: as above.
-        if !is_device_arg(unsafe { CStr::from_ptr(p) }.to_bytes()) {
-            // SAFETY: kept <= i < n.
-            unsafe { *argv.add(kept) = p };
-            kept += 1;
-        }
-    }
-    // SAFETY: argc is valid (contract).
-    unsafe { *argc = kept as c_int };
 }

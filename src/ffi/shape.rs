@@ -2,7 +2,7 @@
 //! span, label, description, what a handle is): each checks its arguments,
 //! converts, asks [`crate::RawDualView`] and writes its output last.
 
-use super::boundary::{call, function};
+use super::boundary::{call, copy_text, function, put, put_array};
 use super::dual_view::dv;
 use super::handle::{self, dv_dualview_t};
 use super::status::dv_status_t;
@@ -29,7 +29,7 @@ fn axis_error(axis: u32, rank: usize) -> crate::Error {
 pub unsafe extern "C" fn dv_rank(dv: *const dv_dualview_t, out: *mut u32) -> dv_status_t {
     call(function!(), || {
         let d = self::dv(dv, "dv")?;
-        let o = super::types::out(out, "out")?;
+        let o = super::boundary::out(out, "out")?;
         put(o, d.extents().rank() as u32);
         Ok(())
     })
@@ -44,7 +44,7 @@ pub unsafe extern "C" fn dv_rank(dv: *const dv_dualview_t, out: *mut u32) -> dv_
 pub unsafe extern "C" fn dv_extent(dv: *const dv_dualview_t, axis: u32, out: *mut u64) -> dv_status_t {
     call(function!(), || {
         let d = self::dv(dv, "dv")?;
-        let o = super::types::out(out, "out")?;
+        let o = super::boundary::out(out, "out")?;
         let e = d.extents();
         let Some(&v) = e.as_slice().get(axis as usize) else {
             return Err(axis_error(axis, e.rank()));
@@ -63,7 +63,7 @@ pub unsafe extern "C" fn dv_extent(dv: *const dv_dualview_t, axis: u32, out: *mu
 pub unsafe extern "C" fn dv_extents(dv: *const dv_dualview_t, out: *mut dv_extents_t) -> dv_status_t {
     call(function!(), || {
         let d = self::dv(dv, "dv")?;
-        let o = super::types::out(out, "out")?;
+        let o = super::boundary::out(out, "out")?;
         put(o, extents_to(&d.extents()));
         Ok(())
     })
@@ -78,7 +78,7 @@ pub unsafe extern "C" fn dv_extents(dv: *const dv_dualview_t, out: *mut dv_exten
 pub unsafe extern "C" fn dv_stride(dv: *const dv_dualview_t, axis: u32, out: *mut u64) -> dv_status_t {
     call(function!(), || {
         let d = self::dv(dv, "dv")?;
-        let o = super::types::out(out, "out")?;
+        let o = super::boundary::out(out, "out")?;
         let m = d.mapping();
         let s = m.stride(axis as usize).map_err(|_| axis_error(axis, m.rank()))?;
         put(o, s as u64);
@@ -96,15 +96,12 @@ pub unsafe extern "C" fn dv_stride(dv: *const dv_dualview_t, axis: u32, out: *mu
 pub unsafe extern "C" fn dv_strides(dv: *const dv_dualview_t, out: *mut u64, n: usize) -> dv_status_t {
     call(function!(), || {
         let d = self::dv(dv, "dv")?;
-        let o = super::types::out(out, "out")?;
+        let o = super::boundary::out(out, "out")?;
         let ks = d.mapping().kokkos_strides();
         if n < ks.len() {
             bail!(OutOfRange, "argument `n` is {n}; rank {} needs {} entries", ks.len() - 1, ks.len());
         }
-        for (i, v) in ks.into_iter().enumerate() {
-            // SAFETY: i < n entries (caller contract, checked above).
-            put(unsafe { o.add(i) }, v as u64);
-        }
+        put_array(o, n, ks.into_iter().map(|v| v as u64));
         Ok(())
     })
 }
@@ -118,7 +115,7 @@ pub unsafe extern "C" fn dv_strides(dv: *const dv_dualview_t, out: *mut u64, n: 
 pub unsafe extern "C" fn dv_span(dv: *const dv_dualview_t, out: *mut u64) -> dv_status_t {
     call(function!(), || {
         let d = self::dv(dv, "dv")?;
-        let o = super::types::out(out, "out")?;
+        let o = super::boundary::out(out, "out")?;
         put(o, d.mapping().span() as u64);
         Ok(())
     })
@@ -133,7 +130,7 @@ pub unsafe extern "C" fn dv_span(dv: *const dv_dualview_t, out: *mut u64) -> dv_
 pub unsafe extern "C" fn dv_span_is_contiguous(dv: *const dv_dualview_t, out: *mut bool) -> dv_status_t {
     call(function!(), || {
         let d = self::dv(dv, "dv")?;
-        let o = super::types::out(out, "out")?;
+        let o = super::boundary::out(out, "out")?;
         put(o, d.mapping().span_is_contiguous());
         Ok(())
     })
@@ -148,7 +145,7 @@ pub unsafe extern "C" fn dv_span_is_contiguous(dv: *const dv_dualview_t, out: *m
 pub unsafe extern "C" fn dv_is_allocated(dv: *const dv_dualview_t, out: *mut bool) -> dv_status_t {
     call(function!(), || {
         let d = self::dv(dv, "dv")?;
-        let o = super::types::out(out, "out")?;
+        let o = super::boundary::out(out, "out")?;
         put(o, d.is_allocated());
         Ok(())
     })
@@ -164,7 +161,7 @@ pub unsafe extern "C" fn dv_is_allocated(dv: *const dv_dualview_t, out: *mut boo
 pub unsafe extern "C" fn dv_info(dv: *const dv_dualview_t, out: *mut dv_info_t) -> dv_status_t {
     call(function!(), || {
         let e = handle::get(dv, "dv")?;
-        let o = super::types::out(out, "out")?;
+        let o = super::boundary::out(out, "out")?;
         let d = &e.dv;
         put(
             o,
@@ -195,8 +192,7 @@ pub unsafe extern "C" fn dv_label(dv: *const dv_dualview_t, buf: *mut c_char, bu
     call(function!(), || {
         let e = handle::get(dv, "dv")?;
         let bytes = e.raw_label.as_deref().unwrap_or(e.dv.label().as_bytes());
-        // SAFETY: forwarded contract.
-        unsafe { copy_text(bytes, buf, buf_len, len) }.map(drop)
+        copy_text(bytes, buf, buf_len, len).map(drop)
     })
 }
 
@@ -219,8 +215,7 @@ pub unsafe extern "C" fn dv_view_label(
         let side = side_from(side, "side")?;
         let mut bytes = e.raw_label.as_deref().unwrap_or(e.dv.label().as_bytes()).to_vec();
         bytes.extend_from_slice(&e.dv.view_label(side).as_bytes()[e.dv.label().len()..]);
-        // SAFETY: forwarded contract.
-        unsafe { copy_text(&bytes, buf, buf_len, len) }.map(drop)
+        copy_text(&bytes, buf, buf_len, len).map(drop)
     })
 }
 
@@ -235,7 +230,7 @@ pub unsafe extern "C" fn dv_view_label(
 pub unsafe extern "C" fn dv_desc_of(dv: *const dv_dualview_t, out: *mut dv_desc_t) -> dv_status_t {
     call(function!(), || {
         let e = handle::get(dv, "dv")?;
-        let o = super::types::out(out, "out")?;
+        let o = super::boundary::out(out, "out")?;
         let d = &e.dv;
         let m = d.mapping();
         let (host, device) = (d.space(Side::Host), d.space(Side::Device));

@@ -2,7 +2,7 @@
 //! is usable here and on how many devices, fences, element-type names and the
 //! library version.
 
-use super::boundary::{call, function};
+use super::boundary::{call, function, label, put, stream_destroy};
 use super::status::dv_status_t;
 use super::types::*;
 use crate::element::Dtype;
@@ -21,7 +21,7 @@ use std::ffi::{c_char, c_void};
 pub unsafe extern "C" fn dv_space_info(space: u32, out: *mut dv_space_info_t) -> dv_status_t {
     call(function!(), || {
         let kind = SpaceKind::try_from(space).map_err(|e| about("space", e))?;
-        let o = super::types::out(out, "out")?;
+        let o = super::boundary::out(out, "out")?;
         let p = kind.policy();
         put(
             o,
@@ -67,11 +67,10 @@ pub unsafe extern "C" fn dv_fence(space: u32, ordinal: u32, name: *const c_char)
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_stream_create(space: u32, ordinal: u32, out: *mut *mut c_void) -> dv_status_t {
     call(function!(), || {
-        let out = super::types::out(out, "out")?;
+        let out = super::boundary::out(out, "out")?;
         let space = space_from(space, ordinal, "space")?;
         let s = crate::space::stream::create(space)?;
-        // SAFETY: checked non-null; the caller's contract makes it writable.
-        unsafe { out.write(s.as_raw() as *mut c_void) };
+        put(out, s.as_raw() as *mut c_void);
         Ok(())
     })
 }
@@ -86,8 +85,7 @@ pub unsafe extern "C" fn dv_stream_create(space: u32, ordinal: u32, out: *mut *m
 pub unsafe extern "C" fn dv_stream_destroy(space: u32, ordinal: u32, stream: *mut c_void) -> dv_status_t {
     call(function!(), || {
         let space = space_from(space, ordinal, "space")?;
-        // SAFETY: forwarded contract.
-        unsafe { crate::space::stream::destroy(space, crate::space::Stream::from_raw(stream as usize)) }
+        stream_destroy(space, stream)
     })
 }
 
@@ -127,7 +125,7 @@ pub extern "C" fn dv_test_device_set_stream_delay(ordinal: u32, micros: u64) -> 
 pub unsafe extern "C" fn dv_space_available(space: u32, ordinal: u32, out: *mut bool) -> dv_status_t {
     call(function!(), || {
         let space = space_from(space, ordinal, "space")?;
-        let o = super::types::out(out, "out")?;
+        let o = super::boundary::out(out, "out")?;
         put(o, space.probe().is_ok());
         Ok(())
     })
@@ -145,7 +143,7 @@ pub unsafe extern "C" fn dv_space_available(space: u32, ordinal: u32, out: *mut 
 pub unsafe extern "C" fn dv_space_device_count(space: u32, out: *mut usize) -> dv_status_t {
     call(function!(), || {
         let kind = SpaceKind::try_from(space).map_err(|e| about("space", e))?;
-        let o = super::types::out(out, "out")?;
+        let o = super::boundary::out(out, "out")?;
         put(o, kind.device_count());
         Ok(())
     })
@@ -160,7 +158,7 @@ pub unsafe extern "C" fn dv_space_device_count(space: u32, out: *mut usize) -> d
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_cuda_available(out: *mut bool) -> dv_status_t {
     call(function!(), || {
-        let o = super::types::out(out, "out")?;
+        let o = super::boundary::out(out, "out")?;
         put(o, SpaceKind::Cuda.device_count() > 0);
         Ok(())
     })
@@ -175,7 +173,7 @@ pub unsafe extern "C" fn dv_cuda_available(out: *mut bool) -> dv_status_t {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_device_count(out: *mut i32) -> dv_status_t {
     call(function!(), || {
-        let o = super::types::out(out, "out")?;
+        let o = super::boundary::out(out, "out")?;
         put(o, SpaceKind::Cuda.device_count().min(i32::MAX as usize) as i32);
         Ok(())
     })

@@ -1,7 +1,7 @@
 //! The transfer statistics of the C ABI, per DualView and process-wide, and
 //! the count of live handles.
 
-use super::boundary::{call, function};
+use super::boundary::{call, function, label, put};
 use super::dual_view::dv;
 use super::handle::{self, dv_dualview_t};
 use super::status::dv_status_t;
@@ -18,7 +18,7 @@ use super::types::*;
 pub unsafe extern "C" fn dv_stats(dv: *const dv_dualview_t, out: *mut dv_stats_t) -> dv_status_t {
     call(function!(), || {
         let d = self::dv(dv, "dv")?;
-        let o = super::types::out(out, "out")?;
+        let o = super::boundary::out(out, "out")?;
         put(o, stats_to(d.stats()));
         Ok(())
     })
@@ -63,7 +63,7 @@ pub unsafe extern "C" fn dv_stats_add(dst: *const dv_dualview_t, src: *const dv_
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_stats_global(out: *mut dv_stats_t) -> dv_status_t {
     call(function!(), || {
-        let o = super::types::out(out, "out")?;
+        let o = super::boundary::out(out, "out")?;
         put(o, stats_to(crate::stats::global()));
         Ok(())
     })
@@ -87,7 +87,7 @@ pub extern "C" fn dv_stats_global_reset() -> dv_status_t {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_handle_count(out: *mut usize) -> dv_status_t {
     call(function!(), || {
-        let o = super::types::out(out, "out")?;
+        let o = super::boundary::out(out, "out")?;
         put(o, handle::live());
         Ok(())
     })

@@ -2,9 +2,8 @@
 //! and `Kokkos::Tools::Experimental` names call. Tool libraries themselves
 //! are loaded from `KOKKOS_TOOLS_LIBS` by the core (`tools.rs`).
 
-use super::boundary::{call, function, null};
+use super::boundary::{call, function, label, null, put, set_tools_callback};
 use super::status::dv_status_t;
-use super::types::*;
 use std::ffi::c_char;
 
 fn text(p: *const c_char, arg: &str) -> crate::Result<String> {
@@ -22,8 +21,7 @@ fn text(p: *const c_char, arg: &str) -> crate::Result<String> {
 #[must_use]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_tools_set_callback(event: u32, f: Option<unsafe extern "C" fn()>) -> dv_status_t {
-    // SAFETY: forwarded contract.
-    call(function!(), || unsafe { crate::tools::set_callback(event, f) })
+    call(function!(), || set_tools_callback(event, f))
 }
 
 /// `*out` = the address of a byte that is 1 while a DualView sync or modify
@@ -38,7 +36,7 @@ pub unsafe extern "C" fn dv_tools_set_callback(event: u32, f: Option<unsafe exte
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dv_tools_dual_view_hooks_word(out: *mut *const u8) -> dv_status_t {
     call(function!(), || {
-        let o = super::types::out(out, "out")?;
+        let o = super::boundary::out(out, "out")?;
         put(o, crate::tools::dual_view_hooks_word());
         Ok(())
     })

@@ -1,6 +1,5 @@
 //! Plain C value types and constants, with their checked conversions.
 
-use super::boundary::null;
 use crate::abi::*;
 use crate::dual_view::Desc;
 use crate::element::{Dtype, ElemSpec};
@@ -11,8 +10,7 @@ use crate::side::Side;
 use crate::space::{Space, SpaceKind};
 use crate::stats::Stats;
 use crate::view::View;
-use std::ffi::{c_char, c_void, CStr};
-use std::sync::Arc;
+use std::ffi::c_void;
 
 /// Extents as a value: the rank and the sizes. Entries past `rank` are
 /// ignored on input and written as 1 on output. `reserved` must be 0.
@@ -180,64 +178,6 @@ pub struct dv_space_info_t {
 /// Prefix an error's message with the argument it concerns.
 pub(crate) fn about(arg: &str, e: Error) -> Error {
     Error::new(e.kind(), format!("argument `{arg}`: {}", e.message()))
-}
-
-/// Read `*p`, or fail with a NULL-argument error naming `arg`.
-pub(crate) fn read<'a, T>(p: *const T, arg: &str) -> Result<&'a T> {
-    // SAFETY: non-NULL pointers from C point to a valid T (documented contract).
-    unsafe { p.as_ref() }.ok_or_else(|| null(arg))
-}
-
-/// Check that an output pointer is not NULL (written later, on success).
-pub(crate) fn out<T>(p: *mut T, arg: &str) -> Result<*mut T> {
-    if p.is_null() {
-        return Err(null(arg));
-    }
-    Ok(p)
-}
-
-/// Write an output checked by [`out`].
-pub(crate) fn put<T>(p: *mut T, v: T) {
-    // SAFETY: checked non-NULL by `out`; the caller promises it is writable.
-    unsafe { p.write(v) }
-}
-
-/// A label from C: its text (invalid UTF-8 shown as U+FFFD) and, when the
-/// bytes are not UTF-8, the bytes themselves, which `dv_label` gives back.
-pub(crate) fn label(p: *const c_char, arg: &str) -> Result<(String, Option<Arc<[u8]>>)> {
-    if p.is_null() {
-        return Err(null(arg));
-    }
-    // SAFETY: a non-NULL label is a NUL-terminated string (documented contract).
-    let bytes = unsafe { CStr::from_ptr(p) }.to_bytes();
-    Ok(match std::str::from_utf8(bytes) {
-        Ok(s) => (s.to_owned(), None),
-        Err(_) => (String::from_utf8_lossy(bytes).into_owned(), Some(bytes.into())),
-    })
-}
-
-/// Copy `bytes` and a NUL into `buf` (at most `buf_len - 1` bytes), the full
-/// length into `*len` when `len` is not NULL; returns the bytes copied.
-///
-/// # Safety
-/// `buf` holds `buf_len` bytes (or is NULL with `buf_len == 0`); `len` is NULL or writable.
-pub(crate) unsafe fn copy_text(bytes: &[u8], buf: *mut c_char, buf_len: usize, len: *mut usize) -> Result<usize> {
-    if buf.is_null() && buf_len != 0 {
-        return Err(null("buf"));
-    }
-    if !len.is_null() {
-        put(len, bytes.len());
-    }
-    if buf_len == 0 {
-        return Ok(0);
-    }
-    let n = bytes.len().min(buf_len - 1);
-    // SAFETY: buf holds buf_len >= n + 1 bytes (caller contract).
-    unsafe {
-        std::ptr::copy_nonoverlapping(bytes.as_ptr() as *const c_char, buf, n);
-        *buf.add(n) = 0;
-    }
-    Ok(n)
 }
 
 pub(crate) fn extents_from(e: &dv_extents_t, arg: &str) -> Result<DynRank> {
