@@ -68,6 +68,12 @@ elements!(u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize f32 f64);
 // SAFETY: an array of Elements has no padding between elements and is as plain as its element.
 unsafe impl<T: Element, const N: usize> Element for [T; N] {}
 
+/// The bytes of one element value (what a fill repeats).
+pub(crate) fn bytes_of<T: Element>(v: &T) -> &[u8] {
+    // SAFETY: T: Element is plain data without padding; its bytes are initialised.
+    unsafe { std::slice::from_raw_parts(v as *const T as *const u8, std::mem::size_of::<T>()) }
+}
+
 /// Size and alignment of one element, in bytes: what the untyped engine and
 /// the C ABI know of an element type.
 ///

@@ -332,8 +332,7 @@ fn arm_at_exit() {
                 }
             });
         }
-        // SAFETY: a plain extern "C" function that reads the rows and writes files or stderr.
-        unsafe { libc::atexit(at_exit) };
+        crate::tools::at_exit(at_exit);
     });
 }
 

@@ -58,12 +58,23 @@ fn code(text: &str) -> String {
     out
 }
 
+/// Whether a file holds an unsafe *operation*: an `unsafe` block, `unsafe
+/// impl`, `unsafe trait` or `unsafe extern` block, the places where the
+/// crate asserts soundness. Declarations are not operations: an `unsafe fn`
+/// (its caller's block is counted where it is called), an `unsafe extern
+/// "C" fn` entry of the C ABI, a function-pointer type, and the
+/// `#[unsafe(no_mangle)]` that edition 2024 requires on every export.
 fn holds_unsafe(text: &str) -> bool {
     let c = code(text);
     c.match_indices("unsafe").any(|(i, _)| {
         let before = c[..i].chars().next_back().is_none_or(|ch| !(ch.is_alphanumeric() || ch == '_'));
-        let after = c[i + 6..].chars().next().is_none_or(|ch| !(ch.is_alphanumeric() || ch == '_'));
-        before && after
+        let rest = &c[i + 6..];
+        let after = rest.chars().next().is_none_or(|ch| !(ch.is_alphanumeric() || ch == '_'));
+        let next = rest.trim_start();
+        let word = |w: &str| next.strip_prefix(w).is_some_and(|r| r.starts_with(|ch: char| ch.is_whitespace() || ch == '<'));
+        // `unsafe extern "C" {` reads `unsafe extern  {` once string literals are gone.
+        let extern_block = next.strip_prefix("extern").is_some_and(|r| r.trim_start().starts_with('{'));
+        before && after && (next.starts_with('{') || word("impl") || word("trait") || extern_block)
     })
 }
 
@@ -73,13 +84,12 @@ fn no_source_file_passes_700_lines() {
     assert!(long.is_empty(), "split these by what they hold (ARCHITECTURE.md): {long:?}");
 }
 
-/// The files allowed to hold `unsafe`, by what they hold. Issue 31 asks for
-/// at most 15; the rest are to move behind the safe layers of these.
+/// The files allowed to hold an unsafe operation, by what they assert
+/// (docs/RUST.md "Where `unsafe` lives"). Issue 31 asks for at most 15.
 const UNSAFE_ALLOWED: &[&str] = &[
     // driver FFI and raw device memory
     "src/space/cuda.rs",
     "src/space/device/copy.rs",
-    "src/space/device/driver.rs",
     "src/space/device/events.rs",
     "src/space/device/fill.rs",
     "src/space/device/mod.rs",
@@ -87,17 +97,14 @@ const UNSAFE_ALLOWED: &[&str] = &[
     "src/space/device/tests.rs",
     "src/space/test_device/driver.rs",
     "src/tools/loader.rs",
-    "src/tools/mod.rs",
     "src/tools/nvtx.rs",
     // raw host memory and the blocks views share
     "src/space/allocation.rs",
-    "src/space/backend.rs",
     "src/space/host.rs",
     "src/space/mod.rs",
-    "src/space/stream.rs",
-    "src/view/copy.rs",
-    "src/view/mod.rs",
+    "src/view/raw.rs",
     "src/element.rs",
+    "src/report.rs",
     // the exclusive-access proof and what it lends
     "src/dual_view/exclusive.rs",
     "src/dual_view/mod.rs",
@@ -106,22 +113,10 @@ const UNSAFE_ALLOWED: &[&str] = &[
     "src/typed/cuda_interop.rs",
     "src/typed/guard.rs",
     "src/typed/iter.rs",
-    "src/typed/mod.rs",
     "src/typed/nd.rs",
-    "src/report.rs",
     // the C ABI boundary
     "src/ffi/boundary.rs",
-    "src/ffi/dual_view.rs",
-    "src/ffi/extents.rs",
     "src/ffi/handle.rs",
-    "src/ffi/init.rs",
-    "src/ffi/ownership.rs",
-    "src/ffi/shape.rs",
-    "src/ffi/space.rs",
-    "src/ffi/stats.rs",
-    "src/ffi/status.rs",
-    "src/ffi/tools.rs",
-    "src/ffi/types.rs",
 ];
 
 #[test]
@@ -136,6 +131,12 @@ fn unsafe_stays_in_the_listed_files() {
 #[test]
 fn the_checks_see_what_they_guard() {
     assert!(holds_unsafe("fn f() { unsafe { g() } }"));
+    assert!(holds_unsafe("unsafe impl Send for X {}"));
+    assert!(holds_unsafe("unsafe impl<T> Sync for X<T> {}"));
+    assert!(holds_unsafe("unsafe extern \"C\" {\n fn cuInit(f: u32) -> i32;\n}"));
+    assert!(holds_unsafe("pub unsafe trait Element {}"));
     assert!(!holds_unsafe("// unsafe here\n/// `unsafe` there\nlet s = \"unsafe\";\nfn unsafe_op() {}"));
+    assert!(!holds_unsafe("#[unsafe(no_mangle)]\npub unsafe extern \"C\" fn dv_f(p: *const u8) -> i32 { g(p) }"));
+    assert!(!holds_unsafe("pub unsafe fn wrap(p: *mut u8) {}\ntype F = unsafe extern \"C\" fn();"));
     assert!(sources().iter().any(|(p, _)| p == "src/lib.rs"), "the tree is found");
 }

@@ -93,16 +93,7 @@ pub(crate) trait Backend: Send + Sync {
     ///
     /// # Safety
     /// As [`Backend::copy`], for every pair.
-    unsafe fn transfer(&self, ordinal: u32, t: &Transfer<'_>) -> Result<()> {
-        if t.fence {
-            self.fence(ordinal)?;
-        }
-        for (d, s) in t.pairs {
-            // SAFETY: forwarded contract.
-            unsafe { self.copy((t.dst, d), (t.src, s), t.stream)? };
-        }
-        Ok(())
-    }
+    unsafe fn transfer(&self, ordinal: u32, t: &Transfer<'_>) -> Result<()>;
 
     /// Move managed memory towards `to` (managed spaces only; others do nothing).
     ///

@@ -1,6 +1,6 @@
 //! Host memory: aligned allocation and strided fill/copy by contiguous runs.
 
-use super::{Backend, Region, Space, Stream, ALIGNMENT};
+use super::{Backend, Region, Space, Stream, Transfer, ALIGNMENT};
 use crate::error::{bail, Error, Result};
 use crate::layout::{for_each_outer, for_each_run, plan};
 use std::alloc::{alloc, alloc_zeroed, dealloc, Layout};
@@ -533,6 +533,13 @@ impl Backend for HostBackend {
         Ok(())
     }
     fn fence(&self, _ordinal: u32) -> Result<()> {
+        Ok(())
+    }
+    unsafe fn transfer(&self, _ordinal: u32, t: &Transfer<'_>) -> Result<()> {
+        for (d, s) in t.pairs {
+            // SAFETY: forwarded contract, for every pair.
+            unsafe { self.copy((t.dst, d), (t.src, s), t.stream)? };
+        }
         Ok(())
     }
     unsafe fn grow_in_place(&self, _ordinal: u32, ptr: NonNull<u8>, old: usize, new: usize) -> Result<bool> {

@@ -21,7 +21,8 @@ use std::sync::Once;
 
 mod loader;
 pub(crate) mod nvtx;
-use loader::{as_fn, load};
+use loader::{hook, load, Hook};
+pub(crate) use loader::at_exit;
 
 /// Kokkos' interface version passed to `kokkosp_init_library`.
 const INTERFACE_VERSION: u64 = 20211015;
@@ -44,18 +45,6 @@ struct SpaceHandle {
 struct DeviceInfo {
     device_id: usize,
 }
-
-type InitFn = unsafe extern "C" fn(i32, u64, u32, *mut DeviceInfo);
-type VoidFn = unsafe extern "C" fn();
-type DataFn = unsafe extern "C" fn(SpaceHandle, *const c_char, *const c_void, u64);
-type BeginCopyFn = unsafe extern "C" fn(SpaceHandle, *const c_char, *const c_void, SpaceHandle, *const c_char, *const c_void, u64);
-type NameFn = unsafe extern "C" fn(*const c_char);
-type CreateSectionFn = unsafe extern "C" fn(*const c_char, *mut u32);
-type SectionFn = unsafe extern "C" fn(u32);
-type BeginFenceFn = unsafe extern "C" fn(*const c_char, u32, *mut u64);
-type EndFenceFn = unsafe extern "C" fn(u64);
-type MetadataFn = unsafe extern "C" fn(*const c_char, *const c_char);
-type DualViewFn = unsafe extern "C" fn(*const c_char, *const c_void, bool);
 
 /// The callback of `event`, once the tool library had its chance to load.
 fn callback(event: u32) -> usize {
@@ -131,13 +120,12 @@ pub fn finalize() {
     if FINALIZED.swap(true, Ordering::AcqRel) {
         return;
     }
-    let f = callback(DV_TOOLS_FINALIZE);
+    let f = hook(loader::FINALIZE);
     for c in &CALLBACKS {
         c.store(0, Ordering::Release);
     }
-    if f != 0 {
-        // SAFETY: stored for the finalize event.
-        unsafe { as_fn::<VoidFn>(f)() };
+    if let Some(f) = f {
+        f();
     }
 }
 
@@ -161,23 +149,21 @@ fn c_text(s: &str) -> CString {
     CString::new(s.replace('\0', " ")).unwrap_or_default()
 }
 
-fn data_event(event: u32, space: Space, label: &str, ptr: *const u8, bytes: usize) {
-    let f = callback(event);
-    if f != 0 {
+fn data_event(event: Hook<loader::DataFn>, space: Space, label: &str, ptr: *const u8, bytes: usize) {
+    if let Some(f) = hook(event) {
         let l = c_text(label);
-        // SAFETY: stored for an allocate/deallocate event.
-        unsafe { as_fn::<DataFn>(f)(handle(space), l.as_ptr(), ptr as *const c_void, bytes as u64) };
+        f(handle(space), l.as_ptr(), ptr as *const c_void, bytes as u64);
     }
 }
 
 /// An owned allocation was made.
 pub(crate) fn allocate(space: Space, label: &str, ptr: *const u8, bytes: usize) {
-    data_event(DV_TOOLS_ALLOCATE_DATA, space, label, ptr, bytes);
+    data_event(loader::ALLOCATE_DATA, space, label, ptr, bytes);
 }
 
 /// An owned allocation is about to be freed.
 pub(crate) fn deallocate(space: Space, label: &str, ptr: *const u8, bytes: usize) {
-    data_event(DV_TOOLS_DEALLOCATE_DATA, space, label, ptr, bytes);
+    data_event(loader::DEALLOCATE_DATA, space, label, ptr, bytes);
 }
 
 /// Whether deep-copy events are wanted (so callers can skip building them).
@@ -187,39 +173,23 @@ pub(crate) fn wants_deep_copy() -> bool {
 
 /// A copy of `bytes` from `src` to `dst` begins.
 pub(crate) fn begin_deep_copy(dst: (Space, &str, *const u8), src: (Space, &str, *const u8), bytes: usize) {
-    let f = callback(DV_TOOLS_BEGIN_DEEP_COPY);
-    if f != 0 {
+    if let Some(f) = hook(loader::BEGIN_DEEP_COPY) {
         let (dl, sl) = (c_text(dst.1), c_text(src.1));
-        // SAFETY: stored for the begin-deep-copy event.
-        unsafe {
-            as_fn::<BeginCopyFn>(f)(
-                handle(dst.0),
-                dl.as_ptr(),
-                dst.2 as *const c_void,
-                handle(src.0),
-                sl.as_ptr(),
-                src.2 as *const c_void,
-                bytes as u64,
-            )
-        };
+        f(handle(dst.0), dl.as_ptr(), dst.2 as *const c_void, handle(src.0), sl.as_ptr(), src.2 as *const c_void, bytes as u64);
     }
 }
 
 /// The copy begun by [`begin_deep_copy`] ended.
 pub(crate) fn end_deep_copy() {
-    let f = callback(DV_TOOLS_END_DEEP_COPY);
-    if f != 0 {
-        // SAFETY: stored for the end-deep-copy event.
-        unsafe { as_fn::<VoidFn>(f)() };
+    if let Some(f) = hook(loader::END_DEEP_COPY) {
+        f();
     }
 }
 
-fn name_event(event: u32, name: &str) {
-    let f = callback(event);
-    if f != 0 {
+fn name_event(event: Hook<loader::NameFn>, name: &str) {
+    if let Some(f) = hook(event) {
         let n = c_text(name);
-        // SAFETY: stored for an event taking one name.
-        unsafe { as_fn::<NameFn>(f)(n.as_ptr()) };
+        f(n.as_ptr());
     }
 }
 
@@ -230,7 +200,7 @@ fn name_event(event: u32, name: &str) {
 /// dualview::tools::pop_region();
 /// ```
 pub fn push_region(name: &str) {
-    name_event(DV_TOOLS_PUSH_REGION, name);
+    name_event(loader::PUSH_REGION, name);
 }
 
 /// Close the innermost region (Kokkos `Profiling::popRegion`).
@@ -239,10 +209,8 @@ pub fn push_region(name: &str) {
 /// dualview::tools::pop_region(); // nothing happens without a tool
 /// ```
 pub fn pop_region() {
-    let f = callback(DV_TOOLS_POP_REGION);
-    if f != 0 {
-        // SAFETY: stored for the pop-region event.
-        unsafe { as_fn::<VoidFn>(f)() };
+    if let Some(f) = hook(loader::POP_REGION) {
+        f();
     }
 }
 
@@ -252,7 +220,7 @@ pub fn pop_region() {
 /// dualview::tools::mark_event("checkpoint");
 /// ```
 pub fn mark_event(name: &str) {
-    name_event(DV_TOOLS_PROFILE_EVENT, name);
+    name_event(loader::PROFILE_EVENT, name);
 }
 
 /// Create a profiling section and return its id (Kokkos `Profiling::createProfileSection`); 0 without a tool.
@@ -264,37 +232,33 @@ pub fn mark_event(name: &str) {
 /// dualview::tools::destroy_section(id);
 /// ```
 pub fn create_section(name: &str) -> u32 {
-    let f = callback(DV_TOOLS_CREATE_SECTION);
     let mut id = 0u32;
-    if f != 0 {
+    if let Some(f) = hook(loader::CREATE_SECTION) {
         let n = c_text(name);
-        // SAFETY: stored for the create-section event.
-        unsafe { as_fn::<CreateSectionFn>(f)(n.as_ptr(), &mut id) };
+        f(n.as_ptr(), &mut id);
     }
     id
 }
 
-fn section_event(event: u32, id: u32) {
-    let f = callback(event);
-    if f != 0 {
-        // SAFETY: stored for a section event.
-        unsafe { as_fn::<SectionFn>(f)(id) };
+fn section_event(event: Hook<loader::SectionFn>, id: u32) {
+    if let Some(f) = hook(event) {
+        f(id);
     }
 }
 
 /// Start section `id`.
 pub fn start_section(id: u32) {
-    section_event(DV_TOOLS_START_SECTION, id);
+    section_event(loader::START_SECTION, id);
 }
 
 /// Stop section `id`.
 pub fn stop_section(id: u32) {
-    section_event(DV_TOOLS_STOP_SECTION, id);
+    section_event(loader::STOP_SECTION, id);
 }
 
 /// Destroy section `id`.
 pub fn destroy_section(id: u32) {
-    section_event(DV_TOOLS_DESTROY_SECTION, id);
+    section_event(loader::DESTROY_SECTION, id);
 }
 
 /// Declare a key/value pair of metadata (Kokkos `Tools::declareMetadata`).
@@ -303,11 +267,9 @@ pub fn destroy_section(id: u32) {
 /// dualview::tools::declare_metadata("solver", "jacobi");
 /// ```
 pub fn declare_metadata(key: &str, value: &str) {
-    let f = callback(DV_TOOLS_DECLARE_METADATA);
-    if f != 0 {
+    if let Some(f) = hook(loader::DECLARE_METADATA) {
         let (k, v) = (c_text(key), c_text(value));
-        // SAFETY: stored for the metadata event.
-        unsafe { as_fn::<MetadataFn>(f)(k.as_ptr(), v.as_ptr()) };
+        f(k.as_ptr(), v.as_ptr());
     }
 }
 
@@ -319,27 +281,28 @@ pub(crate) fn wants(event: u32) -> bool {
 /// A DualView sync or modify (`DV_TOOLS_DUAL_VIEW_SYNC` / `_MODIFY`) of the
 /// view labelled `label` at `ptr`, on the device side when `is_device`.
 pub(crate) fn dual_view_event(event: u32, label: &str, ptr: *const u8, is_device: bool) {
-    let f = callback(event);
-    if f != 0 {
+    let event = match event {
+        DV_TOOLS_DUAL_VIEW_SYNC => loader::DUAL_VIEW_SYNC,
+        DV_TOOLS_DUAL_VIEW_MODIFY => loader::DUAL_VIEW_MODIFY,
+        _ => return,
+    };
+    if let Some(f) = hook(event) {
         let l = c_text(label);
-        // SAFETY: stored for a DualView sync or modify event.
-        unsafe { as_fn::<DualViewFn>(f)(l.as_ptr(), ptr as *const c_void, is_device) };
+        f(l.as_ptr(), ptr as *const c_void, is_device);
     }
 }
 
 /// Run `body` between begin-fence and end-fence events named `name` on device `device`.
 pub(crate) fn fenced<T>(name: &str, device: u32, body: impl FnOnce() -> T) -> T {
-    let (b, e) = (callback(DV_TOOLS_BEGIN_FENCE), callback(DV_TOOLS_END_FENCE));
+    let (b, e) = (hook(loader::BEGIN_FENCE), hook(loader::END_FENCE));
     let mut id = 0u64;
-    if b != 0 {
+    if let Some(b) = b {
         let n = c_text(name);
-        // SAFETY: stored for the begin-fence event.
-        unsafe { as_fn::<BeginFenceFn>(b)(n.as_ptr(), device, &mut id) };
+        b(n.as_ptr(), device, &mut id);
     }
     let out = body();
-    if e != 0 {
-        // SAFETY: stored for the end-fence event.
-        unsafe { as_fn::<EndFenceFn>(e)(id) };
+    if let Some(e) = e {
+        e(id);
     }
     out
 }

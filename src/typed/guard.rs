@@ -455,7 +455,7 @@ impl<T: Element, E: Extents> ViewMut<'_, T, E> {
         if !self.b.view.space().is_host_accessible() {
             // SAFETY: the guard holds the exclusive borrow of its region; the
             // space fills device memory (the safe form of `View::fill`).
-            return unsafe { self.b.view.fill(super::bytes_of(&value)) };
+            return unsafe { self.b.view.fill(crate::element::bytes_of(&value)) };
         }
         let p = self.b.host_ptr::<T>()?;
         let (ext, st) = self.b.walk_parts();

@@ -487,7 +487,7 @@ impl<T: Element, E: Extents> DualView<T, E> {
     /// assert!(a.need_sync_device());
     /// ```
     pub fn fill_host(&self, value: T) -> Result<()> {
-        self.raw.fill(Side::Host, bytes_of(&value))
+        self.raw.fill(Side::Host, crate::element::bytes_of(&value))
     }
 
     /// Set every device element to `value` and mark the device modified.
@@ -500,7 +500,7 @@ impl<T: Element, E: Extents> DualView<T, E> {
     /// assert!(a.need_sync_host());
     /// ```
     pub fn fill_device(&self, value: T) -> Result<()> {
-        self.raw.fill(Side::Device, bytes_of(&value))
+        self.raw.fill(Side::Device, crate::element::bytes_of(&value))
     }
 
     /// Kokkos `deep_copy(self, src)` between DualViews (see [`RawDualView::deep_copy`]).
@@ -587,9 +587,4 @@ impl<T: Element, E: Extents> DualView<T, E> {
     pub fn stats(&self) -> Stats {
         self.raw.stats()
     }
-}
-
-fn bytes_of<T: Element>(v: &T) -> &[u8] {
-    // SAFETY: T: Element is plain data; reading its bytes is valid.
-    unsafe { std::slice::from_raw_parts(v as *const T as *const u8, std::mem::size_of::<T>()) }
 }

@@ -1,6 +1,11 @@
-//! `deep_copy` between two views, across spaces.
+//! What a raw [`View`] does on its caller's promise (the `unsafe` forms):
+//! wrap foreign memory, fill, and `deep_copy` between two views, across spaces.
 
 use super::View;
+use crate::element::ElemSpec;
+use crate::space::Allocation;
+use std::ptr::NonNull;
+use std::sync::Arc;
 use crate::error::{bail, Result};
 use crate::extents::Extents;
 use crate::layout::{Layout, Mapping};
@@ -8,6 +13,105 @@ use crate::space::{self, Region, Space, Stream};
 use crate::tools;
 
 impl View {
+    /// A view over memory the caller owns; it is never freed here.
+    ///
+    /// # Safety
+    /// `ptr` addresses at least `mapping.span()` elements of `elem` in `space`,
+    /// aligned to `elem.align()`, valid for reads and writes for as long as
+    /// the result or any clone of it lives.
+    ///
+    /// ```
+    /// # use dualview::{DynRank, ElemSpec, Layout, Mapping, Space, View};
+    /// let mut buf = [0u32; 4];
+    /// let p = std::ptr::NonNull::new(buf.as_mut_ptr() as *mut u8).unwrap();
+    /// let m = Mapping::new(Layout::Right, DynRank::new(&[4]).unwrap()).unwrap();
+    /// // SAFETY: buf holds 4 u32 and outlives the view.
+    /// let v = unsafe { View::wrap("buf", ElemSpec::of::<u32>(), m, Space::HOST, p) }.unwrap();
+    /// // SAFETY: nobody else accesses `buf` meanwhile.
+    /// unsafe { v.fill(&5u32.to_ne_bytes()) }.unwrap();
+    /// drop(v);
+    /// assert_eq!(buf, [5; 4]);
+    /// ```
+    pub unsafe fn wrap(label: &str, elem: ElemSpec, mapping: Mapping, space: Space, ptr: NonNull<u8>) -> Result<View> {
+        let bytes = elem.bytes(&mapping)?;
+        if !(ptr.as_ptr() as usize).is_multiple_of(elem.align()) {
+            bail!(InvalidArgument, "pointer {ptr:p} is not aligned to {} bytes", elem.align());
+        }
+        let label: Arc<str> = label.into();
+        // SAFETY: forwarded contract.
+        let alloc = unsafe { Allocation::wrap(space, ptr, bytes, &label) };
+        Ok(View { label, elem, mapping, space, alloc, offset: 0 })
+    }
+
+    /// Set every element to `value` (one element's bytes): Kokkos `deep_copy(view, scalar)`.
+    ///
+    /// ```
+    /// # use dualview::{DynRank, ElemSpec, Layout, Mapping, Space, View};
+    /// let m = Mapping::new(Layout::Right, DynRank::new(&[3]).unwrap()).unwrap();
+    /// let v = View::new("v", ElemSpec::of::<u16>(), m, Space::HOST, true).unwrap();
+    /// // SAFETY: no other user of the view's memory.
+    /// unsafe { v.fill(&7u16.to_ne_bytes()) }.unwrap();
+    /// // SAFETY: 3 initialised u16 in host memory, no other user.
+    /// let s = unsafe { std::slice::from_raw_parts(v.data() as *const u16, 3) };
+    /// assert_eq!(s, &[7, 7, 7]);
+    /// ```
+    ///
+    /// # Safety
+    /// No one reads or writes this view's elements meanwhile: a `View` is a
+    /// shared handle, so a slice taken elsewhere (a DualView access guard,
+    /// another clone) would see the data change under it. Safe code fills
+    /// through a DualView (`fill_host`, `RawDualView::view_fill`), which holds
+    /// the borrows; a guard's view cannot be filled without `unsafe`:
+    ///
+    /// ```compile_fail,E0133
+    /// # use dualview::{DualView, Dims};
+    /// let a = DualView::<f64, Dims<1>>::new("a", Dims::new([4]).unwrap()).unwrap();
+    /// let h = a.host().unwrap();
+    /// h.view().fill(&[0u8; 8]).unwrap(); // `fill` is unsafe: the slice of `h` would change under it
+    /// ```
+    pub unsafe fn fill(&self, value: &[u8]) -> Result<()> {
+        // SAFETY: forwarded contract.
+        unsafe { self.fill_on(value, Stream::null()) }
+    }
+
+    /// [`View::fill`] ordered on `stream`.
+    ///
+    /// ```
+    /// # use dualview::{DynRank, ElemSpec, Layout, Mapping, Space, View};
+    /// let m = Mapping::new(Layout::Right, DynRank::new(&[2, 3]).unwrap()).unwrap();
+    /// let v = View::new("v", ElemSpec::of::<u32>(), m, Space::HOST, true).unwrap();
+    /// // SAFETY: no other user.
+    /// unsafe { v.fill_on(&[1, 0, 0, 0], dualview::Stream::null()) }.unwrap();
+    /// ```
+    ///
+    /// # Safety
+    /// As [`View::fill`], until the stream has executed the fill.
+    pub unsafe fn fill_on(&self, value: &[u8], stream: Stream) -> Result<()> {
+        if value.len() != self.elem.size() {
+            bail!(
+                InvalidArgument,
+                "fill value has {} bytes, the element has {}",
+                value.len(),
+                self.elem.size()
+            );
+        }
+        // Kokkos Tools sees a fill as Kokkos' deep_copy(view, scalar) reports
+        // it: destination this view, source HostSpace "Scalar" at the value,
+        // span() * sizeof(element) bytes (core/src/Kokkos_CopyViews.hpp).
+        let traced = tools::wants_deep_copy();
+        if traced {
+            let bytes = self.span() * self.elem.size();
+            tools::begin_deep_copy((self.space, self.label(), self.data()), (Space::HOST, "Scalar", value.as_ptr()), bytes);
+        }
+        // SAFETY: the region is this view's mapping inside its live
+        // allocation; exclusivity is the caller's contract.
+        let r = unsafe { space::fill(self.space, &self.region(), value, stream) };
+        if traced {
+            tools::end_deep_copy();
+        }
+        r
+    }
+
     /// Copy `src` into this view: Kokkos `deep_copy(dst, src)`. The extents
     /// and element sizes must match; layouts and spaces may differ.
     /// Overlapping views of one allocation go through a staging buffer.
