@@ -14,6 +14,9 @@
  * taken before a resize stays valid: the blocks a resize replaces are kept
  * until the last copy of the DualView goes, or until `release_old_views()`
  * (docs/CPP.md "dualview in a real Kokkos program", DECISIONS K7).
+ * `Kokkos::subview(dual_view, args...)` gives a DualView of the region: real
+ * Kokkos subviews of both sides whose flags and syncs are the region's
+ * (dualview's region-exact subview syncs).
  * Never include it with dualview's Kokkos-named headers (dualview/kokkos/).
  */
 #ifndef DUALVIEW_WITH_KOKKOS_HPP
@@ -87,7 +90,91 @@ auto instance(const Exec& exec) {
   }
 }
 
+/// A Kokkos subview argument as dualview's: an index, `Kokkos::ALL`, or a
+/// half-open range (`Kokkos::pair`, `std::pair`).
+template <class A>
+auto dv_arg(const A& a) {
+  if constexpr (std::is_integral_v<A>) return a;
+  else if constexpr (std::is_same_v<A, std::remove_cv_t<decltype(Kokkos::ALL)>>) return dv::ALL;
+  else return std::pair<std::size_t, std::size_t>(static_cast<std::size_t>(a.first), static_cast<std::size_t>(a.second));
+}
+
+/// Whether `Space` (a memory space, execution space or device type) names the memory `M`.
+template <class Space, class M>
+constexpr bool names_memory() {
+  if constexpr (Kokkos::is_memory_space<Space>::value) return std::is_same_v<Space, M>;
+  else return std::is_same_v<typename Space::memory_space, M>;
+}
+
 }  // namespace detail
+
+/// What `Kokkos::subview(dual_view, args...)` gives: `d_view` and `h_view`
+/// are Kokkos' own subviews of the parent's views; the flags, syncs and
+/// statistics are those of dualview's subview of the region (a sync copies
+/// what changed in the region only). Keeps the parent's replaced blocks alive
+/// as long as it lives, as the parent's Views do.
+template <class MemorySpace, class TDev, class THost, class Inner>
+class SubDualView {
+ public:
+  using memory_space = MemorySpace;
+  using t_dev = TDev;
+  using t_host = THost;
+  /// dualview's subview underneath.
+  using dualview_type = Inner;
+
+  t_dev d_view;
+  t_host h_view;
+
+  SubDualView(std::shared_ptr<void> keep, Inner inner, t_dev d, t_host h)
+      : d_view(std::move(d)), h_view(std::move(h)), keep_(std::move(keep)), inner_(std::move(inner)) {}
+
+  const t_host& view_host() const { return h_view; }
+  const t_dev& view_device() const { return d_view; }
+  template <class Space>
+  auto view() const {
+    if constexpr (detail::names_memory<Space, memory_space>()) return d_view;
+    else return h_view;
+  }
+  void modify_host() { inner_.modify_host(); }
+  void modify_device() { inner_.modify_device(); }
+  template <class Space>
+  void modify() {
+    if constexpr (detail::names_memory<Space, memory_space>()) modify_device();
+    else modify_host();
+  }
+  bool need_sync_host() const { return inner_.need_sync_host(); }
+  bool need_sync_device() const { return inner_.need_sync_device(); }
+  template <class Space>
+  bool need_sync() const {
+    return detail::names_memory<Space, memory_space>() ? need_sync_device() : need_sync_host();
+  }
+  void sync_host() { inner_.sync_host(); }
+  void sync_device() { inner_.sync_device(); }
+  template <class Space>
+  void sync() {
+    if constexpr (detail::names_memory<Space, memory_space>()) sync_device();
+    else sync_host();
+  }
+  template <class Exec, class = std::enable_if_t<Kokkos::is_execution_space<Exec>::value>>
+  void sync_host(const Exec& exec) {
+    inner_.sync_host(detail::instance(exec));
+  }
+  template <class Exec, class = std::enable_if_t<Kokkos::is_execution_space<Exec>::value>>
+  void sync_device(const Exec& exec) {
+    inner_.sync_device(detail::instance(exec));
+  }
+  template <class I>
+  std::size_t extent(const I& r) const {
+    return d_view.extent(r);
+  }
+  std::size_t span() const { return d_view.span(); }
+  /// dualview's subview underneath (its statistics: what the region's syncs moved).
+  Inner& dualview() { return inner_; }
+
+ private:
+  std::shared_ptr<void> keep_;
+  Inner inner_;
+};
 
 /// Kokkos::DualView's interface over dualview's data movement (see the header's comment).
 template <class DataType, class Arg1 = void, class Arg2 = void, class Arg3 = void>
@@ -225,6 +312,15 @@ class DualView {
   /// dualview's DualView underneath (its statistics, checked mode, subviews).
   dualview_type& dualview() { return inner(); }
 
+  /// `Kokkos::subview(*this, args...)` (what that overload calls).
+  template <class... Args>
+  auto impl_subview(const Args&... args) const {
+    auto d = Kokkos::subview(d_view, args...);
+    auto h = Kokkos::subview(h_view, args...);
+    auto sub = dv::subview(inner(), detail::dv_arg(args)...);
+    return SubDualView<memory_space, decltype(d), decltype(h), decltype(sub)>(inner_, std::move(sub), std::move(d), std::move(h));
+  }
+
  private:
   struct state {
     explicit state(dualview_type d) : dv(std::move(d)) {}
@@ -279,7 +375,21 @@ class DualView {
   }
 };
 
+/// `Kokkos::subview(dual_view, args...)` spelt in dualview's namespace.
+template <class D, class A1, class A2, class A3, class... Args>
+auto subview(const DualView<D, A1, A2, A3>& src, const Args&... args) {
+  return src.impl_subview(args...);
+}
+
 }  // namespace with_kokkos
 }  // namespace dv
+
+namespace Kokkos {
+/// Kokkos::subview of dualview's DualView: a DualView of the region (dv::with_kokkos::SubDualView).
+template <class D, class A1, class A2, class A3, class... Args>
+auto subview(const dv::with_kokkos::DualView<D, A1, A2, A3>& src, const Args&... args) {
+  return src.impl_subview(args...);
+}
+}  // namespace Kokkos
 
 #endif  // DUALVIEW_WITH_KOKKOS_HPP

@@ -87,12 +87,26 @@ int main(int argc, char* argv[]) {
     k_buf.modify_device();
     k_buf.sync_host();  // the "MPI send" reads the host buffer
     auto h_buf = k_buf.h_view;
-    // Unpack on the host into the ghost rows, then mark and sync only that region.
-    auto h_x2 = atoms.k_x.h_view;
-    for (long j = 0; j < nsend; ++j)
-      for (int k = 0; k < 3; ++k) h_x2(first_ghost + j, k) = h_buf(j, k);
-    atoms.k_x.modify_host();
-    atoms.k_x.sync_device();
+    // Unpack on the host into the ghost rows, a Kokkos kernel on the ghost
+    // region's DualView (Kokkos::subview of the DualView), then mark and sync
+    // only that region: the sync moves the ghost rows and nothing else.
+    auto k_ghost = Kokkos::subview(atoms.k_x, std::make_pair(first_ghost, first_ghost + nsend), Kokkos::ALL);
+    auto h_ghost = k_ghost.h_view;  // Kokkos' own subview of the host view
+    check(h_ghost.extent(0) == static_cast<std::size_t>(nsend) && h_ghost.data() == &atoms.k_x.h_view(first_ghost, 0),
+          "the ghost region's host view is Kokkos' subview of the host view");
+    Kokkos::parallel_for(
+        "unpack", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, nsend), [=](long j) {
+          for (int k = 0; k < 3; ++k) h_ghost(j, k) = h_buf(j, k);
+        });
+    Kokkos::fence();
+    const auto moved_before = atoms.k_x.dualview().stats().to_device_bytes;
+    // One space (Serial without the test device): one allocation, nothing to sync or move.
+    constexpr bool two = !tdual_x_array::dualview_type::impl_dualview_is_single_device;
+    k_ghost.modify_host();
+    check(k_ghost.need_sync_device() == two && atoms.k_x.need_sync_device() == two, "the region and the whole need a device sync");
+    k_ghost.sync_device();
+    check(atoms.k_x.dualview().stats().to_device_bytes - moved_before == (two ? static_cast<uint64_t>(nsend * 3 * sizeof(double)) : 0u),
+          "the ghost sync moved the ghost rows only");
     auto d_x3 = atoms.k_x.d_view;
     long bad = 0;
     Kokkos::parallel_reduce(
