@@ -197,7 +197,16 @@ Mismatch check_device(const t_x_array& d, std::size_t n, const Expect& e) {
 
 // ---- mirror kinds ----
 enum class Mirror { Default, Pinned, Pageable };
+#ifdef DUALVIEW_KOKKOS_COMPAT
 const char* mirror_name(Mirror m) { return m == Mirror::Default ? "default" : m == Mirror::Pinned ? "pinned" : "pageable opt-out"; }
+#else
+// Built against real Kokkos (scripts/gpu-bench.sh, scripts/kokkos-build.sh): the row is Kokkos' own DualView.
+const char* mirror_name(Mirror) {
+  static const std::string name = "Kokkos " + std::to_string(KOKKOS_VERSION / 10000) + "." + std::to_string(KOKKOS_VERSION / 100 % 100) +
+                                  "." + std::to_string(KOKKOS_VERSION % 100) + " (this run)";
+  return name.c_str();
+}
+#endif
 
 template <class DV, class... N>
 DV make(const char* label, Mirror m, N... n) {

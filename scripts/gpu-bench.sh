@@ -7,6 +7,11 @@
 #                            default, pinned and opt-out pageable (DV_PAGEABLE_MIRROR=1)
 #                            mirrors, one process per row; then the mirror rows (resize
 #                            while the mirror registers, first sync_host of a fresh 1 GiB)
+#   Kokkos' own DualView     when .gpu/kokkos-src.tar.gz is there (gpu-prepare.sh with
+#                            KOKKOS_SRC): scripts/kokkos-build.sh builds Kokkos for this
+#                            GPU, and lammps_bench.cu, compiled against it, adds rows
+#                            "Kokkos X.Y.Z (this run)" beside dualview's; without it the
+#                            table says so and keeps its recorded Kokkos figures
 #   examples_mpi/halo_kokkos.cpp  the Kokkos halo idiom (issue 30) at 2 MPI ranks of
 #                            4098 x 4096 (4096 owned rows and 2 ghost rows) per rank:
 #                            milliseconds and bytes per step (needs mpicxx)
@@ -64,15 +69,44 @@ row() {
     if [ "$rc" -gt 128 ]; then echo "FAIL lammps_bench --mirror $mirror $*: killed by signal $((rc - 128))" | tee -a "$LOG"; fi
   fi
 }
+# Kokkos' own DualView in the same run (issue 32): built once per machine, then the
+# same lammps_bench.cu compiled against it.
+KOKKOS_BENCH=""
+if want lammps || want mirror; then
+  set +e
+  kout=$(bash scripts/kokkos-build.sh 2>&1)
+  krc=$?
+  set -e
+  echo "$kout" | tail -3
+  if [ "$krc" -eq 0 ]; then
+    KPREFIX=$(echo "$kout" | tail -1)
+    KLIB=$(dirname "$(compgen -G "$KPREFIX/lib*/libkokkoscore*" | head -1)")
+    "$KPREFIX/bin/nvcc_wrapper" -std=c++17 -O2 -arch=sm_90 --extended-lambda --expt-relaxed-constexpr -Xcompiler -pthread \
+      -I"$KPREFIX/include" benches/lammps_bench.cu -o "$GPU/lammps_bench_kokkos" \
+      -L"$KLIB" -lkokkoscontainers -lkokkoscore -lcuda -ldl -Xlinker -rpath -Xlinker "$KLIB" && KOKKOS_BENCH=$GPU/lammps_bench_kokkos
+  elif [ "$krc" -ne 3 ]; then
+    echo "FAIL kokkos-build: Kokkos did not build (rows without it)"; status=1
+  fi
+fi
+kokkos_row() { # arguments of lammps_bench: Kokkos' row, when Kokkos was built here
+  [ -n "$KOKKOS_BENCH" ] || return 0
+  set +e
+  env -u DV_PAGEABLE_MIRROR "$KOKKOS_BENCH" --mirror default "$@" 2>&1 | tee -a "$LOG"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  set -e
+}
 if want lammps; then
   echo | tee -a "$LOG"
   "$GPU/lammps_bench" --header | tee -a "$LOG"
+  [ -n "$KOKKOS_BENCH" ] || echo "Kokkos (this run): SKIPPED: no .gpu/kokkos-src.tar.gz; the Kokkos rows above are recorded figures" | tee -a "$LOG"
   for atoms in ${LAMMPS_ATOMS:-4000000 32000000}; do
+    kokkos_row --lammps "$atoms"
     for mirror in default pinned pageable; do row "$mirror" --lammps "$atoms"; done
   done
 fi
 if want mirror; then
   "$GPU/lammps_bench" --mirror-header | tee -a "$LOG"
+  kokkos_row --mirror-rows
   for mirror in default pinned pageable; do row "$mirror" --mirror-rows; done
 fi
 if want halo; then

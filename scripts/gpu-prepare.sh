@@ -96,6 +96,13 @@ if [ -n "${KOKKOS_SRC:-}" ] && [ -n "${GTEST_ROOT:-}" ]; then
 else
   echo "no KOKKOS_SRC / GTEST_ROOT: gpu-check.sh will skip Kokkos' own tests on the GPU"
 fi
+# Kokkos' sources, for scripts/kokkos-build.sh on the GPU machine (gpu-bench's Kokkos
+# rows, built in the same run): the library's sources only, about 1.3 MB compressed.
+if [ -n "${KOKKOS_SRC:-}" ]; then
+  tar -C "$KOKKOS_SRC" -czf .gpu/kokkos-src.tar.gz --exclude=.git --exclude='./*/unit_test*' --exclude='./*/*/unit_test*' \
+      --exclude='./*/perf_test*' --exclude='./*/*/perf_test*' --exclude=./doc .
+  echo "Kokkos sources for gpu-bench: $(du -h .gpu/kokkos-src.tar.gz | cut -f1)"
+fi
 strip --strip-debug .gpu/bin/* .gpu/lib/$SONAME .gpu/doctests/*  # not the link
 # What travels to the GPU machine holds 64 MiB with the working tree: past 56 MiB here, the
 # test programs lose their symbol tables too (a panic still prints its message and line).

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Builds Kokkos (CUDA and Serial, for this machine's GPU) on the GPU machine
+# from the source archive scripts/gpu-prepare.sh packs into
+# .gpu/kokkos-src.tar.gz when KOKKOS_SRC names a Kokkos tree, and installs it
+# into .gpu/kokkos-build/install (kept there: a second call reuses it).
+# scripts/gpu-bench.sh calls it to put Kokkos' own DualView beside dualview's
+# in the same run (issue 32). Kokkos 4.6.x predates CUDA 13: its calls of
+# cudaGraphAddDependencies, cudaMemAdvise and cudaMemPrefetchAsync take CUDA
+# 13's new signatures, and nvcc_wrapper's default architecture (sm_70, gone in
+# CUDA 13) becomes sm_90; the edits are made here, in the extracted copy, and
+# only where the old forms are found (4.7 and later build as they are).
+#   bash scripts/kokkos-build.sh     last line: the install prefix
+# Exits 3 (and says SKIPPED) without the archive.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+GPU=$PWD/.gpu
+ARCHIVE=$GPU/kokkos-src.tar.gz
+WORK=$GPU/kokkos-build
+PREFIX=$WORK/install
+if [ ! -f "$ARCHIVE" ]; then
+  echo "SKIPPED Kokkos: no .gpu/kokkos-src.tar.gz (run scripts/gpu-prepare.sh with KOKKOS_SRC=<a Kokkos tree>)"
+  exit 3
+fi
+if compgen -G "$PREFIX/lib*/cmake/Kokkos/KokkosConfig.cmake" >/dev/null; then
+  echo "$PREFIX"
+  exit 0
+fi
+export PATH=/usr/local/cuda/bin:$PATH
+start=$(date +%s)
+rm -rf "$WORK" && mkdir -p "$WORK/src"
+tar -xzf "$ARCHIVE" -C "$WORK/src"
+python3 - "$WORK/src" <<'EOF'
+import sys, os
+src = sys.argv[1]
+inst = os.path.join(src, "core/src/Cuda/Kokkos_Cuda_Instance.hpp")
+loc = ("    cudaMemLocation loc;\n"
+       "    loc.type = device == cudaCpuDeviceId ? cudaMemLocationTypeHost : cudaMemLocationTypeDevice;\n"
+       "    loc.id = device;\n")
+edits = [
+    ("    return cudaGraphAddDependencies(graph, from, to, numDependencies);",
+     "    return cudaGraphAddDependencies(graph, from, to, nullptr, numDependencies);"),
+    ("    return cudaMemAdvise(devPtr, count, advice, device);",
+     loc + "    return cudaMemAdvise(devPtr, count, advice, loc);"),
+    ("    return cudaMemPrefetchAsync(devPtr, count, dstDevice,\n                                get_input_stream(stream));",
+     loc.replace("device ==", "dstDevice ==").replace("= device;", "= dstDevice;")
+     + "    return cudaMemPrefetchAsync(devPtr, count, loc, 0, get_input_stream(stream));"),
+]
+text = open(inst).read()
+done = 0
+for old, new in edits:
+    if old in text:
+        text = text.replace(old, "#if CUDART_VERSION >= 13000\n" + new + "\n#else\n" + old + "\n#endif", 1)
+        done += 1
+open(inst, "w").write(text)
+wrapper = os.path.join(src, "bin/nvcc_wrapper")
+w = open(wrapper).read()
+if 'default_arch="sm_70"' in w:
+    open(wrapper, "w").write(w.replace('default_arch="sm_70"', 'default_arch="sm_90"', 1))
+    done += 1
+print(f"kokkos-build: {done} edits for CUDA 13")
+EOF
+cmake -S "$WORK/src" -B "$WORK/build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$WORK/src/bin/nvcc_wrapper" \
+  -DCMAKE_CXX_STANDARD=17 -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_CUDA=ON -DKokkos_ARCH_HOPPER90=ON \
+  -DKokkos_ENABLE_TESTS=OFF -DKokkos_ENABLE_EXAMPLES=OFF -DCMAKE_INSTALL_PREFIX="$PREFIX" > "$WORK/configure.log" 2>&1 \
+  || { tail -30 "$WORK/configure.log"; exit 1; }
+cmake --build "$WORK/build" -j "$(nproc)" > "$WORK/build.log" 2>&1 || { tail -40 "$WORK/build.log"; exit 1; }
+cmake --install "$WORK/build" > "$WORK/install.log" 2>&1 || { tail -20 "$WORK/install.log"; exit 1; }
+echo "kokkos-build: Kokkos $(sed -n "s/^-- Kokkos version: \([0-9.]*\).*/\1/p" "$WORK/configure.log" | head -1) built in $(($(date +%s) - start)) s on $(nproc) cores"
+echo "$PREFIX"
