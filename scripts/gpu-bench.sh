@@ -21,7 +21,8 @@
 #   $OUT_DIR/lammps-bench.txt  lammps_bench's rows
 #   $OUT_DIR/halo-bench.txt    the halo row
 # OUT_DIR defaults to .gpu/bench. Extra arguments go to gpu_bench; --only picks
-# groups: gpu_bench's (sync,tiny,flags,strided,async,enqueue,resize,create,probe), lammps,
+# groups: gpu_bench's (sync,tiny,flags,strided,async,enqueue,resize,create,probe), kokkos
+# (benches/kokkos_rows.cu against dualview and Kokkos: $OUT_DIR/kokkos-rows.md), lammps,
 # mirror and halo. Exits non-zero when a check failed (a wrong value, an exception, a crash).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -72,7 +73,7 @@ row() {
 # Kokkos' own DualView in the same run (issue 32): built once per machine, then the
 # same lammps_bench.cu compiled against it.
 KOKKOS_BENCH=""
-if want lammps || want mirror; then
+if want lammps || want mirror || want kokkos; then
   set +e
   kout=$(bash scripts/kokkos-build.sh 2>&1)
   krc=$?
@@ -87,6 +88,23 @@ if want lammps || want mirror; then
   elif [ "$krc" -ne 3 ]; then
     echo "FAIL kokkos-build: Kokkos did not build (rows without it)"; status=1
   fi
+fi
+# benches/kokkos_rows.cu: gpu_bench's rows that Kokkos can run, one source built against
+# dualview's Kokkos-named headers and against Kokkos, joined into a ratio column.
+if want kokkos; then
+  nvcc -std=c++17 -O2 -arch=native -Xcompiler -pthread -I"$ROOT/include" -I"$ROOT/include/dualview/kokkos" \
+    benches/kokkos_rows.cu -o "$GPU/kokkos_rows_dv" "${LINK[@]}"
+  "$GPU/kokkos_rows_dv" > "$OUT_DIR/kokkos-rows-dualview.txt" || status=1
+  kname="Kokkos (not built: no .gpu/kokkos-src.tar.gz)"
+  : > "$OUT_DIR/kokkos-rows-kokkos.txt"
+  if [ -n "${KPREFIX:-}" ]; then
+    "$KPREFIX/bin/nvcc_wrapper" -std=c++17 -O2 -arch=sm_90 --extended-lambda --expt-relaxed-constexpr -Xcompiler -pthread \
+      -I"$KPREFIX/include" benches/kokkos_rows.cu -o "$GPU/kokkos_rows_kokkos" -L"$KLIB" -lkokkoscontainers -lkokkoscore -lcuda -ldl \
+      && { "$GPU/kokkos_rows_kokkos" > "$OUT_DIR/kokkos-rows-kokkos.txt" || status=1; }
+    kname="Kokkos $(sed -n 's/^kokkos-build: Kokkos \([0-9.]*\).*/\1/p' <<< "$kout") (this run)"
+  fi
+  python3 scripts/bench-ratio.py "$OUT_DIR/kokkos-rows-dualview.txt" "$OUT_DIR/kokkos-rows-kokkos.txt" "$kname" \
+    | tee "$OUT_DIR/kokkos-rows.md" || status=1
 fi
 kokkos_row() { # arguments of lammps_bench: Kokkos' row, when Kokkos was built here
   [ -n "$KOKKOS_BENCH" ] || return 0
