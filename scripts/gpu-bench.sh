@@ -84,7 +84,8 @@ if want lammps || want mirror || want kokkos; then
     KLIB=$(dirname "$(compgen -G "$KPREFIX/lib*/libkokkoscore*" | head -1)")
     "$KPREFIX/bin/nvcc_wrapper" -std=c++17 -O2 -arch=sm_90 --extended-lambda --expt-relaxed-constexpr -Xcompiler -pthread \
       -I"$KPREFIX/include" benches/lammps_bench.cu -o "$GPU/lammps_bench_kokkos" \
-      -L"$KLIB" -lkokkoscontainers -lkokkoscore -lcuda -ldl -Xlinker -rpath -Xlinker "$KLIB" && KOKKOS_BENCH=$GPU/lammps_bench_kokkos
+      -L"$KLIB" -lkokkoscontainers -lkokkoscore -lcuda -ldl -Xlinker -rpath -Xlinker "$KLIB" && KOKKOS_BENCH=$GPU/lammps_bench_kokkos \
+      || { echo "FAIL lammps_bench.cu did not build against Kokkos"; status=1; }
   elif [ "$krc" -ne 3 ]; then
     echo "FAIL kokkos-build: Kokkos did not build (rows without it)"; status=1
   fi
@@ -100,7 +101,8 @@ if want kokkos; then
   if [ -n "${KPREFIX:-}" ]; then
     "$KPREFIX/bin/nvcc_wrapper" -std=c++17 -O2 -arch=sm_90 --extended-lambda --expt-relaxed-constexpr -Xcompiler -pthread \
       -I"$KPREFIX/include" benches/kokkos_rows.cu -o "$GPU/kokkos_rows_kokkos" -L"$KLIB" -lkokkoscontainers -lkokkoscore -lcuda -ldl \
-      && { "$GPU/kokkos_rows_kokkos" > "$OUT_DIR/kokkos-rows-kokkos.txt" || status=1; }
+      && { "$GPU/kokkos_rows_kokkos" > "$OUT_DIR/kokkos-rows-kokkos.txt" || status=1; } \
+      || { echo "FAIL kokkos_rows.cu did not build against Kokkos"; status=1; }
     kname="Kokkos $(sed -n 's/^kokkos-build: Kokkos \([0-9.]*\).*/\1/p' <<< "$kout") (this run)"
   fi
   python3 scripts/bench-ratio.py "$OUT_DIR/kokkos-rows-dualview.txt" "$OUT_DIR/kokkos-rows-kokkos.txt" "$kname" \

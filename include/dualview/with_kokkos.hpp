@@ -333,9 +333,7 @@ class DualView {
 
   template <class Space>
   static constexpr bool on_device() {
-    if constexpr (Kokkos::is_memory_space<Space>::value) return std::is_same_v<Space, memory_space>;
-    else if constexpr (Kokkos::is_execution_space<Space>::value) return std::is_same_v<typename Space::memory_space, memory_space>;
-    else return std::is_same_v<typename Space::memory_space, memory_space>;
+    return detail::names_memory<Space, memory_space>();
   }
 
   dualview_type& inner() const {
