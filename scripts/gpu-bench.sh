@@ -10,8 +10,10 @@
 #   Kokkos' own DualView     when .gpu/kokkos-src.tar.gz is there (gpu-prepare.sh with
 #                            KOKKOS_SRC): scripts/kokkos-build.sh builds Kokkos for this
 #                            GPU, and lammps_bench.cu, compiled against it, adds rows
-#                            "Kokkos X.Y.Z (this run)" beside dualview's; without it the
-#                            table says so and keeps its recorded Kokkos figures
+#                            "Kokkos X.Y.Z (this run)" beside dualview's, and the same
+#                            source with dv::with_kokkos::DualView (Kokkos' kernels,
+#                            dualview's data movement); without it the table says so
+#                            and keeps its recorded Kokkos figures
 #   examples_mpi/halo_kokkos.cpp  the Kokkos halo idiom (issue 30) at 2 MPI ranks of
 #                            4098 x 4096 (4096 owned rows and 2 ghost rows) per rank:
 #                            milliseconds and bytes per step (needs mpicxx)
@@ -73,6 +75,7 @@ row() {
 # Kokkos' own DualView in the same run (issue 32): built once per machine, then the
 # same lammps_bench.cu compiled against it.
 KOKKOS_BENCH=""
+WITH_KOKKOS_BENCH=""
 if want lammps || want mirror || want kokkos; then
   set +e
   kout=$(bash scripts/kokkos-build.sh 2>&1)
@@ -86,6 +89,12 @@ if want lammps || want mirror || want kokkos; then
       -I"$KPREFIX/include" benches/lammps_bench.cu -o "$GPU/lammps_bench_kokkos" \
       -L"$KLIB" -lkokkoscontainers -lkokkoscore -lcuda -ldl -Xlinker -rpath -Xlinker "$KLIB" && KOKKOS_BENCH=$GPU/lammps_bench_kokkos \
       || { echo "FAIL lammps_bench.cu did not build against Kokkos"; status=1; }
+    # The same program with its tdual_* typedef changed to dv::with_kokkos::DualView (issue 34).
+    "$KPREFIX/bin/nvcc_wrapper" -std=c++17 -O2 -arch=sm_90 --extended-lambda --expt-relaxed-constexpr -Xcompiler -pthread \
+      -I"$KPREFIX/include" -I"$ROOT/include" -DLAMMPS_BENCH_WITH_KOKKOS benches/lammps_bench.cu -o "$GPU/lammps_bench_with_kokkos" \
+      -L"$KLIB" -lkokkoscontainers -lkokkoscore "${LINK[@]}" -lcuda -ldl -Xlinker -rpath -Xlinker "$KLIB" \
+      && WITH_KOKKOS_BENCH=$GPU/lammps_bench_with_kokkos \
+      || { echo "FAIL lammps_bench.cu did not build with dv::with_kokkos::DualView"; status=1; }
   elif [ "$krc" -ne 3 ]; then
     echo "FAIL kokkos-build: Kokkos did not build (rows without it)"; status=1
   fi
@@ -108,12 +117,14 @@ if want kokkos; then
   python3 scripts/bench-ratio.py "$OUT_DIR/kokkos-rows-dualview.txt" "$OUT_DIR/kokkos-rows-kokkos.txt" "$kname" \
     | tee "$OUT_DIR/kokkos-rows.md" || status=1
 fi
-kokkos_row() { # arguments of lammps_bench: Kokkos' row, when Kokkos was built here
-  [ -n "$KOKKOS_BENCH" ] || return 0
-  set +e
-  env -u DV_PAGEABLE_MIRROR "$KOKKOS_BENCH" --mirror default "$@" 2>&1 | tee -a "$LOG"
-  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
-  set -e
+kokkos_row() { # arguments of lammps_bench: Kokkos' row and dualview-in-Kokkos' row, when Kokkos was built here
+  local b
+  for b in $KOKKOS_BENCH $WITH_KOKKOS_BENCH; do
+    set +e
+    env -u DV_PAGEABLE_MIRROR "$b" --mirror default "$@" 2>&1 | tee -a "$LOG"
+    [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+    set -e
+  done
 }
 if want lammps; then
   echo | tee -a "$LOG"

@@ -122,6 +122,20 @@ if [ -d "$GPU/kokkos" ] && command -v nvcc >/dev/null; then
 else
   record kokkos_unit_cuda "SKIPPED (no Kokkos sources in .gpu/kokkos: run gpu-prepare.sh with KOKKOS_SRC and GTEST_ROOT)"
 fi
+# dualview's DualView inside a real Kokkos program (issue 34): tests/with_kokkos/lammps_shape.cpp,
+# Kokkos' parallel_for kernels on d_view, built against Kokkos for CUDA (scripts/kokkos-build.sh).
+if [ -f "$GPU/kokkos-src.tar.gz" ] && command -v nvcc >/dev/null; then
+  run kokkos_build_cuda bash scripts/kokkos-build.sh
+  KPREFIX=$(tail -1 "$GPU/log.kokkos_build_cuda")
+  KLIB=$(dirname "$(compgen -G "$KPREFIX/lib*/libkokkoscore*" | head -1)")
+  run build_with_kokkos_cuda "$KPREFIX/bin/nvcc_wrapper" -std=c++17 -O2 -arch=sm_90 --extended-lambda --expt-relaxed-constexpr \
+      -Xcompiler -pthread -I"$KPREFIX/include" -I"$ROOT/include" tests/with_kokkos/lammps_shape.cpp -o "$GPU/with_kokkos_cuda" \
+      -L"$KLIB" -lkokkoscontainers -lkokkoscore -L"$GPU/lib" -ldualview -lcuda -ldl
+  [ -x "$GPU/with_kokkos_cuda" ] && run with_kokkos_cuda sh -c "'$GPU/with_kokkos_cuda' | tee /dev/stderr | grep -q 'every check passed'"
+  [ -x "$GPU/with_kokkos_cuda" ] && run with_kokkos_cuda_checked sh -c "DV_CHECK=1 '$GPU/with_kokkos_cuda' | tee /dev/stderr | grep -q 'every check passed'"
+else
+  record with_kokkos_cuda "SKIPPED (no .gpu/kokkos-src.tar.gz: run gpu-prepare.sh with KOKKOS_SRC)"
+fi
 grep -h "SKIPPED" "$GPU"/log.* | sort -u
 
 # 3. The soak test against the oracle: 300 s with arrays up to 1 GiB, then 60 s under memcheck.
@@ -141,6 +155,7 @@ elif command -v compute-sanitizer >/dev/null; then
     [ -x "$GPU/cu-build/streams_dualview" ] && run "sanitizer_${tool}_cu_streams" compute-sanitizer --tool $tool --error-exitcode 3 "$GPU/cu-build/streams_dualview"
     [ -x "$GPU/cu-build/kokkos_device_names" ] && run "sanitizer_${tool}_cu_kokkos_names" compute-sanitizer --tool $tool --error-exitcode 3 "$GPU/cu-build/kokkos_device_names"
     [ -x "$GPU/kokkos-build/kokkos_dualview_tests" ] && run "sanitizer_${tool}_kokkos_unit" compute-sanitizer --tool $tool --error-exitcode 3 "$GPU/kokkos-build/kokkos_dualview_tests" --gtest_filter=-*DeathTest*
+    [ -x "$GPU/with_kokkos_cuda" ] && run "sanitizer_${tool}_with_kokkos" compute-sanitizer --tool $tool --error-exitcode 3 "$GPU/with_kokkos_cuda"
     run "sanitizer_${tool}_interop" compute-sanitizer --tool $tool --error-exitcode 3 "$GPU/bin/interop" --test-threads 1
     run "sanitizer_${tool}_gtest" compute-sanitizer --tool $tool --error-exitcode 3 "$GPU/bin/dv_gtest" --gtest_filter='*Gpu*:*Cuda*'
     # The out-of-memory test makes the driver fail on purpose; the sanitizer would count that.

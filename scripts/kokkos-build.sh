@@ -2,7 +2,8 @@
 # Builds Kokkos (CUDA and Serial, for this machine's GPU) on the GPU machine
 # from the source archive scripts/gpu-prepare.sh packs into
 # .gpu/kokkos-src.tar.gz when KOKKOS_SRC names a Kokkos tree, and installs it
-# into .gpu/kokkos-build/install (kept there: a second call reuses it).
+# into .gpu/kokkos-cuda/install (kept there: a second call reuses it;
+# KOKKOS_ARCHIVE and KOKKOS_BUILD_DIR override both paths).
 # scripts/gpu-bench.sh calls it to put Kokkos' own DualView beside dualview's
 # in the same run (issue 32). Kokkos 4.6.x predates CUDA 13: its calls of
 # cudaGraphAddDependencies, cudaMemAdvise and cudaMemPrefetchAsync take CUDA
@@ -14,14 +15,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GPU=$PWD/.gpu
-ARCHIVE=$GPU/kokkos-src.tar.gz
-WORK=$GPU/kokkos-build
+ARCHIVE=${KOKKOS_ARCHIVE:-$GPU/kokkos-src.tar.gz}
+WORK=${KOKKOS_BUILD_DIR:-$GPU/kokkos-cuda}
 PREFIX=$WORK/install
 if [ ! -f "$ARCHIVE" ]; then
   echo "SKIPPED Kokkos: no .gpu/kokkos-src.tar.gz (run scripts/gpu-prepare.sh with KOKKOS_SRC=<a Kokkos tree>)"
   exit 3
 fi
-if compgen -G "$PREFIX/lib*/cmake/Kokkos/KokkosConfig.cmake" >/dev/null; then
+if compgen -G "$PREFIX/lib*/cmake/Kokkos/KokkosConfig.cmake" >/dev/null && [ -f "$WORK/built.txt" ]; then
+  cat "$WORK/built.txt"
   echo "$PREFIX"
   exit 0
 fi
@@ -65,5 +67,5 @@ cmake -S "$WORK/src" -B "$WORK/build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COM
   || { tail -30 "$WORK/configure.log"; exit 1; }
 cmake --build "$WORK/build" -j "$(nproc)" > "$WORK/build.log" 2>&1 || { tail -40 "$WORK/build.log"; exit 1; }
 cmake --install "$WORK/build" > "$WORK/install.log" 2>&1 || { tail -20 "$WORK/install.log"; exit 1; }
-echo "kokkos-build: Kokkos $(sed -n "s/^-- Kokkos version: \([0-9.]*\).*/\1/p" "$WORK/configure.log" | head -1) built in $(($(date +%s) - start)) s on $(nproc) cores"
+echo "kokkos-build: Kokkos $(sed -n "s/^-- Kokkos version: \([0-9.]*\).*/\1/p" "$WORK/configure.log" | head -1) built in $(($(date +%s) - start)) s on $(nproc) cores" | tee "$WORK/built.txt"
 echo "$PREFIX"
