@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <fstream>
+#include <mutex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -722,17 +723,19 @@ TEST(CppParity, DescriptorFlagsMeanWhatTheCoreDecodes) {
   expect(single_views.impl_handle(), DV_SPACE_HOST, DV_SPACE_HOST, "single-space DualView of one view");
 }
 
-// The inline compare-exchange is atomic: threads race to modify the two sides
-// of one clean DualView through their own copies; exactly one side wins.
-TEST(CppParity, InlineFlagWritesAreThreadSafe) {
+// Racing threads, through the library (a subview's flag calls, as the C ABI,
+// checked mode and Fortran take): the library's compare-exchange lets exactly
+// one side win; the other gets concurrent_modification (D1, D22).
+TEST(CppParity, RacingModifiesThroughTheLibraryLetOneSideWin) {
   Kokkos::DualView<double*, Kokkos::LayoutLeft, TestDev> a("race", 10);
+  const auto whole = Kokkos::subview(a, Kokkos::ALL);
   for (int round = 0; round < 50; ++round) {
     a.clear_sync_state();
     std::atomic<int> ready{0};
     int won[8] = {};
     std::vector<std::thread> ts;
     for (int t = 0; t < 8; ++t)
-      ts.emplace_back([&, t, b = a] () mutable {
+      ts.emplace_back([&, t, b = whole] () mutable {
         ready.fetch_add(1);
         while (ready.load() < 8) std::this_thread::yield();
         try {
@@ -747,6 +750,35 @@ TEST(CppParity, InlineFlagWritesAreThreadSafe) {
     EXPECT_NE(host_won, a.need_sync_host()) << "round " << round;
     for (int t = 0; t < 8; ++t) EXPECT_EQ(won[t], (((t + round) % 2 == 0) == host_won) ? 1 : 0) << "round " << round << " thread " << t;
   }
+}
+
+// The inline path (a whole DualView, D22) is exact when the program orders
+// the flag calls of one DualView across threads, as Kokkos requires: threads
+// taking turns under a mutex see each other's marks, and the second side's
+// modify is refused by the library, as in one thread.
+TEST(CppParity, InlineFlagWritesAreExactWhenThreadsTakeTurns) {
+  Kokkos::DualView<double*, Kokkos::LayoutLeft, TestDev> a("turns", 10);
+  std::mutex m;
+  std::atomic<int> refused{0}, done{0};
+  std::vector<std::thread> ts;
+  for (int t = 0; t < 4; ++t)
+    ts.emplace_back([&, t, b = a] () mutable {
+      for (int i = 0; i < 2000; ++i) {
+        std::lock_guard<std::mutex> g(m);
+        b.clear_sync_state();
+        if ((t + i) % 2 == 0) b.modify_host(); else b.modify_device();
+        try {
+          if ((t + i) % 2 == 0) b.modify_device(); else b.modify_host();
+        } catch (const dv::concurrent_modification&) {
+          refused.fetch_add(1);
+        }
+        if (b.need_sync_host() == b.need_sync_device()) ADD_FAILURE() << "thread " << t << " step " << i;
+        done.fetch_add(1);
+      }
+    });
+  for (auto& t : ts) t.join();
+  EXPECT_EQ(done.load(), 8000);
+  EXPECT_EQ(refused.load(), 8000);
 }
 
 // Issue 18 (2): the LAMMPS border exchange through the Kokkos names. The device

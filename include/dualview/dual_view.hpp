@@ -382,14 +382,14 @@ class DualView : public ViewTraits<DataType, Arg1, Arg2, Arg3> {
   void modify_host() {
     if (fast_ && dv_sync_state_modify_is_noop(state(), DV_SIDE_HOST)) return;
 #ifdef DUALVIEW_INLINE_FLAG_WRITES
-    if (writable_ && detail::no_modify_hooks() && dv_sync_state_try_modify(word_, DV_SIDE_HOST)) return;
+    if (writable_ && detail::no_modify_hooks() && dv_sync_state_modify_ordered(word_, DV_SIDE_HOST)) return;
 #endif
     call(dv_modify_host);
   }
   void modify_device() {
     if (fast_ && dv_sync_state_modify_is_noop(state(), DV_SIDE_DEVICE)) return;
 #ifdef DUALVIEW_INLINE_FLAG_WRITES
-    if (writable_ && detail::no_modify_hooks() && dv_sync_state_try_modify(word_, DV_SIDE_DEVICE)) return;
+    if (writable_ && detail::no_modify_hooks() && dv_sync_state_modify_ordered(word_, DV_SIDE_DEVICE)) return;
 #endif
     call(dv_modify_device);
   }
@@ -439,7 +439,7 @@ class DualView : public ViewTraits<DataType, Arg1, Arg2, Arg3> {
   void clear_sync_state() {
 #ifdef DUALVIEW_INLINE_FLAG_WRITES
     if (writable_) {
-      dv_sync_state_clear(word_);
+      dv_sync_state_clear_ordered(word_);
       return;
     }
 #endif
