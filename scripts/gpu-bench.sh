@@ -25,7 +25,8 @@
 # OUT_DIR defaults to .gpu/bench. Extra arguments go to gpu_bench; --only picks
 # groups: gpu_bench's (sync,tiny,flags,strided,async,enqueue,resize,create,probe), kokkos
 # (benches/kokkos_rows.cu against dualview and Kokkos: $OUT_DIR/kokkos-rows.md), lammps,
-# mirror and halo. Exits non-zero when a check failed (a wrong value, an exception, a crash).
+# mirror and halo. Exits non-zero when a check failed (a wrong value, an exception, a crash)
+# or a gate was missed ($OUT_DIR/gates.md, scripts/bench-gates.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -151,6 +152,11 @@ if want halo; then
   else
     echo "SKIPPED halo: no mpicxx on this machine" | tee "$OUT_DIR/halo-bench.txt"
   fi
+fi
+# The gates (issue 32): rows with a target, and every Kokkos ratio; a miss beyond its
+# noise margin fails the run (docs/BENCHMARKS.md "Gates").
+if want kokkos || want lammps || want mirror; then
+  python3 scripts/bench-gates.py "$OUT_DIR" | tee "$OUT_DIR/gates.md" || { echo "gpu-bench: a gate was MISSED (see above)"; status=1; }
 fi
 if [ "$status" -ne 0 ]; then echo "gpu-bench: a check FAILED (see above)"; fi
 exit "$status"

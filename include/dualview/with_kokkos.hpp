@@ -41,9 +41,14 @@ namespace dv {
 namespace with_kokkos {
 namespace detail {
 
-/// dualview's layout for a Kokkos layout (LayoutLeft and LayoutRight).
+/// dualview's layout for a Kokkos layout (LayoutLeft and LayoutRight; DECISIONS K7).
 template <class L>
-struct layout;
+struct layout {
+  static_assert(std::is_same_v<L, Kokkos::LayoutLeft> || std::is_same_v<L, Kokkos::LayoutRight>,
+                "dv::with_kokkos::DualView holds LayoutLeft or LayoutRight arrays; a LayoutStride DualView stays "
+                "Kokkos::DualView (take LayoutStride views of it with Kokkos::subview)");
+  using type = void;
+};
 template <>
 struct layout<Kokkos::LayoutLeft> {
   using type = dv::LayoutLeft;

@@ -52,12 +52,23 @@ static int async_never_blocks(cudaStream_t s) {
     DV a("async", n);
     std::vector<double> call_us;
     for (int rep = 0; rep < 6; ++rep) {  // rep 0 warms up (staging buffer, events, registration)
+      cudaEvent_t kernel_end;
+      CUDA_OK(cudaEventCreateWithFlags(&kernel_end, cudaEventDisableTiming));
       spin_then_write<<<1, 256, 0, exec.cuda_stream()>>>(a.d_view.data(), n, 20000000LL, rep);
       CUDA_OK(cudaGetLastError());
+      CUDA_OK(cudaEventRecord(kernel_end, exec.cuda_stream()));
       a.modify_device();
       const auto t0 = Clock::now();
       a.sync_host(exec);  // queued behind the kernel
       const double us = us_since(t0);
+      // A fact, not a time: the call returned while the kernel still ran.
+      const cudaError_t q = cudaEventQuery(kernel_end);
+      if (q == cudaErrorNotReady) (void)cudaGetLastError();  // not an error: the answer
+      if (q != cudaErrorNotReady) {
+        std::printf("FAIL %ld B: sync_host(exec) returned after the kernel ended (cudaEventQuery: %s)\n", bytes, cudaGetErrorName(q));
+        ++failures;
+      }
+      CUDA_OK(cudaEventDestroy(kernel_end));
       if (rep > 0) call_us.push_back(us);
       a.sync_host();  // blocking: waits for the copy in flight
       long wrong = 0;

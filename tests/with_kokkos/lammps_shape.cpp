@@ -95,7 +95,12 @@ int main(int argc, char* argv[]) {
         });
     Kokkos::fence();
     k_buf.modify_device();
-    k_buf.sync_host();  // the "MPI send" reads the host buffer
+    // The "MPI send" reads the host buffer: synced on Kokkos' execution-space
+    // instance (its stream on CUDA), then that instance fenced, as LAMMPS does.
+    const Kokkos::DefaultExecutionSpace exec;
+    k_buf.sync_host(exec);
+    check(!k_buf.need_sync_host(), "sync_host(exec) resets the flags at once");
+    exec.fence();
     auto h_buf = k_buf.h_view;
     // Unpack on the host into the ghost rows, a Kokkos kernel on the ghost
     // region's DualView (Kokkos::subview of the DualView), then mark and sync

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""The benchmark gates of issue 32: the rows that carry a target, checked
+after scripts/gpu-bench.sh ran them. Prints a markdown table (gate, measured,
+target, noise margin, verdict) and exits 1 when a gate is missed beyond its
+margin. docs/BENCHMARKS.md "Gates" says why each margin is what it is.
+
+    python3 scripts/bench-gates.py OUT_DIR
+
+Reads OUT_DIR/kokkos-rows-dualview.txt and kokkos-rows-kokkos.txt
+(benches/kokkos_rows.cu) and OUT_DIR/lammps-bench.txt (benches/lammps_bench.cu).
+A gate whose row is absent (a group not run, no Kokkos built) is "not run",
+which is not a miss."""
+import os
+import re
+import sys
+
+# Rows of benches/kokkos_rows.cu with an absolute target (seconds), and their noise margin.
+ABSOLUTE = {
+    "flags: modify_host; clear_sync_state": (15e-9, 0.10),
+    "mirror: first sync_host of a never-written 1 GiB": (40e-3, 0.10),
+    "enqueue: sync_host(exec) of 4 KiB behind a 20 ms kernel, the call returns": (30e-6, 0.10),
+}
+# Every row both builds ran: Kokkos' time over dualview's at least 1.0, less this margin.
+RATIO_MARGIN = 0.10
+# benches/lammps_bench.cu: each grow of the default mirror at 32M atoms.
+GROW_TARGET_MS, GROW_MARGIN = 20.0, 0.10
+GROW_AT_ONCE_TARGET_MS = 30.0
+
+
+def rows(path):
+    out = {}
+    try:
+        for line in open(path):
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) == 4 and parts[0] == "ROW":
+                out[parts[1]] = float(parts[2])
+    except FileNotFoundError:
+        pass
+    return out
+
+
+def show(seconds):
+    if seconds >= 1e-3:
+        return f"{seconds * 1e3:.2f} ms"
+    if seconds >= 1e-6:
+        return f"{seconds * 1e6:.2f} us"
+    return f"{seconds * 1e9:.2f} ns"
+
+
+def numbers(cell):
+    return [float(x) for x in re.findall(r"[0-9]+(?:\.[0-9]+)?", cell)]
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    out = sys.argv[1]
+    dv = rows(os.path.join(out, "kokkos-rows-dualview.txt"))
+    kk = rows(os.path.join(out, "kokkos-rows-kokkos.txt"))
+    gates = []  # (gate, measured, target, margin, verdict)
+
+    def verdict(ok_strict, ok_margin):
+        return "met" if ok_strict else ("within noise" if ok_margin else "MISSED")
+
+    for row, (target, margin) in ABSOLUTE.items():
+        if row not in dv:
+            gates.append((row, "-", f"<= {show(target)}", f"{margin:.0%}", "not run"))
+            continue
+        t = dv[row]
+        gates.append((row, show(t), f"<= {show(target)}", f"{margin:.0%}", verdict(t <= target, t <= target * (1 + margin))))
+    for row in dv:
+        if row in kk and dv[row] > 0:
+            r = kk[row] / dv[row]
+            gates.append((f"ratio >= 1: {row}", f"{r:.2f}", ">= 1.00", f"{RATIO_MARGIN:.0%}", verdict(r >= 1.0, r >= 1.0 - RATIO_MARGIN)))
+
+    try:
+        lines = open(os.path.join(out, "lammps-bench.txt")).read().splitlines()
+    except FileNotFoundError:
+        lines = []
+    for line in lines:
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        # The LAMMPS rows: | atoms | mirror | grows | host-newer grow | step | ghost sync | moved | ghost rows | only | locked | values |
+        if len(cells) == 11 and cells[0].isdigit() and cells[1] in ("default", "pinned", "pageable opt-out"):
+            gates.append((f"ghost sync moves the ghost rows only ({cells[0]} atoms, {cells[1]})", cells[8], "yes", "none", "met" if cells[8] == "yes" else "MISSED"))
+            if cells[1] == "default" and cells[0] == "32000000":
+                grows = numbers(cells[2]) + numbers(cells[3])
+                worst = max(grows) if grows else float("inf")
+                gates.append(("LAMMPS 32M, each grow x1.5 (3 device-newer, 1 host-newer), default mirror", f"{worst:.1f} ms (worst)",
+                              f"<= {GROW_TARGET_MS:.0f} ms", f"{GROW_MARGIN:.0%}",
+                              verdict(worst <= GROW_TARGET_MS, worst <= GROW_TARGET_MS * (1 + GROW_MARGIN))))
+        # The mirror rows: | mirror | operation | value | reference | verdict |
+        if len(cells) == 5 and cells[0] == "default" and cells[1] == "create 1 GiB, resize to 2 GiB at once":
+            v = numbers(cells[2])
+            t = v[0] if v else float("inf")
+            gates.append(("create 1 GiB, resize to 2 GiB at once (default mirror)", cells[2], f"<= {GROW_AT_ONCE_TARGET_MS:.0f} ms", f"{GROW_MARGIN:.0%}",
+                          verdict(t <= GROW_AT_ONCE_TARGET_MS, t <= GROW_AT_ONCE_TARGET_MS * (1 + GROW_MARGIN))))
+
+    print("| gate | measured | target | noise margin | verdict |")
+    print("| --- | --- | --- | --- | --- |")
+    for g in gates:
+        print("| " + " | ".join(g) + " |")
+    missed = [g[0] for g in gates if g[4] == "MISSED"]
+    for m in missed:
+        print(f"GATE MISSED: {m}")
+    sys.exit(1 if missed else 0)
+
+
+if __name__ == "__main__":
+    main()
