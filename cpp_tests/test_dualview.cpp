@@ -216,7 +216,7 @@ TEST(DualView, K24_DeepCopyEdgeCases) {
   EXPECT_THROW(dv::deep_copy(c, a), dv::error);
 }
 
-TEST(DualView, K25_K26_ResizeKeepsBothSides) {
+TEST(DualView, K25_K26_ResizeKeepsEachElementsNewestValue) {
   DV a("A", 4, 3);
   dv::deep_copy(a.d_view, 1.0);
   a.modify_device();

@@ -1225,7 +1225,7 @@ contains
     if (present(errmsg)) errmsg = m_
   end function
 
-  !> New extents keeping the contents of both sides (Fortran order, default or 64-bit integers).
+  !> New extents keeping each element's newest value (Fortran order, default or 64-bit integers).
   subroutine dv_f_resize_i64(self, shape_, stat, errmsg)
     class(dualview_t), intent(in) :: self
     integer(int64), intent(in) :: shape_(:)

@@ -371,8 +371,8 @@ module dualview_abi
     integer(c_int64_t) :: to_host_bytes = 0
     !> Nanoseconds spent copying device to host.
     integer(c_int64_t) :: to_host_ns = 0
-    !> Resizes that copied (the overlap of both sides, each in its own space; none for a block grown
-    !> in place).
+    !> Resizes that copied (on each side, the kept elements it holds newest or clean, in its own
+    !> space; none for a block grown in place).
     integer(c_int64_t) :: resize_count = 0
     !> Bytes resizes copied.
     integer(c_int64_t) :: resize_bytes = 0

@@ -776,7 +776,7 @@ typedef struct dv_stats_t {
    */
   uint64_t to_host_ns;
   /**
-   * Resizes that copied (the overlap of both sides, each in its own space; none for a block grown in place).
+   * Resizes that copied (on each side, the kept elements it holds newest or clean, in its own space; none for a block grown in place).
    */
   uint64_t resize_count;
   /**

@@ -237,23 +237,67 @@ fn k24_deep_copy_zero_length() {
 }
 
 #[test]
-fn k25_fix_resize_device_newer_keeps_both_sides() {
+fn k25_fix_resize_keeps_each_elements_newest_value() {
     let (n, m) = (4, 3);
     let a = dv("A", n, m);
     a.fill_host(5.0).unwrap();
     a.sync_device().unwrap();
-    a.fill_device(1.0).unwrap(); // device newer
+    a.fill_device(1.0).unwrap(); // device newer everywhere: the host's 5.0 are stale
+    let moved = a.stats().resize.bytes;
     a.resize(Dims::new([2 * n, 2 * m]).unwrap()).unwrap();
     assert_eq!((a.extent(0).unwrap(), a.extent(1).unwrap()), (2 * n, 2 * m));
     // Flags unchanged (Kokkos would also have made the host fresh and empty).
     assert_eq!(flags(&a), (true, false));
     assert_eq!(device_sum(&a), (n * m) as f64);
-    assert_eq!(host_sum(&a), 5.0 * (n * m) as f64);
+    // Only the device side was copied: the stale host values were not moved (issue 32 item 3).
+    assert_eq!(a.stats().resize.bytes - moved, (n * m * 8) as u64);
     a.sync_host().unwrap();
     assert_eq!(host_sum(&a), (n * m) as f64);
     let h = a.host().unwrap();
     assert_eq!(*h.get([n - 1, m - 1]).unwrap(), 1.0);
     assert_eq!(*h.get([n, m]).unwrap(), 0.0);
+}
+
+/// Issue 32 item 3 with a mixed map: each side keeps what it holds newest or
+/// clean, checked against what the program wrote; the bytes a resize moves
+/// are those elements, on each side, and nothing stale.
+#[test]
+fn fix_a_resize_copies_only_live_elements_on_each_side() {
+    let (n, m) = (8, 4);
+    for grow in [[n + 4, m], [n + 2, m + 3]] {
+        let a = dv("A", n, m);
+        // Clean everywhere: 1.0 on both sides.
+        a.fill_host(1.0).unwrap();
+        a.sync_device().unwrap();
+        // Host newer on rows 0..2 (the value 2.0), device newer on rows 5..8 (3.0).
+        {
+            let h = a.slice(dualview::s![0..2, ..]).unwrap();
+            h.host_mut().unwrap().iter_mut().for_each(|x| *x = 2.0);
+            h.modify_host().unwrap();
+            let d = a.slice(dualview::s![5..8, ..]).unwrap();
+            d.sync_device().unwrap(); // clears Kokkos' counters (copies nothing: rows 5..8 are clean)
+            d.raw().view_fill(Side::Device, &3.0f64.to_ne_bytes()).unwrap();
+            d.modify_device().unwrap();
+        }
+        let moved = a.stats().resize.bytes;
+        a.resize(Dims::new(grow).unwrap()).unwrap();
+        // Host: rows 0..5 live (2 newer, 3 clean); device: rows 2..8 live (3 clean, 3 newer).
+        assert_eq!(a.stats().resize.bytes - moved, ((5 + 6) * m * 8) as u64, "{grow:?}");
+        // Every element's newest value survives: sync both ways and read what the program wrote.
+        let want = |i: usize, j: usize| if i >= n || j >= m { 0.0 } else if i < 2 { 2.0 } else if i >= 5 { 3.0 } else { 1.0 };
+        a.sync_host().unwrap();
+        {
+            let h = a.host().unwrap();
+            for i in 0..grow[0] {
+                for j in 0..grow[1] {
+                    assert_eq!(*h.get([i, j]).unwrap(), want(i, j), "host ({i}, {j}) after {grow:?}");
+                }
+            }
+        }
+        a.sync_device().unwrap();
+        assert_eq!(device_sum(&a), host_sum(&a));
+        assert_eq!(host_sum(&a), (2 * m) as f64 * 2.0 + (3 * m) as f64 + (3 * m) as f64 * 3.0);
+    }
 }
 
 #[test]

@@ -482,7 +482,7 @@ fn apply(o: &mut Oracle<Val>, ev: &Ev, es: usize, add: &[[usize; R]]) {
             o.counters[*p] = o.counters[0].max(o.counters[1]) + 1;
             let b = ob(b);
             for e in o.elems.iter_mut().filter(|e| b.holds(&e.idx)) {
-                (e.value, e.pending, e.known, e.open, e.kk) = (None, [None, None], [None, None], None, [None, None]);
+                (e.value, e.pending, e.known, e.open, e.kk, e.newer) = (None, [None, None], [None, None], None, [None, None], Some(*p));
             }
         }
     }
@@ -499,7 +499,7 @@ fn replay(log: &[Ev], ext0: &[usize; R], es: usize, pts: &[[usize; R]]) -> Oracl
 
 /// Whether two ledger entries agree (the replay's own check).
 fn same(a: &Elem<Val>, b: &Elem<Val>) -> bool {
-    (a.idx == b.idx) && a.value == b.value && a.pending == b.pending && a.known == b.known && a.open == b.open && a.kk == b.kk
+    (a.idx == b.idx) && a.value == b.value && a.pending == b.pending && a.known == b.known && a.open == b.open && a.kk == b.kk && a.newer == b.newer
 }
 
 // ---- memory: painting ---------------------------------------------------------------

@@ -3,6 +3,7 @@
 
 use super::checked::{Call, Wrote};
 use super::coherence::{Cell, Map};
+use super::regions::IndexBox;
 use super::exclusive::{Exclusive, Part};
 use super::flags::{self, CLEAN, COUNTERS, DEVICE_MODIFIED, HOST_MODIFIED};
 use super::{Desc, RawDualView, Registering, State};
@@ -18,9 +19,10 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 impl RawDualView {
-    /// Kokkos `resize`: new extents of the same rank, keeping the overlapping
-    /// index range on *both* sides, each copied in its own space; new elements
-    /// are zero. Kokkos' counters unchanged; each kept element keeps its state
+    /// Kokkos `resize`: new extents of the same rank, keeping each kept
+    /// element's newest value, and clean elements on both sides, each copied
+    /// in its own space (an element newer on the other side is stale on this
+    /// one and is not copied: DECISIONS D3); new elements are zero. Kokkos' counters unchanged; each kept element keeps its state
     /// in the coherence map, and the new ones are newer on the side whose
     /// counter is set (that side may write them before its sync, as Kokkos
     /// assumes), else clean. On failure nothing changes.
@@ -169,12 +171,21 @@ impl RawDualView {
         let new_host = if host_in_place { None } else { Some(Allocation::new(sh.host_space, super::mirror_bytes(new_bytes, sh.pin_mirror), true, &sh.host_label)?) };
         space::fence(sh.device_space)?;
         let mut copied = 0;
-        for (new, old) in [(&new_dev, &st.device), (&new_host, &st.host)] {
+        let kept = IndexBox::whole(st.mapping.extents());
+        for (side, new, old) in [(Side::Device, &new_dev, &st.device), (Side::Host, &new_host, &st.host)] {
             if let Some(n) = new {
                 proof.admit_fresh(n)?;
-                if old_bytes > 0 {
-                    let _range = self.copy_range(old_bytes);
-                    copied += proof.transfer(&[(Part::prefix(n, old_bytes)?, Part::prefix(old, old_bytes)?)], Stream::null(), None)?;
+                if old_bytes == 0 {
+                    continue;
+                }
+                match self.kept_on(st, &kept, side)? {
+                    Keep::All => {
+                        let _range = self.copy_range(old_bytes);
+                        copied += proof.transfer(&[(Part::prefix(n, old_bytes)?, Part::prefix(old, old_bytes)?)], Stream::null(), None)?;
+                    }
+                    Keep::Nothing => {}
+                    // The old layout is a prefix of the new one: the old mapping addresses the new block too.
+                    Keep::Boxes(boxes) => copied += self.copy_boxes(st, proof, side, &st.mapping.clone(), n, &boxes)?,
                 }
             }
         }
@@ -209,32 +220,64 @@ impl RawDualView {
     }
 
     /// Copy the index range that `st` and `mapping` share, side by side, from
-    /// the current allocations into `host` / `device` (laid out by `mapping`).
+    /// the current allocations into `host` / `device` (laid out by `mapping`):
+    /// on each side only what it holds as newest or clean ([`Keep`]).
     fn copy_overlap(&self, st: &State, proof: &Exclusive<'_>, mapping: &Mapping, host: &Arc<Allocation>, device: &Arc<Allocation>) -> Result<usize> {
         let sh = &*self.shared;
-        let overlap: Vec<Slice> = st
-            .mapping
-            .extents()
-            .as_slice()
-            .iter()
-            .zip(mapping.extents().as_slice())
-            .map(|(&a, &b)| Slice::Range(0, a.min(b)))
-            .collect();
+        let (old, new) = (st.mapping.extents().as_slice(), mapping.extents().as_slice());
+        let hi: Vec<usize> = old.iter().zip(new).map(|(&a, &b)| a.min(b)).collect();
+        let overlap = IndexBox::new(&vec![0; hi.len()], &hi);
         let sides: &[(Side, &Arc<Allocation>)] =
             if sh.aliased { &[(Side::Device, device)] } else { &[(Side::Host, host), (Side::Device, device)] };
         space::fence(sh.device_space)?;
-        let per_side = overlap.iter().map(|s| if let Slice::Range(a, b) = s { b - a } else { 0 }).product::<usize>() * sh.elem.size();
-        let _range = self.copy_range(per_side * sides.len());
+        let mut copied = 0;
         for &(side, new_alloc) in sides {
-            let from = self.shared_view(st, side, st.mapping, 0).subview(&overlap)?;
-            let to = View::from_parts(sh.alloc_label(side).clone(), sh.elem, *mapping, new_alloc.clone(), 0).subview(&overlap)?;
-            proof.copy_view_on(&to, &from, Stream::null())?; // fenced above; the default stream: complete on return
+            let boxes = match self.kept_on(st, &overlap, side)? {
+                Keep::All => vec![overlap],
+                Keep::Nothing => continue,
+                Keep::Boxes(b) => b,
+            };
+            copied += self.copy_boxes(st, proof, side, mapping, new_alloc, &boxes)?;
         }
-        Ok(per_side * sides.len())
+        Ok(copied)
+    }
+
+    /// What a resize keeps on `side` of the index box `b` (DECISIONS D3):
+    /// every element the map holds clean or newer on `side`; those newer on
+    /// the other side are stale here and not copied.
+    fn kept_on(&self, st: &State, b: &IndexBox, side: Side) -> Result<Keep> {
+        let stale = Cell::newer(side.other());
+        if self.shared.aliased || !st.map.any(b, stale) {
+            return Ok(Keep::All);
+        }
+        if !st.map.any(b, Cell::Clean) && !st.map.any(b, Cell::newer(side)) {
+            return Ok(Keep::Nothing);
+        }
+        let mut boxes = st.map.parts(b, Cell::Clean)?;
+        boxes.extend(st.map.parts(b, Cell::newer(side))?);
+        // Past this many copies, one of the whole box is cheaper: the stale elements ride along.
+        Ok(if boxes.len() > KEEP_BOXES { Keep::All } else { Keep::Boxes(boxes) })
+    }
+
+    /// Copy `boxes` of `side` from the current allocation (laid out by
+    /// `st.mapping`) into `to` (laid out by `mapping`) on the default stream;
+    /// the bytes copied.
+    fn copy_boxes(&self, st: &State, proof: &Exclusive<'_>, side: Side, mapping: &Mapping, to: &Arc<Allocation>, boxes: &[IndexBox]) -> Result<usize> {
+        let sh = &*self.shared;
+        let bytes: usize = boxes.iter().map(|b| b.extents().as_slice().iter().product::<usize>()).sum::<usize>() * sh.elem.size();
+        let _range = self.copy_range(bytes);
+        let from_all = self.shared_view(st, side, st.mapping, 0);
+        let to_all = View::from_parts(sh.alloc_label(side).clone(), sh.elem, *mapping, to.clone(), 0);
+        for b in boxes {
+            let slices: Vec<Slice> = b.lo().iter().zip(b.hi()).map(|(&l, &h)| Slice::Range(l, h)).collect();
+            // Fenced by the caller; the default stream: complete on return.
+            proof.copy_view_on(&to_all.subview(&slices)?, &from_all.subview(&slices)?, Stream::null())?;
+        }
+        Ok(bytes)
     }
 
     /// Kokkos-style resize into a *new* DualView: same label, element, layout
-    /// and spaces, the overlapping index range of both sides copied, the flags
+    /// and spaces, the overlapping index range copied as [`RawDualView::resize`] copies it, the flags
     /// copied. This handle and its family are untouched, so views taken from
     /// it stay valid (what the C++ wrapper's value semantics need).
     ///
@@ -284,6 +327,19 @@ impl RawDualView {
         Ok(new)
     }
 }
+
+/// What a resize copies on one side ([`RawDualView::kept_on`]).
+enum Keep {
+    /// Every element (none is stale on this side, or too fragmented to pick).
+    All,
+    /// None: the other side holds every element newer.
+    Nothing,
+    /// These boxes: the elements clean or newer on this side.
+    Boxes(Vec<IndexBox>),
+}
+
+/// The most copies a resize makes on one side to skip stale elements.
+const KEEP_BOXES: usize = 64;
 
 /// Whether the old contents stay a prefix of memory under `new`: the slowest
 /// axis grows (the first of LayoutRight, the last of LayoutLeft), the others stay.

@@ -110,7 +110,7 @@ pub struct dv_stats_t {
     pub to_host_bytes: u64,
     /// Nanoseconds spent copying device to host.
     pub to_host_ns: u64,
-    /// Resizes that copied (the overlap of both sides, each in its own space; none for a block grown in place).
+    /// Resizes that copied (on each side, the kept elements it holds newest or clean, in its own space; none for a block grown in place).
     pub resize_count: u64,
     /// Bytes resizes copied.
     pub resize_bytes: u64,

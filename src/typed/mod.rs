@@ -430,7 +430,7 @@ impl<T: Element, E: Extents> DualView<T, E> {
         self.raw.clear_sync_state()
     }
 
-    /// New extents keeping contents on both sides; flags unchanged.
+    /// New extents keeping each element's newest value (and clean elements on both sides); flags unchanged.
     ///
     /// ```
     /// # use dualview::{DualView, Dims};

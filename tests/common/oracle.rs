@@ -11,6 +11,7 @@
 //! | `pending[s]` | a write of side `s` not yet marked |
 //! | `known[s]` | what the program knows side `s` holds (its own write, or the value after a sync of `s` covering the element) |
 //! | `open` | the side marked last, while no other call covered the element: its writes count as marked (mark, then write) |
+//! | `newer` | the side the program marked last, until a sync of the other side or `clear_sync_state` covers the element: only that side holds the newest value, so a resize keeps it there only (issue 32, DECISIONS D3) |
 //!
 //! The rule a correct program follows: a write of side `s` at `e` is marked
 //! (`modify_s`) before any later call whose box covers `e`, other than
@@ -79,11 +80,13 @@ pub struct Elem<V> {
     pub open: Option<SideIx>,
     /// What Kokkos would hold on each side (`None`: unknown).
     pub kk: [Option<V>; 2],
+    /// The side marked last and not synced to the other since (`None`: both hold it).
+    pub newer: Option<SideIx>,
 }
 
 impl<V: Copy + PartialEq + Debug + Default> Elem<V> {
     fn new(idx: Vec<usize>, init: Option<V>) -> Elem<V> {
-        Elem { idx, value: init, pending: [None, None], known: [init, init], open: None, kk: [init, init] }
+        Elem { idx, value: init, pending: [None, None], known: [init, init], open: None, kk: [init, init], newer: None }
     }
 
     /// The value a read of side `s` must give after a sync of `s` covering
@@ -102,9 +105,13 @@ impl<V: Copy + PartialEq + Debug + Default> Elem<V> {
         };
         self.pending[1 - s] = None; // the later mark wins
         self.open = Some(s);
+        self.newer = Some(s);
     }
 
     fn cover_by_sync(&mut self, s: SideIx) {
+        if self.newer == Some(1 - s) {
+            self.newer = None; // copied to `s`: both hold it
+        }
         if self.pending.iter().any(Option::is_some) {
             // A call covered an unmarked write: the program broke the rule here.
             self.value = None;
@@ -261,14 +268,16 @@ impl<V: Copy + PartialEq + Debug + Default> Oracle<V> {
             }
             e.pending = [None, None];
             e.open = None;
+            e.newer = None;
         }
         self.broken += broke;
     }
 
-    /// A resize to `ext`: each kept element keeps its state; new elements
-    /// (among `indices`, those beyond `old`) are zero on both sides, their
-    /// writes marked for the side whose Kokkos counter is set (dualview's D3:
-    /// counters unchanged, both sides keep the overlap).
+    /// A resize to `ext`: each kept element keeps its newest value where it
+    /// is, and what the other side held of it is gone (not copied: unknown);
+    /// new elements (among `indices`, those beyond `old`) are zero on both
+    /// sides, their writes marked for the side whose Kokkos counter is set
+    /// (dualview's D3: counters unchanged).
     pub fn resize(&mut self, old: &[usize], indices: impl IntoIterator<Item = Vec<usize>>, ext: &[usize]) {
         let open = if self.counters[0] > self.counters[1] {
             Some(0)
@@ -278,6 +287,11 @@ impl<V: Copy + PartialEq + Debug + Default> Oracle<V> {
             None
         };
         self.elems.retain(|e| e.idx.iter().zip(ext).all(|(i, n)| i < n));
+        for e in &mut self.elems {
+            if let Some(s) = e.newer {
+                e.known[1 - s] = None;
+            }
+        }
         for idx in indices {
             if idx.iter().zip(old).all(|(i, n)| i < n) {
                 continue; // kept (tracked already when it was tracked before)
@@ -336,7 +350,7 @@ pub fn deep_copy<V: Copy + PartialEq + Debug + Default>(
     dst.each(in_dst, |e| {
         let Some(s) = src.at(&map(&e.idx)) else {
             // Not tracked in the source: unknown.
-            (e.value, e.pending, e.known, e.open, e.kk) = (None, [None, None], [None, None], None, [None, None]);
+            (e.value, e.pending, e.known, e.open, e.kk, e.newer) = (None, [None, None], [None, None], None, [None, None], Some(p));
             return;
         };
         e.value = if s.pending.iter().any(Option::is_some) { None } else { s.value };
@@ -344,6 +358,7 @@ pub fn deep_copy<V: Copy + PartialEq + Debug + Default>(
         e.known = [None, None];
         e.known[p] = s.known[p];
         e.open = None;
+        e.newer = Some(p);
         e.kk[p] = s.kk[p];
     });
     Ok(p)
