@@ -265,7 +265,7 @@ class DualView {
     sync_on(exec, true);
   }
 
-  /// Keep the contents (dualview's resize: each side grows in place when it can).
+  /// Keep each element's newest value (dualview's resize: each side grows in place when it can, and copies only what it holds newest or clean).
   void resize(std::size_t n0 = dv::detail::ctor_default, std::size_t n1 = dv::detail::ctor_default,
               std::size_t n2 = dv::detail::ctor_default, std::size_t n3 = dv::detail::ctor_default,
               std::size_t n4 = dv::detail::ctor_default, std::size_t n5 = dv::detail::ctor_default,

@@ -45,7 +45,7 @@ struct AtomVec {
   void grow(long n) {
     nmax = n;
     if (k_x.d_view.data() == nullptr) k_x = tdual_x_array("atom:x", nmax);
-    else Kokkos::resize(k_x, nmax);  // dualview's resize: grows in place where it can, keeps both sides
+    else Kokkos::resize(k_x, nmax);  // dualview's resize: grows in place where it can, keeps each element's newest value
     d_x = k_x.d_view;
   }
 };
