@@ -407,3 +407,47 @@ fn a_failed_wait_never_frees_what_queued_work_still_uses() {
     assert_eq!(raw_values::<i64>(b.raw(), Side::Host), (0..4096).collect::<Vec<_>>());
     test_device::set_stream_delay(dev, Duration::ZERO).unwrap();
 }
+
+#[test]
+fn small_device_blocks_are_kept_and_reused() {
+    let dev = 47;
+    test_device::set_keeps_small_blocks(dev, true).unwrap(); // as on CUDA
+    {
+        let a = dv::<i64>("small_first", dev, 8);
+        write_device(&a, |i| 7 + i as i64);
+    }
+    let used = test_device::used_bytes(dev).unwrap();
+    assert_eq!(used, 256, "the 64-byte block is kept at its class, 256 bytes");
+    // The next small DualView takes it back: no driver allocation, no free, and it reads zero.
+    let (a, calls) = test_device::driver_calls(|| dv::<i64>("small_again", dev, 8));
+    assert_eq!(count(&calls, "alloc") + count(&calls, "free"), 0, "{calls:?}");
+    assert_eq!(raw_values::<i64>(a.raw(), Side::Device), vec![0; 8], "a kept block is zeroed like a new one");
+    let (_, calls) = test_device::driver_calls(|| drop(a));
+    assert_eq!(count(&calls, "free"), 0, "{calls:?}");
+    assert_eq!(count(&calls, "synchronize"), 1, "kept after the synchronize a free makes: {calls:?}");
+    // Large blocks go back to the driver.
+    let (_, calls) = test_device::driver_calls(|| drop(dv::<i64>("large", dev, 1 << 14)));
+    assert_eq!((count(&calls, "alloc"), count(&calls, "free")), (1, 1), "{calls:?}");
+    assert_eq!(test_device::used_bytes(dev).unwrap(), used);
+    let e = test_device::set_keeps_small_blocks(dev, false).unwrap_err();
+    assert!(e.message().contains("has memory allocated"), "{e}");
+}
+
+#[test]
+fn a_device_out_of_memory_frees_the_kept_blocks_and_retries() {
+    let dev = 48;
+    test_device::set_keeps_small_blocks(dev, true).unwrap();
+    for n in [8, 100, 1000] {
+        drop(dv::<i64>("kept", dev, n));
+    }
+    let kept = test_device::used_bytes(dev).unwrap();
+    assert_eq!(kept, 256 + 1024 + 8192);
+    // Room for a 128 KiB block only once the kept ones are freed.
+    test_device::set_capacity(dev, Some((128 << 10) + kept / 2)).unwrap();
+    let (a, calls) = test_device::driver_calls(|| dv::<u8>("big", dev, 128 << 10));
+    test_device::set_capacity(dev, None).unwrap();
+    assert_eq!((count(&calls, "alloc"), count(&calls, "free")), (2, 3), "failed, freed the three kept blocks, succeeded: {calls:?}");
+    assert_eq!(test_device::used_bytes(dev).unwrap(), 128 << 10);
+    drop(a);
+    assert_eq!(test_device::used_bytes(dev).unwrap(), 0);
+}

@@ -790,8 +790,7 @@ impl Dv {
             ));
         }
         self.o.elems.extend(rep.elems);
-        let ext = self.ext.to_vec();
-        self.o.resize(&ext, std::iter::empty(), &ext); // re-index: keeps every element, adds none
+        self.o.reindex(); // not a resize: nothing is forgotten
         Ok(())
     }
 

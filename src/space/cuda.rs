@@ -307,6 +307,9 @@ impl Driver for Cuda {
     fn registers_mirrors(&self, _ordinal: u32) -> bool {
         !pageable_by_environment()
     }
+    fn keeps_small_blocks(&self, _ordinal: u32) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]

@@ -148,7 +148,8 @@ impl<V: Copy + PartialEq + Debug + Default> Oracle<V> {
         o
     }
 
-    fn reindex(&mut self) {
+    /// Rebuild the index of the tracked elements (after some were added).
+    pub fn reindex(&mut self) {
         self.index = self.elems.iter().enumerate().map(|(k, e)| (e.idx.clone(), k)).collect();
     }
 

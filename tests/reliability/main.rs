@@ -197,8 +197,12 @@ fn fast_host_allocator_paths() {
                 };
                 // Old contents on both sides, zeros past them: every element of
                 // small arrays; of large ones every k-th index of the long axis
-                // and those around the old end.
+                // and those around the old end. After a resize while the device is
+                // newer, the host's old elements are stale: a resize keeps only each
+                // element's newest value (DECISIONS D3), so there they read their old
+                // value (a block grown in place) or zero (a new block).
                 let check = |a: *mut dv_dualview_t, old: [u64; 2], new: [u64; 2], what: &str| {
+                    let device_newer = what.starts_with("resize") || what == "shrink";
                     let one = space == DV_SPACE_HOST;
                     let pick = |n: u64, o: u64| -> Vec<u64> {
                         let k = (n / 20_000).max(1);
@@ -217,6 +221,10 @@ fn fast_host_allocator_paths() {
                                     0
                                 };
                                 let got = *at(&v, i, j);
+                                if device_newer && !one && side == DV_SIDE_HOST && want != 0 {
+                                    assert!(got == want || got == 0, "{what}: space {space} layout {layout} stale host ({i}, {j}): {got}");
+                                    continue;
+                                }
                                 assert_eq!(got, want, "{what}: space {space} layout {layout} side {side} ({i}, {j})");
                             }
                         }

@@ -13,6 +13,7 @@
 //! | streams | `stream_create`, `stream_destroy`, `launch_host_fn` |
 //! | events | `event_create`, `event_record`, `event_query`, `event_synchronize`, `event_destroy`, `stream_wait_event` |
 //! | host memory | `host_register`, `host_unregister`, `is_page_locked`, `registers_mirrors` |
+//! | policy | `keeps_small_blocks` |
 
 use crate::error::{Error, Result};
 use crate::space::Stream;
@@ -210,4 +211,7 @@ pub(crate) trait Driver: Send + Sync {
     fn is_page_locked(&self, addr: usize) -> bool;
     /// Whether DualViews over device `ordinal` register their pageable mirrors (docs/GPU.md).
     fn registers_mirrors(&self, ordinal: u32) -> bool;
+    /// Whether the engine keeps the small device blocks of `ordinal` for reuse (DECISIONS G20).
+    /// Constant while the device has memory allocated.
+    fn keeps_small_blocks(&self, ordinal: u32) -> bool;
 }

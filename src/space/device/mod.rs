@@ -6,12 +6,14 @@
 //! | file | policy |
 //! | --- | --- |
 //! | `mod.rs` | [`Engine`] and the [`Backend`] of each of its memories; binding a device once per call |
+//! | `blocks.rs` | small device blocks kept for reuse instead of freed (G20) |
 //! | `copy.rs` | a copy planned once: the tiny synchronous path (G8), contiguous, peer and 2D copies (G3), strided copies between devices through a host buffer |
 //! | `stage.rs` | asynchronous copies of pageable memory staged through a pool of pinned buffers, a host function as the completion (G13) |
 //! | `events.rs` | the event pool, host-function flags as events, streams |
 //! | `fill.rs` | fills by memset widths, by doubling, and through a packed scratch block |
 //! | `driver.rs` | the [`Driver`] trait: the raw calls, about 25 |
 
+mod blocks;
 mod copy;
 pub(crate) mod driver;
 mod events;
@@ -38,12 +40,14 @@ pub(crate) struct Engine {
     events: Mutex<Vec<(u32, usize)>>,
     /// Bytes of mirrors registered through this driver now.
     registered: AtomicUsize,
+    /// Small device blocks freed by their DualViews, kept for the next ones (`blocks.rs`).
+    kept: blocks::Kept,
 }
 
 impl Engine {
     /// An engine over `driver`.
     pub(crate) const fn new(driver: &'static dyn Driver) -> Engine {
-        Engine { driver, pool: Mutex::new(Vec::new()), events: Mutex::new(Vec::new()), registered: AtomicUsize::new(0) }
+        Engine { driver, pool: Mutex::new(Vec::new()), events: Mutex::new(Vec::new()), registered: AtomicUsize::new(0), kept: blocks::Kept::new() }
     }
 
     /// Make device `ordinal` current until the guard drops (what was current comes back).
@@ -109,6 +113,32 @@ fn device_of(dst: Space, src: Space) -> u32 {
 }
 
 impl DeviceBackend {
+    /// The bytes a block of `bytes` takes: its size class for small blocks of
+    /// a device whose driver keeps them (G20), else `bytes`.
+    fn block_size(&self, ordinal: u32, bytes: usize) -> usize {
+        if self.mem == Mem::Device && self.driver().keeps_small_blocks(ordinal) { blocks::size_of(bytes) } else { bytes }
+    }
+
+    /// A new block from the driver; when it is out of memory, the device's
+    /// kept blocks are freed and the allocation tried once more.
+    fn alloc_or_drain(&self, ordinal: u32, size: usize) -> Result<usize> {
+        let d = self.driver();
+        match d.alloc(size, self.mem) {
+            Err(e) if e.kind() == crate::error::ErrorKind::OutOfMemory && self.mem == Mem::Device => {
+                let kept = self.engine.kept.drain(ordinal);
+                if kept.is_empty() {
+                    return Err(e);
+                }
+                for (a, s) in kept {
+                    // SAFETY: kept blocks are idle blocks of this device's memory, of `s` bytes, handed out no more.
+                    unsafe { d.free(a, s, self.mem) };
+                }
+                d.alloc(size, self.mem)
+            }
+            r => r,
+        }
+    }
+
     /// The device parties of a copy this engine drives are its own memory
     /// (host memory, pinned by any driver, is host memory to every one).
     fn check_parties(&self, dst: Space, src: Space) -> Result<()> {
@@ -133,7 +163,12 @@ impl Backend for DeviceBackend {
         let d = self.driver();
         let _bound = self.engine.bind(self.device(ordinal))?;
         let space = Space::new(self.kind, ordinal);
-        let a = d.alloc(bytes, self.mem).map_err(|e| Error::new(e.kind(), format!("{space}: allocation of {bytes} bytes: {}", e.message())))?;
+        let size = self.block_size(ordinal, bytes);
+        let kept = if size != bytes { self.engine.kept.take(ordinal, size) } else { None };
+        let a = match kept {
+            Some(a) => a,
+            None => self.alloc_or_drain(ordinal, size).map_err(|e| Error::new(e.kind(), format!("{space}: allocation of {bytes} bytes: {}", e.message())))?,
+        };
         if zeroed {
             let z = if self.mem == Mem::Pinned {
                 // SAFETY: the `bytes` of host memory just allocated.
@@ -145,7 +180,7 @@ impl Backend for DeviceBackend {
             };
             if let Err(e) = z {
                 // SAFETY: our own block, unused.
-                unsafe { d.free(a, bytes, self.mem) };
+                unsafe { d.free(a, size, self.mem) };
                 return Err(e);
             }
         }
@@ -161,8 +196,13 @@ impl Backend for DeviceBackend {
             if self.mem != Mem::Pinned {
                 let _ = self.driver().synchronize();
             }
-            // SAFETY: forwarded contract: a block of `allocate` with this memory.
-            unsafe { self.driver().free(ptr.as_ptr() as usize, bytes, self.mem) };
+            let size = self.block_size(ordinal, bytes);
+            // Kept only after the synchronize above: no queued work uses it when it is handed out again.
+            if size != bytes && self.engine.kept.keep(ordinal, size, ptr.as_ptr() as usize) {
+                return;
+            }
+            // SAFETY: forwarded contract: a block of `allocate` with this memory, of `size` bytes.
+            unsafe { self.driver().free(ptr.as_ptr() as usize, size, self.mem) };
         }
     }
 

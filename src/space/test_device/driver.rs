@@ -342,4 +342,7 @@ impl Driver for Fake {
     fn registers_mirrors(&self, ordinal: u32) -> bool {
         device(ordinal).is_ok_and(|d| d.registers.load(Ordering::SeqCst))
     }
+    fn keeps_small_blocks(&self, ordinal: u32) -> bool {
+        device(ordinal).is_ok_and(|d| d.keeps.load(Ordering::SeqCst))
+    }
 }

@@ -37,6 +37,8 @@ struct Device {
     registers: AtomicBool,
     /// Microseconds each job of its streams waits before running ([`set_stream_delay`]).
     delay_us: AtomicU64,
+    /// The engine keeps its small blocks for reuse ([`set_keeps_small_blocks`]).
+    keeps: AtomicBool,
 }
 
 #[allow(clippy::declare_interior_mutable_const)]
@@ -45,6 +47,7 @@ const DEVICE: Device = Device {
     capacity: AtomicUsize::new(usize::MAX),
     registers: AtomicBool::new(false),
     delay_us: AtomicU64::new(0),
+    keeps: AtomicBool::new(false),
 };
 static DEVICES: [Device; ORDINALS as usize] = [DEVICE; ORDINALS as usize];
 
@@ -114,6 +117,26 @@ pub fn capacity(ordinal: u32) -> Result<Option<usize>> {
 /// ```
 pub fn set_registers_mirror(ordinal: u32, on: bool) -> Result<()> {
     device(ordinal)?.registers.store(on, Ordering::SeqCst);
+    Ok(())
+}
+
+/// Make the device engine keep the small blocks of test device `ordinal`
+/// (64 KiB or less, allocated at a power-of-two size class) for reuse when
+/// they are freed, as it does on CUDA (DECISIONS G20). Off by default, so that
+/// the other tests see every allocation reach the driver. Refused
+/// while the device has memory allocated (`InvalidArgument`).
+///
+/// ```
+/// # use dualview::space::test_device;
+/// test_device::set_keeps_small_blocks(49, true).unwrap();
+/// test_device::set_keeps_small_blocks(49, false).unwrap();
+/// ```
+pub fn set_keeps_small_blocks(ordinal: u32, on: bool) -> Result<()> {
+    let d = device(ordinal)?;
+    if d.used.load(Ordering::SeqCst) != 0 {
+        bail!(InvalidArgument, "test device {ordinal} has memory allocated: set_keeps_small_blocks before its first allocation");
+    }
+    d.keeps.store(on, Ordering::SeqCst);
     Ok(())
 }
 
