@@ -20,6 +20,12 @@ if [ -z "${KOKKOS_SRC:-}" ] || [ ! -f "$KOKKOS_SRC/core/src/Kokkos_Core.hpp" ]; 
 fi
 [ -f "$LIB/libdualview.so" ] || { echo "no libdualview.so in $LIB" >&2; exit 2; }
 LIB=$(cd "$LIB" && pwd)
+mkdir -p "$OUT/lib" && OUT=$(cd "$OUT" && pwd)
+# The library under its SONAME too (cargo's target/ holds only libdualview.so).
+ln -sf "$LIB/libdualview.so" "$OUT/lib/libdualview.so"
+SONAME=$(readelf -d "$LIB/libdualview.so" 2>/dev/null | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
+[ -n "$SONAME" ] && ln -sf "$LIB/libdualview.so" "$OUT/lib/$SONAME"
+LIB=$OUT/lib
 version=$(sed -n 's/^set(Kokkos_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)).*/\2/p' "$KOKKOS_SRC/CMakeLists.txt" | paste -sd. -)
 PREFIX=${XDG_CACHE_HOME:-$HOME/.cache}/dualview/kokkos-serial-${version:-unknown}
 if ! compgen -G "$PREFIX/lib*/libkokkoscore*" >/dev/null; then
@@ -34,7 +40,6 @@ if ! compgen -G "$PREFIX/lib*/libkokkoscore*" >/dev/null; then
   echo "== Kokkos built in $(($(date +%s) - start)) s"
 fi
 KLIB=$(dirname "$(compgen -G "$PREFIX/lib*/libkokkoscore*" | head -1)")
-mkdir -p "$OUT"
 failed=0
 for form in test_device one_space; do
   def=""
