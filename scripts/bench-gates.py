@@ -10,9 +10,14 @@ Reads OUT_DIR/kokkos-rows-dualview.txt and kokkos-rows-kokkos.txt
 (benches/kokkos_rows.cu) and OUT_DIR/lammps-bench.txt (benches/lammps_bench.cu).
 A gate whose row is absent (a group not run, no Kokkos built) is "not run",
 which is not a miss."""
+import importlib.util
 import os
 import re
 import sys
+
+_spec = importlib.util.spec_from_file_location("bench_ratio", os.path.join(os.path.dirname(os.path.abspath(__file__)), "bench-ratio.py"))
+RATIO = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(RATIO)
 
 # Rows of benches/kokkos_rows.cu with an absolute target (seconds), and their noise margin.
 ABSOLUTE = {
@@ -28,23 +33,11 @@ GROW_AT_ONCE_TARGET_MS = 30.0
 
 
 def rows(path):
-    out = {}
-    try:
-        for line in open(path):
-            parts = line.rstrip("\n").split("\t")
-            if len(parts) == 4 and parts[0] == "ROW":
-                out[parts[1]] = float(parts[2])
-    except FileNotFoundError:
-        pass
-    return out
+    """The rows of one kokkos_rows output: name -> seconds (scripts/bench-ratio.py reads them)."""
+    return {k: v[0] for k, v in RATIO.rows(path).items()}
 
 
-def show(seconds):
-    if seconds >= 1e-3:
-        return f"{seconds * 1e3:.2f} ms"
-    if seconds >= 1e-6:
-        return f"{seconds * 1e6:.2f} us"
-    return f"{seconds * 1e9:.2f} ns"
+show = RATIO.show
 
 
 def numbers(cell):

@@ -33,15 +33,9 @@ CC=${CC:-gcc}
 FORMS=${FORMS:-serial testdevice}
 PROGRAMS=${PROGRAMS:-team_scan subviews stream miniMD FLCL}
 wanted() { case " $PROGRAMS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
-[ -f "$LIB/libdualview.so" ] || { echo "no libdualview.so in $LIB (cargo rustc --release --lib --crate-type cdylib,staticlib)" >&2; exit 2; }
-# Absolute: the links below and the programs' RPATH point at them (miniMD runs from its own folder).
-LIB=$(cd "$LIB" && pwd)
-mkdir -p "$OUT/lib" && OUT=$(cd "$OUT" && pwd)
-# The library under its SONAME too (cargo's target/ holds only libdualview.so).
-ln -sf "$LIB/libdualview.so" "$OUT/lib/libdualview.so"
-SONAME=$(readelf -d "$LIB/libdualview.so" 2>/dev/null | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
-[ -n "$SONAME" ] && ln -sf "$LIB/libdualview.so" "$OUT/lib/$SONAME"
-LIB=$OUT/lib
+# Absolute: the links and the programs' RPATH point at them (miniMD runs from its own folder).
+. "$ROOT/scripts/lib/dvlib.sh"
+dvlib_links "$LIB" "$OUT"
 INC="-I$ROOT/include -I$ROOT/include/dualview/kokkos"
 SHIM="-I$HERE/shim -include $HERE/shim/dispatch.hpp"
 LINK="-L$LIB -ldualview -Wl,-rpath,$LIB"

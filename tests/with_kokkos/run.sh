@@ -18,14 +18,8 @@ if [ -z "${KOKKOS_SRC:-}" ] || [ ! -f "$KOKKOS_SRC/core/src/Kokkos_Core.hpp" ]; 
   echo "SKIPPED: KOKKOS_SRC does not name a kokkos/kokkos tree"
   exit 0
 fi
-[ -f "$LIB/libdualview.so" ] || { echo "no libdualview.so in $LIB" >&2; exit 2; }
-LIB=$(cd "$LIB" && pwd)
-mkdir -p "$OUT/lib" && OUT=$(cd "$OUT" && pwd)
-# The library under its SONAME too (cargo's target/ holds only libdualview.so).
-ln -sf "$LIB/libdualview.so" "$OUT/lib/libdualview.so"
-SONAME=$(readelf -d "$LIB/libdualview.so" 2>/dev/null | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
-[ -n "$SONAME" ] && ln -sf "$LIB/libdualview.so" "$OUT/lib/$SONAME"
-LIB=$OUT/lib
+. "$ROOT/scripts/lib/dvlib.sh"
+dvlib_links "$LIB" "$OUT"
 version=$(sed -n 's/^set(Kokkos_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)).*/\2/p' "$KOKKOS_SRC/CMakeLists.txt" | paste -sd. -)
 PREFIX=${XDG_CACHE_HOME:-$HOME/.cache}/dualview/kokkos-serial-${version:-unknown}
 if ! compgen -G "$PREFIX/lib*/libkokkoscore*" >/dev/null; then
