@@ -1952,12 +1952,15 @@ static inline void dv_sync_state_clear(const uint8_t *word) {
   }
 }
 
-/** dv_sync_state_try_modify for a program that orders the flag calls on one DualView, as
- *  Kokkos requires of its DualView: an acquire load and a release store, no locked
+/** dv_sync_state_try_modify for a program that orders the calls touching one DualView, as
+ *  Kokkos requires of its flag calls: an acquire load and a release store, no locked
  *  instruction (a compare-exchange costs 13 ns on the H200's host). Exact whenever no other
- *  thread changes this DualView's flags during the call; the library itself changes them
- *  only inside calls on this DualView. Two threads racing through it may both succeed (the
- *  later store stays), where dv_sync_state_try_modify lets one fail. Same conditions. */
+ *  thread changes this byte during the call: the library changes it only inside calls on
+ *  this DualView (flags, syncs, resizes) and inside copies into or out of its views
+ *  (deep_copy marks and clears copies in flight). Two threads racing through it may both
+ *  succeed (the later store stays), where dv_sync_state_try_modify lets one fail; a copy
+ *  queued by another thread during the call may lose its in-flight mark (a later blocking
+ *  sync would not wait for it). Same conditions as dv_sync_state_try_modify. */
 static inline bool dv_sync_state_modify_ordered(const uint8_t *word, uint32_t side) {
   uint8_t *w = (uint8_t *)word;
   const uint8_t cur = __atomic_load_n(w, __ATOMIC_ACQUIRE);

@@ -425,12 +425,22 @@ fn small_device_blocks_are_kept_and_reused() {
     let (_, calls) = test_device::driver_calls(|| drop(a));
     assert_eq!(count(&calls, "free"), 0, "{calls:?}");
     assert_eq!(count(&calls, "synchronize"), 1, "kept after the synchronize a free makes: {calls:?}");
+    // A block whose size is a class size itself (32 doubles: 256 bytes) is kept and reused too.
+    drop(dv::<f64>("class_sized", dev, 32));
+    let (_, calls) = test_device::driver_calls(|| drop(dv::<f64>("class_sized_again", dev, 32)));
+    assert_eq!(count(&calls, "alloc") + count(&calls, "free"), 0, "{calls:?}");
     // Large blocks go back to the driver.
     let (_, calls) = test_device::driver_calls(|| drop(dv::<i64>("large", dev, 1 << 14)));
     assert_eq!((count(&calls, "alloc"), count(&calls, "free")), (1, 1), "{calls:?}");
     assert_eq!(test_device::used_bytes(dev).unwrap(), used);
     let e = test_device::set_keeps_small_blocks(dev, false).unwrap_err();
     assert!(e.message().contains("has memory allocated"), "{e}");
+    // A block is not kept when the synchronize before it failed: the driver's free takes it.
+    let a = dv::<i64>("sync_fails", dev, 8);
+    test_device::fail_driver_call("synchronize", 1).unwrap();
+    let (_, calls) = test_device::driver_calls(|| drop(a));
+    assert_eq!(count(&calls, "free"), 1, "{calls:?}");
+    assert_eq!(test_device::used_bytes(dev).unwrap(), 0);
 }
 
 #[test]

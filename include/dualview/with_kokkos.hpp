@@ -41,7 +41,7 @@ namespace dv {
 namespace with_kokkos {
 namespace detail {
 
-/// dualview's layout for a Kokkos layout (LayoutLeft and LayoutRight; DECISIONS K7).
+/// dualview's layout for a Kokkos layout (LayoutLeft and LayoutRight; DECISIONS K8).
 template <class L>
 struct layout {
   static_assert(std::is_same_v<L, Kokkos::LayoutLeft> || std::is_same_v<L, Kokkos::LayoutRight>,
@@ -401,6 +401,17 @@ void resize(dv::with_kokkos::DualView<D, A1, A2, A3>& v, N... n) {
 /// Kokkos::realloc of dualview's DualView: its member realloc (new zeroed storage).
 template <class D, class A1, class A2, class A3, class... N>
 void realloc(dv::with_kokkos::DualView<D, A1, A2, A3>& v, N... n) {
+  v.realloc(static_cast<std::size_t>(n)...);
+}
+/// Kokkos::resize(property, dual_view, n...) (`Kokkos::WithoutInitializing`, ...): as without
+/// it; dualview's new elements are zero either way.
+template <class I, class D, class A1, class A2, class A3, class... N, class = std::enable_if_t<!std::is_integral_v<I>>>
+void resize(const I&, dv::with_kokkos::DualView<D, A1, A2, A3>& v, N... n) {
+  v.resize(static_cast<std::size_t>(n)...);
+}
+/// Kokkos::realloc(property, dual_view, n...): as without it (zeroed storage either way).
+template <class I, class D, class A1, class A2, class A3, class... N, class = std::enable_if_t<!std::is_integral_v<I>>>
+void realloc(const I&, dv::with_kokkos::DualView<D, A1, A2, A3>& v, N... n) {
   v.realloc(static_cast<std::size_t>(n)...);
 }
 }  // namespace Kokkos

@@ -139,6 +139,12 @@ int main(int argc, char* argv[]) {
     Kokkos::realloc(k_r, 20);
     check(k_r.extent(0) == 20 && k_r.h_view(3) == 0 && !k_r.need_sync_device() && !k_r.need_sync_host(),
           "Kokkos::realloc gives zeroed, clean storage of the new extent");
+    k_r.h_view(5) = 9;
+    k_r.modify_host();
+    Kokkos::resize(Kokkos::WithoutInitializing, k_r, 30);
+    Kokkos::realloc(Kokkos::WithoutInitializing, k_r, 40);
+    Kokkos::resize(k_r, 50);
+    check(k_r.extent(0) == 50, "Kokkos::resize / realloc with WithoutInitializing");
     atoms.k_x.release_old_views();
     check(atoms.k_x.old_view_bytes() == 0, "released");
     std::printf("with_kokkos: Kokkos %d, %s, %ld atoms, ghosts %ld\n", KOKKOS_VERSION, Kokkos::DefaultExecutionSpace::name(), nlocal, nsend);

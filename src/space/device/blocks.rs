@@ -18,7 +18,8 @@ pub(super) const KEPT_MAX: usize = 16 << 20;
 /// Size classes: SMALLEST, 2 SMALLEST, ..., SMALL_MAX.
 const CLASSES: usize = (SMALL_MAX / SMALLEST).trailing_zeros() as usize + 1;
 
-/// The bytes a block of `bytes` is allocated with: its class when small, else `bytes`.
+/// The bytes a block of `bytes` is allocated with: its class when small (a
+/// class size itself included), else `bytes`.
 pub(super) fn size_of(bytes: usize) -> usize {
     class(bytes).map_or(bytes, |c| SMALLEST << c)
 }

@@ -113,10 +113,11 @@ fn device_of(dst: Space, src: Space) -> u32 {
 }
 
 impl DeviceBackend {
-    /// The bytes a block of `bytes` takes: its size class for small blocks of
-    /// a device whose driver keeps them (G20), else `bytes`.
-    fn block_size(&self, ordinal: u32, bytes: usize) -> usize {
-        if self.mem == Mem::Device && self.driver().keeps_small_blocks(ordinal) { blocks::size_of(bytes) } else { bytes }
+    /// The size class of a block of `bytes` when it is small device memory of a
+    /// device whose driver keeps such blocks (G20): then it is allocated at that
+    /// size and kept for reuse when freed. `None`: allocated and freed as it is.
+    fn kept_size(&self, ordinal: u32, bytes: usize) -> Option<usize> {
+        (self.mem == Mem::Device && bytes <= blocks::SMALL_MAX && self.driver().keeps_small_blocks(ordinal)).then(|| blocks::size_of(bytes))
     }
 
     /// A new block from the driver; when it is out of memory, the device's
@@ -163,8 +164,9 @@ impl Backend for DeviceBackend {
         let d = self.driver();
         let _bound = self.engine.bind(self.device(ordinal))?;
         let space = Space::new(self.kind, ordinal);
-        let size = self.block_size(ordinal, bytes);
-        let kept = if size != bytes { self.engine.kept.take(ordinal, size) } else { None };
+        let class = self.kept_size(ordinal, bytes);
+        let size = class.unwrap_or(bytes);
+        let kept = class.and_then(|c| self.engine.kept.take(ordinal, c));
         let a = match kept {
             Some(a) => a,
             None => self.alloc_or_drain(ordinal, size).map_err(|e| Error::new(e.kind(), format!("{space}: allocation of {bytes} bytes: {}", e.message())))?,
@@ -193,12 +195,12 @@ impl Backend for DeviceBackend {
         }
         // Errors cannot be reported from a drop: they leave the memory to the driver.
         if let Ok(_bound) = self.engine.bind(self.device(ordinal)) {
-            if self.mem != Mem::Pinned {
-                let _ = self.driver().synchronize();
-            }
-            let size = self.block_size(ordinal, bytes);
-            // Kept only after the synchronize above: no queued work uses it when it is handed out again.
-            if size != bytes && self.engine.kept.keep(ordinal, size, ptr.as_ptr() as usize) {
+            let idle = self.mem == Mem::Pinned || self.driver().synchronize().is_ok();
+            let class = self.kept_size(ordinal, bytes);
+            let size = class.unwrap_or(bytes);
+            // Kept only once the synchronize above succeeded: no queued work uses it when it is
+            // handed out again. Otherwise the driver's free (which waits for the device) takes it.
+            if idle && class.is_some_and(|c| self.engine.kept.keep(ordinal, c, ptr.as_ptr() as usize)) {
                 return;
             }
             // SAFETY: forwarded contract: a block of `allocate` with this memory, of `size` bytes.
