@@ -458,7 +458,7 @@ fn family(e: &[usize], left: bool) -> RawDualView {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: std::env::var("DV_MODEL_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(400), ..ProptestConfig::default() })]
 
     #[test]
     fn dual_views_deliver_what_the_program_wrote(e1 in ext(), e2 in ext(), l1 in any::<bool>(), l2 in any::<bool>(),

@@ -275,7 +275,8 @@ impl<V: Copy + PartialEq + Debug + Default> Oracle<V> {
     }
 
     /// A resize to `ext`: each kept element keeps its newest value where it
-    /// is, and what the other side held of it is gone (not copied: unknown);
+    /// is, and what the other side held of it is gone (not copied: unknown),
+    /// an unmarked write there included (the rule was broken);
     /// new elements (among `indices`, those beyond `old`) are zero on both
     /// sides, their writes marked for the side whose Kokkos counter is set
     /// (dualview's D3: counters unchanged).
@@ -288,11 +289,18 @@ impl<V: Copy + PartialEq + Debug + Default> Oracle<V> {
             None
         };
         self.elems.retain(|e| e.idx.iter().zip(ext).all(|(i, n)| i < n));
+        let mut broke = 0;
         for e in &mut self.elems {
             if let Some(s) = e.newer {
                 e.known[1 - s] = None;
+                // The resize covers the element and keeps the newer side only: an unmarked
+                // write of the other side is gone (the rule: mark before any call covering it).
+                if e.pending[1 - s].take().is_some() {
+                    broke += 1;
+                }
             }
         }
+        self.broken += broke;
         for idx in indices {
             if idx.iter().zip(old).all(|(i, n)| i < n) {
                 continue; // kept (tracked already when it was tracked before)
@@ -302,6 +310,7 @@ impl<V: Copy + PartialEq + Debug + Default> Oracle<V> {
             e.known = [e.value, e.value];
             e.kk = [e.value, e.value];
             e.open = open;
+            e.newer = open; // marked by the side whose counter is set (D31): newer there
             self.elems.push(e);
         }
         self.reindex();
@@ -358,8 +367,11 @@ pub fn deep_copy<V: Copy + PartialEq + Debug + Default>(
         e.pending = [None, None];
         e.known = [None, None];
         e.known[p] = s.known[p];
+        // Newer on the other side in the source: that side is copied too, and stays newer (D30).
+        let newer = if s.newer == Some(1 - p) { 1 - p } else { p };
+        e.known[newer] = s.known[newer];
         e.open = None;
-        e.newer = Some(p);
+        e.newer = Some(newer);
         e.kk[p] = s.kk[p];
     });
     Ok(p)
