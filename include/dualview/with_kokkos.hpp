@@ -393,7 +393,7 @@ template <class D, class A1, class A2, class A3, class... Args>
 auto subview(const dv::with_kokkos::DualView<D, A1, A2, A3>& src, const Args&... args) {
   return src.impl_subview(args...);
 }
-/// Kokkos::resize of dualview's DualView: its member resize (kept contents; grows in place where it can).
+/// Kokkos::resize of dualview's DualView: its member resize (each element's newest value kept; grows in place where it can).
 template <class D, class A1, class A2, class A3, class... N>
 void resize(dv::with_kokkos::DualView<D, A1, A2, A3>& v, N... n) {
   v.resize(static_cast<std::size_t>(n)...);

@@ -22,10 +22,10 @@ impl RawDualView {
     /// Kokkos `resize`: new extents of the same rank, keeping each kept
     /// element's newest value, and clean elements on both sides, each copied
     /// in its own space (an element newer on the other side is stale on this
-    /// one and is not copied: DECISIONS D3); new elements are zero. Kokkos' counters unchanged; each kept element keeps its state
-    /// in the coherence map, and the new ones are newer on the side whose
-    /// counter is set (that side may write them before its sync, as Kokkos
-    /// assumes), else clean. On failure nothing changes.
+    /// one and is not copied: DECISIONS D3); new elements are zero. Kokkos'
+    /// counters unchanged; each kept element keeps its state in the coherence
+    /// map, and the new ones are newer on the side whose counter is set (that
+    /// side may write them before its sync, as Kokkos assumes), else clean. On failure nothing changes.
     ///
     /// ```
     /// use dualview::DynRank;
@@ -185,7 +185,7 @@ impl RawDualView {
                     }
                     Keep::Nothing => {}
                     // The old layout is a prefix of the new one: the old mapping addresses the new block too.
-                    Keep::Boxes(boxes) => copied += self.copy_boxes(st, proof, side, &st.mapping.clone(), n, &boxes)?,
+                    Keep::Boxes(boxes) => copied += self.copy_boxes(st, proof, side, &st.mapping, n, &boxes)?,
                 }
             }
         }
