@@ -67,6 +67,7 @@ else
 fi
 # `cargo metadata` for a machine without cargo: this tree's path becomes the copy's there.
 root=$(python3 -c 'import json,sys; print(json.dumps(sys.argv[1])[1:-1])' "$PWD")
+cargo fetch --locked >/dev/null 2>&1 || true   # every crate the offline metadata below reads (a fresh machine has only the built ones)
 cargo metadata --format-version 1 --offline --locked | sed "s|$root|@ROOT@|g" > .gpu/shim/metadata.json
 cargo metadata --format-version 1 --offline --locked --all-features | sed "s|$root|@ROOT@|g" > .gpu/shim/metadata-all-features.json
 cat > .gpu/shim/cargo <<'EOF'

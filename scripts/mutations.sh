@@ -2,7 +2,7 @@
 # Proves the oracles are not blind: each patch in tests/mutations/ breaks a
 # rule (the 0.3 copy at modify; a box cap that coarsens the coherence map;
 # a staged copy whose completion does not unpack; a resize that copies stale
-# elements), and the tests it names on
+# elements; a recycled host block zeroed only in part), and the tests it names on
 # its first line (`# tests: --test engine`; by default the model test and the
 # fuzz engine's test) must then fail within their normal runs. The tree is
 # restored after each patch. Prints one line a patch.

@@ -100,7 +100,8 @@ const UNSAFE_ALLOWED: &[&str] = &[
     "src/tools/nvtx.rs",
     // raw host memory and the blocks views share
     "src/space/allocation.rs",
-    "src/space/host.rs",
+    "src/space/host/mod.rs",
+    "src/space/host/parallel.rs",
     "src/space/mod.rs",
     "src/view/raw.rs",
     "src/element.rs",

@@ -1,8 +1,12 @@
 //! Host memory: aligned allocation and strided fill/copy by contiguous runs.
 
+mod parallel;
+
+pub(crate) use parallel::{copy, copy_threads};
+use parallel::zero;
 use super::{Backend, Region, Space, Stream, Transfer, ALIGNMENT};
 use crate::error::{bail, Error, Result};
-use crate::layout::{for_each_outer, for_each_run, plan};
+use crate::layout::for_each_run;
 use std::alloc::{alloc, alloc_zeroed, dealloc, Layout};
 use std::ptr::{self, NonNull};
 
@@ -15,7 +19,7 @@ pub(crate) static HOST: HostBackend = HostBackend;
 /// | size | source | zeroing |
 /// | --- | --- | --- |
 /// | below [`MEDIUM`] | the system allocator | memset |
-/// | [`MEDIUM`] to [`LARGE`] | kernel pages, recycled through a small cache of freed blocks | fresh pages are zero; a recycled block is memset while hot |
+/// | [`MEDIUM`] to [`LARGE`] | kernel pages, recycled through a small cache of freed blocks | fresh pages are zero; a recycled block is memset while hot (on several threads from 8 MiB) |
 /// | from [`LARGE`] | kernel pages (`mmap`, huge pages advised) | fresh pages are zero, faulted in on first touch |
 ///
 /// The system allocator must memset when the alignment exceeds 16 and moves
@@ -123,7 +127,7 @@ pub(crate) fn allocate(bytes: usize, zeroed: bool) -> Result<NonNull<u8>> {
                     let p = addr as *mut u8;
                     if zeroed {
                         // SAFETY: a cached block of `size` >= `bytes` bytes, owned by nobody else.
-                        unsafe { ptr::write_bytes(p, 0, bytes) };
+                        unsafe { zero(p, bytes) };
                     }
                     return Ok(NonNull::new(p).expect("cached blocks are non-null"));
                 }
@@ -411,106 +415,6 @@ pub(crate) fn populate(ptr: *mut u8, bytes: usize) {
     }
 }
 
-/// `total` bytes cut into at most `threads` pieces of whole pages (the last
-/// one shorter): `(offset, length)` of each.
-fn page_parts(total: usize, threads: usize) -> impl Iterator<Item = (usize, usize)> {
-    let chunk = total.div_ceil(threads.max(1)).next_multiple_of(4096).max(1);
-    (0..total).step_by(chunk).map(move |start| (start, chunk.min(total - start)))
-}
-
-/// Copies of at least this many bytes are split across threads.
-const PARALLEL_COPY: usize = 32 << 20;
-
-/// Threads for a large host copy (and for faulting in a mirror's pages
-/// before its registration): `DV_COPY_THREADS`, else the cores, at most 8.
-pub(crate) fn copy_threads() -> usize {
-    static N: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *N.get_or_init(|| {
-        std::env::var("DV_COPY_THREADS")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get().min(8)))
-            .max(1)
-    })
-}
-
-/// Two raw pointers handed to the threads of one copy.
-#[derive(Clone, Copy)]
-struct Ptrs(*mut u8, *const u8);
-// SAFETY: each thread of `copy` writes a disjoint part of the destination
-// and reads the (unchanging) source; the scope joins them before returning.
-unsafe impl Send for Ptrs {}
-
-impl Ptrs {
-    /// Both pointers advanced by `d` and `s` bytes.
-    ///
-    /// # Safety
-    /// The results stay inside the regions the pointers address.
-    unsafe fn offset(self, d: usize, s: usize) -> Ptrs {
-        // SAFETY: forwarded contract.
-        unsafe { Ptrs(self.0.add(d), self.1.add(s)) }
-    }
-
-    /// Copy `n` bytes from the source pointer to the destination pointer.
-    ///
-    /// # Safety
-    /// As `ptr::copy_nonoverlapping` for the two pointers.
-    unsafe fn copy(self, n: usize) {
-        // SAFETY: forwarded contract.
-        unsafe { ptr::copy_nonoverlapping(self.1, self.0, n) }
-    }
-}
-
-/// Copy between two host regions of equal extents. Large copies are split
-/// across threads (fresh pages are faulted in in parallel too).
-///
-/// # Safety
-/// Both regions lie inside live host memory and do not overlap.
-pub(crate) unsafe fn copy(dst: &Region, src: &Region) {
-    let es = dst.elem_size;
-    debug_assert_eq!(es, src.elem_size);
-    let Some((run, outer)) = plan(dst.extents.as_slice(), dst.strides.as_slice(), src.strides.as_slice()) else {
-        return;
-    };
-    let bytes = run * es * outer.iter().map(|o| o.0).product::<usize>();
-    let threads = if bytes >= PARALLEL_COPY && !cfg!(miri) { copy_threads() } else { 1 };
-    let p = Ptrs(dst.ptr, src.ptr);
-    // SAFETY (both closures): every run lies inside its region; the regions do not overlap.
-    let copy_runs = move |p: Ptrs, outer: &[(usize, usize, usize)]| {
-        for_each_outer(outer, |d, s| unsafe { p.offset(d * es, s * es).copy(run * es) });
-    };
-    if threads == 1 {
-        copy_runs(p, &outer);
-        return;
-    }
-    std::thread::scope(|scope| match outer.split_last() {
-        None => {
-            // One contiguous run: split its bytes.
-            for (start, n) in page_parts(run * es, threads) {
-                // SAFETY: disjoint byte ranges of the run.
-                let q = unsafe { p.offset(start, start) };
-                // SAFETY: a disjoint byte range of both live regions.
-                scope.spawn(move || unsafe { q.copy(n) });
-            }
-        }
-        Some((&(extent, sd, ss), inner)) => {
-            // Split the outermost axis.
-            let per = extent.div_ceil(threads);
-            for first in (0..extent).step_by(per) {
-                let last = (first + per).min(extent);
-                let inner = inner.to_vec();
-                scope.spawn(move || {
-                    for k in first..last {
-                        // SAFETY: index k of the outermost axis, inside both regions.
-                        let q = unsafe { p.offset(k * sd * es, k * ss * es) };
-                        copy_runs(q, &inner);
-                    }
-                });
-            }
-        }
-    });
-}
-
 impl Backend for HostBackend {
     fn allocate(&self, _ordinal: u32, bytes: usize, zeroed: bool) -> Result<NonNull<u8>> {
         allocate(bytes, zeroed)
@@ -611,7 +515,14 @@ mod tests {
 
     #[test]
     fn recycled_medium_blocks_come_back_zeroed() {
-        let n = MEDIUM + 123;
+        for n in [MEDIUM + 123, (16 << 20) + 123] {
+            recycled_block_comes_back_zeroed(n);
+        }
+    }
+
+    /// A block of `n` bytes, dirtied and freed, is zero when allocated again
+    /// (16 MiB: zeroed on several threads where there are cores).
+    fn recycled_block_comes_back_zeroed(n: usize) {
         let p = allocate(n, true).unwrap();
         // SAFETY: n fresh bytes.
         unsafe {
