@@ -38,6 +38,12 @@ pub(crate) const PIN_MIN: usize = 256 << 10;
 /// before registration (the driver would fault them in one by one).
 const POPULATE_MIN: usize = 64 << 20;
 
+/// At most this many threads fault a mirror's pages in: the work is usually in
+/// the background, and the program's own threads (writing that mirror, often)
+/// keep the other cores. Copies, which the caller waits for, take up to 16
+/// (`host::copy_threads`).
+const POPULATE_THREADS: usize = 8;
+
 /// Pages are faulted in by chunks of this size; a cancel is seen between two
 /// chunks. Small, because a cancelled worker finishes its chunk while the
 /// grow that cancelled it runs (8 threads zeroing pages slow everything else).
@@ -236,7 +242,7 @@ impl Block {
             }
         };
         std::thread::scope(|s| {
-            for _ in 1..host::copy_threads().min(chunks) {
+            for _ in 1..host::copy_threads().min(POPULATE_THREADS).min(chunks) {
                 // A thread that cannot start leaves its chunks to the others.
                 let _ = std::thread::Builder::new().spawn_scoped(s, run); // a copy: it holds only references
             }
