@@ -35,6 +35,28 @@ static_assert(!Kokkos::is_dual_view_v<Kokkos::View<double*>>);
 static_assert(std::is_same_v<Kokkos::SharedHostPinnedSpace, Kokkos::HostSpace>);
 static_assert(Kokkos::Iterate::Left != Kokkos::Iterate::Right);
 
+namespace {
+// A Kokkos library's signature: one parameter type for Views of every memory space.
+double sum_anywhere(const Kokkos::View<const double*, Kokkos::AnonymousSpace>& v) {
+  double s = 0;
+  for (std::size_t i = 0; i < v.extent(0); ++i) s += v(i);
+  return s;
+}
+}  // namespace
+
+TEST(KokkosNames, AnonymousSpaceTakesViewsOfEverySpace) {
+  static_assert(Kokkos::is_memory_space<Kokkos::AnonymousSpace>::value, "a memory space");
+  Kokkos::View<double*, Kokkos::HostSpace> h("h", 4);
+  Kokkos::View<double*, Kokkos::TestDeviceSpace> d("d", 3);
+  for (int i = 0; i < 4; ++i) h(i) = 1.5 * i;
+  Kokkos::deep_copy(d, 2.0);
+  EXPECT_EQ(sum_anywhere(h), 9.0);
+  EXPECT_EQ(sum_anywhere(d), 6.0);
+  Kokkos::View<double*, Kokkos::AnonymousSpace> any = d;
+  EXPECT_EQ(any.data(), d.data());
+  EXPECT_EQ(std::string(Kokkos::AnonymousSpace::name()), "Anonymous");
+}
+
 TEST(KokkosNames, RankOfAView) {
   Kokkos::View<double**[3]> v("v", 2, 2);
   EXPECT_EQ(Kokkos::rank(v), 3u);

@@ -1427,6 +1427,43 @@ enum dv_status_t dv_initialize(int *argc,
                                bool *mapped);
 
 /**
+ * `*token` = a hold on the current block of `side` (`DV_SIDE_HOST` /
+ * `DV_SIDE_DEVICE`) of `dv`: the block (the whole allocation, also for a
+ * subview) stays allocated, at the same address, until
+ * `dv_block_release(*token)`, even after a resize or realloc of the DualView
+ * replaced it or the DualView was destroyed. A side grown in place is the
+ * same block: a hold on it costs nothing. What a reference-counted View of
+ * another library does (Kokkos' allocation record, docs/CPP.md). Tokens are
+ * never 0.
+ *
+ * # Safety
+ * `dv` is a handle or NULL; `token` is writable.
+ */
+DV_NODISCARD
+enum dv_status_t dv_block_hold(const struct dv_dualview_t *dv,
+                               uint32_t side,
+                               uint64_t *token);
+
+/**
+ * Release a hold from `dv_block_hold`: its block is freed if nothing else
+ * uses it (no DualView, no other hold). `dv_block_release(0)` does nothing;
+ * a token released before or never given answers `DV_ERROR_INVALID_HANDLE`
+ * and changes nothing.
+ */
+DV_NODISCARD enum dv_status_t dv_block_release(uint64_t token);
+
+/**
+ * `*bytes` and `*blocks` = what dualview's blocks alive now take in `space`
+ * (`DV_SPACE_*`, every device of it): the blocks of DualViews, views and
+ * holds, as `DV_LEAK_REPORT=1` lists them at exit; blocks kept for reuse
+ * (docs/GPU.md) are not counted. Either pointer may be NULL.
+ *
+ * # Safety
+ * `bytes` and `blocks` are NULL or writable.
+ */
+DV_NODISCARD enum dv_status_t dv_live_memory(uint32_t space, uint64_t *bytes, uint64_t *blocks);
+
+/**
  * Mark `dv` as a function's result: the next `dv_take` of it hands this very
  * handle over instead of making a new one, so a language without move
  * semantics returns a DualView without leaking a handle (the Fortran module's

@@ -2,10 +2,13 @@
 # Proves the oracles are not blind: each patch in tests/mutations/ breaks a
 # rule (the 0.3 copy at modify; a box cap that coarsens the coherence map;
 # a staged copy whose completion does not unpack; a resize that copies stale
-# elements; a recycled host block zeroed only in part), and the tests it names on
-# its first line (`# tests: --test engine`; by default the model test and the
-# fuzz engine's test) must then fail within their normal runs. The tree is
-# restored after each patch. Prints one line a patch.
+# elements; a recycled host block zeroed only in part; with_kokkos' Kokkos Views
+# that do not hold their blocks, space arguments named by memory space alone, a
+# subview with a state of its own, a resize that holds copies of the views), and
+# the tests it names on its first line (`# tests: --test engine`; by default the
+# model test and the fuzz engine's test; `# run: <command>` for a command other
+# than cargo test) must then fail within their normal runs. The tree is restored
+# after each patch. Prints one line a patch.
 #
 #   bash scripts/mutations.sh            # every patch
 #   bash scripts/mutations.sh copy-at-modify
@@ -18,13 +21,15 @@ for patch in tests/mutations/*.patch; do
     [ $# -gt 0 ] && [[ " $* " != *" $name "* ]] && continue
     read -ra tests <<< "$(sed -n '1s/^# tests: //p' "$patch")"
     [ ${#tests[@]} -gt 0 ] || tests=("${TESTS[@]}")
+    run="$(sed -n '1s/^# run: //p' "$patch")"
     git apply "$patch"
     log="$(mktemp)"
-    if cargo test -q "${tests[@]}" >"$log" 2>&1; then
+    if [ -n "$run" ]; then cmd=(bash -c "$run"); else cmd=(cargo test -q "${tests[@]}"); fi
+    if "${cmd[@]}" >"$log" 2>&1; then
         echo "MUTATION $name: NOT CAUGHT (the tests passed with the rule broken)"
         status=1
     else
-        caught="$(grep -m1 -oE "thread '[a-z_]+'" "$log" | sed "s/thread //; s/'//g" || true)"
+        caught="$(grep -m1 -oE "thread '[a-z_]+'|FAILED \[[a-z_]+\]: [^(]*" "$log" | sed "s/thread //; s/'//g" || true)"
         detail="$(grep -m1 -oE "(round [0-9]+ step [0-9]+ [A-Za-z]+\([^)]*\): )?[a-z]+ side at \[[0-9, ]+\]: the ledger's value" "$log" || true)"
         echo "MUTATION $name: caught by ${caught:-a failing test}${detail:+ ($detail)}"
     fi

@@ -1,19 +1,26 @@
 //! Handing a handle over (`dv_mark_result`, `dv_take`, `dv_release`), for
-//! languages without move semantics: src/ffi/ownership.rs, through the C entries.
+//! languages without move semantics: src/ffi/ownership.rs, through the C entries;
+//! and holding one side's block past its DualView (`dv_block_hold`, `dv_block_release`,
+//! `dv_live_memory`: src/ffi/memory.rs, DECISIONS C16).
 
 use dualview::ffi::*;
 
 /// A live rank-1 DualView of 4 doubles on the host.
 fn make() -> *mut dv_dualview_t {
+    make_in(DV_SPACE_HOST, 4)
+}
+
+/// A live rank-1 DualView of `n` doubles whose device side is in `space`.
+fn make_in(space: u32, n: u64) -> *mut dv_dualview_t {
     let mut extent = [1; 8];
-    extent[0] = 4;
+    extent[0] = n;
     let extents = dv_extents_t { rank: 1, reserved: 0, extent };
     let d = dv_desc_t {
         dtype: DV_DTYPE_FLOAT64,
         elem_size: 0,
         elem_align: 0,
         layout: 0,
-        space: 0,
+        space,
         ordinal: 0,
         flags: 0,
         reserved: 0,
@@ -66,5 +73,67 @@ fn an_untaken_result_is_released_and_bad_input_changes_nothing() {
         assert!(!rel);
         assert_eq!(dv_release(r, &mut rel), dv_status_t::DV_ERROR_INVALID_HANDLE, "destroyed");
         assert_eq!(dv_destroy(c), dv_status_t::DV_OK);
+    }
+}
+
+/// Bytes of dualview's blocks alive in `space`.
+fn live(space: u32) -> u64 {
+    let mut b = 0;
+    // SAFETY: a writable output; NULL for the block count.
+    assert_eq!(unsafe { dv_live_memory(space, &mut b, std::ptr::null_mut()) }, dv_status_t::DV_OK);
+    b
+}
+
+// The only test of this binary that uses the test device: its live bytes change by this test alone.
+#[test]
+fn a_held_block_outlives_its_resize_and_its_dual_view_until_released() {
+    let before = live(DV_SPACE_TEST_DEVICE);
+    let a = make_in(DV_SPACE_TEST_DEVICE, 1000);
+    assert_eq!(live(DV_SPACE_TEST_DEVICE), before + 8000);
+    let (mut t1, mut t2) = (0u64, 0u64);
+    let mut p = std::ptr::null_mut();
+    // SAFETY: live handles, writable outputs; the device block of the test device is host memory,
+    // written and read through its pointer while a hold keeps it.
+    unsafe {
+        assert_eq!(dv_device_ptr(a, &mut p), dv_status_t::DV_OK);
+        *(p as *mut f64).add(999) = 2.5;
+        assert_eq!(dv_block_hold(a, DV_SIDE_DEVICE, &mut t1), dv_status_t::DV_OK);
+        assert!(t1 != 0);
+        let mut e = dv_extents_t { rank: 1, reserved: 0, extent: [1; 8] };
+        e.extent[0] = 400; // a shrink: a new block
+        assert_eq!(dv_resize(a, &e), dv_status_t::DV_OK);
+        assert_eq!(live(DV_SPACE_TEST_DEVICE), before + 8000 + 3200, "the held old block and the new one");
+        assert_eq!(dv_block_hold(a, DV_SIDE_DEVICE, &mut t2), dv_status_t::DV_OK);
+        assert!(t2 != t1);
+        assert_eq!(dv_destroy(a), dv_status_t::DV_OK);
+        assert_eq!(live(DV_SPACE_TEST_DEVICE), before + 8000 + 3200, "both blocks held past the DualView");
+        assert_eq!(*(p as *const f64).add(999), 2.5, "the old block still holds what was written");
+        assert_eq!(dv_block_release(t1), dv_status_t::DV_OK);
+        assert_eq!(live(DV_SPACE_TEST_DEVICE), before + 3200);
+        assert_eq!(dv_block_release(t2), dv_status_t::DV_OK);
+        assert_eq!(live(DV_SPACE_TEST_DEVICE), before);
+    }
+}
+
+#[test]
+fn holds_refuse_bad_input_and_a_second_release() {
+    let a = make();
+    let mut t = 0u64;
+    let mut n = 0u64;
+    // SAFETY: a live handle; the NULL, the bad side and the stale token are the bad input under test.
+    unsafe {
+        assert_eq!(dv_block_hold(a, DV_SIDE_HOST, std::ptr::null_mut()), dv_status_t::DV_ERROR_NULL_ARGUMENT);
+        assert_eq!(dv_block_hold(a, 7, &mut t), dv_status_t::DV_ERROR_INVALID_ARGUMENT);
+        assert_eq!(dv_block_hold(std::ptr::null(), DV_SIDE_HOST, &mut t), dv_status_t::DV_ERROR_NULL_ARGUMENT);
+        assert_eq!(t, 0, "no output on failure");
+        assert_eq!(dv_block_hold(a, DV_SIDE_HOST, &mut t), dv_status_t::DV_OK);
+        assert_eq!(dv_block_release(t), dv_status_t::DV_OK);
+        assert_eq!(dv_block_release(t), dv_status_t::DV_ERROR_INVALID_HANDLE, "a second release");
+        assert_eq!(dv_block_release(u64::MAX), dv_status_t::DV_ERROR_INVALID_HANDLE, "a token never given");
+        assert_eq!(dv_block_release(0), dv_status_t::DV_OK);
+        assert_eq!(dv_live_memory(99, &mut n, std::ptr::null_mut()), dv_status_t::DV_ERROR_INVALID_ARGUMENT);
+        assert_eq!(dv_live_memory(DV_SPACE_HOST, std::ptr::null_mut(), &mut n), dv_status_t::DV_OK);
+        assert!(n >= 1, "at least this DualView's block");
+        assert_eq!(dv_destroy(a), dv_status_t::DV_OK);
     }
 }

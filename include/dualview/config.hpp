@@ -11,7 +11,7 @@
 #define DV_CPLUSPLUS __cplusplus
 #endif
 #if DV_CPLUSPLUS < 201703L
-#error "dualview's C++ headers need C++17 or later: compile with -std=c++17 (CMake: target_compile_features(app PRIVATE cxx_std_17), or link DualView::dualview_cxx)"
+#error "dualview's C++ headers need C++17 or later: compile with -std=c++17 (CMake: -DCMAKE_CXX_STANDARD=17 as LAMMPS builds it, target_compile_features(app PRIVATE cxx_std_17), or link DualView::dualview_cxx)"
 #endif
 
 #include <cstddef>

@@ -100,6 +100,7 @@ using dv::LayoutLeft;
 using dv::LayoutRight;
 using dv::LayoutStride;
 
+using dv::AnonymousSpace;
 using dv::Cuda;
 using dv::CudaHostPinnedSpace;
 using dv::CudaSpace;

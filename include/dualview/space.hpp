@@ -349,6 +349,14 @@ using SharedSpace = HostSpace;
 #endif
 using DefaultHostExecutionSpace = Serial;
 
+/// Kokkos `AnonymousSpace`: a View of any memory space converts to a View of this one
+/// (a parameter that takes Views of every space, as Kokkos libraries write it). Such a
+/// View reads and writes where its memory is; it allocates nothing.
+struct AnonymousSpace : detail::memory_space_tag<AnonymousSpace, DV_SPACE_HOST, /*host_accessible*/ true, /*needs_mirror*/ false,
+                                                 /*unified*/ false, /*is_device*/ false, /*page_locked*/ false, DefaultExecutionSpace> {
+  static const char* name() { return "Anonymous"; }
+};
+
 /// The device part of Kokkos' `InitializationSettings`, for dv::initialize:
 /// an explicit device id (-1: none) and `map_device_id_by` ("mpi_rank" or
 /// "random"; empty: none). Set in code, they win over the arguments and the

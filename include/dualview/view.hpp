@@ -439,7 +439,8 @@ class View : public ViewTraits<DataType, Props...> {
       : data_(o.data_), track_(o.track_), side_(o.side_) {
     using O = View<DT, P...>;
     static_assert(O::rank == rank, "dv::View: converting between different ranks");
-    static_assert(std::is_same_v<typename O::memory_space, memory_space>, "dv::View: converting between memory spaces");
+    static_assert(std::is_same_v<typename O::memory_space, memory_space> || std::is_same_v<memory_space, AnonymousSpace>,
+                  "dv::View: converting between memory spaces (AnonymousSpace takes any)");
     std::size_t s[DV_MAX_RANK + 1] = {};
     std::size_t e[DV_MAX_RANK + 1] = {};
     for (std::size_t r = 0; r < rank; ++r) {
@@ -603,6 +604,7 @@ class View : public ViewTraits<DataType, Props...> {
   }
 
   void allocate(const ViewAllocProp& prop, const dv_extents_t& e, const std::size_t* strides) {
+    static_assert(!std::is_same_v<memory_space, AnonymousSpace>, "dv::View: an AnonymousSpace View views memory, it allocates none");
     constexpr bool constructs = detail::needs_construction_v<non_const_value_type>;
     const bool construct = constructs && (prop.initialize || prop.sequential_host_init);
     if (construct && !memory_space::host_accessible)

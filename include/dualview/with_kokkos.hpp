@@ -6,48 +6,51 @@
  *   #include <dualview/with_kokkos.hpp>
  *   using tdual_x = dv::with_kokkos::DualView<double*[3], Kokkos::LayoutRight, Kokkos::DefaultExecutionSpace>;
  *
- * The type has Kokkos::DualView's interface; `d_view`, `h_view`,
- * `view_device()`, `view_host()` and `view<Space>()` are real Kokkos::Views
- * (unmanaged, over dualview's allocations), so Kokkos kernels, subviews and
- * deep_copy use them unchanged. Flags, syncs, resize and realloc are
- * dualview's: region-exact syncs, grows in place, the checked mode. A View
- * taken before a resize stays valid: the blocks a resize replaces are kept
- * until the last copy of the DualView goes, or until `release_old_views()`
- * (docs/CPP.md "dualview in a real Kokkos program", DECISIONS K7).
- * `Kokkos::subview(dual_view, args...)` gives a DualView of the region: real
- * Kokkos subviews of both sides whose flags and syncs are the region's
- * (dualview's region-exact subview syncs).
+ * The type is a drop-in for Kokkos::DualView (docs/LAMMPS.md switches
+ * LAMMPS with it): every typedef and member type is Kokkos' own, and
+ * `d_view`, `h_view`, `view<Space>()` are managed Kokkos::Views over
+ * dualview's blocks, so kernels, subviews, deep_copy and Views the program
+ * allocates of these types work unchanged. A block replaced by a resize lives
+ * as long as some View of it, as in Kokkos (with_kokkos/record.hpp). Flags,
+ * syncs, resize and realloc are dualview's: region-exact syncs, grows in
+ * place, the checked mode. `Kokkos::subview(dual_view, args...)` is a DualView
+ * of the region, assignable to the declared DualView types, that shares the
+ * parent's state. docs/CPP.md "dualview in a real Kokkos program".
  * Never include it with dualview's Kokkos-named headers (dualview/kokkos/).
  */
 #ifndef DUALVIEW_WITH_KOKKOS_HPP
 #define DUALVIEW_WITH_KOKKOS_HPP
 
 #include <Kokkos_Core.hpp>
+#include <Kokkos_DualView.hpp>
 
 #ifdef DUALVIEW_COMPAT_KOKKOS_CORE_HPP
 #error "<dualview/with_kokkos.hpp> needs the real Kokkos; dualview's Kokkos-named headers (dualview/kokkos/) are on the include path"
 #endif
 
 #include <dualview.hpp>
+#include <dualview/with_kokkos/record.hpp>
 
+#include <array>
+#include <atomic>
 #include <cstddef>
 #include <memory>
 #include <string>
 #include <type_traits>
 #include <utility>
-#include <vector>
 
 namespace dv {
 namespace with_kokkos {
+template <class DataType, class... Properties>
+class DualView;
+
 namespace detail {
 
-/// dualview's layout for a Kokkos layout (LayoutLeft and LayoutRight; DECISIONS K8).
+/// dualview's layout for a Kokkos layout. An allocating DualView holds LayoutLeft or
+/// LayoutRight (DECISIONS K8); a LayoutStride one is a subview's.
 template <class L>
 struct layout {
-  static_assert(std::is_same_v<L, Kokkos::LayoutLeft> || std::is_same_v<L, Kokkos::LayoutRight>,
-                "dv::with_kokkos::DualView holds LayoutLeft or LayoutRight arrays; a LayoutStride DualView stays "
-                "Kokkos::DualView (take LayoutStride views of it with Kokkos::subview)");
-  using type = void;
+  using type = dv::LayoutStride;
 };
 template <>
 struct layout<Kokkos::LayoutLeft> {
@@ -60,7 +63,7 @@ struct layout<Kokkos::LayoutRight> {
 
 /// dualview's execution space for the device side of a Kokkos memory space.
 /// Host memory is dualview's test device when DUALVIEW_WITH_KOKKOS_TEST_DEVICE
-/// is defined (two spaces on a CPU, for tests), otherwise one host space.
+/// is defined (two sides on a CPU, for tests), otherwise one host space.
 template <class M>
 struct device_side;
 template <>
@@ -104,152 +107,162 @@ auto dv_arg(const A& a) {
   else return std::pair<std::size_t, std::size_t>(static_cast<std::size_t>(a.first), static_cast<std::size_t>(a.second));
 }
 
-/// Whether `Space` (a memory space, execution space or device type) names the memory `M`.
-template <class Space, class M>
-constexpr bool names_memory() {
-  if constexpr (Kokkos::is_memory_space<Space>::value) return std::is_same_v<Space, M>;
-  else return std::is_same_v<typename Space::memory_space, M>;
+/// The memory space a space argument names (a memory space, an execution space or a device type).
+template <class S>
+using memory_of = typename S::memory_space;
+
+/// Whether a space argument (a memory space, an execution space or a device type) names
+/// the device side of a DualView of traits `T` and host view type `THost`, by its role
+/// (docs/CPP.md "Which side a space names"): the host mirror space is the host; the
+/// execution space and device type are the device; then the memory space is the device
+/// and THost's spaces are the host; else the side whose memory space it shares. The role
+/// decides where both sides are one Kokkos memory space (a CPU build with
+/// DUALVIEW_WITH_KOKKOS_TEST_DEVICE: there `host_mirror_space` and `memory_space` are
+/// both HostSpace, and HostSpace names the host).
+template <class T, class THost, class S>
+constexpr bool names_device() {
+  if constexpr (std::is_same_v<S, typename T::host_mirror_space>) return false;
+  else if constexpr (std::is_same_v<S, typename T::execution_space> || std::is_same_v<S, typename T::device_type>) return true;
+  else if constexpr (std::is_same_v<S, typename T::memory_space>) return true;
+  else if constexpr (std::is_same_v<S, typename THost::device_type> || std::is_same_v<S, typename THost::memory_space> ||
+                     std::is_same_v<S, typename THost::execution_space>)
+    return false;
+  else return std::is_same_v<memory_of<S>, typename T::memory_space>;
+}
+
+/// dualview's allocation properties for a Kokkos `view_alloc(...)`: its label, WithoutInitializing.
+template <class... P>
+dv::ViewAllocProp alloc_prop(const Kokkos::Impl::ViewCtorProp<P...>& prop) {
+  using prop_t = Kokkos::Impl::ViewCtorProp<P...>;
+  static_assert(!prop_t::has_pointer, "dv::with_kokkos::DualView allocates its own memory: view_alloc without a pointer");
+  dv::ViewAllocProp p;
+  if constexpr (prop_t::has_label) {
+    p.label = static_cast<const Kokkos::Impl::ViewCtorProp<void, std::string>&>(prop).value;
+    p.has_label = true;
+  }
+  p.initialize = prop_t::initialize;
+  return p;
 }
 
 }  // namespace detail
 
-/// What `Kokkos::subview(dual_view, args...)` gives: `d_view` and `h_view`
-/// are Kokkos' own subviews of the parent's views; the flags, syncs and
-/// statistics are those of dualview's subview of the region (a sync copies
-/// what changed in the region only). Keeps the parent's replaced blocks alive
-/// as long as it lives, as the parent's Views do.
-template <class MemorySpace, class TDev, class THost, class Inner>
-class SubDualView {
- public:
-  using memory_space = MemorySpace;
-  using t_dev = TDev;
-  using t_host = THost;
-  /// dualview's subview underneath.
-  using dualview_type = Inner;
-
-  t_dev d_view;
-  t_host h_view;
-
-  SubDualView(std::shared_ptr<void> keep, Inner inner, t_dev d, t_host h)
-      : d_view(std::move(d)), h_view(std::move(h)), keep_(std::move(keep)), inner_(std::move(inner)) {}
-
-  const t_host& view_host() const { return h_view; }
-  const t_dev& view_device() const { return d_view; }
-  template <class Space>
-  auto view() const {
-    if constexpr (detail::names_memory<Space, memory_space>()) return d_view;
-    else return h_view;
-  }
-  void modify_host() { inner_.modify_host(); }
-  void modify_device() { inner_.modify_device(); }
-  template <class Space>
-  void modify() {
-    if constexpr (detail::names_memory<Space, memory_space>()) modify_device();
-    else modify_host();
-  }
-  bool need_sync_host() const { return inner_.need_sync_host(); }
-  bool need_sync_device() const { return inner_.need_sync_device(); }
-  template <class Space>
-  bool need_sync() const {
-    return detail::names_memory<Space, memory_space>() ? need_sync_device() : need_sync_host();
-  }
-  void sync_host() { inner_.sync_host(); }
-  void sync_device() { inner_.sync_device(); }
-  template <class Space>
-  void sync() {
-    if constexpr (detail::names_memory<Space, memory_space>()) sync_device();
-    else sync_host();
-  }
-  template <class Exec, class = std::enable_if_t<Kokkos::is_execution_space<Exec>::value>>
-  void sync_host(const Exec& exec) {
-    inner_.sync_host(detail::instance(exec));
-  }
-  template <class Exec, class = std::enable_if_t<Kokkos::is_execution_space<Exec>::value>>
-  void sync_device(const Exec& exec) {
-    inner_.sync_device(detail::instance(exec));
-  }
-  template <class I>
-  std::size_t extent(const I& r) const {
-    return d_view.extent(r);
-  }
-  std::size_t span() const { return d_view.span(); }
-  /// dualview's subview underneath (its statistics: what the region's syncs moved).
-  Inner& dualview() { return inner_; }
-
- private:
-  std::shared_ptr<void> keep_;
-  Inner inner_;
-};
-
 /// Kokkos::DualView's interface over dualview's data movement (see the header's comment).
-template <class DataType, class Arg1 = void, class Arg2 = void, class Arg3 = void>
-class DualView {
-  using kokkos_view = Kokkos::View<DataType, Arg1, Arg2, Arg3>;
+/// Copies share the state (flags, the blocks) and hold their own `d_view` / `h_view`.
+template <class DataType, class... Properties>
+class DualView : public Kokkos::DualView<DataType, Properties...>::traits {
+  template <class, class...>
+  friend class DualView;
+  /// Kokkos' own DualView of these arguments: every typedef below is its.
+  using kokkos_dual = Kokkos::DualView<DataType, Properties...>;
 
  public:
-  using traits = typename kokkos_view::traits;
-  using data_type = typename traits::data_type;
-  using value_type = typename traits::value_type;
-  using array_layout = typename traits::array_layout;
-  using memory_space = typename traits::memory_space;
-  using execution_space = typename traits::execution_space;
-  using device_type = typename traits::device_type;
+  using traits = typename kokkos_dual::traits;
   using host_mirror_space = typename traits::host_mirror_space;
-
-  /// The device view: a real Kokkos::View, unmanaged, over dualview's device block.
-  using t_dev = Kokkos::View<data_type, array_layout, device_type, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  /// The host view: a real Kokkos::View, unmanaged, over dualview's host block.
-  using t_host = Kokkos::View<data_type, array_layout, host_mirror_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  using t_dev_const = Kokkos::View<typename traits::const_data_type, array_layout, device_type, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  using t_host_const =
-      Kokkos::View<typename traits::const_data_type, array_layout, host_mirror_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  using t_dev_um = t_dev;
-  using t_host_um = t_host;
-  static constexpr unsigned rank = traits::rank;
+  using t_dev = typename kokkos_dual::t_dev;
+  using t_host = typename kokkos_dual::t_host;
+  using t_dev_const = typename kokkos_dual::t_dev_const;
+  using t_host_const = typename kokkos_dual::t_host_const;
+  using t_dev_const_randomread = typename kokkos_dual::t_dev_const_randomread;
+  using t_host_const_randomread = typename kokkos_dual::t_host_const_randomread;
+  using t_dev_um = typename kokkos_dual::t_dev_um;
+  using t_host_um = typename kokkos_dual::t_host_um;
+  using t_dev_const_um = typename kokkos_dual::t_dev_const_um;
+  using t_host_const_um = typename kokkos_dual::t_host_const_um;
+  using t_dev_const_randomread_um = typename kokkos_dual::t_dev_const_randomread_um;
+  using t_host_const_randomread_um = typename kokkos_dual::t_host_const_randomread_um;
 
   /// dualview's DualView underneath.
-  using dualview_type =
-      dv::DualView<data_type, typename detail::layout<array_layout>::type, typename detail::device_side<memory_space>::type>;
+  using dualview_type = dv::DualView<typename traits::data_type, typename detail::layout<typename traits::array_layout>::type,
+                                     typename detail::device_side<typename traits::memory_space>::type>;
 
   t_dev d_view;
   t_host h_view;
 
+  /// Not allocated: flag calls do nothing, need_sync is false; resize and realloc allocate.
   DualView() = default;
 
   /// Allocate both sides, zero-filled (one allocation when they share a space).
   explicit DualView(const std::string& label, std::size_t n0 = dv::detail::ctor_default, std::size_t n1 = dv::detail::ctor_default,
                     std::size_t n2 = dv::detail::ctor_default, std::size_t n3 = dv::detail::ctor_default,
                     std::size_t n4 = dv::detail::ctor_default, std::size_t n5 = dv::detail::ctor_default,
-                    std::size_t n6 = dv::detail::ctor_default, std::size_t n7 = dv::detail::ctor_default)
-      : inner_(std::make_shared<state>(dualview_type(label, n0, n1, n2, n3, n4, n5, n6, n7))) {
-    rebind();
+                    std::size_t n6 = dv::detail::ctor_default, std::size_t n7 = dv::detail::ctor_default) {
+    allocate(dv::view_alloc(label), {n0, n1, n2, n3, n4, n5, n6, n7});
   }
 
-  const t_host& view_host() const { return h_view; }
-  const t_dev& view_device() const { return d_view; }
-  /// The view of `Space`'s side (a memory space, execution space or device type).
+  /// Allocate with `Kokkos::view_alloc(label, WithoutInitializing, ...)` (LAMMPS' `NoInit(label)`).
+  template <class... P>
+  explicit DualView(const Kokkos::Impl::ViewCtorProp<P...>& prop, std::size_t n0 = dv::detail::ctor_default,
+                    std::size_t n1 = dv::detail::ctor_default, std::size_t n2 = dv::detail::ctor_default,
+                    std::size_t n3 = dv::detail::ctor_default, std::size_t n4 = dv::detail::ctor_default,
+                    std::size_t n5 = dv::detail::ctor_default, std::size_t n6 = dv::detail::ctor_default,
+                    std::size_t n7 = dv::detail::ctor_default) {
+    allocate(detail::alloc_prop(prop), {n0, n1, n2, n3, n4, n5, n6, n7});
+  }
+
+  /// Shallow, converting copy (a subview's DualView into the declared type, to const data):
+  /// the views converted as Kokkos converts them, the state shared.
+  template <class SD, class... SP, class = std::enable_if_t<!std::is_same_v<DualView<SD, SP...>, DualView>>>
+  DualView(const DualView<SD, SP...>& src)  // NOLINT: implicit, as Kokkos
+      : d_view(src.d_view), h_view(src.h_view), book_(src.book_) {
+    if constexpr (std::is_same_v<typename DualView<SD, SP...>::dualview_type, dualview_type>) inner_ = src.inner_;
+    else if (src.inner_) inner_ = std::make_shared<dualview_type>(*src.inner_);
+  }
+
+  /// Subview constructor (what `Kokkos::subview(src, args...)` calls): Kokkos' own
+  /// subviews of both views, and dualview's subview of the region, whose flags are
+  /// the parent's (a modify through either is seen by the other; a sync copies the region).
+  template <class SD, class... SP, class Arg0, class... Args>
+  DualView(const DualView<SD, SP...>& src, const Arg0& arg0, Args... args)
+      : d_view(Kokkos::subview(src.d_view, arg0, args...)), h_view(Kokkos::subview(src.h_view, arg0, args...)), book_(src.book_) {
+    if (src.inner_) inner_ = std::make_shared<dualview_type>(dv::subview(*src.inner_, detail::dv_arg(arg0), detail::dv_arg(args)...));
+  }
+
+  // ---- views ---------------------------------------------------------------
+
+  KOKKOS_INLINE_FUNCTION t_host view_host() const { return h_view; }
+  KOKKOS_INLINE_FUNCTION t_dev view_device() const { return d_view; }
+  /// The view of `Space`'s side (a memory space, execution space or device type; see `on_device`).
   template <class Space>
-  auto view() const {
+  KOKKOS_INLINE_FUNCTION std::conditional_t<detail::names_device<traits, t_host, Space>(), t_dev, t_host> view() const {
     if constexpr (on_device<Space>()) return d_view;
     else return h_view;
   }
+  KOKKOS_INLINE_FUNCTION bool is_allocated() const { return d_view.is_allocated() && h_view.is_allocated(); }
 
-  void modify_host() { inner().modify_host(); }
-  void modify_device() { inner().modify_device(); }
+  /// Whether `Space` names the device side (its role: detail::names_device, docs/CPP.md).
+  template <class Space>
+  static constexpr bool on_device() {
+    return detail::names_device<traits, t_host, Space>();
+  }
+
+  // ---- flags and syncs -----------------------------------------------------
+
+  void modify_host() {
+    if (inner_) inner_->modify_host();
+  }
+  void modify_device() {
+    if (inner_) inner_->modify_device();
+  }
   template <class Space>
   void modify() {
     if constexpr (on_device<Space>()) modify_device();
     else modify_host();
   }
-  void clear_sync_state() { inner().clear_sync_state(); }
-  bool need_sync_host() const { return inner_ && inner_->dv.need_sync_host(); }
-  bool need_sync_device() const { return inner_ && inner_->dv.need_sync_device(); }
+  void clear_sync_state() {
+    if (inner_) inner_->clear_sync_state();
+  }
+  bool need_sync_host() const { return inner_ && inner_->need_sync_host(); }
+  bool need_sync_device() const { return inner_ && inner_->need_sync_device(); }
   template <class Space>
   bool need_sync() const {
     return on_device<Space>() ? need_sync_device() : need_sync_host();
   }
-  void sync_host() { inner().sync_host(); }
-  void sync_device() { inner().sync_device(); }
+  void sync_host() {
+    if (inner_) inner_->sync_host();
+  }
+  void sync_device() {
+    if (inner_) inner_->sync_device();
+  }
   template <class Space>
   void sync() {
     if constexpr (on_device<Space>()) sync_device();
@@ -258,161 +271,179 @@ class DualView {
   /// Queue the copy on a Kokkos execution-space instance (its CUDA stream); Serial copies at once.
   template <class Exec, class = std::enable_if_t<Kokkos::is_execution_space<Exec>::value>>
   void sync_host(const Exec& exec) {
-    sync_on(exec, false);
+    if (inner_) inner_->sync_host(detail::instance(exec));
   }
   template <class Exec, class = std::enable_if_t<Kokkos::is_execution_space<Exec>::value>>
   void sync_device(const Exec& exec) {
-    sync_on(exec, true);
+    if (inner_) inner_->sync_device(detail::instance(exec));
+  }
+  template <class Space, class Exec, class = std::enable_if_t<Kokkos::is_execution_space<Exec>::value>>
+  void sync(const Exec& exec) {
+    if constexpr (on_device<Space>()) sync_device(exec);
+    else sync_host(exec);
   }
 
-  /// Keep each element's newest value (dualview's resize: each side grows in place when it can, and copies only what it holds newest or clean).
+  // ---- resize and realloc --------------------------------------------------
+
+  /// Keep each element's newest value: each side grows in place where its space can,
+  /// also while Views of it are held (they see its first elements); a side that moves
+  /// leaves its old block to the Views that hold it. Allocates when not allocated.
   void resize(std::size_t n0 = dv::detail::ctor_default, std::size_t n1 = dv::detail::ctor_default,
               std::size_t n2 = dv::detail::ctor_default, std::size_t n3 = dv::detail::ctor_default,
               std::size_t n4 = dv::detail::ctor_default, std::size_t n5 = dv::detail::ctor_default,
               std::size_t n6 = dv::detail::ctor_default, std::size_t n7 = dv::detail::ctor_default) {
-    replace([&](dualview_type& d) { d.resize(n0, n1, n2, n3, n4, n5, n6, n7); });
+    reshape(true, dv::view_alloc(), {n0, n1, n2, n3, n4, n5, n6, n7});
   }
-  /// New zeroed storage of the new extents.
+  /// resize with `Kokkos::view_alloc(Kokkos::WithoutInitializing)` (no label: Kokkos refuses one).
+  template <class... P>
+  void resize(const Kokkos::Impl::ViewCtorProp<P...>& prop, std::size_t n0 = dv::detail::ctor_default,
+              std::size_t n1 = dv::detail::ctor_default, std::size_t n2 = dv::detail::ctor_default,
+              std::size_t n3 = dv::detail::ctor_default, std::size_t n4 = dv::detail::ctor_default,
+              std::size_t n5 = dv::detail::ctor_default, std::size_t n6 = dv::detail::ctor_default,
+              std::size_t n7 = dv::detail::ctor_default) {
+    reshape(true, detail::alloc_prop(prop), {n0, n1, n2, n3, n4, n5, n6, n7});
+  }
+  /// resize with a property (`Kokkos::WithoutInitializing`).
+  template <class I, class = std::enable_if_t<!std::is_integral_v<I>>>
+  void resize(const I& prop, std::size_t n0 = dv::detail::ctor_default, std::size_t n1 = dv::detail::ctor_default,
+              std::size_t n2 = dv::detail::ctor_default, std::size_t n3 = dv::detail::ctor_default,
+              std::size_t n4 = dv::detail::ctor_default, std::size_t n5 = dv::detail::ctor_default,
+              std::size_t n6 = dv::detail::ctor_default, std::size_t n7 = dv::detail::ctor_default) {
+    resize(Kokkos::view_alloc(prop), n0, n1, n2, n3, n4, n5, n6, n7);
+  }
+  /// New zeroed storage of the new extents, flags clean (allocates when not allocated).
   void realloc(std::size_t n0 = dv::detail::ctor_default, std::size_t n1 = dv::detail::ctor_default,
                std::size_t n2 = dv::detail::ctor_default, std::size_t n3 = dv::detail::ctor_default,
                std::size_t n4 = dv::detail::ctor_default, std::size_t n5 = dv::detail::ctor_default,
                std::size_t n6 = dv::detail::ctor_default, std::size_t n7 = dv::detail::ctor_default) {
-    replace([&](dualview_type& d) { d.realloc(n0, n1, n2, n3, n4, n5, n6, n7); });
+    reshape(false, dv::view_alloc(), {n0, n1, n2, n3, n4, n5, n6, n7});
   }
-  /// Free the blocks earlier resizes replaced (kept so that Views taken before stay valid).
-  /// Afterwards such a View must not be used.
-  void release_old_views() {
-    if (inner_) {
-      inner_->retired.clear();
-      inner_->retired_host.clear();
-    }
+  template <class... P>
+  void realloc(const Kokkos::Impl::ViewCtorProp<P...>& prop, std::size_t n0 = dv::detail::ctor_default,
+               std::size_t n1 = dv::detail::ctor_default, std::size_t n2 = dv::detail::ctor_default,
+               std::size_t n3 = dv::detail::ctor_default, std::size_t n4 = dv::detail::ctor_default,
+               std::size_t n5 = dv::detail::ctor_default, std::size_t n6 = dv::detail::ctor_default,
+               std::size_t n7 = dv::detail::ctor_default) {
+    reshape(false, detail::alloc_prop(prop), {n0, n1, n2, n3, n4, n5, n6, n7});
   }
-  /// Bytes held by blocks earlier resizes replaced.
-  std::size_t old_view_bytes() const {
-    std::size_t n = 0;
-    if (inner_) {
-      for (const auto& r : inner_->retired) n += r.span() * sizeof(value_type);
-      for (const auto& r : inner_->retired_host) n += r.span() * sizeof(value_type);
-    }
-    return n;
+  template <class I, class = std::enable_if_t<!std::is_integral_v<I>>>
+  void realloc(const I& prop, std::size_t n0 = dv::detail::ctor_default, std::size_t n1 = dv::detail::ctor_default,
+               std::size_t n2 = dv::detail::ctor_default, std::size_t n3 = dv::detail::ctor_default,
+               std::size_t n4 = dv::detail::ctor_default, std::size_t n5 = dv::detail::ctor_default,
+               std::size_t n6 = dv::detail::ctor_default, std::size_t n7 = dv::detail::ctor_default) {
+    realloc(Kokkos::view_alloc(prop), n0, n1, n2, n3, n4, n5, n6, n7);
   }
+  /// Kept for 0.4's programs: replaced blocks are freed with their last View now (DECISIONS K7).
+  void release_old_views() {}
+  /// Bytes of blocks earlier resizes and reallocs replaced that Views of this DualView's
+  /// family still hold (what Kokkos would hold too; 0 once those Views are gone).
+  std::size_t old_view_bytes() const { return book_ ? book_->load() : 0; }
+
+  // ---- shape ---------------------------------------------------------------
 
   template <class I>
-  std::size_t extent(const I& r) const {
+  KOKKOS_INLINE_FUNCTION std::size_t extent(const I& r) const {
     return d_view.extent(r);
   }
   template <class I>
-  int extent_int(const I& r) const {
+  KOKKOS_INLINE_FUNCTION int extent_int(const I& r) const {
     return static_cast<int>(d_view.extent(r));
   }
-  std::size_t span() const { return d_view.span(); }
-  bool span_is_contiguous() const { return d_view.span_is_contiguous(); }
+  KOKKOS_INLINE_FUNCTION std::size_t span() const { return d_view.span(); }
+  KOKKOS_INLINE_FUNCTION bool span_is_contiguous() const { return d_view.span_is_contiguous(); }
   template <class I>
   void stride(I* s) const {
     d_view.stride(s);
   }
-  std::string label() const { return inner_ ? inner_->dv.d_view.label() : std::string(); }
-  bool is_allocated() const { return inner_ != nullptr && d_view.data() != nullptr; }
+  std::string label() const { return d_view.label(); }
 
-  /// dualview's DualView underneath (its statistics, checked mode, subviews).
-  dualview_type& dualview() { return inner(); }
-
-  /// `Kokkos::subview(*this, args...)` (what that overload calls).
-  template <class... Args>
-  auto impl_subview(const Args&... args) const {
-    auto d = Kokkos::subview(d_view, args...);
-    auto h = Kokkos::subview(h_view, args...);
-    auto sub = dv::subview(inner(), detail::dv_arg(args)...);
-    return SubDualView<memory_space, decltype(d), decltype(h), decltype(sub)>(inner_, std::move(sub), std::move(d), std::move(h));
+  /// dualview's DualView underneath (its statistics, checked mode, subviews by region).
+  dualview_type& dualview() const {
+    if (!inner_) dv::detail::raise(DV_ERROR_INVALID_ARGUMENT, "dv::with_kokkos::DualView::dualview(): not allocated");
+    return *inner_;
   }
 
  private:
-  struct state {
-    explicit state(dualview_type d) : dv(std::move(d)) {}
-    dualview_type dv;
-    /// The sides' views before a resize that moved them: what the unmanaged Kokkos Views taken then point into.
-    std::vector<typename dualview_type::t_dev> retired;
-    std::vector<typename dualview_type::t_host> retired_host;
-  };
-  std::shared_ptr<state> inner_;
+  /// The state copies share: dualview's DualView.
+  std::shared_ptr<dualview_type> inner_;
+  /// Bytes of replaced blocks held by Views (shared by the family's records).
+  std::shared_ptr<std::atomic<std::size_t>> book_;
 
-  template <class Space>
-  static constexpr bool on_device() {
-    return detail::names_memory<Space, memory_space>();
-  }
-
-  dualview_type& inner() const {
-    if (!inner_) dv::detail::raise(DV_ERROR_INVALID_ARGUMENT, "dv::with_kokkos::DualView: not allocated");
-    return inner_->dv;
-  }
-
-  template <class Exec>
-  void sync_on(const Exec& exec, bool to_device) {
-    auto e = detail::instance(exec);
-    if (to_device) inner().sync_device(e);
-    else inner().sync_host(e);
-  }
-
-  template <class F>
-  void replace(F&& change) {
-    auto& d = inner();
-    const auto old_dev = d.d_view;
-    const auto old_host = d.h_view;
-    change(d);
-    if (d.d_view.data() != old_dev.data()) inner_->retired.push_back(old_dev);
-    if (d.h_view.data() != old_host.data() && old_host.data() != old_dev.data())
-      inner_->retired_host.push_back(old_host);
+  void allocate(const dv::ViewAllocProp& prop, const std::array<std::size_t, 8>& n) {
+    static_assert(!std::is_same_v<typename traits::array_layout, Kokkos::LayoutStride>,
+                  "dv::with_kokkos::DualView allocates LayoutLeft or LayoutRight arrays; a LayoutStride DualView is a "
+                  "Kokkos::subview of one (DECISIONS K8)");
+    inner_ = std::make_shared<dualview_type>(prop, n[0], n[1], n[2], n[3], n[4], n[5], n[6], n[7]);
+    book_ = std::make_shared<std::atomic<std::size_t>>(0);
     rebind();
   }
 
-  /// Point the Kokkos Views at dualview's current blocks.
-  void rebind() {
-    auto& d = inner_->dv;
-    d_view = make<t_dev>(d.d_view.data(), d.d_view, std::make_index_sequence<8>());
-    h_view = make<t_host>(d.h_view.data(), d.h_view, std::make_index_sequence<8>());
+  void reshape(bool keep, dv::ViewAllocProp prop, const std::array<std::size_t, 8>& n) {
+    if (!inner_) {
+      prop.label = label();
+      prop.has_label = true;
+      return allocate(prop, n);
+    }
+    if (keep) inner_->resize(prop, n[0], n[1], n[2], n[3], n[4], n[5], n[6], n[7]);
+    else inner_->realloc(prop, n[0], n[1], n[2], n[3], n[4], n[5], n[6], n[7]);
+    rebind();
   }
-  template <class V, class P, class S, std::size_t... I>
-  static V make(P* ptr, const S& side, std::index_sequence<I...>) {
-    // The runtime extents only (they come first); Kokkos 3 refuses the static ones.
-    return V(ptr, (I < traits::rank_dynamic ? side.extent(I) : KOKKOS_IMPL_CTOR_DEFAULT_ARG)...);
+
+  /// Point the Kokkos Views at dualview's current blocks; the records of blocks left behind retire.
+  void rebind() {
+    using record = Kokkos::Impl::SharedAllocationRecord<detail::block_tag, void>;
+    auto& d = *inner_;
+    record* old_dev = record::of(d_view);
+    record* old_host = record::of(h_view);
+    if (old_dev && d_view.data() != d.d_view.data()) old_dev->retire();
+    if (old_host && h_view.data() != d.h_view.data()) old_host->retire();
+    d_view = detail::held_view<t_dev>(d.impl_handle(), DV_SIDE_DEVICE, d.d_view, book_);
+    if constexpr (std::is_same_v<typename t_host::memory_space, typename t_dev::memory_space>) {
+      if (static_cast<const void*>(d.h_view.data()) == static_cast<const void*>(d.d_view.data())) {
+        h_view = t_host(d_view);  // one block for both sides: one record, as Kokkos' mirror view of it
+        return;
+      }
+    }
+    h_view = detail::held_view<t_host>(d.impl_handle(), DV_SIDE_HOST, d.h_view, book_);
   }
 };
 
 /// `Kokkos::subview(dual_view, args...)` spelt in dualview's namespace.
-template <class D, class A1, class A2, class A3, class... Args>
-auto subview(const DualView<D, A1, A2, A3>& src, const Args&... args) {
-  return src.impl_subview(args...);
+template <class D, class... P, class... Args>
+auto subview(const DualView<D, P...>& src, const Args&... args) {
+  using sub = decltype(Kokkos::subview(src.d_view, args...));
+  using R = DualView<typename sub::data_type, typename sub::array_layout, typename sub::device_type, typename sub::memory_traits>;
+  return R(src, args...);
 }
 
 }  // namespace with_kokkos
 }  // namespace dv
 
 namespace Kokkos {
-/// Kokkos::subview of dualview's DualView: a DualView of the region (dv::with_kokkos::SubDualView).
-template <class D, class A1, class A2, class A3, class... Args>
-auto subview(const dv::with_kokkos::DualView<D, A1, A2, A3>& src, const Args&... args) {
-  return src.impl_subview(args...);
+/// Kokkos::subview of dualview's DualView: a DualView of the region that shares the parent's state.
+template <class D, class... P, class... Args>
+auto subview(const dv::with_kokkos::DualView<D, P...>& src, const Args&... args) {
+  return dv::with_kokkos::subview(src, args...);
 }
 /// Kokkos::resize of dualview's DualView: its member resize (each element's newest value kept; grows in place where it can).
-template <class D, class A1, class A2, class A3, class... N>
-void resize(dv::with_kokkos::DualView<D, A1, A2, A3>& v, N... n) {
+template <class D, class... P, class... N>
+std::enable_if_t<(std::is_integral_v<N> && ...)> resize(dv::with_kokkos::DualView<D, P...>& v, N... n) {
   v.resize(static_cast<std::size_t>(n)...);
 }
 /// Kokkos::realloc of dualview's DualView: its member realloc (new zeroed storage).
-template <class D, class A1, class A2, class A3, class... N>
-void realloc(dv::with_kokkos::DualView<D, A1, A2, A3>& v, N... n) {
+template <class D, class... P, class... N>
+std::enable_if_t<(std::is_integral_v<N> && ...)> realloc(dv::with_kokkos::DualView<D, P...>& v, N... n) {
   v.realloc(static_cast<std::size_t>(n)...);
 }
-/// Kokkos::resize(property, dual_view, n...) (`Kokkos::WithoutInitializing`, ...): as without
-/// it; dualview's new elements are zero either way.
-template <class I, class D, class A1, class A2, class A3, class... N, class = std::enable_if_t<!std::is_integral_v<I>>>
-void resize(const I&, dv::with_kokkos::DualView<D, A1, A2, A3>& v, N... n) {
-  v.resize(static_cast<std::size_t>(n)...);
+/// Kokkos::resize(property or view_alloc(...), dual_view, n...) (`Kokkos::WithoutInitializing`).
+template <class I, class D, class... P, class... N, class = std::enable_if_t<!std::is_integral_v<I>>>
+std::enable_if_t<(std::is_integral_v<N> && ...)> resize(const I& prop, dv::with_kokkos::DualView<D, P...>& v, N... n) {
+  v.resize(prop, static_cast<std::size_t>(n)...);
 }
-/// Kokkos::realloc(property, dual_view, n...): as without it (zeroed storage either way).
-template <class I, class D, class A1, class A2, class A3, class... N, class = std::enable_if_t<!std::is_integral_v<I>>>
-void realloc(const I&, dv::with_kokkos::DualView<D, A1, A2, A3>& v, N... n) {
-  v.realloc(static_cast<std::size_t>(n)...);
+/// Kokkos::realloc(property or view_alloc(...), dual_view, n...).
+template <class I, class D, class... P, class... N, class = std::enable_if_t<!std::is_integral_v<I>>>
+std::enable_if_t<(std::is_integral_v<N> && ...)> realloc(const I& prop, dv::with_kokkos::DualView<D, P...>& v, N... n) {
+  v.realloc(prop, static_cast<std::size_t>(n)...);
 }
 }  // namespace Kokkos
 

@@ -3,6 +3,7 @@
 #   -DMODE=cxx14    compile SRC with -std=c++14: must fail with the header's
 #                   "need C++17" #error as the first error
 #   -DCXX=<compiler> -DSRC=<source> -DINC=<include dir> -DLIBDIR=<libdualview dir> -DOUT=<binary>
+#   -DSYSINC=<include dir>   optional, before INC (a real Kokkos, for <dualview/with_kokkos.hpp>)
 set(_strict -std=c++17 -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wsign-conversion -Werror)
 execute_process(COMMAND ${CXX} --version OUTPUT_VARIABLE version ERROR_QUIET)
 if(version MATCHES "Free Software Foundation")  # GCC
@@ -23,7 +24,11 @@ if(MODE STREQUAL "hygiene")
     message(FATAL_ERROR "${OUT} failed (${rc})")
   endif()
 elseif(MODE STREQUAL "cxx14")
-  execute_process(COMMAND ${CXX} -std=c++14 -fsyntax-only -I${INC} ${SRC}
+  set(_sys)
+  if(SYSINC)
+    set(_sys -isystem ${SYSINC})
+  endif()
+  execute_process(COMMAND ${CXX} -std=c++14 -fsyntax-only ${_sys} -I${INC} ${SRC}
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(rc EQUAL 0)
     message(FATAL_ERROR "${CXX} -std=c++14 compiled dualview.hpp; the header must refuse C++14")

@@ -1,0 +1,344 @@
+# Sourced by scripts/lammps-check.sh: the steps. Uses its ROOT, SRC_IN, WORK,
+# CACHE, OUT, JOBS, NSTEPS, REPEAT, SUMMARY, note and fail.
+
+# The switch (docs/LAMMPS.md "The switch"): dualview's DualView for Kokkos'.
+# kokkos_type.h gets the include and its aliases; "full" also switches every
+# Kokkos::DualView spelt out elsewhere in src/KOKKOS.
+LAMMPS_SWITCH_INCLUDE='s|(#include <Kokkos_DualView.hpp>\n)|$1#include <dualview/with_kokkos.hpp>\n|'
+LAMMPS_SWITCH_TYPES='s/Kokkos::\s*DualView</dv::with_kokkos::DualView</g'
+# The KOKKOS files the syntax step compiles (docs/LAMMPS.md lists them).
+LAMMPS_SYNTAX_FILES="atom_kokkos.cpp atom_vec_atomic_kokkos.cpp atom_vec_full_kokkos.cpp comm_kokkos.cpp
+  neighbor_kokkos.cpp npair_kokkos.cpp verlet_kokkos.cpp pair_lj_cut_kokkos.cpp pair_eam_kokkos.cpp
+  pair_lj_charmm_coul_long_kokkos.cpp pppm_kokkos.cpp fix_shake_kokkos.cpp bond_fene_kokkos.cpp"
+
+# LIB: a directory with libdualview.so under its own name and its SONAME.
+lammps_libdualview() {
+  local lib=${DV_LIB_DIR:-$ROOT/target/release}
+  if [ ! -f "$lib/libdualview.so" ] && [ -z "${DV_LIB_DIR:-}" ] && command -v cargo >/dev/null; then
+    note "building libdualview.so (cargo rustc --release --lib --crate-type cdylib,staticlib)"
+    (cd "$ROOT" && cargo rustc --quiet --release --lib --crate-type cdylib,staticlib) || { echo "FAIL: libdualview.so did not build"; exit 1; }
+  fi
+  . "$ROOT/scripts/lib/dvlib.sh"
+  local out=$OUT  # dvlib_links sets OUT
+  dvlib_links "$lib" "$CACHE"
+  OUT=$out
+}
+
+# WORK: a copy of LAMMPS_SRC's parts a build needs, made once per source tree.
+lammps_copy_source() {
+  if [ "$(cat "$WORK/.from" 2>/dev/null)" = "$SRC_IN" ]; then return; fi
+  note "copying $SRC_IN into $WORK (once)"
+  rm -rf "$WORK" && mkdir -p "$WORK/lib" "$WORK/examples"
+  local d
+  for d in cmake src bench unittest potentials lib/kokkos examples/peptide; do
+    [ -e "$SRC_IN/$d" ] && cp -a "$SRC_IN/$d" "$WORK/$d"
+  done
+  echo "$SRC_IN" >"$WORK/.from"
+}
+
+# Whether src/KOKKOS/$1 (pristine) names Kokkos::DualView.
+lammps_names_dualview() { perl -0ne 'exit(/Kokkos::\s*DualView</ ? 0 : 1)' "$SRC_IN/src/KOKKOS/$1"; }
+
+# Print src/KOKKOS/$2 as variant $1 has it (stock, switched, full).
+lammps_variant_text() {
+  local variant=$1 f=$2 pristine="$SRC_IN/src/KOKKOS/$2"
+  if [ "$variant" = stock ] || { [ "$variant" = switched ] && [ "$f" != kokkos_type.h ]; }; then
+    cat "$pristine"
+  elif [ "$f" = kokkos_type.h ]; then
+    perl -0pe "$LAMMPS_SWITCH_INCLUDE; $LAMMPS_SWITCH_TYPES" "$pristine"
+  else
+    perl -0pe "$LAMMPS_SWITCH_TYPES" "$pristine"
+  fi
+}
+
+# Make DIR/*.{h,cpp} hold variant $1 of src/KOKKOS, rewriting only the files that
+# differ (so that make rebuilds only what the switch touches).
+lammps_switch() {
+  local variant=$1 dir=${2:-$WORK/src/KOKKOS} f n=0 tmp
+  tmp=$(mktemp)
+  for f in $(cd "$SRC_IN/src/KOKKOS" && ls -- *.h *.cpp); do
+    lammps_names_dualview "$f" || continue
+    lammps_variant_text "$variant" "$f" >"$tmp"
+    if ! cmp -s "$tmp" "$dir/$f"; then
+      cp "$tmp" "$dir/$f"
+      n=$((n + 1))
+    fi
+  done
+  rm -f "$tmp"
+  echo "$variant: $n files of src/KOKKOS rewritten"
+}
+
+# The stamp a switched binary is valid for: dualview's C++ headers (the stock
+# binary depends on LAMMPS alone).
+lammps_headers_stamp() { (cd "$ROOT/include" && find . -name '*.hpp' -o -name '*.h' | sort | xargs cat) | sha1sum | cut -c1-12; }
+
+# Configure build tree $CACHE/build-$1 once.
+lammps_configure() {
+  local backend=$1 dir=$CACHE/build-$1
+  [ -f "$dir/CMakeCache.txt" ] && return 0
+  local flags=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_STANDARD=17 -DBUILD_MPI=no -DPKG_KOKKOS=yes -DPKG_MOLECULE=yes
+    -DPKG_MANYBODY=yes -DPKG_KSPACE=yes -DPKG_RIGID=yes -DFFT=KISS -DDOWNLOAD_POTENTIALS=no
+    -DCMAKE_EXPORT_COMPILE_COMMANDS=ON "-DCMAKE_CXX_FLAGS=-I$ROOT/include"
+    "-DCMAKE_CXX_STANDARD_LIBRARIES=-L$LIB -Wl,-rpath,$LIB -ldualview")
+  case $backend in
+  serial | syntax) flags+=(-DKokkos_ENABLE_SERIAL=yes -DBUILD_OMP=no) ;;
+  openmp)
+    lammps_gtest_archive
+    flags+=(-DKokkos_ENABLE_OPENMP=yes -DBUILD_OMP=yes -DENABLE_TESTING=yes "-DGTEST_URL=file://$CACHE/googletest-1.12.1.tar.gz"
+      "-DGTEST_MD5=$(md5sum "$CACHE/googletest-1.12.1.tar.gz" | cut -d' ' -f1)")
+    ;;
+  cuda)
+    lammps_kokkos_cuda13 || return 1
+    flags+=(-DKokkos_ENABLE_CUDA=yes -DKokkos_ENABLE_SERIAL=yes -DKokkos_ARCH_HOPPER90=yes -DBUILD_OMP=no
+      "-DCMAKE_CXX_COMPILER=$WORK/lib/kokkos/bin/nvcc_wrapper")
+    ;;
+  esac
+  note "configuring $dir"
+  cmake -S "$WORK/cmake" -B "$dir" "${flags[@]}" >"$OUT/configure-$backend.log" 2>&1 || {
+    tail -30 "$OUT/configure-$backend.log"
+    return 1
+  }
+}
+
+# Debian's googletest sources (1.12.1, what LAMMPS downloads) as the archive LAMMPS' CMake unpacks.
+lammps_gtest_archive() {
+  [ -f "$CACHE/googletest-1.12.1.tar.gz" ] && return 0
+  [ -f /usr/src/googletest/CMakeLists.txt ] || {
+    echo "FAIL: /usr/src/googletest missing (apt-get install googletest)"
+    return 1
+  }
+  tar czf "$CACHE/googletest-1.12.1.tar.gz" -C /usr/src googletest
+}
+
+# Kokkos 3.7.02 (LAMMPS' bundled copy) calls three CUDA functions whose
+# signatures CUDA 13 changed; edit them in WORK, as scripts/kokkos-build.sh does for 4.6.
+lammps_kokkos_cuda13() {
+  local k=$WORK/lib/kokkos/core/src
+  command -v nvcc >/dev/null || {
+    echo "FAIL: no nvcc for the CUDA build"
+    return 1
+  }
+  local major
+  major=$(nvcc --version | sed -n 's/.*release \([0-9]*\)\..*/\1/p')
+  [ "${major:-0}" -lt 13 ] && return 0
+  grep -q "dualview: CUDA 13" "$k/Cuda/Kokkos_CudaSpace.cpp" && return 0
+  # cudaMemAdvise and cudaMemPrefetchAsync take a cudaMemLocation; cudaGraphAddNode's edge data.
+  perl -0pi -e 's/cudaMemAdvise\(([^;]*?),\s*cudaCpuDeviceId\)/cudaMemAdvise($1, cudaMemLocation{cudaMemLocationTypeHost, 0})/g;
+    s/cudaMemPrefetchAsync\(([^,]*),([^,]*),([^,]*),([^;]*?)\)\)/cudaMemPrefetchAsync($1,$2, cudaMemLocation{cudaMemLocationTypeDevice,$3}, 0,$4))/g;
+    s|^|// dualview: CUDA 13 signatures\n| if $.==1' "$k/Cuda/Kokkos_CudaSpace.cpp"
+  perl -0pi -e 's/cudaGraphAddDependencies\(([^;]*?)\)\)/cudaGraphAddDependencies($1, nullptr))/g' "$k/Cuda/Kokkos_Cuda_Graph_Impl.hpp"
+}
+
+# Build variant $2 of back end $1 into $CACHE/bin/lmp-$1-$2 unless a valid one is there.
+lammps_build() {
+  local backend=$1 variant=$2 dir=$CACHE/build-$1 bin=$CACHE/bin/lmp-$1-$2 stamp
+  stamp=$([ "$variant" = stock ] && echo stock || lammps_headers_stamp)
+  mkdir -p "$CACHE/bin"
+  if [ -x "$bin" ] && [ "$(cat "$bin.stamp" 2>/dev/null)" = "$stamp" ]; then
+    echo "$backend $variant: reusing $bin"
+    return 0
+  fi
+  lammps_switch "$variant"
+  local t0=$SECONDS
+  if ! cmake --build "$dir" -j "$JOBS" --target lmp >"$OUT/build-$backend-$variant.log" 2>&1; then
+    grep -m 20 -E "error|Error" "$OUT/build-$backend-$variant.log"
+    fail "$backend $variant: LAMMPS did not build (log: $OUT/build-$backend-$variant.log)"
+    return 1
+  fi
+  cp "$dir/lmp" "$bin" && echo "$stamp" >"$bin.stamp"
+  echo "- $backend $variant: built in $((SECONDS - t0)) s" >>"$SUMMARY"
+  echo "$backend $variant: built in $((SECONDS - t0)) s"
+}
+
+# The inputs: name, file, directory to copy from, extra LAMMPS arguments for a CPU
+# run (32,000 atoms or the peptide 8 times) and a CUDA run (>= 1M atoms).
+lammps_inputs() {
+  cat <<'EOF'
+lj in.lj bench -v x 1 -v y 1 -v z 1|-v x 4 -v y 4 -v z 4
+eam in.eam bench -v x 1 -v y 1 -v z 1|-v x 4 -v y 4 -v z 4
+chain in.chain.scaled bench -v x 1 -v y 1 -v z 1|-v x 4 -v y 4 -v z 2
+peptide in.peptide examples/peptide -v r 2|-v r 8
+EOF
+}
+
+# Prepare run directory $2 for input $1 (file name): its data files, `run` set to
+# NSTEPS steps on the CPU, the peptide replicated r x r x r.
+lammps_input_dir() {
+  local name=$1 file=$2 from=$3 dir=$4 steps=$5
+  mkdir -p "$dir"
+  cp "$WORK/$from/$file" "$dir/in.run"
+  case $name in
+  lj | eam) cp "$WORK/bench/Cu_u3.eam" "$dir/" ;;
+  chain) cp "$WORK/bench/data.chain" "$dir/" ;;
+  peptide)
+    cp "$WORK/examples/peptide/data.peptide" "$dir/"
+    perl -pi -e 's/^(read_data\s.*)$/$1\nreplicate \${r} \${r} \${r}/; s/^thermo\s+50/thermo 10/' "$dir/in.run"
+    ;;
+  esac
+  perl -pi -e "s/^run\s+\d+/run $steps/" "$dir/in.run"
+}
+
+# Kokkos arguments of back end $1.
+lammps_kokkos_args() {
+  case $1 in
+  serial) echo "-k on -sf kk" ;;
+  openmp) echo "-k on t 2 -sf kk" ;;
+  cuda) echo "-k on g 1 -sf kk" ;;
+  esac
+}
+
+# One run: back end, variant, input name, run directory, tag, extra arguments. Peak
+# RSS (KB) in tag.rss; peak GPU memory (MiB) in tag.gpumem on CUDA.
+lammps_run_one() {
+  local backend=$1 variant=$2 dir=$4 tag=$5 extra=$6 bin=$CACHE/bin/lmp-$1-$2 mon=""
+  (
+    cd "$dir" || exit 1
+    if [ "$backend" = cuda ] && command -v nvidia-smi >/dev/null; then
+      nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 100 >"$tag.gpumem.trace" 2>/dev/null &
+      mon=$!
+    fi
+    # shellcheck disable=SC2086
+    python3 "$ROOT/scripts/lammps-log.py" run "$tag.rss" "$bin" -in in.run $(lammps_kokkos_args "$backend") $extra -log "$tag.log" \
+      -screen none >"$tag.out" 2>"$tag.err"
+    local rc=$?
+    if [ -n "$mon" ]; then
+      kill "$mon" 2>/dev/null
+      wait "$mon" 2>/dev/null
+      sort -n "$tag.gpumem.trace" | tail -1 >"$tag.gpumem"
+    fi
+    exit $rc
+  )
+}
+
+# Build and run back end $1: stock, kokkos_type.h switched, fully switched (CUDA:
+# stock and fully switched, the runs that are timed).
+lammps_backend() {
+  local backend=$1 variants="stock switched full"
+  [ "$backend" = cuda ] && variants="stock full"
+  echo >>"$SUMMARY"
+  echo "## $backend" >>"$SUMMARY"
+  lammps_configure "$backend" || {
+    fail "$backend: LAMMPS did not configure (log: $OUT/configure-$backend.log)"
+    return
+  }
+  local v
+  for v in $variants; do lammps_build "$backend" "$v" || return; done
+  local name file from args cpu gpu steps=$NSTEPS reps=1
+  [ "$backend" = cuda ] && reps=$REPEAT
+  while read -r name file from args; do
+    cpu=${args%%|*}
+    gpu=${args#*|}
+    local run=$OUT/runs/$backend/$name extra=$cpu
+    [ "$backend" = cuda ] && extra=$gpu && steps=$(lammps_cuda_steps "$name")
+    rm -rf "$run"
+    lammps_input_dir "$name" "$file" "$from" "$run" "$steps"
+    local r logs=()
+    # Alternating: stock, switched, full, stock, ... (stock twice per round on CUDA:
+    # its own spread is the tolerance).
+    for r in $(seq 1 "$reps"); do
+      for v in stock $variants; do
+        [ "$v" = stock ] && [ "$backend" != cuda ] && [ "${#logs[@]}" -gt 0 ] && continue
+        local tag=$v.$r.$((${#logs[@]}))
+        note "$backend $name $v (run $r)"
+        lammps_run_one "$backend" "$v" "$name" "$run" "$tag" "$extra" || fail "$backend $name $v: LAMMPS failed (see $run/$tag.log, $tag.err)"
+        logs+=("$run/$tag")
+      done
+    done
+    python3 "$ROOT/scripts/lammps-log.py" compare --backend "$backend" --input "$name" "${logs[@]}" >>"$SUMMARY" \
+      || fail "$backend $name: thermo of a switched build differs from stock's (table above)"
+  done < <(lammps_inputs)
+}
+
+# Steps of a CUDA run of each input (>= 1M atoms).
+lammps_cuda_steps() {
+  case $1 in
+  peptide) echo 100 ;;
+  *) echo 200 ;;
+  esac
+}
+
+# The KOKKOS force-style tests (PairStyle.kokkos_omp, every pair and kspace YAML)
+# on the OpenMP build, stock and switched.
+lammps_unittests() {
+  local backend=openmp dir=$CACHE/build-openmp v
+  echo >>"$SUMMARY"
+  echo "## unit tests: PairStyle.kokkos_omp over every pair and kspace YAML (OpenMP build)" >>"$SUMMARY"
+  lammps_configure "$backend" || {
+    fail "unittests: LAMMPS did not configure"
+    return
+  }
+  echo "| build | YAML files | run | passed | skipped | failed |" >>"$SUMMARY"
+  echo "| --- | --- | --- | --- | --- | --- |" >>"$SUMMARY"
+  for v in stock full; do
+    lammps_switch "$v"
+    if ! cmake --build "$dir" -j "$JOBS" --target test_pair_style >"$OUT/build-unittests-$v.log" 2>&1; then
+      fail "unittests $v: test_pair_style did not build (log: $OUT/build-unittests-$v.log)"
+      continue
+    fi
+    local y res passed=0 skipped=0 failures=0 n=0 rundir=$OUT/unittests/$v
+    mkdir -p "$rundir"
+    for y in "$WORK"/unittest/force-styles/tests/{mol-pair,atomic-pair,manybody-pair,kspace}-*.yaml; do
+      n=$((n + 1))
+      res=$(cd "$rundir" && OMP_NUM_THREADS=2 timeout 300 "$dir/test_pair_style" "$y" --gtest_filter=PairStyle.kokkos_omp 2>&1)
+      if grep -q "^\[  SKIPPED \] 1 test" <<<"$res"; then skipped=$((skipped + 1))
+      elif grep -q "^\[  PASSED  \] 1 test" <<<"$res"; then passed=$((passed + 1))
+      else
+        failures=$((failures + 1))
+        echo "$(basename "$y"): $(grep -m3 -E "Failure|FAILED|error" <<<"$res" | tr '\n' ' ')" >>"$rundir/failed.txt"
+      fi
+    done
+    echo "| $v | $n | $((passed + failures)) | $passed | $skipped | $failures |" >>"$SUMMARY"
+    echo "unittests $v: $n YAML files, $passed passed, $skipped skipped, $failures failed"
+    eval "ut_$v=\"$passed $skipped $failures\""
+  done
+  [ "${ut_stock:-x}" = "${ut_full:-y}" ] || fail "unittests: the switched build's counts differ from stock's ($ut_stock vs $ut_full; $OUT/unittests/*/failed.txt)"
+}
+
+# Checked mode (DV_CHECK=1) on the switched CUDA build: in.lj at 32,000 atoms, 100 steps.
+lammps_checked() {
+  echo >>"$SUMMARY"
+  echo "## checked mode (DV_CHECK=1), CUDA, in.lj 32,000 atoms, 100 steps" >>"$SUMMARY"
+  local run=$OUT/runs/checked
+  [ -x "$CACHE/bin/lmp-cuda-full" ] || {
+    fail "checked: no switched CUDA build (run the cuda step first)"
+    return
+  }
+  rm -rf "$run"
+  lammps_input_dir lj in.lj bench "$run" 100
+  DV_CHECK=1 lammps_run_one cuda full lj "$run" checked "-v x 1 -v y 1 -v z 1"
+  local rc=$? n
+  n=$(grep -c "dualview" "$run/checked.err" || true)
+  echo "- exit $rc; $n dualview reports on stderr ($run/checked.err)" >>"$SUMMARY"
+  grep -m 20 "dualview" "$run/checked.err" >>"$SUMMARY" || true
+}
+
+# -fsyntax-only of LAMMPS_SYNTAX_FILES with both switches, from a configured Serial tree.
+lammps_syntax() {
+  local dir=$CACHE/build-syntax v f n=0 bad=0
+  lammps_configure syntax || {
+    fail "syntax: LAMMPS did not configure (log: $OUT/configure-syntax.log)"
+    return
+  }
+  for v in switched full; do
+    local scratch=$CACHE/syntax/$v/KOKKOS
+    rm -rf "$CACHE/syntax/$v" && mkdir -p "$scratch"
+    cp -p "$SRC_IN"/src/KOKKOS/* "$scratch/"
+    lammps_switch "$v" "$scratch" >/dev/null
+    for f in $LAMMPS_SYNTAX_FILES; do
+      n=$((n + 1))
+      local cmd
+      cmd=$(python3 "$ROOT/scripts/lammps-log.py" syntax-command "$dir/compile_commands.json" "$WORK/src/KOKKOS/$f" "$scratch") || {
+        fail "syntax: no compile command for $f"
+        bad=1
+        continue
+      }
+      if ! (cd "$dir" && eval "$cmd") >"$OUT/syntax-$v-$f.log" 2>&1; then
+        grep -m 5 "error" "$OUT/syntax-$v-$f.log"
+        fail "syntax $v: $f does not compile (log: $OUT/syntax-$v-$f.log)"
+        bad=1
+      fi
+    done
+  done
+  [ $bad -eq 0 ] && echo "PASS syntax: $n compilations (-fsyntax-only of $(wc -w <<<"$LAMMPS_SYNTAX_FILES") KOKKOS files, kokkos_type.h switched and fully switched)"
+  echo "- syntax: $n compilations, $([ $bad -eq 0 ] && echo all pass || echo FAILURES)" >>"$SUMMARY"
+}

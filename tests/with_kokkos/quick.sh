@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# gaps.cpp and lammps_shape.cpp against Debian's Kokkos 3.4 (libtrilinos-kokkos-dev), both
+# forms, outside CMake: what scripts/mutations.sh runs for the with_kokkos mutations. Builds
+# libdualview.so with cargo when target/release lacks it. Exit 1 when a program fails.
+#   usage: tests/with_kokkos/quick.sh [OUT_DIR]
+set -uo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+OUT=${1:-$ROOT/build/with_kokkos_quick}
+INC=/usr/include/trilinos
+[ -f "$INC/Kokkos_Core.hpp" ] || { echo "SKIPPED: no Debian Kokkos (apt-get install libtrilinos-kokkos-dev)"; exit 0; }
+[ -f "$ROOT/target/release/libdualview.so" ] || (cd "$ROOT" && cargo rustc --quiet --release --lib --crate-type cdylib,staticlib) || exit 1
+. "$ROOT/scripts/lib/dvlib.sh"
+dvlib_links "$ROOT/target/release" "$OUT"
+failed=0
+for prog in gaps lammps_shape; do
+  for form in test_device one_space; do
+    def=""
+    [ "$form" = test_device ] && def=-DDUALVIEW_WITH_KOKKOS_TEST_DEVICE
+    exe=$OUT/${prog}_$form
+    if ! g++ -std=c++17 -O1 $def -isystem "$INC" -I"$ROOT/include" "$HERE/$prog.cpp" -o "$exe" -ltrilinos_kokkoscontainers \
+      -ltrilinos_kokkoscore -L"$LIB" -ldualview -Wl,-rpath,"$LIB" -ldl -pthread; then
+      echo "FAIL $prog $form: did not compile"; failed=1; continue
+    fi
+    if "$exe" | tee "$exe.txt" | grep -q "every check passed"; then echo "PASS $prog $form"
+    else grep FAILED "$exe.txt"; echo "FAIL $prog $form"; failed=1; fi
+  done
+done
+exit $failed
