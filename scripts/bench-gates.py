@@ -7,7 +7,9 @@ margin. docs/BENCHMARKS.md "Gates" says why each margin is what it is.
     python3 scripts/bench-gates.py OUT_DIR
 
 Reads OUT_DIR/kokkos-rows-dualview.txt and kokkos-rows-kokkos.txt
-(benches/kokkos_rows.cu) and OUT_DIR/lammps-bench.txt (benches/lammps_bench.cu).
+(benches/kokkos_rows.cu), OUT_DIR/lammps-bench.txt (benches/lammps_bench.cu) and
+OUT_DIR/lammps-real.md (LAMMPS itself, scripts/lammps-check.sh: its loop time with
+the DualView type switched, at most stock's).
 A gate whose row is absent (a group not run, no Kokkos built) is "not run",
 which is not a miss."""
 import importlib.util
@@ -30,6 +32,31 @@ RATIO_MARGIN = 0.10
 # benches/lammps_bench.cu: each grow of the default mirror at 32M atoms.
 GROW_TARGET_MS, GROW_MARGIN = 20.0, 0.10
 GROW_AT_ONCE_TARGET_MS = 30.0
+# LAMMPS itself (issue 43): in.lj's loop time, switched over stock, at most 1.0 less this margin.
+LAMMPS_MARGIN = 0.03
+
+
+def lammps_real(path):
+    """Gates from scripts/lammps-check.sh's summary: per input, the switched build's median loop
+    time over stock's (the `full` row, else `switched`)."""
+    try:
+        text = open(path).read()
+    except FileNotFoundError:
+        return []
+    out = []
+    for block in re.split(r"^### ", text, flags=re.M)[1:]:
+        title = block.splitlines()[0]
+        loop = {}
+        for line in block.splitlines():
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if len(cells) > 3 and cells[0] in ("stock", "switched", "full") and numbers(cells[2]):
+                loop[cells[0]] = numbers(cells[2])[0]
+        new = loop.get("full", loop.get("switched"))
+        if "stock" in loop and new:
+            r = new / loop["stock"]
+            out.append((f"LAMMPS {title}: loop time switched / stock", f"{new:.3f} / {loop['stock']:.3f} s = {r:.3f}", "<= 1.00",
+                        f"{LAMMPS_MARGIN:.0%}", "met" if r <= 1.0 else ("within noise" if r <= 1.0 + LAMMPS_MARGIN else "MISSED")))
+    return out
 
 
 def rows(path):
@@ -88,6 +115,7 @@ def main():
             gates.append(("create 1 GiB, resize to 2 GiB at once (default mirror)", cells[2], f"<= {GROW_AT_ONCE_TARGET_MS:.0f} ms", f"{GROW_MARGIN:.0%}",
                           verdict(t <= GROW_AT_ONCE_TARGET_MS, t <= GROW_AT_ONCE_TARGET_MS * (1 + GROW_MARGIN))))
 
+    gates += lammps_real(os.path.join(out, "lammps-real.md"))
     print("| gate | measured | target | noise margin | verdict |")
     print("| --- | --- | --- | --- | --- |")
     for g in gates:

@@ -25,7 +25,7 @@
 # OUT_DIR defaults to .gpu/bench. Extra arguments go to gpu_bench; --only picks
 # groups: gpu_bench's (sync,tiny,flags,strided,async,enqueue,resize,create,probe), kokkos
 # (benches/kokkos_rows.cu against dualview and Kokkos: $OUT_DIR/kokkos-rows.md), lammps,
-# mirror and halo. Exits non-zero when a check failed (a wrong value, an exception, a crash)
+# mirror, halo and lammps-real (LAMMPS itself, when .lammps/lammps.tar.xz is there). Exits non-zero when a check failed (a wrong value, an exception, a crash)
 # or a gate was missed ($OUT_DIR/gates.md, scripts/bench-gates.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -153,9 +153,22 @@ if want halo; then
     echo "SKIPPED halo: no mpicxx on this machine" | tee "$OUT_DIR/halo-bench.txt"
   fi
 fi
+# LAMMPS itself (issue 43): in.lj at 2,048,000 atoms on CUDA, stock against its DualView
+# switched to dualview's (scripts/lammps-check.sh, docs/LAMMPS.md), from the archive
+# `scripts/lammps-check.sh LAMMPS_SRC pack` writes; the gate reads $OUT_DIR/lammps-real.md.
+if want lammps-real; then
+  if [ -f "$ROOT/.lammps/lammps.tar.xz" ]; then
+    OUT=$OUT_DIR/lammps-real LAMMPS_INPUTS=lj DV_LIB_DIR=$GPU/lib bash scripts/lammps-check.sh "$ROOT/.lammps/lammps.tar.xz" cuda \
+      || status=1
+    cp "$OUT_DIR/lammps-real/summary.md" "$OUT_DIR/lammps-real.md" 2>/dev/null || true
+  else
+    echo "SKIPPED lammps-real: no .lammps/lammps.tar.xz (scripts/lammps-check.sh LAMMPS_SRC pack, then carry .lammps)" \
+      | tee "$OUT_DIR/lammps-real.md"
+  fi
+fi
 # The gates (issue 32): rows with a target, and every Kokkos ratio; a miss beyond its
 # noise margin fails the run (docs/BENCHMARKS.md "Gates").
-if want kokkos || want lammps || want mirror; then
+if want kokkos || want lammps || want mirror || want lammps-real; then
   python3 scripts/bench-gates.py "$OUT_DIR" | tee "$OUT_DIR/gates.md" || { echo "gpu-bench: a gate was MISSED (see above)"; status=1; }
 fi
 if [ "$status" -ne 0 ]; then echo "gpu-bench: a check FAILED (see above)"; fi

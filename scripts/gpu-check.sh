@@ -133,6 +133,11 @@ if [ -f "$GPU/kokkos-src.tar.gz" ] && command -v nvcc >/dev/null; then
       -L"$KLIB" -lkokkoscontainers -lkokkoscore -L"$GPU/lib" -ldualview -lcuda -ldl
   [ -x "$GPU/with_kokkos_cuda" ] && run with_kokkos_cuda sh -c "'$GPU/with_kokkos_cuda' | tee /dev/stderr | grep -q 'every check passed'"
   [ -x "$GPU/with_kokkos_cuda" ] && run with_kokkos_cuda_checked sh -c "DV_CHECK=1 '$GPU/with_kokkos_cuda' | tee /dev/stderr | grep -q 'every check passed'"
+  # One test per gap of the LAMMPS switch (issue 43), on CUDA.
+  run build_with_kokkos_gaps_cuda "$KPREFIX/bin/nvcc_wrapper" -std=c++17 -O2 -arch=sm_90 --extended-lambda --expt-relaxed-constexpr \
+      -Xcompiler -pthread -I"$KPREFIX/include" -I"$ROOT/include" tests/with_kokkos/gaps.cpp -o "$GPU/with_kokkos_gaps_cuda" \
+      -L"$KLIB" -lkokkoscontainers -lkokkoscore -L"$GPU/lib" -ldualview -lcuda -ldl
+  [ -x "$GPU/with_kokkos_gaps_cuda" ] && run with_kokkos_gaps_cuda sh -c "'$GPU/with_kokkos_gaps_cuda' | tee /dev/stderr | grep -q 'every check passed'"
 else
   record with_kokkos_cuda "SKIPPED (no .gpu/kokkos-src.tar.gz: run gpu-prepare.sh with KOKKOS_SRC)"
 fi
@@ -156,6 +161,7 @@ elif command -v compute-sanitizer >/dev/null; then
     [ -x "$GPU/cu-build/kokkos_device_names" ] && run "sanitizer_${tool}_cu_kokkos_names" compute-sanitizer --tool $tool --error-exitcode 3 "$GPU/cu-build/kokkos_device_names"
     [ -x "$GPU/kokkos-build/kokkos_dualview_tests" ] && run "sanitizer_${tool}_kokkos_unit" compute-sanitizer --tool $tool --error-exitcode 3 "$GPU/kokkos-build/kokkos_dualview_tests" --gtest_filter=-*DeathTest*
     [ -x "$GPU/with_kokkos_cuda" ] && run "sanitizer_${tool}_with_kokkos" compute-sanitizer --tool $tool --error-exitcode 3 "$GPU/with_kokkos_cuda"
+    [ -x "$GPU/with_kokkos_gaps_cuda" ] && run "sanitizer_${tool}_with_kokkos_gaps" compute-sanitizer --tool $tool --error-exitcode 3 "$GPU/with_kokkos_gaps_cuda"
     run "sanitizer_${tool}_interop" compute-sanitizer --tool $tool --error-exitcode 3 "$GPU/bin/interop" --test-threads 1
     run "sanitizer_${tool}_gtest" compute-sanitizer --tool $tool --error-exitcode 3 "$GPU/bin/dv_gtest" --gtest_filter='*Gpu*:*Cuda*'
     # The out-of-memory test makes the driver fail on purpose; the sanitizer would count that.

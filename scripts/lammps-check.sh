@@ -19,19 +19,39 @@
 #              alternating runs each (stock twice as often: its own spread)
 #   unittests  the KOKKOS force-style tests (PairStyle.kokkos_omp over every
 #              pair and kspace YAML) on the OpenMP build, stock and switched
+#   cuda-unittests  the same on the CUDA build (Kokkos for CUDA and OpenMP)
 #   checked    the switched CUDA build, in.lj at 32,000 atoms, 100 steps, DV_CHECK=1
 #   syntax     -fsyntax-only of the dozen KOKKOS files docs/LAMMPS.md lists, with
 #              both switches (what the test command runs when LAMMPS_SRC is set)
+#   pack       write .lammps/lammps.tar.xz (git-ignored): what the other steps read
+#              of LAMMPS_SRC, for a GPU machine (scripts/lammps-check.sh
+#              .lammps/lammps.tar.xz cuda there; docs/LAMMPS.md)
+#
+# LAMMPS_SRC may also be such an archive (unpacked once into the cache).
 #
 # Environment: LAMMPS_CACHE (build trees, reused; default
 # ${XDG_CACHE_HOME:-~/.cache}/dualview/lammps), DV_LIB_DIR (libdualview.so;
 # default target/release, built when missing), JOBS (build jobs; default nproc),
 # LAMMPS_STEPS (CPU run length; default 100), LAMMPS_REPEAT (CUDA runs of each
-# build; default 3), OUT (logs and summary.md; default build/lammps).
+# build; default 3), LAMMPS_INPUTS (default "lj eam chain peptide"), OUT (logs and
+# summary.md; default build/lammps).
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SRC_IN=${1:-}
 shift || true
+CACHE=${LAMMPS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dualview/lammps}
+# An archive from the pack step (what a GPU machine, which reaches no network, is given):
+# unpacked once into the cache.
+if [ -f "$SRC_IN" ] && [[ "$SRC_IN" == *.tar.* ]]; then
+  unpacked=$CACHE/unpacked-$(sha1sum "$SRC_IN" | cut -c1-12)
+  if [ ! -f "$unpacked/.complete" ]; then
+    rm -rf "$unpacked" && mkdir -p "$unpacked" && tar xf "$SRC_IN" -C "$unpacked" && touch "$unpacked/.complete" || {
+      echo "FAIL: $SRC_IN did not unpack"
+      exit 1
+    }
+  fi
+  SRC_IN=$unpacked
+fi
 if [ -z "$SRC_IN" ] || [ ! -f "$SRC_IN/src/KOKKOS/kokkos_type.h" ] || [ ! -f "$SRC_IN/cmake/CMakeLists.txt" ]; then
   echo "SKIPPED: LAMMPS_SRC does not name a LAMMPS tree with src/KOKKOS and cmake/ (usage: scripts/lammps-check.sh LAMMPS_SRC [STEP...])"
   exit 0
@@ -39,7 +59,6 @@ fi
 SRC_IN=$(cd "$SRC_IN" && pwd)
 STEPS=("$@")
 [ ${#STEPS[@]} -eq 0 ] && STEPS=(serial openmp unittests)
-CACHE=${LAMMPS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dualview/lammps}
 OUT=${OUT:-$ROOT/build/lammps}
 JOBS=${JOBS:-$(nproc)}
 NSTEPS=${LAMMPS_STEPS:-100}
@@ -66,11 +85,13 @@ echo "# LAMMPS on dualview: $(date -u +%Y-%m-%dT%H:%MZ), LAMMPS $(sed -n 's/.*LA
 for step in "${STEPS[@]}"; do
   case $step in
   serial | openmp | cuda) lammps_backend "$step" ;;
-  unittests) lammps_unittests ;;
+  unittests) lammps_unittests openmp ;;
+  cuda-unittests) lammps_unittests cuda ;;
   checked) lammps_checked ;;
   syntax) lammps_syntax ;;
+  pack) lammps_pack ;;
   *)
-    echo "unknown step '$step' (serial, openmp, cuda, unittests, checked, syntax)"
+    echo "unknown step '$step' (serial, openmp, cuda, unittests, cuda-unittests, checked, syntax, pack)"
     exit 2
     ;;
   esac

@@ -40,7 +40,8 @@ def parse(path):
             loop, atoms, in_thermo = float(m.group(1)), int(m.group(2)), False
             continue
         if in_thermo and line.strip() and not line.startswith("WARNING"):
-            thermo.append(line.rstrip())
+            # thermo_style multi heads each block with the CPU time so far: not a result.
+            thermo.append(re.sub(r"CPU =\s*[-+.\deE]+", "CPU = *", line.rstrip()))
         m = re.match(r"^(\w+)\s*\|\s*([\d.eE+-]*)\s*\|\s*([\d.eE+-]+)\s*\|", line)
         if m and m.group(1) in SECTIONS:
             sections[m.group(1)] = float(m.group(3))

@@ -14,6 +14,8 @@ LAMMPS_SYNTAX_FILES="atom_kokkos.cpp atom_vec_atomic_kokkos.cpp atom_vec_full_ko
 # LIB: a directory with libdualview.so under its own name and its SONAME.
 lammps_libdualview() {
   local lib=${DV_LIB_DIR:-$ROOT/target/release}
+  # A GPU machine has no Rust: the library scripts/gpu-prepare.sh put in .gpu/lib.
+  [ -z "${DV_LIB_DIR:-}" ] && [ ! -f "$lib/libdualview.so" ] && [ -f "$ROOT/.gpu/lib/libdualview.so" ] && lib=$ROOT/.gpu/lib
   if [ ! -f "$lib/libdualview.so" ] && [ -z "${DV_LIB_DIR:-}" ] && command -v cargo >/dev/null; then
     note "building libdualview.so (cargo rustc --release --lib --crate-type cdylib,staticlib)"
     (cd "$ROOT" && cargo rustc --quiet --release --lib --crate-type cdylib,staticlib) || { echo "FAIL: libdualview.so did not build"; exit 1; }
@@ -88,9 +90,12 @@ lammps_configure() {
       "-DGTEST_MD5=$(md5sum "$CACHE/googletest-1.12.1.tar.gz" | cut -d' ' -f1)")
     ;;
   cuda)
+    # CUDA with Kokkos' OpenMP host back end: the unit tests' kokkos_omp case runs on it.
     lammps_kokkos_cuda13 || return 1
-    flags+=(-DKokkos_ENABLE_CUDA=yes -DKokkos_ENABLE_SERIAL=yes -DKokkos_ARCH_HOPPER90=yes -DBUILD_OMP=no
-      "-DCMAKE_CXX_COMPILER=$WORK/lib/kokkos/bin/nvcc_wrapper")
+    lammps_gtest_archive
+    flags+=(-DKokkos_ENABLE_CUDA=yes -DKokkos_ENABLE_OPENMP=yes -DKokkos_ARCH_HOPPER90=yes -DBUILD_OMP=yes
+      "-DCMAKE_CXX_COMPILER=$WORK/lib/kokkos/bin/nvcc_wrapper" -DENABLE_TESTING=yes
+      "-DGTEST_URL=file://$CACHE/googletest-1.12.1.tar.gz" "-DGTEST_MD5=$(md5sum "$CACHE/googletest-1.12.1.tar.gz" | cut -d' ' -f1)")
     ;;
   esac
   note "configuring $dir"
@@ -226,6 +231,7 @@ lammps_backend() {
   local name file from args cpu gpu steps=$NSTEPS reps=1
   [ "$backend" = cuda ] && reps=$REPEAT
   while read -r name file from args; do
+    [[ " ${LAMMPS_INPUTS:-lj eam chain peptide} " == *" $name "* ]] || continue
     cpu=${args%%|*}
     gpu=${args#*|}
     local run=$OUT/runs/$backend/$name extra=$cpu
@@ -257,12 +263,13 @@ lammps_cuda_steps() {
   esac
 }
 
-# The KOKKOS force-style tests (PairStyle.kokkos_omp, every pair and kspace YAML)
-# on the OpenMP build, stock and switched.
+# The KOKKOS force-style tests (PairStyle.kokkos_omp, every pair and kspace YAML) on
+# the build of back end $1 (openmp; cuda: Kokkos for CUDA and OpenMP), stock and switched.
 lammps_unittests() {
-  local backend=openmp dir=$CACHE/build-openmp v
+  local backend=${1:-openmp} v
+  local dir=$CACHE/build-$backend
   echo >>"$SUMMARY"
-  echo "## unit tests: PairStyle.kokkos_omp over every pair and kspace YAML (OpenMP build)" >>"$SUMMARY"
+  echo "## unit tests: PairStyle.kokkos_omp over every pair and kspace YAML ($backend build)" >>"$SUMMARY"
   lammps_configure "$backend" || {
     fail "unittests: LAMMPS did not configure"
     return
@@ -271,11 +278,11 @@ lammps_unittests() {
   echo "| --- | --- | --- | --- | --- | --- |" >>"$SUMMARY"
   for v in stock full; do
     lammps_switch "$v"
-    if ! cmake --build "$dir" -j "$JOBS" --target test_pair_style >"$OUT/build-unittests-$v.log" 2>&1; then
-      fail "unittests $v: test_pair_style did not build (log: $OUT/build-unittests-$v.log)"
+    if ! cmake --build "$dir" -j "$JOBS" --target test_pair_style >"$OUT/build-unittests-$backend-$v.log" 2>&1; then
+      fail "unittests $backend $v: test_pair_style did not build (log: $OUT/build-unittests-$backend-$v.log)"
       continue
     fi
-    local y res passed=0 skipped=0 failures=0 n=0 rundir=$OUT/unittests/$v
+    local y res passed=0 skipped=0 failures=0 n=0 rundir=$OUT/unittests/$backend-$v
     mkdir -p "$rundir"
     for y in "$WORK"/unittest/force-styles/tests/{mol-pair,atomic-pair,manybody-pair,kspace}-*.yaml; do
       n=$((n + 1))
@@ -288,10 +295,10 @@ lammps_unittests() {
       fi
     done
     echo "| $v | $n | $((passed + failures)) | $passed | $skipped | $failures |" >>"$SUMMARY"
-    echo "unittests $v: $n YAML files, $passed passed, $skipped skipped, $failures failed"
+    echo "unittests $backend $v: $n YAML files, $passed passed, $skipped skipped, $failures failed"
     eval "ut_$v=\"$passed $skipped $failures\""
   done
-  [ "${ut_stock:-x}" = "${ut_full:-y}" ] || fail "unittests: the switched build's counts differ from stock's ($ut_stock vs $ut_full; $OUT/unittests/*/failed.txt)"
+  [ "${ut_stock:-x}" = "${ut_full:-y}" ] || fail "unittests $backend: the switched build's counts differ from stock's ($ut_stock vs $ut_full; $OUT/unittests/*/failed.txt)"
 }
 
 # Checked mode (DV_CHECK=1) on the switched CUDA build: in.lj at 32,000 atoms, 100 steps.
@@ -341,4 +348,27 @@ lammps_syntax() {
   done
   [ $bad -eq 0 ] && echo "PASS syntax: $n compilations (-fsyntax-only of $(wc -w <<<"$LAMMPS_SYNTAX_FILES") KOKKOS files, kokkos_type.h switched and fully switched)"
   echo "- syntax: $n compilations, $([ $bad -eq 0 ] && echo all pass || echo FAILURES)" >>"$SUMMARY"
+}
+
+# .lammps/lammps.tar.xz: the parts of LAMMPS_SRC the steps read (the core sources, the five
+# packages built, Kokkos, the inputs, the unit tests and the potentials their pair and
+# kspace YAML files name).
+lammps_pack() {
+  local dest=$ROOT/.lammps list f
+  mkdir -p "$dest"
+  list=$(mktemp)
+  (
+    cd "$SRC_IN" || exit 1
+    ls -d cmake src/*.cpp src/*.h src/KOKKOS src/MOLECULE src/MANYBODY src/KSPACE src/RIGID src/STUBS src/Makefile* \
+      lib/kokkos bench/in.lj bench/in.eam bench/in.chain.scaled bench/data.chain bench/Cu_u3.eam examples/peptide unittest 2>/dev/null
+    cat unittest/force-styles/tests/{mol-pair,atomic-pair,manybody-pair,kspace}-*.yaml >"$list.yaml"
+    for f in potentials/*; do grep -qF "$(basename "$f")" "$list.yaml" && echo "$f"; done
+  ) >"$list"
+  tar cJf "$dest/lammps.tar.xz" -C "$SRC_IN" -T "$list" || {
+    fail "pack: tar failed"
+    return
+  }
+  rm -f "$list" "$list.yaml"
+  echo "- pack: $dest/lammps.tar.xz, $(du -h "$dest/lammps.tar.xz" | cut -f1)" >>"$SUMMARY"
+  echo "PASS pack: $dest/lammps.tar.xz ($(du -h "$dest/lammps.tar.xz" | cut -f1))"
 }

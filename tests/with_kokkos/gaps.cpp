@@ -169,10 +169,11 @@ std::uint64_t live(std::uint32_t space) {
   return b;
 }
 void memory_as_kokkos() {
-  const std::uint32_t dev_space = two_sides ? std::uint32_t(DV_SPACE_TEST_DEVICE) : std::uint32_t(DV_SPACE_HOST);
-  if (!std::is_same_v<Dev::memory_space, Kokkos::HostSpace>) return;  // a GPU: measured by lammps-check.sh
+  // Where dualview's two blocks live (one space: the host).
+  const std::uint32_t dev_space = tdual_left::dualview_type::memory_space::code;
+  const std::uint32_t host_space = tdual_left::dualview_type::t_host::memory_space::code;
   const std::size_t n = 1000, bytes = n * 3 * sizeof(double);
-  const std::uint64_t dev0 = live(dev_space), host0 = live(DV_SPACE_HOST);
+  const std::uint64_t dev0 = live(dev_space), host0 = live(host_space);
   {
     tdual_left x("x", n, 3);
     for (std::size_t i = 0; i < n; ++i)
@@ -192,10 +193,10 @@ void memory_as_kokkos() {
     check(live(dev_space) == with_old - (two_sides ? bytes : 0), "memory", "the old device block goes with its last View");
     held_h = tdual_left::t_host();
     check(x.old_view_bytes() == 0, "memory", "no replaced block left");
-    check(live(dev_space) == dev0 + 2 * bytes && (!two_sides || live(DV_SPACE_HOST) == host0 + 2 * bytes), "memory",
+    check(live(dev_space) == dev0 + 2 * bytes && (!two_sides || live(host_space) == host0 + 2 * bytes), "memory",
           "only the grown blocks remain");
   }
-  check(live(dev_space) == dev0 && live(DV_SPACE_HOST) == host0, "memory", "everything goes with the DualView");
+  check(live(dev_space) == dev0 && live(host_space) == host0, "memory", "everything goes with the DualView");
   {
     // Blocks of 32 MiB and more grow in place (docs/GPU.md): resize keeps no copy of
     // the DualView's own views, so the addresses stay, also while a View is held.
