@@ -186,7 +186,7 @@ class DualView : public Kokkos::DualView<DataType, Properties...>::traits {
                     std::size_t n2 = dv::detail::ctor_default, std::size_t n3 = dv::detail::ctor_default,
                     std::size_t n4 = dv::detail::ctor_default, std::size_t n5 = dv::detail::ctor_default,
                     std::size_t n6 = dv::detail::ctor_default, std::size_t n7 = dv::detail::ctor_default) {
-    allocate(dv::view_alloc(label), {n0, n1, n2, n3, n4, n5, n6, n7});
+    allocate(dv::view_alloc(label), {{n0, n1, n2, n3, n4, n5, n6, n7}});
   }
 
   /// Allocate with `Kokkos::view_alloc(label, WithoutInitializing, ...)` (LAMMPS' `NoInit(label)`).
@@ -196,7 +196,7 @@ class DualView : public Kokkos::DualView<DataType, Properties...>::traits {
                     std::size_t n3 = dv::detail::ctor_default, std::size_t n4 = dv::detail::ctor_default,
                     std::size_t n5 = dv::detail::ctor_default, std::size_t n6 = dv::detail::ctor_default,
                     std::size_t n7 = dv::detail::ctor_default) {
-    allocate(detail::alloc_prop(prop), {n0, n1, n2, n3, n4, n5, n6, n7});
+    allocate(detail::alloc_prop(prop), {{n0, n1, n2, n3, n4, n5, n6, n7}});
   }
 
   /// Shallow, converting copy (a subview's DualView into the declared type, to const data):
@@ -288,50 +288,34 @@ class DualView : public Kokkos::DualView<DataType, Properties...>::traits {
   /// Keep each element's newest value: each side grows in place where its space can,
   /// also while Views of it are held (they see its first elements); a side that moves
   /// leaves its old block to the Views that hold it. Allocates when not allocated.
-  void resize(std::size_t n0 = dv::detail::ctor_default, std::size_t n1 = dv::detail::ctor_default,
-              std::size_t n2 = dv::detail::ctor_default, std::size_t n3 = dv::detail::ctor_default,
-              std::size_t n4 = dv::detail::ctor_default, std::size_t n5 = dv::detail::ctor_default,
-              std::size_t n6 = dv::detail::ctor_default, std::size_t n7 = dv::detail::ctor_default) {
-    reshape(true, dv::view_alloc(), {n0, n1, n2, n3, n4, n5, n6, n7});
+  template <class... N, class = std::enable_if_t<(std::is_integral_v<N> && ...)>>
+  void resize(N... n) {
+    reshape(true, dv::view_alloc(), extents(n...));
   }
   /// resize with `Kokkos::view_alloc(Kokkos::WithoutInitializing)` (no label: Kokkos refuses one).
-  template <class... P>
-  void resize(const Kokkos::Impl::ViewCtorProp<P...>& prop, std::size_t n0 = dv::detail::ctor_default,
-              std::size_t n1 = dv::detail::ctor_default, std::size_t n2 = dv::detail::ctor_default,
-              std::size_t n3 = dv::detail::ctor_default, std::size_t n4 = dv::detail::ctor_default,
-              std::size_t n5 = dv::detail::ctor_default, std::size_t n6 = dv::detail::ctor_default,
-              std::size_t n7 = dv::detail::ctor_default) {
-    reshape(true, detail::alloc_prop(prop), {n0, n1, n2, n3, n4, n5, n6, n7});
+  template <class... P, class... N, class = std::enable_if_t<(std::is_integral_v<N> && ...)>>
+  void resize(const Kokkos::Impl::ViewCtorProp<P...>& prop, N... n) {
+    reshape(true, detail::alloc_prop(prop), extents(n...));
   }
   /// resize with a property (`Kokkos::WithoutInitializing`).
-  template <class I, class = std::enable_if_t<!std::is_integral_v<I>>>
-  void resize(const I& prop, std::size_t n0 = dv::detail::ctor_default, std::size_t n1 = dv::detail::ctor_default,
-              std::size_t n2 = dv::detail::ctor_default, std::size_t n3 = dv::detail::ctor_default,
-              std::size_t n4 = dv::detail::ctor_default, std::size_t n5 = dv::detail::ctor_default,
-              std::size_t n6 = dv::detail::ctor_default, std::size_t n7 = dv::detail::ctor_default) {
-    resize(Kokkos::view_alloc(prop), n0, n1, n2, n3, n4, n5, n6, n7);
+  template <class I, class... N, class = std::enable_if_t<!std::is_integral_v<I> && (std::is_integral_v<N> && ...)>>
+  void resize(const I& prop, N... n) {
+    resize(Kokkos::view_alloc(prop), n...);
   }
   /// New zeroed storage of the new extents, flags clean (allocates when not allocated).
-  void realloc(std::size_t n0 = dv::detail::ctor_default, std::size_t n1 = dv::detail::ctor_default,
-               std::size_t n2 = dv::detail::ctor_default, std::size_t n3 = dv::detail::ctor_default,
-               std::size_t n4 = dv::detail::ctor_default, std::size_t n5 = dv::detail::ctor_default,
-               std::size_t n6 = dv::detail::ctor_default, std::size_t n7 = dv::detail::ctor_default) {
-    reshape(false, dv::view_alloc(), {n0, n1, n2, n3, n4, n5, n6, n7});
+  template <class... N, class = std::enable_if_t<(std::is_integral_v<N> && ...)>>
+  void realloc(N... n) {
+    reshape(false, dv::view_alloc(), extents(n...));
   }
-  template <class... P>
-  void realloc(const Kokkos::Impl::ViewCtorProp<P...>& prop, std::size_t n0 = dv::detail::ctor_default,
-               std::size_t n1 = dv::detail::ctor_default, std::size_t n2 = dv::detail::ctor_default,
-               std::size_t n3 = dv::detail::ctor_default, std::size_t n4 = dv::detail::ctor_default,
-               std::size_t n5 = dv::detail::ctor_default, std::size_t n6 = dv::detail::ctor_default,
-               std::size_t n7 = dv::detail::ctor_default) {
-    reshape(false, detail::alloc_prop(prop), {n0, n1, n2, n3, n4, n5, n6, n7});
+  /// realloc with `Kokkos::view_alloc(Kokkos::WithoutInitializing)`.
+  template <class... P, class... N, class = std::enable_if_t<(std::is_integral_v<N> && ...)>>
+  void realloc(const Kokkos::Impl::ViewCtorProp<P...>& prop, N... n) {
+    reshape(false, detail::alloc_prop(prop), extents(n...));
   }
-  template <class I, class = std::enable_if_t<!std::is_integral_v<I>>>
-  void realloc(const I& prop, std::size_t n0 = dv::detail::ctor_default, std::size_t n1 = dv::detail::ctor_default,
-               std::size_t n2 = dv::detail::ctor_default, std::size_t n3 = dv::detail::ctor_default,
-               std::size_t n4 = dv::detail::ctor_default, std::size_t n5 = dv::detail::ctor_default,
-               std::size_t n6 = dv::detail::ctor_default, std::size_t n7 = dv::detail::ctor_default) {
-    realloc(Kokkos::view_alloc(prop), n0, n1, n2, n3, n4, n5, n6, n7);
+  /// realloc with a property (`Kokkos::WithoutInitializing`).
+  template <class I, class... N, class = std::enable_if_t<!std::is_integral_v<I> && (std::is_integral_v<N> && ...)>>
+  void realloc(const I& prop, N... n) {
+    realloc(Kokkos::view_alloc(prop), n...);
   }
   /// Kept for 0.4's programs: replaced blocks are freed with their last View now (DECISIONS K7).
   void release_old_views() {}
@@ -368,6 +352,17 @@ class DualView : public Kokkos::DualView<DataType, Properties...>::traits {
   std::shared_ptr<dualview_type> inner_;
   /// Bytes of replaced blocks held by Views (shared by the family's records).
   std::shared_ptr<std::atomic<std::size_t>> book_;
+
+  /// Up to 8 extents, the rest Kokkos' "not given".
+  template <class... N>
+  static std::array<std::size_t, 8> extents(N... n) {
+    static_assert(sizeof...(N) <= 8, "at most 8 extents");
+    std::array<std::size_t, 8> e;
+    e.fill(dv::detail::ctor_default);
+    std::size_t i = 0;
+    ((e[i++] = static_cast<std::size_t>(n)), ...);
+    return e;
+  }
 
   void allocate(const dv::ViewAllocProp& prop, const std::array<std::size_t, 8>& n) {
     static_assert(!std::is_same_v<typename traits::array_layout, Kokkos::LayoutStride>,
@@ -428,22 +423,22 @@ auto subview(const dv::with_kokkos::DualView<D, P...>& src, const Args&... args)
 /// Kokkos::resize of dualview's DualView: its member resize (each element's newest value kept; grows in place where it can).
 template <class D, class... P, class... N>
 std::enable_if_t<(std::is_integral_v<N> && ...)> resize(dv::with_kokkos::DualView<D, P...>& v, N... n) {
-  v.resize(static_cast<std::size_t>(n)...);
+  v.resize(n...);
 }
 /// Kokkos::realloc of dualview's DualView: its member realloc (new zeroed storage).
 template <class D, class... P, class... N>
 std::enable_if_t<(std::is_integral_v<N> && ...)> realloc(dv::with_kokkos::DualView<D, P...>& v, N... n) {
-  v.realloc(static_cast<std::size_t>(n)...);
+  v.realloc(n...);
 }
 /// Kokkos::resize(property or view_alloc(...), dual_view, n...) (`Kokkos::WithoutInitializing`).
 template <class I, class D, class... P, class... N, class = std::enable_if_t<!std::is_integral_v<I>>>
 std::enable_if_t<(std::is_integral_v<N> && ...)> resize(const I& prop, dv::with_kokkos::DualView<D, P...>& v, N... n) {
-  v.resize(prop, static_cast<std::size_t>(n)...);
+  v.resize(prop, n...);
 }
 /// Kokkos::realloc(property or view_alloc(...), dual_view, n...).
 template <class I, class D, class... P, class... N, class = std::enable_if_t<!std::is_integral_v<I>>>
 std::enable_if_t<(std::is_integral_v<N> && ...)> realloc(const I& prop, dv::with_kokkos::DualView<D, P...>& v, N... n) {
-  v.realloc(prop, static_cast<std::size_t>(n)...);
+  v.realloc(prop, n...);
 }
 }  // namespace Kokkos
 

@@ -85,6 +85,48 @@ fn under_checker() -> bool {
 /// Freed medium blocks: (page-rounded size, address).
 static CACHE: std::sync::Mutex<Vec<(usize, usize)>> = std::sync::Mutex::new(Vec::new());
 
+/// Which freed blocks the cache keeps: only those of a size that churns, one
+/// that was freed and then asked for again (a temporary made each step, a
+/// DualView created anew, a neighbor list reallocated at the same size). A size
+/// a program only grows through (LAMMPS grows its per-atom arrays by 1 % at a
+/// time) is never asked for again once freed, so its blocks go back to the
+/// kernel at once and the cache holds nothing nobody will ask for
+/// (docs/DECISIONS.md S3). Each list is short and remembers the latest sizes.
+struct Churn {
+    /// Page-rounded sizes of the latest medium blocks freed.
+    freed: std::collections::VecDeque<usize>,
+    /// Sizes asked for again after a block of that size was freed.
+    churning: std::collections::VecDeque<usize>,
+}
+static CHURN: std::sync::Mutex<Churn> =
+    std::sync::Mutex::new(Churn { freed: std::collections::VecDeque::new(), churning: std::collections::VecDeque::new() });
+/// How many sizes each list of [`Churn`] remembers.
+const CHURN_LEN: usize = 64;
+
+impl Churn {
+    fn remember(list: &mut std::collections::VecDeque<usize>, size: usize) {
+        if let Some(k) = list.iter().position(|&s| s == size) {
+            list.remove(k);
+        } else if list.len() == CHURN_LEN {
+            list.pop_front();
+        }
+        list.push_back(size);
+    }
+    /// A medium request of `size` bytes that the cache did not serve.
+    fn asked(size: usize) {
+        let mut c = CHURN.lock().unwrap_or_else(|e| e.into_inner());
+        if c.freed.contains(&size) {
+            Self::remember(&mut c.churning, size);
+        }
+    }
+    /// A medium block of `size` bytes is freed: whether the cache should keep it.
+    fn keep(size: usize) -> bool {
+        let mut c = CHURN.lock().unwrap_or_else(|e| e.into_inner());
+        Self::remember(&mut c.freed, size);
+        c.churning.contains(&size)
+    }
+}
+
 /// Large blocks reserve more address space than they use, so that growing
 /// them keeps their address and contents (no copy): base -> reserved bytes.
 /// The unused part is inaccessible and costs no memory.
@@ -131,6 +173,8 @@ pub(crate) fn allocate(bytes: usize, zeroed: bool) -> Result<NonNull<u8>> {
                     }
                     return Ok(NonNull::new(p).expect("cached blocks are non-null"));
                 }
+                drop(cache);
+                Churn::asked(size);
             }
             return map(bytes);
         }
@@ -334,7 +378,7 @@ pub(crate) unsafe fn deallocate(ptr: NonNull<u8>, bytes: usize) {
                 unsafe { libc::munmap(ptr.as_ptr() as *mut libc::c_void, total) };
                 return;
             }
-            if bytes < LARGE {
+            if bytes < LARGE && Churn::keep(size) {
                 let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
                 let held: usize = cache.iter().map(|&(s, _)| s).sum();
                 if held + size <= CACHE_BYTES {
@@ -514,6 +558,31 @@ mod tests {
     }
 
     #[test]
+    fn a_size_only_grown_through_goes_back_to_the_kernel() {
+        if mode() != Mode::Fast {
+            return;
+        }
+        // LAMMPS' grows: three arrays of each size, each size freed once the next is made
+        // (odd sizes that no other test uses).
+        let size = |k: usize| MEDIUM + 7 * PAGE + k * 101 * PAGE;
+        let mut live: Vec<NonNull<u8>> = (0..3).map(|_| allocate(size(0), true).unwrap()).collect();
+        for k in 1..8 {
+            for b in live.iter_mut() {
+                let grown = allocate(size(k), true).unwrap();
+                let old = std::mem::replace(b, grown);
+                // SAFETY: the block of the last size, ours.
+                unsafe { deallocate(old, size(k - 1)) };
+                let kept = CACHE.lock().unwrap().iter().any(|&(_, a)| a == old.as_ptr() as usize);
+                assert!(!kept, "a block of a size grown through is not kept ({} bytes)", size(k - 1));
+            }
+        }
+        for b in live {
+            // SAFETY: the blocks of the last size, ours.
+            unsafe { deallocate(b, size(7)) };
+        }
+    }
+
+    #[test]
     fn recycled_medium_blocks_come_back_zeroed() {
         for n in [MEDIUM + 123, (16 << 20) + 123] {
             recycled_block_comes_back_zeroed(n);
@@ -523,14 +592,21 @@ mod tests {
     /// A block of `n` bytes, dirtied and freed, is zero when allocated again
     /// (16 MiB: zeroed on several threads where there are cores).
     fn recycled_block_comes_back_zeroed(n: usize) {
+        // Free the size, then ask for it again: the cache keeps sizes that churn.
+        let first = allocate(n, false).unwrap();
+        // SAFETY: n bytes of our own.
+        unsafe { deallocate(first, n) };
         let p = allocate(n, true).unwrap();
-        // SAFETY: n fresh bytes.
+        // SAFETY: n bytes of our own, zeroed.
         unsafe {
             assert!(std::slice::from_raw_parts(p.as_ptr(), n).iter().all(|&b| b == 0));
             ptr::write_bytes(p.as_ptr(), 0xAB, n);
             deallocate(p, n);
         }
         let q = allocate(n, true).unwrap();
+        if mode() == Mode::Fast {
+            assert_eq!(q, p, "a size that churns comes back from the cache");
+        }
         // SAFETY: n bytes, zeroed on reuse.
         unsafe {
             assert!(std::slice::from_raw_parts(q.as_ptr(), n).iter().all(|&b| b == 0));
