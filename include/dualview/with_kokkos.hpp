@@ -339,7 +339,7 @@ class DualView : public Kokkos::DualView<DataType, Properties...>::traits {
   void stride(I* s) const {
     d_view.stride(s);
   }
-  std::string label() const { return d_view.label(); }
+  std::string label() const { return inner_ ? inner_->d_view.label() : std::string(); }
 
   /// dualview's DualView underneath (its statistics, checked mode, subviews by region).
   dualview_type& dualview() const {

@@ -10,6 +10,7 @@
 #include <dualview/with_kokkos.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <type_traits>
 
@@ -163,6 +164,17 @@ void sides_by_role() {
 }
 
 // ---- gap: a replaced block is freed with its last View; resize holds no copies ----
+/// Whether dualview's host blocks can grow in place: not when they come from the
+/// system allocator (DV_SYSTEM_ALLOCATOR=1, AddressSanitizer, valgrind; DECISIONS S3).
+bool grows_in_place() {
+#if defined(__SANITIZE_ADDRESS__)
+  return false;
+#else
+  const char* sys = std::getenv("DV_SYSTEM_ALLOCATOR");
+  const char* preload = std::getenv("LD_PRELOAD");
+  return !(sys && *sys && std::string(sys) != "0") && !(preload && std::string(preload).find("vgpreload") != std::string::npos);
+#endif
+}
 std::uint64_t live(std::uint32_t space) {
   std::uint64_t b = 0;
   dv::detail::check(dv_live_memory(space, &b, nullptr));
@@ -207,8 +219,14 @@ void memory_as_kokkos() {
     const double* host_before = y.h_view.data();
     auto held_h = y.h_view;
     y.resize(big + big / 4);
-    check(y.h_view.data() == host_before && held_h.data() == host_before, "memory", "the host block grew in place while a View held it");
-    check(y.old_view_bytes() == 0 && y.h_view(big - 1, 1) == 7.0, "memory", "a block grown in place is no old block");
+    if (grows_in_place()) {
+      check(y.h_view.data() == host_before && held_h.data() == host_before, "memory", "the host block grew in place while a View held it");
+      check(y.old_view_bytes() == 0, "memory", "a block grown in place is no old block");
+    } else {
+      check(y.old_view_bytes() >= big * 3 * sizeof(double) && held_h(big - 1, 1) == 7.0, "memory",
+            "without growth in place the held View keeps the old block");
+    }
+    check(y.h_view(big - 1, 1) == 7.0, "memory", "the grow kept the value");
   }
 }
 

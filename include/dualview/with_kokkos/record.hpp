@@ -61,7 +61,8 @@ class SharedAllocationRecord<dv::with_kokkos::detail::block_tag, void> : public 
   /// Our record behind a View, or nullptr (a View of another allocation).
   template <class V>
   static SharedAllocationRecord* of(const V& v) {
-    base* r = v.impl_track().template get_record<typename V::memory_space>();
+    // The base type, not the View's space's record type: ours derives from the base alone.
+    base* r = v.impl_track().template get_record<void>();
     return r ? dynamic_cast<SharedAllocationRecord*>(r) : nullptr;
   }
   /// The DualView moved on to another block: this one now counts in its ledger while Views hold it.
