@@ -120,7 +120,7 @@ using memory_of = typename S::memory_space;
 /// DUALVIEW_WITH_KOKKOS_TEST_DEVICE: there `host_mirror_space` and `memory_space` are
 /// both HostSpace, and HostSpace names the host).
 template <class T, class THost, class S>
-constexpr bool names_device() {
+KOKKOS_INLINE_FUNCTION constexpr bool names_device() {
   if constexpr (std::is_same_v<S, typename T::host_mirror_space>) return false;
   else if constexpr (std::is_same_v<S, typename T::execution_space> || std::is_same_v<S, typename T::device_type>) return true;
   else if constexpr (std::is_same_v<S, typename T::memory_space>) return true;
@@ -224,14 +224,14 @@ class DualView : public Kokkos::DualView<DataType, Properties...>::traits {
   /// The view of `Space`'s side (a memory space, execution space or device type; see `on_device`).
   template <class Space>
   KOKKOS_INLINE_FUNCTION std::conditional_t<detail::names_device<traits, t_host, Space>(), t_dev, t_host> view() const {
-    if constexpr (on_device<Space>()) return d_view;
+    if constexpr (detail::names_device<traits, t_host, Space>()) return d_view;
     else return h_view;
   }
   KOKKOS_INLINE_FUNCTION bool is_allocated() const { return d_view.is_allocated() && h_view.is_allocated(); }
 
   /// Whether `Space` names the device side (its role: detail::names_device, docs/CPP.md).
   template <class Space>
-  static constexpr bool on_device() {
+  KOKKOS_INLINE_FUNCTION static constexpr bool on_device() {
     return detail::names_device<traits, t_host, Space>();
   }
 
