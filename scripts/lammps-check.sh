@@ -39,6 +39,7 @@ set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SRC_IN=${1:-}
 shift || true
+export PATH=/usr/local/cuda/bin:$PATH  # nvcc on a GPU machine
 CACHE=${LAMMPS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dualview/lammps}
 # An archive from the pack step (what a GPU machine, which reaches no network, is given):
 # unpacked once into the cache.

@@ -116,23 +116,17 @@ lammps_gtest_archive() {
   tar czf "$CACHE/googletest-1.12.1.tar.gz" -C /usr/src googletest
 }
 
-# Kokkos 3.7.02 (LAMMPS' bundled copy) calls three CUDA functions whose
-# signatures CUDA 13 changed; edit them in WORK, as scripts/kokkos-build.sh does for 4.6.
+# Kokkos 3.7.02 (LAMMPS' bundled copy) calls three CUDA functions whose signatures
+# CUDA 13 changed, and its nvcc_wrapper defaults to sm_70, which CUDA 13 dropped: edit
+# them in WORK (scripts/lib/kokkos37-cuda13.py; checked: Kokkos 3.7.02 then builds for
+# sm_90 with CUDA 13.0's nvcc). The fork's copy lost nvcc_wrapper's execute bit.
 lammps_kokkos_cuda13() {
-  local k=$WORK/lib/kokkos/core/src
   command -v nvcc >/dev/null || {
     echo "FAIL: no nvcc for the CUDA build"
     return 1
   }
-  local major
-  major=$(nvcc --version | sed -n 's/.*release \([0-9]*\)\..*/\1/p')
-  [ "${major:-0}" -lt 13 ] && return 0
-  grep -q "dualview: CUDA 13" "$k/Cuda/Kokkos_CudaSpace.cpp" && return 0
-  # cudaMemAdvise and cudaMemPrefetchAsync take a cudaMemLocation; cudaGraphAddNode's edge data.
-  perl -0pi -e 's/cudaMemAdvise\(([^;]*?),\s*cudaCpuDeviceId\)/cudaMemAdvise($1, cudaMemLocation{cudaMemLocationTypeHost, 0})/g;
-    s/cudaMemPrefetchAsync\(([^,]*),([^,]*),([^,]*),([^;]*?)\)\)/cudaMemPrefetchAsync($1,$2, cudaMemLocation{cudaMemLocationTypeDevice,$3}, 0,$4))/g;
-    s|^|// dualview: CUDA 13 signatures\n| if $.==1' "$k/Cuda/Kokkos_CudaSpace.cpp"
-  perl -0pi -e 's/cudaGraphAddDependencies\(([^;]*?)\)\)/cudaGraphAddDependencies($1, nullptr))/g' "$k/Cuda/Kokkos_Cuda_Graph_Impl.hpp"
+  chmod +x "$WORK/lib/kokkos/bin/"*
+  python3 "$ROOT/scripts/lib/kokkos37-cuda13.py" "$WORK/lib/kokkos"
 }
 
 # Build variant $2 of back end $1 into $CACHE/bin/lmp-$1-$2 unless a valid one is there.
