@@ -4,6 +4,7 @@
 #                   "need C++17" #error as the first error
 #   -DCXX=<compiler> -DSRC=<source> -DINC=<include dir> -DLIBDIR=<libdualview dir> -DOUT=<binary>
 #   -DSYSINC=<include dir>   optional, before INC (a real Kokkos, for <dualview/with_kokkos.hpp>)
+#   -DMODE=fails    compile SRC with -std=c++17: must fail, with an error matching EXPECT
 set(_strict -std=c++17 -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wsign-conversion -Werror)
 execute_process(COMMAND ${CXX} --version OUTPUT_VARIABLE version ERROR_QUIET)
 if(version MATCHES "Free Software Foundation")  # GCC
@@ -38,6 +39,17 @@ elseif(MODE STREQUAL "cxx14")
   if(NOT first MATCHES "need C\\+\\+17")
     message(FATAL_ERROR "the first error is not the header's \"need C++17\" #error:\n${err}")
   endif()
+elseif(MODE STREQUAL "fails")
+  execute_process(COMMAND ${CXX} -std=c++17 -fsyntax-only -isystem ${SYSINC} -I${INC} ${SRC}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(rc EQUAL 0)
+    message(FATAL_ERROR "${CXX} compiled ${SRC}; it must be refused")
+  endif()
+  string(REGEX MATCH "error:[^\n]*${EXPECT}[^\n]*" found "${err}")
+  if(NOT found)
+    message(FATAL_ERROR "no error says \"${EXPECT}\":\n${err}")
+  endif()
+  message("refused as it must be: ${found}")
 else()
-  message(FATAL_ERROR "MODE must be hygiene or cxx14")
+  message(FATAL_ERROR "MODE must be hygiene, cxx14 or fails")
 endif()
