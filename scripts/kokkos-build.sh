@@ -31,36 +31,7 @@ export PATH=/usr/local/cuda/bin:$PATH
 start=$(date +%s)
 rm -rf "$WORK" && mkdir -p "$WORK/src"
 tar -xzf "$ARCHIVE" -C "$WORK/src"
-python3 - "$WORK/src" <<'EOF'
-import sys, os
-src = sys.argv[1]
-inst = os.path.join(src, "core/src/Cuda/Kokkos_Cuda_Instance.hpp")
-loc = ("    cudaMemLocation loc;\n"
-       "    loc.type = device == cudaCpuDeviceId ? cudaMemLocationTypeHost : cudaMemLocationTypeDevice;\n"
-       "    loc.id = device;\n")
-edits = [
-    ("    return cudaGraphAddDependencies(graph, from, to, numDependencies);",
-     "    return cudaGraphAddDependencies(graph, from, to, nullptr, numDependencies);"),
-    ("    return cudaMemAdvise(devPtr, count, advice, device);",
-     loc + "    return cudaMemAdvise(devPtr, count, advice, loc);"),
-    ("    return cudaMemPrefetchAsync(devPtr, count, dstDevice,\n                                get_input_stream(stream));",
-     loc.replace("device ==", "dstDevice ==").replace("= device;", "= dstDevice;")
-     + "    return cudaMemPrefetchAsync(devPtr, count, loc, 0, get_input_stream(stream));"),
-]
-text = open(inst).read()
-done = 0
-for old, new in edits:
-    if old in text:
-        text = text.replace(old, "#if CUDART_VERSION >= 13000\n" + new + "\n#else\n" + old + "\n#endif", 1)
-        done += 1
-open(inst, "w").write(text)
-wrapper = os.path.join(src, "bin/nvcc_wrapper")
-w = open(wrapper).read()
-if 'default_arch="sm_70"' in w:
-    open(wrapper, "w").write(w.replace('default_arch="sm_70"', 'default_arch="sm_90"', 1))
-    done += 1
-print(f"kokkos-build: {done} edits for CUDA 13")
-EOF
+python3 scripts/lib/kokkos-cuda13.py "$WORK/src"
 cmake -S "$WORK/src" -B "$WORK/build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$WORK/src/bin/nvcc_wrapper" \
   -DCMAKE_CXX_STANDARD=17 -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_CUDA=ON -DKokkos_ARCH_HOPPER90=ON \
   -DKokkos_ENABLE_TESTS=OFF -DKokkos_ENABLE_EXAMPLES=OFF -DCMAKE_INSTALL_PREFIX="$PREFIX" > "$WORK/configure.log" 2>&1 \

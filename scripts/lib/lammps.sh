@@ -118,7 +118,7 @@ lammps_gtest_archive() {
 
 # Kokkos 3.7.02 (LAMMPS' bundled copy) calls three CUDA functions whose signatures
 # CUDA 13 changed, and its nvcc_wrapper defaults to sm_70, which CUDA 13 dropped: edit
-# them in WORK (scripts/lib/kokkos37-cuda13.py; checked: Kokkos 3.7.02 then builds for
+# them in WORK (scripts/lib/kokkos-cuda13.py; checked: Kokkos 3.7.02 then builds for
 # sm_90 with CUDA 13.0's nvcc). The fork's copy lost nvcc_wrapper's execute bit.
 lammps_kokkos_cuda13() {
   command -v nvcc >/dev/null || {
@@ -126,7 +126,7 @@ lammps_kokkos_cuda13() {
     return 1
   }
   chmod +x "$WORK/lib/kokkos/bin/"*
-  python3 "$ROOT/scripts/lib/kokkos37-cuda13.py" "$WORK/lib/kokkos"
+  python3 "$ROOT/scripts/lib/kokkos-cuda13.py" "$WORK/lib/kokkos"
 }
 
 # Build variant $2 of back end $1 into $CACHE/bin/lmp-$1-$2 unless a valid one is there.
@@ -155,6 +155,7 @@ lammps_build() {
 lammps_inputs() {
   cat <<'EOF'
 lj in.lj bench -v x 1 -v y 1 -v z 1|-v x 4 -v y 4 -v z 4
+lj_comm_host in.lj bench -v x 1 -v y 1 -v z 1 -pk kokkos comm host|-v x 4 -v y 4 -v z 4 -pk kokkos comm host
 eam in.eam bench -v x 1 -v y 1 -v z 1|-v x 4 -v y 4 -v z 4
 chain in.chain.scaled bench -v x 1 -v y 1 -v z 1|-v x 4 -v y 4 -v z 2
 peptide in.peptide examples/peptide -v r 2|-v r 8
@@ -168,7 +169,7 @@ lammps_input_dir() {
   mkdir -p "$dir"
   cp "$WORK/$from/$file" "$dir/in.run"
   case $name in
-  lj | eam) cp "$WORK/bench/Cu_u3.eam" "$dir/" ;;
+  lj | lj_comm_host | eam) cp "$WORK/bench/Cu_u3.eam" "$dir/" ;;
   chain) cp "$WORK/bench/data.chain" "$dir/" ;;
   peptide)
     cp "$WORK/examples/peptide/data.peptide" "$dir/"
@@ -226,7 +227,10 @@ lammps_backend() {
   local name file from args cpu gpu steps=$NSTEPS reps=1
   [ "$backend" = cuda ] && reps=$REPEAT
   while read -r name file from args; do
-    [[ " ${LAMMPS_INPUTS:-lj eam chain peptide} " == *" $name "* ]] || continue
+    local inputs="lj eam chain peptide"
+    # On a GPU, also LAMMPS' communication through the host: DualView syncs each step.
+    [ "$backend" = cuda ] && inputs="lj lj_comm_host eam chain peptide"
+    [[ " ${LAMMPS_INPUTS:-$inputs} " == *" $name "* ]] || continue
     cpu=${args%%|*}
     gpu=${args#*|}
     local run=$OUT/runs/$backend/$name extra=$cpu
