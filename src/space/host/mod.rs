@@ -381,7 +381,9 @@ pub(crate) unsafe fn deallocate(ptr: NonNull<u8>, bytes: usize) {
             if bytes < LARGE && Churn::keep(size) {
                 let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
                 let held: usize = cache.iter().map(|&(s, _)| s).sum();
-                if held + size <= CACHE_BYTES {
+                // At most two blocks of a size (a DualView's two sides, on the test device):
+                // more would wait unused while the program asks for others.
+                if held + size <= CACHE_BYTES && cache.iter().filter(|&&(s, _)| s == size).count() < 2 {
                     cache.push((size, ptr.as_ptr() as usize));
                     return;
                 }
@@ -580,6 +582,24 @@ mod tests {
             // SAFETY: the blocks of the last size, ours.
             unsafe { deallocate(b, size(7)) };
         }
+    }
+
+    #[test]
+    fn the_cache_keeps_two_blocks_of_a_size_at_most() {
+        if mode() != Mode::Fast {
+            return;
+        }
+        let n = MEDIUM + 3 * PAGE + 77 * PAGE; // a size no other test uses
+        let first = allocate(n, false).unwrap();
+        // SAFETY: n bytes of our own; then the size churns.
+        unsafe { deallocate(first, n) };
+        let blocks: Vec<NonNull<u8>> = (0..4).map(|_| allocate(n, false).unwrap()).collect();
+        for b in &blocks {
+            // SAFETY: n bytes of our own.
+            unsafe { deallocate(*b, n) };
+        }
+        let kept = CACHE.lock().unwrap().iter().filter(|&&(s, _)| s == rounded(n)).count();
+        assert_eq!(kept, 2, "four blocks of a churning size freed, two kept");
     }
 
     #[test]
