@@ -23,6 +23,7 @@
 #   checked    the switched CUDA build, in.lj at 32,000 atoms, 100 steps, DV_CHECK=1
 #   syntax     -fsyntax-only of the dozen KOKKOS files docs/LAMMPS.md lists, with
 #              both switches (what the test command runs when LAMMPS_SRC is set)
+#   cuda-syntax  the same files compiled by nvcc from the CUDA tree (no GPU needed)
 #   pack       write .lammps/lammps.tar.xz (git-ignored): what the other steps read
 #              of LAMMPS_SRC, for a GPU machine (scripts/lammps-check.sh
 #              .lammps/lammps.tar.xz cuda there; docs/LAMMPS.md)
@@ -90,9 +91,10 @@ for step in "${STEPS[@]}"; do
   cuda-unittests) lammps_unittests cuda ;;
   checked) lammps_checked ;;
   syntax) lammps_syntax ;;
+  cuda-syntax) lammps_syntax cuda ;;
   pack) lammps_pack ;;
   *)
-    echo "unknown step '$step' (serial, openmp, cuda, unittests, cuda-unittests, checked, syntax, pack)"
+    echo "unknown step '$step' (serial, openmp, cuda, unittests, cuda-unittests, checked, syntax, cuda-syntax, pack)"
     exit 2
     ;;
   esac

@@ -15,9 +15,10 @@
   lammps-log.py run RSSFILE COMMAND...
       Run COMMAND; write its peak resident set size (KB) to RSSFILE; exit with its status.
 
-  lammps-log.py syntax-command COMPILE_COMMANDS SOURCE SCRATCH
+  lammps-log.py syntax-command COMPILE_COMMANDS SOURCE SCRATCH [compile]
       The compile command of SOURCE as a -fsyntax-only command on SCRATCH's copy
-      of it (SCRATCH holding a switched src/KOKKOS, placed first on the include path).
+      of it (SCRATCH holding a switched src/KOKKOS, placed first on the include path);
+      with `compile`, a compile to /dev/null instead (nvcc has no -fsyntax-only).
 """
 import json
 import os
@@ -162,7 +163,7 @@ def compare(args):
     return 0 if ok else 1
 
 
-def syntax_command(db_path, source, scratch):
+def syntax_command(db_path, source, scratch, mode=""):
     db = json.load(open(db_path))
     entry = next((e for e in db if os.path.realpath(e["file"]) == os.path.realpath(source)), None)
     if entry is None:
@@ -185,7 +186,9 @@ def syntax_command(db_path, source, scratch):
             continue
         out.append(w)
     # The switched copy first, so that it wins over every other include directory.
-    out = [out[0], "-I" + scratch] + out[1:] + ["-fsyntax-only", os.path.join(scratch, os.path.basename(source))]
+    copy = os.path.join(scratch, os.path.basename(source))
+    tail = ["-c", copy, "-o", os.devnull] if mode == "compile" else ["-fsyntax-only", copy]
+    out = [out[0], "-I" + scratch] + out[1:] + tail
     print(" ".join(shlex.quote(w) for w in out))
     return 0
 
@@ -207,7 +210,7 @@ def main():
         return compare(sys.argv[2:])
     if sys.argv[1] == "run" and len(sys.argv) >= 4:
         return run(sys.argv[2], sys.argv[3:])
-    if sys.argv[1] == "syntax-command" and len(sys.argv) == 5:
+    if sys.argv[1] == "syntax-command" and len(sys.argv) in (5, 6):
         return syntax_command(*sys.argv[2:])
     print(__doc__)
     return 2

@@ -286,7 +286,9 @@ lammps_unittests() {
     mkdir -p "$rundir"
     for y in "$WORK"/unittest/force-styles/tests/{mol-pair,atomic-pair,manybody-pair,kspace}-*.yaml; do
       n=$((n + 1))
-      res=$(cd "$rundir" && OMP_NUM_THREADS=2 timeout 300 "$dir/test_pair_style" "$y" --gtest_filter=PairStyle.kokkos_omp 2>&1)
+      # The environment LAMMPS' own ctest gives these tests (unittest/force-styles/CMakeLists.txt).
+      res=$(cd "$rundir" && LAMMPS_POTENTIALS="$WORK/potentials" OMP_PROC_BIND=false OMP_NUM_THREADS=2 \
+        timeout 300 "$dir/test_pair_style" "$y" --gtest_filter=PairStyle.kokkos_omp 2>&1)
       if grep -q "^\[  SKIPPED \] 1 test" <<<"$res"; then skipped=$((skipped + 1))
       elif grep -q "^\[  PASSED  \] 1 test" <<<"$res"; then passed=$((passed + 1))
       else
@@ -320,11 +322,14 @@ lammps_checked() {
   grep -m 20 "dualview" "$run/checked.err" >>"$SUMMARY" || true
 }
 
-# -fsyntax-only of LAMMPS_SYNTAX_FILES with both switches, from a configured Serial tree.
+# -fsyntax-only of LAMMPS_SYNTAX_FILES with both switches, from a configured Serial tree;
+# with $1 = cuda, a compile of each with nvcc (nvcc has no -fsyntax-only) from the CUDA tree.
 lammps_syntax() {
-  local dir=$CACHE/build-syntax v f n=0 bad=0
-  lammps_configure syntax || {
-    fail "syntax: LAMMPS did not configure (log: $OUT/configure-syntax.log)"
+  local backend=${1:-syntax} v f n=0 bad=0 how="-fsyntax-only"
+  local dir=$CACHE/build-$backend
+  [ "$backend" = cuda ] && how="nvcc -c"
+  lammps_configure "$backend" || {
+    fail "syntax $backend: LAMMPS did not configure (log: $OUT/configure-$backend.log)"
     return
   }
   for v in switched full; do
@@ -335,20 +340,21 @@ lammps_syntax() {
     for f in $LAMMPS_SYNTAX_FILES; do
       n=$((n + 1))
       local cmd
-      cmd=$(python3 "$ROOT/scripts/lammps-log.py" syntax-command "$dir/compile_commands.json" "$WORK/src/KOKKOS/$f" "$scratch") || {
+      cmd=$(python3 "$ROOT/scripts/lammps-log.py" syntax-command "$dir/compile_commands.json" "$WORK/src/KOKKOS/$f" "$scratch" \
+        "$([ "$backend" = cuda ] && echo compile)") || {
         fail "syntax: no compile command for $f"
         bad=1
         continue
       }
-      if ! (cd "$dir" && eval "$cmd") >"$OUT/syntax-$v-$f.log" 2>&1; then
-        grep -m 5 "error" "$OUT/syntax-$v-$f.log"
-        fail "syntax $v: $f does not compile (log: $OUT/syntax-$v-$f.log)"
+      if ! (cd "$dir" && eval "$cmd") >"$OUT/syntax-$backend-$v-$f.log" 2>&1; then
+        grep -m 5 "error" "$OUT/syntax-$backend-$v-$f.log"
+        fail "syntax $backend $v: $f does not compile (log: $OUT/syntax-$backend-$v-$f.log)"
         bad=1
       fi
     done
   done
-  [ $bad -eq 0 ] && echo "PASS syntax: $n compilations (-fsyntax-only of $(wc -w <<<"$LAMMPS_SYNTAX_FILES") KOKKOS files, kokkos_type.h switched and fully switched)"
-  echo "- syntax: $n compilations, $([ $bad -eq 0 ] && echo all pass || echo FAILURES)" >>"$SUMMARY"
+  [ $bad -eq 0 ] && echo "PASS syntax: $n compilations ($how of $(wc -w <<<"$LAMMPS_SYNTAX_FILES") KOKKOS files, kokkos_type.h switched and fully switched)"
+  echo "- syntax ($how): $n compilations, $([ $bad -eq 0 ] && echo all pass || echo FAILURES)" >>"$SUMMARY"
 }
 
 # .lammps/lammps.tar.xz: the parts of LAMMPS_SRC the steps read (the core sources, the five
