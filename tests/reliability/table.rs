@@ -792,6 +792,40 @@ fn rows() -> BTreeMap<&'static str, Row> {
             .bad("device id past the devices", move |_| init(DV_SPACE_TEST_DEVICE, 64, null(), true))
             .oom(move |_| init(DV_SPACE_TEST_DEVICE, 1, null(), true)),
     );
+    // A hold made by a probe is released at once: the table holds nothing past its row.
+    let hold = |dv: *const dv_dualview_t, side: u32| {
+        let mut t = 0u64;
+        // SAFETY: a handle of the fixture (live, dead or stale) and a writable token.
+        let s = unsafe { dv_block_hold(dv, side, &mut t) };
+        if s == DV_OK {
+            ok(dv_block_release(t));
+        }
+        s
+    };
+    m.insert(
+        "dv_block_hold",
+        Row::default()
+            .null("`dv`", move |_| hold(null(), DV_SIDE_HOST))
+            .null("`token`", |fx| unsafe { dv_block_hold(fx.a, DV_SIDE_HOST, null_mut()) })
+            .dead(move |fx| hold(fx.d, DV_SIDE_DEVICE))
+            .konst(move |fx| hold(fx.c, DV_SIDE_DEVICE))
+            .stale(move |fx| hold(fx.s, DV_SIDE_HOST))
+            .enm("side", move |fx| hold(fx.a, 2))
+            .oom(move |fx| hold(fx.a, DV_SIDE_DEVICE)),
+    );
+    m.insert(
+        "dv_block_release",
+        Row::default()
+            .text(1, "a token released before, or never given", |_| name(dv_block_release(u64::MAX)))
+            .oom(|_| dv_block_release(0)),
+    );
+    m.insert(
+        "dv_live_memory",
+        Row::default()
+            .null("`bytes` and `blocks` (neither written)", |_| unsafe { dv_live_memory(DV_SPACE_HOST, null_mut(), null_mut()) })
+            .enm("space", |_| unsafe { dv_live_memory(9, &mut 0, &mut 0) })
+            .oom(|_| unsafe { dv_live_memory(DV_SPACE_TEST_DEVICE, &mut 0, &mut 0) }),
+    );
     m.insert(
         "dv_space_info",
         Row::default()
