@@ -357,7 +357,7 @@ lammps_syntax() {
   echo "- syntax ($how): $n compilations, $([ $bad -eq 0 ] && echo all pass || echo FAILURES)" >>"$SUMMARY"
 }
 
-# .lammps/lammps.tar.xz: the parts of LAMMPS_SRC the steps read (the core sources, the five
+# .lammps/lammps.tar.xz: the parts of LAMMPS_SRC the steps read (the core sources and fmt/, the five
 # packages built, Kokkos, the inputs, the unit tests and the potentials their pair and
 # kspace YAML files name).
 lammps_pack() {
@@ -366,7 +366,7 @@ lammps_pack() {
   list=$(mktemp)
   (
     cd "$SRC_IN" || exit 1
-    ls -d cmake src/*.cpp src/*.h src/KOKKOS src/MOLECULE src/MANYBODY src/KSPACE src/RIGID src/STUBS src/Makefile* \
+    ls -d cmake src/*.cpp src/*.h src/[a-z]*/ src/KOKKOS src/MOLECULE src/MANYBODY src/KSPACE src/RIGID src/STUBS src/Makefile* \
       fortran lib/kokkos bench/in.lj bench/in.eam bench/in.chain.scaled bench/data.chain bench/Cu_u3.eam examples/peptide unittest 2>/dev/null
     cat unittest/force-styles/tests/{mol-pair,atomic-pair,manybody-pair,kspace}-*.yaml >"$list.yaml"
     for f in potentials/*; do grep -qF "$(basename "$f")" "$list.yaml" && echo "$f"; done
