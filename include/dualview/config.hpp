@@ -36,6 +36,11 @@
 #endif
 
 namespace dv {
+namespace detail {
+/// `a < b` for an index against a rank, written once: where the rank is 0, nvcc warns
+/// about `i < 0` ("pointless comparison of unsigned integer with zero") at each caller.
+DV_INLINE_FUNCTION constexpr bool below(std::size_t a, std::size_t b) { return a < b; }
+}  // namespace detail
 /// The ABI version this header was made for (the shared library reports its own: dv_version()).
 inline constexpr int version_major = DV_VERSION_MAJOR;
 inline constexpr int version_minor = DV_VERSION_MINOR;

@@ -132,7 +132,7 @@ class extents : private detail::dyn_storage<((Es == dynamic_extent ? 1u : 0u) + 
 
   /// The size of axis r (0 past the rank).
   DV_INLINE_FUNCTION constexpr std::size_t extent(std::size_t r) const noexcept {
-    if (r >= R) return 0;
+    if (!detail::below(r, R)) return 0;
     if (static_at(r) != dynamic_extent) return static_at(r);
     return storage::get(dyn_index(r));
   }
@@ -148,7 +148,7 @@ class extents : private detail::dyn_storage<((Es == dynamic_extent ? 1u : 0u) + 
   constexpr dv_extents_t to_c() const noexcept {
     dv_extents_t e{};
     e.rank = static_cast<uint32_t>(R);
-    for (std::size_t r = 0; r < DV_MAX_RANK; ++r) e.extent[r] = r < R ? extent(r) : 1;
+    for (std::size_t r = 0; r < DV_MAX_RANK; ++r) e.extent[r] = detail::below(r, R) ? extent(r) : 1;
     return e;
   }
 
@@ -190,7 +190,7 @@ class extents : private detail::dyn_storage<((Es == dynamic_extent ? 1u : 0u) + 
                                                        " run-time extents), got " + std::to_string(n));
     std::size_t full[R + 1] = {};
     std::size_t k = 0, j = 0;
-    for (std::size_t r = 0; r < R; ++r) {
+    for (std::size_t r = 0; detail::below(r, R); ++r) {
       if (static_at(r) == dynamic_extent) {
         full[r] = values[n == R ? r : j++];
         storage::set(k++, full[r]);

@@ -96,7 +96,7 @@ class mapping<LayoutLeft, E> : public mapping_base<E> {
   using mapping_base<E>::rank;
   DV_INLINE_FUNCTION constexpr std::size_t stride(std::size_t r) const noexcept {
     std::size_t s = 1;
-    for (std::size_t a = 0; a < r && a < rank; ++a) s *= extent(a);
+    for (std::size_t a = 0; a < r && detail::below(a, rank); ++a) s *= extent(a);
     return s;
   }
   template <class... I>
@@ -169,7 +169,7 @@ class mapping<LayoutStride, E> : public mapping_base<E> {
 /// (axes of extent 0 or 1 never multiply a non-zero index, so any stride fits).
 template <class M>
 constexpr bool addresses_like(const M& m, const std::size_t* strides) {
-  for (std::size_t r = 0; r < M::rank; ++r)
+  for (std::size_t r = 0; detail::below(r, M::rank); ++r)
     if (m.extent(r) > 1 && m.stride(r) != strides[r]) return false;
   return true;
 }

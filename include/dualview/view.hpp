@@ -443,7 +443,7 @@ class View : public ViewTraits<DataType, Props...> {
                   "dv::View: converting between memory spaces (AnonymousSpace takes any)");
     std::size_t s[DV_MAX_RANK + 1] = {};
     std::size_t e[DV_MAX_RANK + 1] = {};
-    for (std::size_t r = 0; r < rank; ++r) {
+    for (std::size_t r = 0; detail::below(r, rank); ++r) {
       s[r] = o.map_.stride(r);
       e[r] = o.map_.extent(r);
     }
@@ -473,7 +473,7 @@ class View : public ViewTraits<DataType, Props...> {
   DV_INLINE_FUNCTION pointer_type data() const { return data_; }
   template <class iType>
   DV_INLINE_FUNCTION constexpr std::size_t extent(const iType& r) const {
-    return static_cast<std::size_t>(r) < rank ? map_.extent(static_cast<std::size_t>(r)) : 1;
+    return detail::below(static_cast<std::size_t>(r), rank) ? map_.extent(static_cast<std::size_t>(r)) : 1;
   }
   template <class iType>
   DV_INLINE_FUNCTION constexpr int extent_int(const iType& r) const {
@@ -551,7 +551,7 @@ class View : public ViewTraits<DataType, Props...> {
       detail::raise(DV_ERROR_RANK_MISMATCH, "dv::View: the DualView has rank " + std::to_string(info.rank) + ", the type " + std::to_string(rank));
     data_ = static_cast<pointer_type>(info.data);
     std::size_t e[DV_MAX_RANK + 1] = {}, s[DV_MAX_RANK + 1] = {};
-    for (std::size_t r = 0; r < rank; ++r) {
+    for (std::size_t r = 0; detail::below(r, rank); ++r) {
       e[r] = info.extent[r];
       s[r] = info.stride[r];
     }
