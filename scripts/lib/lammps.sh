@@ -109,6 +109,8 @@ lammps_configure() {
 # Debian's googletest sources (1.12.1, what LAMMPS downloads) as the archive LAMMPS' CMake unpacks.
 lammps_gtest_archive() {
   [ -f "$CACHE/googletest-1.12.1.tar.gz" ] && return 0
+  # A GPU machine has no Debian googletest: the pack step's archive carries one.
+  [ -f "$SRC_IN/googletest-1.12.1.tar.gz" ] && cp "$SRC_IN/googletest-1.12.1.tar.gz" "$CACHE/" && return 0
   [ -f /usr/src/googletest/CMakeLists.txt ] || {
     echo "FAIL: /usr/src/googletest missing (apt-get install googletest)"
     return 1
@@ -359,7 +361,7 @@ lammps_syntax() {
 
 # .lammps/lammps.tar.xz: the parts of LAMMPS_SRC the steps read (the core sources and fmt/, the five
 # packages built, Kokkos, the inputs, the unit tests and the potentials their pair and
-# kspace YAML files name).
+# kspace YAML files name), and googletest's sources for the unit tests' configure.
 lammps_pack() {
   local dest=$ROOT/.lammps list f
   mkdir -p "$dest"
@@ -371,7 +373,8 @@ lammps_pack() {
     cat unittest/force-styles/tests/{mol-pair,atomic-pair,manybody-pair,kspace}-*.yaml >"$list.yaml"
     for f in potentials/*; do grep -qF "$(basename "$f")" "$list.yaml" && echo "$f"; done
   ) >"$list"
-  tar cJf "$dest/lammps.tar.xz" -C "$SRC_IN" -T "$list" || {
+  lammps_gtest_archive || return
+  tar cJf "$dest/lammps.tar.xz" -C "$SRC_IN" -T "$list" -C "$CACHE" googletest-1.12.1.tar.gz || {
     fail "pack: tar failed"
     return
   }
