@@ -37,7 +37,8 @@ module dualview
 
   ! The API (public by default; named here for the reader).
   public :: dualview_t, dv_info_t, dv_space_info_t, dv_stats_t
-  public :: dv_last_error_message, dv_status_str, dv_dtype_str, dv_space_info, space_available, &
+  public :: dv_last_error_message, dv_status_str, dv_dtype_str, dv_get_last_error_message, dv_get_status_str, &
+            dv_get_dtype_str, dv_get_version, dv_space_info, space_available, &
             space_device_count, cuda_available, dv_fence, dv_version, dv_handle_count, &
             dv_transfer_report_start, dv_transfer_report, dualview_stats, dualview_stats_reset, &
             dualview_initialize
@@ -113,6 +114,8 @@ module dualview
     procedure :: rank => dv_f_rank
     procedure :: label => dv_f_label
     procedure :: view_label => dv_f_view_label
+    procedure :: get_label => dv_f_get_label
+    procedure :: get_view_label => dv_f_get_view_label
     procedure :: info => dv_f_info
     procedure :: device_ptr => dv_f_device_ptr
     procedure :: stats => dv_f_stats
@@ -145,8 +148,14 @@ contains
   !> The message of the last failed call on this thread.
   function dv_last_error_message() result(msg)
     character(len=:), allocatable :: msg
-    call last_error(msg)
+    call dv_get_last_error_message(msg)
   end function
+
+  !> dv_last_error_message as a subroutine (safe in threads).
+  subroutine dv_get_last_error_message(msg)
+    character(len=:), allocatable, intent(out) :: msg
+    call last_error(msg)
+  end subroutine
 
   subroutine last_error(msg)
     character(len=:), allocatable, intent(out) :: msg
@@ -168,24 +177,25 @@ contains
 
   !> The library's message for status st of a call on self (when given); explains a
   !> dead handle held by a raw copy.
-  function c_message(st, self) result(msg)
+  subroutine c_message(st, msg, self)
     integer(c_int), intent(in) :: st
+    character(len=:), allocatable, intent(out) :: msg
     type(dualview_t), intent(in), optional :: self
-    character(len=:), allocatable :: msg
-    call last_error(msg)
-    msg = fortran_names(msg)
+    character(len=:), allocatable :: c
+    call last_error(c)
+    call fortran_names(c, msg)
     if (present(self)) then
       if (st == DV_ERROR_INVALID_HANDLE .and. borrowed(self)) &
         msg = msg // " (this dualview_t is a copy made without assignment, e.g. by allocate(x, source=a)," &
               // " and its original has been destroyed; x = a gives x a handle of its own)"
     end if
-  end function
+  end subroutine
 
   !> The calls a C message advises, as Fortran calls: "Call dv_sync_host()" becomes
   !> "call a%sync_host()", any other "dv_modify_host()" becomes "a%modify_host()".
-  function advised_calls(m) result(r)
+  subroutine advised_calls(m, r)
     character(len=*), intent(in) :: m
-    character(len=:), allocatable :: r
+    character(len=:), allocatable, intent(out) :: r
     integer :: p, e
     r = m
     p = index(r, "dv_")
@@ -210,7 +220,7 @@ contains
       end if
       p = next_dv(r, p + 1)
     end do
-  end function
+  end subroutine
 
   !> Whether name is one of the five calls messages advise (DECISIONS C15).
   logical function advised(name)
@@ -244,17 +254,17 @@ contains
 
   !> A message of the C library as a Fortran caller reads it: "dv_sync_host: ..." becomes
   !> "dualview_t%sync_host: ...", and checked mode's first changed index counts from 1.
-  function fortran_names(m) result(r)
+  subroutine fortran_names(m, r)
     character(len=*), intent(in) :: m
-    character(len=:), allocatable :: r
+    character(len=:), allocatable, intent(out) :: r
     character(len=*), parameter :: key = "First changed index: ("
-    character(len=:), allocatable :: out
+    character(len=:), allocatable :: out, named
     integer :: a, b, c, k
     integer(int64) :: num
-    r = m
-    c = index(r, ": ")
-    if (c > 4 .and. r(1:3) == "dv_") r = "dualview_t%" // r(4:c - 1) // r(c:)
-    r = advised_calls(r)
+    named = m
+    c = index(named, ": ")
+    if (c > 4 .and. named(1:3) == "dv_") named = "dualview_t%" // named(4:c - 1) // named(c:)
+    call advised_calls(named, r)
     a = index(r, key)
     if (a == 0) return
     a = a + len(key)
@@ -272,7 +282,7 @@ contains
       end if
     end do
     r = out // " (Fortran indices, from 1)" // r(b + 1:)
-  end function
+  end subroutine
 
   !> Report a C status into stat, or error stop with the library's message when
   !> stat is absent. Returns the message ("" for DV_OK) for errmsg, which each
@@ -288,7 +298,7 @@ contains
       msg = ""
       return
     end if
-    msg = c_message(st, self)
+    call c_message(st, msg, self)
     if (.not. present(stat)) call die(msg)
   end subroutine
 
@@ -301,13 +311,17 @@ contains
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out) :: msg
     character(kind=c_char), allocatable, target :: cmsg(:)
+    character(len=:), allocatable :: text
     integer(c_int) :: st
     if (present(stat)) stat = int(code)
     msg = message
     if (code == DV_OK) return
     call to_c(message, cmsg)
     st = c_dv_last_error_set(code, c_loc(cmsg))
-    if (st /= DV_OK) msg = message // " (and " // from_c(c_dv_status_str(st)) // ")"
+    if (st /= DV_OK) then
+      call from_c(c_dv_status_str(st), text)
+      msg = message // " (and " // text // ")"
+    end if
     if (.not. present(stat)) call die(msg)
   end subroutine
 
@@ -337,28 +351,43 @@ contains
     end if
   end function
 
+  ! Their results have a length computed by the caller (str_len), not a deferred
+  ! one: gfortran keeps a deferred result length in a static of the calling
+  ! procedure, which threads share (docs/FORTRAN.md "Threads").
   function str_i64(i) result(s)
     integer(int64), intent(in) :: i
-    character(len=:), allocatable :: s
-    character(len=20) :: buf
+    character(len=str_len(i)) :: s
     integer(int64) :: v
     integer :: k
-    v = abs(i)
-    k = len(buf) + 1
+    v = i
+    k = len(s) + 1
     do
       k = k - 1
-      buf(k:k) = achar(iachar("0") + int(mod(v, 10_int64)))
+      ! mod of a negative value is negative or zero: abs digit by digit (huge negatives too)
+      s(k:k) = achar(iachar("0") + int(abs(mod(v, 10_int64))))
       v = v / 10
       if (v == 0) exit
     end do
-    s = buf(k:)
-    if (i < 0) s = "-" // s
+    if (i < 0) s(1:1) = "-"
   end function
 
   function str_i32(i) result(s)
     integer(int32), intent(in) :: i
-    character(len=:), allocatable :: s
+    character(len=str_len(int(i, int64))) :: s
     s = str_i64(int(i, int64))
+  end function
+
+  !> The length of i's decimal text.
+  pure integer function str_len(i)
+    integer(int64), intent(in) :: i
+    integer(int64) :: v
+    str_len = 1
+    v = i / 10
+    do while (v /= 0)
+      str_len = str_len + 1
+      v = v / 10
+    end do
+    if (i < 0) str_len = str_len + 1
   end function
 
   ! ---- C strings ----------------------------------------------------------------------------
@@ -376,9 +405,9 @@ contains
   end subroutine
 
   !> The NUL-terminated C string at p ("" for a null pointer).
-  function from_c(p) result(s)
+  subroutine from_c(p, s)
     type(c_ptr), intent(in) :: p
-    character(len=:), allocatable :: s
+    character(len=:), allocatable, intent(out) :: s
     character(kind=c_char), pointer :: a(:)
     integer(c_size_t) :: n, i
     if (.not. c_associated(p)) then
@@ -391,30 +420,54 @@ contains
     do i = 1, n
       s(i:i) = a(i)
     end do
-  end function
+  end subroutine
 
   ! ---- Library-wide queries -------------------------------------------------------------------
+
+  ! The functions that return text (dv_status_str, dv_dtype_str, dv_version,
+  ! dv_last_error_message, label, view_label) each have a subroutine form (dv_get_*,
+  ! get_label, get_view_label) for threads: docs/FORTRAN.md "Threads".
 
   !> The text of a status code, "DV_ERROR_STALE: ..." ("unknown status" for other values).
   function dv_status_str(code) result(s)
     integer, intent(in) :: code
     character(len=:), allocatable :: s
-    s = from_c(c_dv_status_str(int(code, c_int32_t)))
+    call dv_get_status_str(code, s)
   end function
+
+  !> dv_status_str as a subroutine (safe in threads).
+  subroutine dv_get_status_str(code, s)
+    integer, intent(in) :: code
+    character(len=:), allocatable, intent(out) :: s
+    call from_c(c_dv_status_str(int(code, c_int32_t)), s)
+  end subroutine
 
   !> The name of element type dtype (DV_DTYPE_*) with its C and Fortran spellings,
   !> e.g. "float64 (double, real64)"; "unknown dtype" for other values.
   function dv_dtype_str(dtype) result(s)
     integer(c_int32_t), intent(in) :: dtype
     character(len=:), allocatable :: s
-    s = from_c(c_dv_dtype_str(dtype))
+    call dv_get_dtype_str(dtype, s)
   end function
+
+  !> dv_dtype_str as a subroutine (safe in threads).
+  subroutine dv_get_dtype_str(dtype, s)
+    integer(c_int32_t), intent(in) :: dtype
+    character(len=:), allocatable, intent(out) :: s
+    call from_c(c_dv_dtype_str(dtype), s)
+  end subroutine
 
   !> The library version, "MAJOR.MINOR.PATCH".
   function dv_version() result(s)
     character(len=:), allocatable :: s
-    s = from_c(c_dv_version())
+    call dv_get_version(s)
   end function
+
+  !> dv_version as a subroutine (safe in threads).
+  subroutine dv_get_version(s)
+    character(len=:), allocatable, intent(out) :: s
+    call from_c(c_dv_version(), s)
+  end subroutine
 
   !> What memory space `space` (DV_SPACE_*) means for DualViews: host_accessible,
   !> needs_mirror, unified, is_device, default_layout, host_side. All .false./0 on failure.
@@ -795,13 +848,17 @@ contains
     integer(c_int) :: st
     integer :: state
     logical(c_bool) :: taken
+    character(len=:), allocatable :: text
     h = c_null_ptr
     taken = .false.
     state = rhs%state
     if (c_associated(rhs%h)) then
       ! A function's result (as_result) is taken over, anything else cloned.
       st = c_dv_take(rhs%h, h, taken)
-      if (st /= DV_OK) call die("dualview_t assignment: " // c_message(st, rhs))
+      if (st /= DV_OK) then
+        call c_message(st, text, rhs)
+        call die("dualview_t assignment: " // text)
+      end if
     end if
     owner = c_null_ptr
     if (c_associated(lhs%h)) then
@@ -835,9 +892,13 @@ contains
   impure elemental subroutine dv_f_as_result(self)
     class(dualview_t), intent(inout) :: self
     integer(c_int) :: st
+    character(len=:), allocatable :: text
     if (.not. c_associated(self%h)) return
     st = c_dv_mark_result(self%h)
-    if (st /= DV_OK) call die("dualview_t%as_result: " // c_message(st))
+    if (st /= DV_OK) then
+      call c_message(st, text)
+      call die("dualview_t%as_result: " // text)
+    end if
     ! Any holder of a result releases it (the compiler copies it elsewhere), unless taken.
     self%owner = c_null_ptr
     self%took = .false.
@@ -943,14 +1004,20 @@ contains
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: label
     character(len=:), allocatable :: m_
-    integer(c_int) :: st
-    label = ""
-    if (live(self, "dualview_t%label", stat, m_)) then
-      call get_label(self, -1_c_int32_t, label, st)
-      call report(st, stat, m_, self)
-    end if
+    call labelled(self, "label", -1_c_int32_t, label, stat, m_)
     if (present(errmsg)) errmsg = m_
   end function
+
+  !> label as a subroutine (safe in threads): call a%get_label(label).
+  subroutine dv_f_get_label(self, label, stat, errmsg)
+    class(dualview_t), intent(in) :: self
+    character(len=:), allocatable, intent(out) :: label
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    call labelled(self, "get_label", -1_c_int32_t, label, stat, m_)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
 
   !> The label of one side's view (DV_SIDE_HOST or DV_SIDE_DEVICE): label // "_mirror"
   !> for a separate host mirror, as Kokkos names it ("" on failure).
@@ -961,17 +1028,41 @@ contains
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: label
     character(len=:), allocatable :: m_
-    integer(c_int) :: st
-    label = ""
-    if (side < 0) then
-      call fail(DV_ERROR_INVALID_ARGUMENT, "dualview_t%view_label: side " // str(side) &
-                // " is neither DV_SIDE_HOST nor DV_SIDE_DEVICE", stat, m_)
-    else if (live(self, "dualview_t%view_label", stat, m_)) then
-      call get_label(self, side, label, st)
-      call report(st, stat, m_, self)
-    end if
+    call labelled(self, "view_label", side, label, stat, m_)
     if (present(errmsg)) errmsg = m_
   end function
+
+  !> view_label as a subroutine (safe in threads): call a%get_view_label(side, label).
+  subroutine dv_f_get_view_label(self, side, label, stat, errmsg)
+    class(dualview_t), intent(in) :: self
+    integer(c_int32_t), intent(in) :: side
+    character(len=:), allocatable, intent(out) :: label
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    character(len=:), allocatable :: m_
+    call labelled(self, "get_view_label", side, label, stat, m_)
+    if (present(errmsg)) errmsg = m_
+  end subroutine
+
+  !> The label (side < 0 from label and get_label) or a side's view label, for the
+  !> procedure named `name`: the label, the status in stat and its message in msg.
+  subroutine labelled(self, name, side, label, stat, msg)
+    class(dualview_t), intent(in) :: self
+    character(len=*), intent(in) :: name
+    integer(c_int32_t), intent(in) :: side
+    character(len=:), allocatable, intent(out) :: label
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out) :: msg
+    integer(c_int) :: st
+    label = ""
+    if (side < 0 .and. index(name, "view_label") > 0) then
+      call fail(DV_ERROR_INVALID_ARGUMENT, "dualview_t%" // name // ": side " // str(side) &
+                // " is neither DV_SIDE_HOST nor DV_SIDE_DEVICE", stat, msg)
+    else if (live(self, "dualview_t%" // name, stat, msg)) then
+      call get_label(self, side, label, st)
+      call report(st, stat, msg, self)
+    end if
+  end subroutine
 
   !> The label (side < 0) or one side's view label: asks C for the length, then the text.
   subroutine get_label(self, side, s, st)
@@ -1288,12 +1379,13 @@ contains
     character(len=:), allocatable, intent(out) :: message
     type(dv_desc_t) :: d
     integer(c_int32_t) :: m
+    character(len=:), allocatable :: held
     p = c_null_ptr
     shp = 0
     message = ""
     code = c_dv_desc_of(self%h, d)
     if (code /= DV_OK) then
-      message = c_message(code, self)
+      call c_message(code, message, self)
       return
     end if
     if (d%layout /= DV_LAYOUT_LEFT) then
@@ -1303,7 +1395,8 @@ contains
     end if
     if (d%dtype /= dtype) then
       code = DV_ERROR_INCOMPATIBLE
-      message = "dualview_t%host: the pointer is " // tname // " but the DualView holds " // dv_dtype_str(d%dtype) &
+      call dv_get_dtype_str(d%dtype, held)
+      message = "dualview_t%host: the pointer is " // tname // " but the DualView holds " // held &
                 // ": use a pointer of that type"
       return
     end if
@@ -1318,7 +1411,7 @@ contains
     code = c_dv_host_access(self%h, m, p)
     if (code /= DV_OK) then
       p = c_null_ptr
-      message = c_message(code, self)
+      call c_message(code, message, self)
       return
     end if
     shp = int(d%extents%extent(1:rank_), int64)
