@@ -57,7 +57,7 @@ module dualview
       c_dv_dtype_str, c_dv_version, c_dv_status_str, c_dv_report_start, c_dv_report_write, c_dv_stats, &
       c_dv_stats_reset, c_dv_stats_global, c_dv_stats_global_reset, c_dv_last_error_set, c_dv_subview, &
       c_dv_push_host, c_dv_push_device
-  private :: c_strlen, str, str_i32, str_i64, last_error, c_message, fortran_names, report, fail, die, live, to_c, &
+  private :: c_strlen, str, str_i32, str_i64, str_len, labelled, last_error, c_message, fortran_names, report, fail, die, live, to_c, &
       from_c
   private :: addr_of, owns, borrowed, release, drop_handle, adopt, shape_ok, to_extents, get_label, host_access, wrap_any, &
       advised_calls, advised, next_dv, ident_char, ident_before

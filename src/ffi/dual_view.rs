@@ -537,9 +537,11 @@ pub unsafe extern "C" fn dv_realloc_without_initializing(dv: *const dv_dualview_
     })
 }
 
-/// Kokkos `resize`, fixed: new extents of the same rank, keeping the
-/// overlapping index range on *both* sides; new elements are zero; flags
-/// unchanged; subviews of the old shape become stale. On error (RANK_MISMATCH,
+/// Kokkos `resize`, fixed: new extents of the same rank; in the overlapping
+/// index range each side keeps what it holds newest or clean, and an element
+/// newer on the other side stays stale there (SEMANTICS.md `resize` row,
+/// DECISIONS D3); new elements are zero; flags unchanged; subviews of the old
+/// shape become stale. On error (RANK_MISMATCH,
 /// OVERFLOW, OUT_OF_MEMORY, UNMANAGED, INVALID_ARGUMENT for a subview or a
 /// const handle) nothing changes.
 ///
@@ -556,8 +558,9 @@ pub unsafe extern "C" fn dv_resize(dv: *const dv_dualview_t, extents: *const dv_
 }
 
 /// Kokkos-style resize into a new DualView: `*out` gets the same label,
-/// element, layout and spaces with `extents`, the overlapping index range of
-/// both sides and the flags of `src`. `src` and its handles, views and
+/// element, layout and spaces with `extents`, the overlapping index range as
+/// `dv_resize` keeps it (each side what it holds newest or clean) and the
+/// flags of `src`. `src` and its handles, views and
 /// pointers are untouched (the C++ wrapper's value semantics use this).
 /// Release `*out` with `dv_destroy`. Errors: RANK_MISMATCH, OVERFLOW,
 /// OUT_OF_MEMORY, INVALID_ARGUMENT for a subview.
