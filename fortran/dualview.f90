@@ -64,7 +64,8 @@ module dualview
   private :: dv_f_create_i32, dv_f_create_i64, dv_f_destroy, dv_f_final, dv_f_assign, dv_f_is_valid, dv_f_as_result, &
       dv_f_modify_host, dv_f_modify_device, dv_f_sync_host, dv_f_sync_device, dv_f_clear_sync_state, &
       dv_f_need_sync_host, dv_f_need_sync_device, dv_f_resize_i32, dv_f_resize_i64, dv_f_realloc_i32, &
-      dv_f_realloc_i64, dv_f_extent_i32, dv_f_extent_i64, dv_f_rank, dv_f_label, dv_f_view_label, &
+      dv_f_realloc_i64, dv_f_extent_i32, dv_f_extent_i64, dv_f_rank, dv_f_label, dv_f_view_label, dv_f_get_label, &
+      dv_f_get_view_label, &
       dv_f_info, dv_f_device_ptr, dv_f_host_untyped, dv_f_wrap_untyped, dv_f_stats, dv_f_stats_reset, &
       dv_f_push_host, dv_f_push_device, dv_f_subview_i32, dv_f_subview_i64, subview_of
 
