@@ -368,3 +368,35 @@ fn an_overlapping_deep_copy_within_a_family_keeps_the_sources_values() {
     assert_eq!(side(&a, Side::Host), want);
     assert_eq!(side(&a, Side::Device), want);
 }
+
+/// Both `need_sync` answers true (SEMANTICS "Sharp edges"; Kokkos never gives
+/// it): the device wrote the whole array, one half was synced to the host
+/// through a subview (which clears Kokkos' counters, as in the halo idiom) and
+/// then written and marked there. Each sync moves only what the other side
+/// holds newer and leaves the other answer true until its own sync; two syncs,
+/// in either order, make both sides equal.
+#[test]
+fn both_need_sync_answers_true_and_each_sync_moves_its_half() {
+    for host_first in [true, false] {
+        let v = raw(&[1000], false);
+        let lo = sub(&v, &[Slice::Range(0, 500)]);
+        write(&v, Side::Device, 2.0);
+        v.modify(Side::Device).unwrap();
+        lo.sync(Side::Host).unwrap();
+        write(&lo, Side::Host, 1.0);
+        lo.modify(Side::Host).unwrap();
+        assert!(v.need_sync(Side::Host) && v.need_sync(Side::Device), "both true");
+        let (first, second) = if host_first { (Side::Host, Side::Device) } else { (Side::Device, Side::Host) };
+        let s0 = v.stats();
+        v.sync(first).unwrap();
+        let moved = |s: &dualview::Stats| s.to_host.bytes + s.to_device.bytes;
+        assert_eq!(moved(&v.stats()) - moved(&s0), 500 * 8, "one half moved");
+        assert!(!v.need_sync(first) && v.need_sync(second), "the other answer stays true");
+        v.sync(second).unwrap();
+        assert_eq!(moved(&v.stats()) - moved(&s0), 1000 * 8, "each half moved once");
+        assert!(!v.need_sync(Side::Host) && !v.need_sync(Side::Device));
+        let want: Vec<f64> = (0..1000).map(|i| if i < 500 { 1.0 } else { 2.0 }).collect();
+        assert_eq!(side(&v, Side::Host), want, "the host holds both halves' writes");
+        assert_eq!(side(&v, Side::Device), want, "the device holds both halves' writes");
+    }
+}
