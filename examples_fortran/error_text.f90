@@ -5,6 +5,7 @@ program error_text
   use dualview
   implicit none
   type(dualview_t) :: a, never
+  type(dualview_t), allocatable :: copy
   real(real32), pointer :: p32(:,:)
   real(real64), pointer :: p64(:)
   integer(int8), pointer :: q8(:,:)
@@ -57,6 +58,21 @@ program error_text
   call a%create("I", DV_DTYPE_INT32, [2, 2])
   call a%host(p32, stat=stat, errmsg=msg)
   call expect("real32 pointer on int32", stat, DV_ERROR_INCOMPATIBLE, msg, ["real(real32)", "int32       "])
+
+  ! The C library's words become the caller's: a shape too large names `shape`, not the
+  ! descriptor's field; a dead handle is this dualview_t's, not an address.
+  call a%create("H", DV_DTYPE_FLOAT64, [huge(1_int64) / 2, 3_int64], stat=stat, errmsg=msg)
+  if (stat == DV_OK) error stop "error_text: a shape of 2**62 x 3 elements is refused"
+  call expect("create([2**62, 3])", stat, stat, msg, ["dualview_t%create", "`shape`          "])
+  if (index(msg, "desc") /= 0) error stop "error_text: no C descriptor in a Fortran message"
+  call a%create("A", DV_DTYPE_FLOAT64, [4], space=DV_SPACE_TEST_DEVICE)
+  allocate(copy, source=a)          ! a raw copy: borrows a's handle
+  call a%destroy()
+  call copy%sync_host(stat=stat, errmsg=msg)
+  call expect("a raw copy of a destroyed DualView", stat, DV_ERROR_INVALID_HANDLE, msg, &
+              ["this dualview_t's handle", "allocate(x, source=a)   "])
+  if (index(msg, "0x") /= 0) error stop "error_text: no address in a Fortran message"
+  deallocate(copy)
 
   call a%destroy()
   deallocate(msg)

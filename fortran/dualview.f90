@@ -57,7 +57,8 @@ module dualview
       c_dv_dtype_str, c_dv_version, c_dv_status_str, c_dv_report_start, c_dv_report_write, c_dv_stats, &
       c_dv_stats_reset, c_dv_stats_global, c_dv_stats_global_reset, c_dv_last_error_set, c_dv_subview, &
       c_dv_push_host, c_dv_push_device
-  private :: c_strlen, str, str_i32, str_i64, str_len, labelled, last_error, c_message, fortran_names, report, fail, die, live, to_c, &
+  private :: c_strlen, str, str_i32, str_i64, str_len, labelled, last_error, c_message, fortran_names, c_words, report, fail, &
+      die, live, to_c, &
       from_c
   private :: addr_of, owns, borrowed, release, drop_handle, adopt, shape_ok, to_extents, get_label, host_access, wrap_any, &
       advised_calls, advised, next_dv, ident_char, ident_before
@@ -265,6 +266,7 @@ contains
     named = m
     c = index(named, ": ")
     if (c > 4 .and. named(1:3) == "dv_") named = "dualview_t%" // named(4:c - 1) // named(c:)
+    call c_words(named)
     call advised_calls(named, r)
     a = index(r, key)
     if (a == 0) return
@@ -283,6 +285,31 @@ contains
       end if
     end do
     r = out // " (Fortran indices, from 1)" // r(b + 1:)
+  end subroutine
+
+  !> The C library's words for what a Fortran caller wrote: its descriptor's fields
+  !> ("argument `desc->extents`") are the arguments of create and wrap ("argument
+  !> `shape`"), and a dead handle's address ("handle 0x100000001 is not a live
+  !> DualView") is "this dualview_t's handle".
+  subroutine c_words(r)
+    character(len=:), allocatable, intent(inout) :: r
+    integer :: p, e
+    p = index(r, "`desc->extents`")
+    if (p > 0) r = r(1:p - 1) // "`shape`" // r(p + len("`desc->extents`"):)
+    p = index(r, "`desc->")
+    do while (p > 0)
+      r = r(1:p) // r(p + len("`desc->"):)
+      p = index(r, "`desc->")
+    end do
+    p = index(r, "handle 0x")
+    if (p > 0) then
+      e = p + len("handle 0x")
+      do while (e <= len(r))
+        if (index("0123456789abcdefABCDEF", r(e:e)) == 0) exit
+        e = e + 1
+      end do
+      r = r(1:p - 1) // "this dualview_t's handle" // r(e:)
+    end if
   end subroutine
 
   !> Report a C status into stat, or error stop with the library's message when
