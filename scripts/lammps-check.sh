@@ -24,6 +24,9 @@
 #   syntax     -fsyntax-only of the dozen KOKKOS files docs/LAMMPS.md lists, with
 #              both switches (what the test command runs when LAMMPS_SRC is set)
 #   cuda-syntax  the same files compiled by nvcc from the CUDA tree (no GPU needed)
+#   cuda-build build the CUDA binaries (stock, full) without a GPU (nvcc needed) and
+#              archive them as .lammps/lmp-cuda.tar.xz: on a GPU machine the cuda and
+#              checked steps then run them instead of building (its time goes to runs)
 #   pack       write .lammps/lammps.tar.xz (git-ignored): what the other steps read
 #              of LAMMPS_SRC, for a GPU machine (scripts/lammps-check.sh
 #              .lammps/lammps.tar.xz cuda there; docs/LAMMPS.md)
@@ -81,6 +84,7 @@ fail() {
 
 lammps_libdualview
 lammps_copy_source
+lammps_cuda_binaries
 : >"$SUMMARY"
 echo "# LAMMPS on dualview: $(date -u +%Y-%m-%dT%H:%MZ), LAMMPS $(sed -n 's/.*LAMMPS_VERSION "\(.*\)".*/\1/p' "$WORK/src/version.h"), $(nproc) cores" >>"$SUMMARY"
 
@@ -92,9 +96,10 @@ for step in "${STEPS[@]}"; do
   checked) lammps_checked ;;
   syntax) lammps_syntax ;;
   cuda-syntax) lammps_syntax cuda ;;
+  cuda-build) lammps_cuda_build ;;
   pack) lammps_pack ;;
   *)
-    echo "unknown step '$step' (serial, openmp, cuda, unittests, cuda-unittests, checked, syntax, cuda-syntax, pack)"
+    echo "unknown step '$step' (serial, openmp, cuda, unittests, cuda-unittests, checked, syntax, cuda-syntax, cuda-build, pack)"
     exit 2
     ;;
   esac

@@ -24,6 +24,23 @@ lammps_libdualview() {
   local out=$OUT  # dvlib_links sets OUT
   dvlib_links "$lib" "$CACHE"
   OUT=$out
+  # Binaries built on another machine (cuda-build) find the library here too.
+  export LD_LIBRARY_PATH="$LIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+}
+
+# The CUDA binaries the cuda-build step archived (.lammps/lmp-cuda.tar.xz), for a GPU
+# machine: unpacked into $CACHE/bin unless a build of them is there.
+lammps_cuda_binaries() {
+  local a=$ROOT/.lammps/lmp-cuda.tar.xz
+  [ -f "$a" ] && [ ! -x "$CACHE/bin/lmp-cuda-stock" ] || return 0
+  mkdir -p "$CACHE/bin" && tar xJf "$a" -C "$CACHE/bin" && note "CUDA binaries from $a (built by cuda-build)"
+}
+
+# Whether variant $2 of back end $1 needs a build (no binary for these headers).
+lammps_stale() {
+  local bin=$CACHE/bin/lmp-$1-$2 stamp
+  stamp=$([ "$2" = stock ] && echo stock || lammps_headers_stamp)
+  ! { [ -x "$bin" ] && [ "$(cat "$bin.stamp" 2>/dev/null)" = "$stamp" ]; }
 }
 
 # WORK: a copy of LAMMPS_SRC's parts a build needs, made once per source tree.
@@ -136,7 +153,7 @@ lammps_build() {
   local backend=$1 variant=$2 dir=$CACHE/build-$1 bin=$CACHE/bin/lmp-$1-$2 stamp
   stamp=$([ "$variant" = stock ] && echo stock || lammps_headers_stamp)
   mkdir -p "$CACHE/bin"
-  if [ -x "$bin" ] && [ "$(cat "$bin.stamp" 2>/dev/null)" = "$stamp" ]; then
+  if ! lammps_stale "$backend" "$variant"; then
     echo "$backend $variant: reusing $bin"
     return 0
   fi
@@ -220,11 +237,12 @@ lammps_backend() {
   [ "$backend" = cuda ] && variants="stock full"
   echo >>"$SUMMARY"
   echo "## $backend" >>"$SUMMARY"
-  lammps_configure "$backend" || {
+  local v stale=0
+  for v in $variants; do lammps_stale "$backend" "$v" && stale=1; done
+  [ $stale -eq 0 ] || lammps_configure "$backend" || {
     fail "$backend: LAMMPS did not configure (log: $OUT/configure-$backend.log)"
     return
   }
-  local v
   for v in $variants; do lammps_build "$backend" "$v" || return; done
   local name file from args cpu gpu steps=$NSTEPS reps=1
   [ "$backend" = cuda ] && reps=$REPEAT
@@ -357,6 +375,28 @@ lammps_syntax() {
   done
   [ $bad -eq 0 ] && echo "PASS syntax: $n compilations ($how of $(wc -w <<<"$LAMMPS_SYNTAX_FILES") KOKKOS files, kokkos_type.h switched and fully switched)"
   echo "- syntax ($how): $n compilations, $([ $bad -eq 0 ] && echo all pass || echo FAILURES)" >>"$SUMMARY"
+}
+
+# Build the CUDA binaries (stock and full) without running them, on a machine with
+# nvcc and no GPU, and archive them, stripped, as .lammps/lmp-cuda.tar.xz: the cuda
+# and checked steps on a GPU machine then run them instead of building.
+lammps_cuda_build() {
+  echo >>"$SUMMARY"
+  echo "## cuda-build" >>"$SUMMARY"
+  lammps_configure cuda || {
+    fail "cuda-build: LAMMPS did not configure (log: $OUT/configure-cuda.log)"
+    return
+  }
+  local v tmp
+  for v in stock full; do lammps_build cuda "$v" || return; done
+  tmp=$(mktemp -d)
+  for v in stock full; do
+    strip -o "$tmp/lmp-cuda-$v" "$CACHE/bin/lmp-cuda-$v" && cp "$CACHE/bin/lmp-cuda-$v.stamp" "$tmp/"
+  done
+  mkdir -p "$ROOT/.lammps"
+  tar cJf "$ROOT/.lammps/lmp-cuda.tar.xz" -C "$tmp" . && rm -rf "$tmp"
+  echo "- cuda-build: $ROOT/.lammps/lmp-cuda.tar.xz, $(du -h "$ROOT/.lammps/lmp-cuda.tar.xz" | cut -f1)" >>"$SUMMARY"
+  echo "PASS cuda-build: $ROOT/.lammps/lmp-cuda.tar.xz ($(du -h "$ROOT/.lammps/lmp-cuda.tar.xz" | cut -f1))"
 }
 
 # .lammps/lammps.tar.xz: the parts of LAMMPS_SRC the steps read (the core sources and fmt/, the five
