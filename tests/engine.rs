@@ -461,3 +461,60 @@ fn a_device_out_of_memory_frees_the_kept_blocks_and_retries() {
     drop(a);
     assert_eq!(test_device::used_bytes(dev).unwrap(), 0);
 }
+
+/// `tests/cuda/multi_gpu.cu`'s program on two test devices (issue 46, item 6): a
+/// DualView on each device, a "kernel" (device write) on each, syncs both ways,
+/// `deep_copy` between the two device sides as one peer copy, two threads
+/// driving the two devices at once, and small blocks kept per device.
+#[test]
+fn the_two_gpu_program_runs_on_two_test_devices() {
+    let (d0, d1) = (60, 61);
+    let n = 1 << 20;
+    for d in [d0, d1] {
+        test_device::set_keeps_small_blocks(d, true).unwrap(); // as on CUDA
+    }
+    // 1. A DualView on each device, written there, synced to the host.
+    let a = dv::<i64>("gpu0", d0, n);
+    let b = dv::<i64>("gpu1", d1, n);
+    write_device(&a, |i| i as i64);
+    a.modify_device().unwrap();
+    write_device(&b, |i| -(i as i64));
+    b.modify_device().unwrap();
+    a.sync_host().unwrap();
+    b.sync_host().unwrap();
+    assert_eq!(raw_values::<i64>(a.raw(), Side::Host), (0..n as i64).collect::<Vec<_>>());
+    assert_eq!(raw_values::<i64>(b.raw(), Side::Host), (0..n as i64).map(|i| -i).collect::<Vec<_>>());
+    // 2. deep_copy device 0 -> device 1: one peer copy, every value.
+    let (r, calls) = test_device::driver_calls(|| RawDualView::view_copy(b.raw(), Side::Device, a.raw(), Side::Device));
+    r.unwrap();
+    assert_eq!(count(&calls, "copy_peer_async"), 1, "{calls:?}");
+    assert_eq!(raw_values::<i64>(b.raw(), Side::Device), (0..n as i64).collect::<Vec<_>>());
+    // 3. Two threads, each driving its own device: write, mark, sync, check, 8 rounds.
+    let wrong: usize = std::thread::scope(|s| {
+        let h: Vec<_> = [(&a, 1i64), (&b, 2i64)]
+            .into_iter()
+            .map(|(v, k)| {
+                s.spawn(move || {
+                    let mut bad = 0;
+                    for round in 0..8i64 {
+                        write_device(v, |i| k * 1000 * round + i as i64);
+                        v.modify_device().unwrap();
+                        v.sync_host().unwrap();
+                        let h = raw_values::<i64>(v.raw(), Side::Host);
+                        bad += h.iter().enumerate().filter(|&(i, &x)| x != k * 1000 * round + i as i64).count();
+                    }
+                    bad
+                })
+            })
+            .collect();
+        h.into_iter().map(|t| t.join().unwrap()).sum()
+    });
+    assert_eq!(wrong, 0, "each device's values came back in each round");
+    // 4. Small blocks are kept per device: a freed one on device 0 serves device 0 only.
+    drop(dv::<i64>("small0", d0, 8));
+    assert_eq!(test_device::used_bytes(d0).unwrap(), 8 * n + 256, "one 256-byte class block kept on device 0");
+    let (_, calls) = test_device::driver_calls(|| drop(dv::<i64>("small1", d1, 8)));
+    assert_eq!(count(&calls, "alloc"), 1, "device 1 does not take device 0's block: {calls:?}");
+    let (_, calls) = test_device::driver_calls(|| drop(dv::<i64>("small0_again", d0, 8)));
+    assert_eq!(count(&calls, "alloc"), 0, "device 0 takes its own kept block: {calls:?}");
+}
