@@ -943,10 +943,10 @@ DV_NODISCARD enum dv_status_t dv_destroy(struct dv_dualview_t *dv);
 /**
  * A subview sharing memory and flags: one `dv_range_t` per axis of `src`
  * (`DV_ALL`, `DV_RANGE` [begin, end), `DV_INDEX` begin, which removes the
- * axis). Its modifications are recorded as its region, so a later sync
- * (through any handle) copies that region, and a sync through it after the
- * whole parent was modified copies the whole parent: nothing stays stale.
- * Errors: RANK_MISMATCH (n differs from the rank), OUT_OF_RANGE, STALE.
+ * axis). A call through it covers its region (docs/SEMANTICS.md, the table
+ * of calls: the `modify(X)` and `sync(X)` rows): its modify marks the region,
+ * its sync copies the region's elements the other side holds newer, and the
+ * parent's other changes stay newer until a sync that covers them. Errors: RANK_MISMATCH (n differs from the rank), OUT_OF_RANGE, STALE.
  * Release `*out` with `dv_destroy`. `ranges` may be NULL when `n` is 0.
  *
  * # Safety
@@ -959,7 +959,7 @@ enum dv_status_t dv_subview(const struct dv_dualview_t *src,
                             struct dv_dualview_t **out);
 
 /**
- * Mark the host side modified. `DV_ERROR_CONCURRENT_MODIFICATION` (flags unchanged; the message names the label) when the other side holds unsynced changes. Free on a one-space DualView. Through a subview, only its region is recorded.
+ * Mark the host side modified. `DV_ERROR_CONCURRENT_MODIFICATION` (flags unchanged; the message names the label) when the other side holds unsynced changes. Free on a one-space DualView. Through a subview, only its region is marked (docs/SEMANTICS.md, `modify(X)` row).
  *
  * # Safety
  * `dv` is a handle or NULL.
@@ -968,7 +968,7 @@ DV_NODISCARD
 enum dv_status_t dv_modify_host(const struct dv_dualview_t *dv);
 
 /**
- * Mark the device side modified. `DV_ERROR_CONCURRENT_MODIFICATION` (flags unchanged; the message names the label) when the other side holds unsynced changes. Free on a one-space DualView. Through a subview, only its region is recorded.
+ * Mark the device side modified. `DV_ERROR_CONCURRENT_MODIFICATION` (flags unchanged; the message names the label) when the other side holds unsynced changes. Free on a one-space DualView. Through a subview, only its region is marked (docs/SEMANTICS.md, `modify(X)` row).
  *
  * # Safety
  * `dv` is a handle or NULL.
@@ -977,7 +977,7 @@ DV_NODISCARD
 enum dv_status_t dv_modify_device(const struct dv_dualview_t *dv);
 
 /**
- * Bring the host side up to date: when the device is newer, copy what it changed, then both clean. Waits for outstanding device work first (a Kokkos fence). `DV_ERROR_CONST_SYNC` through a const handle that would have to copy; `DV_ERROR_STALE` through a subview of a resized parent.
+ * Bring the host side of this handle's box up to date: copy the elements the device holds newer, and nothing else (docs/SEMANTICS.md, `sync(X)` row); Kokkos' counters clear as in Kokkos. Waits for outstanding device work first (a Kokkos fence). `DV_ERROR_CONST_SYNC` through a const handle that would have to copy; `DV_ERROR_STALE` through a subview of a resized parent.
  *
  * # Safety
  * `dv` is a handle or NULL.
@@ -986,7 +986,7 @@ DV_NODISCARD
 enum dv_status_t dv_sync_host(const struct dv_dualview_t *dv);
 
 /**
- * Bring the device side up to date: when the host is newer, copy what it changed, then both clean. Waits for outstanding device work first (a Kokkos fence). `DV_ERROR_CONST_SYNC` through a const handle that would have to copy; `DV_ERROR_STALE` through a subview of a resized parent.
+ * Bring the device side of this handle's box up to date: copy the elements the host holds newer, and nothing else (docs/SEMANTICS.md, `sync(X)` row); Kokkos' counters clear as in Kokkos. Waits for outstanding device work first (a Kokkos fence). `DV_ERROR_CONST_SYNC` through a const handle that would have to copy; `DV_ERROR_STALE` through a subview of a resized parent.
  *
  * # Safety
  * `dv` is a handle or NULL.
@@ -1190,8 +1190,8 @@ enum dv_status_t dv_realloc_without_initializing(const struct dv_dualview_t *dv,
 /**
  * Kokkos `resize`, fixed: new extents of the same rank; in the overlapping
  * index range each side keeps what it holds newest or clean, and an element
- * newer on the other side stays stale there (SEMANTICS.md `resize` row,
- * DECISIONS D3); new elements are zero; flags unchanged; subviews of the old
+ * newer on the other side stays stale there (docs/SEMANTICS.md, `resize(extents)`
+ * row; DECISIONS D3); new elements are zero; flags unchanged; subviews of the old
  * shape become stale. On error (RANK_MISMATCH,
  * OVERFLOW, OUT_OF_MEMORY, UNMANAGED, INVALID_ARGUMENT for a subview or a
  * const handle) nothing changes.

@@ -21,7 +21,9 @@ without building anything (imported by scripts/check-docs.py):
    docs/DECISIONS.md, and every backticked repository path (first part a top-level entry,
    or a folder beside the file) exists;
 8. the paths named in Cargo.toml and in the CMake files (`${PROJECT_SOURCE_DIR}/...`,
-   `${CMAKE_CURRENT_SOURCE_DIR}/...`, the sources of `add_executable` / `add_library`) exist.
+   `${CMAKE_CURRENT_SOURCE_DIR}/...`, the sources of `add_executable` / `add_library`) exist;
+9. every row of docs/SEMANTICS.md's table of calls (the one the header's doc comments cite)
+   names in its last column a test that checks it (`tests/x.rs: name`, which fact 6 finds).
 """
 
 import glob
@@ -37,7 +39,7 @@ SPEED = re.compile(
     r"(?<![\w.])\d+(?:\.\d+)?\s?(?:ns|us|µs|ms|GB/s|MB/s|GiB/s)(?!\w)"
     r"|(?<![\w.])\d+(?:\.\d+)?x(?= (?:faster|slower|Kokkos|the raw|of Kokkos))"
 )
-GENERATED = ("build", "target", ".gpu")
+GENERATED = ("build", "target", ".gpu", ".lammps")
 
 
 def doc_files(root):
@@ -347,6 +349,34 @@ def build_file_paths(root):
     return bad
 
 
+SEMANTICS_TABLE = "| call through a handle with box `B` |"
+
+
+def untested_semantics(root, rel="docs/SEMANTICS.md"):
+    """Fact 9: each row of the table of calls names a test in its last column."""
+    path = os.path.join(root, rel)
+    if not os.path.exists(path):
+        return [f"{rel}: missing (fact 9 checks its table of calls)"]
+    bad, rows, inside = [], 0, False
+    for n, line in enumerate(open(path, encoding="utf-8"), 1):
+        if line.startswith(SEMANTICS_TABLE):
+            inside = "checked by" in line.split("|")[-2]
+            if not inside:
+                bad.append(f"{rel}:{n}: the table of calls has no last column 'checked by'")
+            continue
+        if not inside or line.startswith("| ---"):
+            continue
+        if not line.startswith("|"):
+            break
+        rows += 1
+        last = line.rstrip().rstrip("|").rsplit("|", 1)[-1]
+        if not NAMED_TEST.search(last):
+            bad.append(f"{rel}:{n}: the row {line.split('|')[1].strip()} names no test (`tests/x.rs: name`)")
+    if inside and rows == 0:
+        bad.append(f"{rel}: the table of calls has no rows")
+    return bad
+
+
 def blind_checks():
     """Facts 7 and 8 run on a small tree that breaks each rule once; a rule whose break goes
     unseen is itself a finding (a checker that cannot fail proves nothing)."""
@@ -365,6 +395,11 @@ def blind_checks():
             os.makedirs(os.path.dirname(os.path.join(tmp, rel)), exist_ok=True)
             open(os.path.join(tmp, rel), "w", encoding="utf-8").write(text)
         found = "\n".join(stale_comments(tmp) + build_file_paths(tmp))
+        # Fact 9: a row without a test.
+        sem = SEMANTICS_TABLE + " checked by |\n| --- | --- |\n| `a` | `tests/kept.rs: t` |\n| `untested` | - |\n"
+        open(os.path.join(tmp, "docs/SEMANTICS.md"), "w", encoding="utf-8").write(sem)
+        found += "\n".join(untested_semantics(tmp))
+    want.append("the row `untested` names no test")
     return [f"scripts/doc_facts.py: a break of {w!r} went unseen by its own check" for w in want if w not in found]
 
 
@@ -373,7 +408,7 @@ def check(root, files=None):
     files = files or doc_files(root)
     return blind_checks() + (missing_paths(root, files) + undocumented_functions(root) + unsourced_numbers(root, files)
             + layer_drift(root) + wrong_constants(root) + missing_tests(root, files)
-            + stale_comments(root) + build_file_paths(root))
+            + stale_comments(root) + build_file_paths(root) + untested_semantics(root))
 
 
 if __name__ == "__main__":

@@ -400,3 +400,22 @@ fn both_need_sync_answers_true_and_each_sync_moves_its_half() {
         assert_eq!(side(&v, Side::Device), want, "the device holds both halves' writes");
     }
 }
+
+/// A `Read` access syncs its box as `sync` does (SEMANTICS, the `Read` row):
+/// it copies the other-newer elements of the subview only, marks nothing, and
+/// the rest stays newer on the device.
+#[test]
+fn a_read_access_syncs_its_box_and_marks_nothing() {
+    let v = raw(&[100, 10], false);
+    write(&v, Side::Device, 6.0);
+    v.modify(Side::Device).unwrap();
+    let rows = sub(&v, &[Slice::Range(20, 30), Slice::All]);
+    let s0 = v.stats();
+    rows.access(Side::Host, dualview::Access::Read).unwrap();
+    assert_eq!(v.stats().to_host.bytes - s0.to_host.bytes, 10 * 10 * 8, "the subview's rows only");
+    assert_eq!(v.stats().to_device.bytes, s0.to_device.bytes);
+    let h = side(&v, Side::Host);
+    assert!(h[200..300].iter().all(|&x| x == 6.0), "the rows arrived");
+    assert!(!rows.need_sync(Side::Host) && !rows.need_sync(Side::Device), "a read marks nothing");
+    assert!(v.need_sync(Side::Host), "the other rows stay newer on the device");
+}
