@@ -111,10 +111,14 @@ lammps_configure() {
     lammps_kokkos_cuda13 || return 1
     flags+=(-DKokkos_ENABLE_CUDA=yes -DKokkos_ENABLE_OPENMP=yes -DKokkos_ARCH_HOPPER90=yes -DBUILD_OMP=yes
       "-DCMAKE_CXX_COMPILER=$WORK/lib/kokkos/bin/nvcc_wrapper")
-    # The unit tests need libyaml (LAMMPS downloads it otherwise): without it, none.
-    if [ -f /usr/include/yaml.h ] && lammps_gtest_archive; then
+    # The unit tests need libyaml (LAMMPS downloads it otherwise): Debian's, or the copy
+    # the pack step put in the archive (a GPU machine has none); without it, no tests.
+    local yaml=()
+    [ -f /usr/include/yaml.h ] || [ ! -f "$SRC_IN/libyaml/yaml.h" ] ||
+      yaml=("-DYAML_INCLUDE_DIR=$SRC_IN/libyaml" "-DYAML_LIBRARY=$SRC_IN/libyaml/libyaml.a")
+    if { [ -f /usr/include/yaml.h ] || [ ${#yaml[@]} -gt 0 ]; } && lammps_gtest_archive; then
       flags+=(-DENABLE_TESTING=yes "-DGTEST_URL=file://$CACHE/googletest-1.12.1.tar.gz"
-        "-DGTEST_MD5=$(md5sum "$CACHE/googletest-1.12.1.tar.gz" | cut -d' ' -f1)")
+        "-DGTEST_MD5=$(md5sum "$CACHE/googletest-1.12.1.tar.gz" | cut -d' ' -f1)" "${yaml[@]}")
     else
       echo "no libyaml-dev: the CUDA tree is configured without LAMMPS' unit tests (cuda-unittests cannot run)"
       flags+=(-DENABLE_TESTING=no)
@@ -407,7 +411,8 @@ lammps_cuda_build() {
 
 # .lammps/lammps.tar.xz: the parts of LAMMPS_SRC the steps read (the core sources and fmt/, the five
 # packages built, Kokkos, the inputs, the unit tests and the potentials their pair and
-# kspace YAML files name), and googletest's sources for the unit tests' configure.
+# kspace YAML files name), googletest's sources for the unit tests' configure, and
+# Debian's libyaml (yaml.h, libyaml.a) for a machine without it.
 lammps_pack() {
   local dest=$ROOT/.lammps list f
   mkdir -p "$dest"
@@ -420,7 +425,13 @@ lammps_pack() {
     for f in potentials/*; do grep -qF "$(basename "$f")" "$list.yaml" && echo "$f"; done
   ) >"$list"
   lammps_gtest_archive || return
-  tar cJf "$dest/lammps.tar.xz" -C "$SRC_IN" -T "$list" -C "$CACHE" googletest-1.12.1.tar.gz || {
+  [ -f /usr/include/yaml.h ] && [ -f /usr/lib/x86_64-linux-gnu/libyaml.a ] || {
+    fail "pack: libyaml-dev missing (the unit tests on a GPU machine link its yaml.h and libyaml.a)"
+    return
+  }
+  tar cJf "$dest/lammps.tar.xz" -C "$SRC_IN" -T "$list" -C "$CACHE" googletest-1.12.1.tar.gz \
+    --transform 's,^yaml\.h$,libyaml/yaml.h,;s,^libyaml\.a$,libyaml/libyaml.a,' \
+    -C /usr/include yaml.h -C /usr/lib/x86_64-linux-gnu libyaml.a || {
     fail "pack: tar failed"
     return
   }
