@@ -119,7 +119,45 @@ TEST(DualView, K10_ConcurrentModificationThrows) {
 
 TEST(DualView, MessagesAdviseTheFiveCallsInCppTerms) {
   EXPECT_EQ(dv::detail::cpp_terms("dv_modify_host: Call dv_sync_host() or dv_clear_sync_state(); dv_destroy() stays"),
-            "dv_modify_host: Call a.sync_host() or a.clear_sync_state(); dv_destroy() stays");
+            "dv::DualView::modify_host: Call a.sync_host() or a.clear_sync_state(); dv_destroy() stays");
+}
+
+// Messages name the C++ call, never the C function behind it (issue 46, item 3): each
+// C function a C++ call reaches, and a message of each kind thrown through the API.
+TEST(DualView, MessagesNameTheCppCallNotTheCFunction) {
+  const char* const pairs[][2] = {{"dv_sync_device", "dv::DualView::sync_device"},
+                                  {"dv_sync_host_async", "dv::DualView::sync_host_async"},
+                                  {"dv_resized", "dv::DualView::resize"},
+                                  {"dv_realloc_without_initializing", "dv::DualView::realloc"},
+                                  {"dv_host_access", "dv::DualView::host_access"},
+                                  {"dv_create", "dv::DualView"},
+                                  {"dv_view_fill", "dv::deep_copy"},
+                                  {"dv_initialize", "dv::initialize"},
+                                  {"dv_fence", "dv::fence"}};
+  for (const auto& p : pairs)
+    EXPECT_EQ(dv::detail::cpp_terms(std::string(p[0]) + ": bad"), std::string(p[1]) + ": bad");
+  EXPECT_EQ(dv::detail::cpp_terms("dv_create: bad", "dv::View"), "dv::View: bad");
+  EXPECT_EQ(dv::detail::cpp_terms("argument `x`: dv_foo: kept"), "argument `x`: dv_foo: kept") << "only a leading name";
+  auto what = [](auto f) -> std::string {
+    try {
+      f();
+    } catch (const dv::error& e) {
+      return e.what();
+    }
+    return "(no exception)";
+  };
+  DV a("A", 4, 3);
+  a.modify_host();
+  const std::string m1 = what([&] { a.modify_device(); });
+  EXPECT_EQ(m1.rfind("dv::DualView::modify_device: ", 0), 0u) << m1;
+  const std::string m2 = what([&] { a.resize(4, 3, 2); });
+  EXPECT_EQ(m2.find("dv_"), std::string::npos) << m2;
+  int argc = 2;
+  char prog[] = "p", opt[] = "--kokkos-device-id=9999";
+  char* argv[] = {prog, opt, nullptr};
+  const std::string m3 = what([&] { dv::initialize(argc, argv); });
+  EXPECT_EQ(m3.rfind("dv::initialize: ", 0), 0u) << m3;
+  for (const std::string& m : {m1, m2, m3}) EXPECT_EQ(m.find("dv_"), std::string::npos) << "no C name: " << m;
 }
 
 TEST(DualView, K11_ClearSyncState) {

@@ -245,10 +245,38 @@ namespace detail {
 #endif
 }
 
-/// A C message in C++'s terms: a call it advises, `dv_sync_host()`, becomes
-/// `a.sync_host()` (the five calls of DECISIONS C15; the function's name
-/// before the first ": " stays).
-inline std::string cpp_terms(std::string m) {
+/// The C++ call that reached C function `c`, as a message names it:
+/// `dv_sync_host` is `dv::DualView::sync_host`, `dv_view_fill` is
+/// `dv::deep_copy`, any other `dv_x` is `dv::x` (docs/CPP.md "Errors").
+inline std::string cpp_name(const std::string& c) {
+  static const char* const methods[] = {"modify_host",      "modify_device",    "sync_host",     "sync_device",
+                                        "sync_host_async",  "sync_device_async", "push_host",     "push_device",
+                                        "clear_sync_state", "host_access",      "device_access", "stats",
+                                        "stats_reset",      "resize",           "realloc"};
+  static const char* const renamed[][2] = {
+      {"dv_resized", "dv::DualView::resize"},    {"dv_realloc_without_initializing", "dv::DualView::realloc"},
+      {"dv_stats_add", "dv::DualView::resize"},  {"dv_create", "dv::DualView"},
+      {"dv_wrap", "dv::DualView"},               {"dv_clone_const", "dv::DualView"},
+      {"dv_deep_copy_async", "dv::deep_copy"},   {"dv_view_copy", "dv::deep_copy"},
+      {"dv_view_copy_async", "dv::deep_copy"},   {"dv_view_fill", "dv::deep_copy"},
+      {"dv_host_view", "dv::View"},              {"dv_device_view", "dv::View"},
+      {"dv_stream_fence", "dv::fence"},          {"dv_stream_create", "dv::Stream"}};
+  if (c.compare(0, 3, "dv_") != 0) return c;
+  for (const auto& r : renamed)
+    if (c == r[0]) return r[1];
+  for (const char* m : methods)
+    if (c.compare(3, std::string::npos, m) == 0) return std::string("dv::DualView::") + m;
+  return "dv::" + c.substr(3);
+}
+
+/// A C message in C++'s terms: the C function it starts with ("dv_sync_host: ...")
+/// becomes the C++ call (`cpp_name`; `as` when the caller names it), and a call
+/// it advises, `dv_sync_host()`, becomes `a.sync_host()` (the five calls of
+/// DECISIONS C15).
+inline std::string cpp_terms(std::string m, const char* as = nullptr) {
+  const std::size_t colon = m.find(": ");
+  if (m.compare(0, 3, "dv_") == 0 && colon != std::string::npos && m.find(' ') >= colon)
+    m.replace(0, colon, as ? std::string(as) : cpp_name(m.substr(0, colon)));
   static const char* const calls[] = {"modify_host", "modify_device", "sync_host", "sync_device", "clear_sync_state"};
   auto ident = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; };
   for (std::size_t p = m.find("dv_"); p != std::string::npos; p = m.find("dv_", p + 1)) {
@@ -264,9 +292,10 @@ inline std::string cpp_terms(std::string m) {
   return m;
 }
 
-/// Throw for a failed status, with the thread's last error message.
-inline void check(dv_status_t s) {
-  if (s != DV_OK) raise(s, cpp_terms(dv_last_error()));
+/// Throw for a failed status, with the thread's last error message in C++'s
+/// terms; `as` names the C++ call where `cpp_name` cannot tell it (a View's).
+inline void check(dv_status_t s, const char* as = nullptr) {
+  if (s != DV_OK) raise(s, cpp_terms(dv_last_error(), as));
 }
 
 }  // namespace detail

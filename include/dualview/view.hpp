@@ -615,7 +615,7 @@ class View : public ViewTraits<DataType, Props...> {
                         "host-accessible space, or view_alloc(WithoutInitializing)");
     dv_desc_t d = detail::desc_for<traits>(e, strides, detail::alloc_flags(prop, constructs, true));
     dv_dualview_t* h = nullptr;
-    detail::check(dv_create(prop.label.c_str(), &d, &h));
+    detail::check(dv_create(prop.label.c_str(), &d, &h), "dv::View");
     *this = View(detail::adopt(h), DV_SIDE_DEVICE);
     if constexpr (constructs && memory_space::host_accessible) {
       if (construct) detail::construct_n<non_const_value_type>(track_.get(), const_cast<non_const_value_type*>(data_), span());
@@ -634,7 +634,7 @@ class View : public ViewTraits<DataType, Props...> {
     }
     dv_desc_t d = detail::desc_for<traits>(e, strides, detail::desc_flags(true, true));
     dv_dualview_t* h = nullptr;
-    detail::check(dv_wrap("", &d, const_cast<non_const_value_type*>(ptr), nullptr, &h));
+    detail::check(dv_wrap("", &d, const_cast<non_const_value_type*>(ptr), nullptr, &h), "dv::View");
     *this = View(detail::adopt(h), DV_SIDE_DEVICE);
   }
 
