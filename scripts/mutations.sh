@@ -8,7 +8,9 @@
 # the tests it names on its first line (`# tests: --test engine`; by default the
 # model test and the fuzz engine's test; `# run: <command>` for a command other
 # than cargo test) must then fail within their normal runs. The tree is restored
-# after each patch. Prints one line a patch.
+# after each patch. Prints one line a patch. A patch whose tests do not build (cargo
+# test --no-run fails, or a `# run:` command exits 3: tests/with_kokkos/quick.sh's "did
+# not compile") is an error, not a catch: it proves nothing about the oracle.
 #
 #   bash scripts/mutations.sh            # every patch
 #   bash scripts/mutations.sh copy-at-modify
@@ -25,7 +27,17 @@ for patch in tests/mutations/*.patch; do
     git apply "$patch"
     log="$(mktemp)"
     if [ -n "$run" ]; then cmd=(bash -c "$run"); else cmd=(cargo test -q "${tests[@]}"); fi
-    if "${cmd[@]}" >"$log" 2>&1; then
+    rc=0
+    if [ -z "$run" ] && ! cargo test -q --no-run "${tests[@]}" >"$log" 2>&1; then
+        rc=build
+    else
+        "${cmd[@]}" >"$log" 2>&1 || rc=$?
+        [ -n "$run" ] && [ "$rc" = 3 ] && rc=build
+    fi
+    if [ "$rc" = build ]; then
+        echo "MUTATION $name: ERROR (the patched tree does not build: $(grep -m1 -E '^error|did not compile' "$log" || echo 'see the log'))"
+        status=1
+    elif [ "$rc" = 0 ]; then
         echo "MUTATION $name: NOT CAUGHT (the tests passed with the rule broken)"
         status=1
     else

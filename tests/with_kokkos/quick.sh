@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # gaps.cpp and lammps_shape.cpp against Debian's Kokkos 3.4 (libtrilinos-kokkos-dev), both
 # forms, outside CMake: what scripts/mutations.sh runs for the with_kokkos mutations. Builds
-# libdualview.so with cargo when target/release lacks it. Exit 1 when a program fails.
+# libdualview.so with cargo when target/release lacks it. Exit 1 when a program fails, 3
+# when one does not compile (scripts/mutations.sh counts that as an error, not a catch).
 #   usage: tests/with_kokkos/quick.sh [OUT_DIR]
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -13,6 +14,7 @@ INC=/usr/include/trilinos
 . "$ROOT/scripts/lib/dvlib.sh"
 dvlib_links "$ROOT/target/release" "$OUT"
 failed=0
+uncompiled=0
 for prog in gaps lammps_shape; do
   for form in test_device one_space; do
     def=""
@@ -20,10 +22,11 @@ for prog in gaps lammps_shape; do
     exe=$OUT/${prog}_$form
     if ! g++ -std=c++17 -O1 $def -isystem "$INC" -I"$ROOT/include" "$HERE/$prog.cpp" -o "$exe" -ltrilinos_kokkoscontainers \
       -ltrilinos_kokkoscore -L"$LIB" -ldualview -Wl,-rpath,"$LIB" -ldl -pthread; then
-      echo "FAIL $prog $form: did not compile"; failed=1; continue
+      echo "FAIL $prog $form: did not compile"; uncompiled=1; continue
     fi
     if "$exe" | tee "$exe.txt" | grep -q "every check passed"; then echo "PASS $prog $form"
     else grep FAILED "$exe.txt"; echo "FAIL $prog $form"; failed=1; fi
   done
 done
+[ $uncompiled -eq 1 ] && exit 3
 exit $failed
