@@ -57,7 +57,9 @@ module dualview
       c_dv_dtype_str, c_dv_version, c_dv_status_str, c_dv_report_start, c_dv_report_write, c_dv_stats, &
       c_dv_stats_reset, c_dv_stats_global, c_dv_stats_global_reset, c_dv_last_error_set, c_dv_subview, &
       c_dv_push_host, c_dv_push_device
-  private :: c_strlen, str, str_i32, str_i64, str_len, labelled, last_error, c_message, fortran_names, c_words, report, fail, &
+  private :: c_strlen, str, str_i32, str_i64, str_len, labelled, last_error, c_message, fortran_names, c_words, &
+      fortran_call, call_len, call_name, &
+      report, fail, &
       die, live, to_c, &
       from_c
   private :: addr_of, owns, borrowed, release, drop_handle, adopt, shape_ok, to_extents, get_label, host_access, wrap_any, &
@@ -265,7 +267,9 @@ contains
     integer(int64) :: num
     named = m
     c = index(named, ": ")
-    if (c > 4 .and. named(1:3) == "dv_") named = "dualview_t%" // named(4:c - 1) // named(c:)
+    if (c > 4 .and. named(1:3) == "dv_") then
+      if (index(named(1:c - 1), " ") == 0) named = fortran_call(named(1:c - 1)) // named(c:)
+    end if
     call c_words(named)
     call advised_calls(named, r)
     a = index(r, key)
@@ -286,6 +290,49 @@ contains
     end do
     r = out // " (Fortran indices, from 1)" // r(b + 1:)
   end subroutine
+
+  !> The Fortran procedure that reached C function `c` (a message's first word):
+  !> "dv_sync_host" is "dualview_t%sync_host", "dv_device_access" is
+  !> "dualview_t%device_ptr", "dv_space_available" is "space_available".
+  pure function fortran_call(c) result(r)
+    character(len=*), intent(in) :: c
+    character(len=call_len(c)) :: r
+    r = call_name(c)
+  end function
+
+  !> The length of fortran_call(c) (its result's length, computed by the caller:
+  !> no deferred length, docs/FORTRAN.md "Threads").
+  pure integer function call_len(c)
+    character(len=*), intent(in) :: c
+    call_len = len_trim(call_name(c))
+  end function
+
+  pure function call_name(c) result(r)
+    character(len=*), intent(in) :: c
+    character(len=64) :: r
+    select case (c)
+    case ("dv_device_access")
+      r = "dualview_t%device_ptr"
+    case ("dv_host_access", "dv_desc_of")
+      r = "dualview_t%host"
+    case ("dv_space_info", "dv_fence", "dv_handle_count")
+      r = c
+    case ("dv_space_available", "dv_space_device_count", "dv_cuda_available")
+      r = c(4:)
+    case ("dv_report_start")
+      r = "dv_transfer_report_start"
+    case ("dv_report_write")
+      r = "dv_transfer_report"
+    case ("dv_stats_global")
+      r = "dualview_stats"
+    case ("dv_stats_global_reset")
+      r = "dualview_stats_reset"
+    case ("dv_initialize")
+      r = "dualview_initialize"
+    case default
+      r = "dualview_t%" // c(4:)
+    end select
+  end function
 
   !> The C library's words for what a Fortran caller wrote: its descriptor's fields
   !> ("argument `desc->extents`") are the arguments of create and wrap ("argument
