@@ -362,3 +362,35 @@ fn safe_forms_adopt_a_vec_and_copy_between_guards() {
     let small = DualView::<i32, Dims<2>>::builder("small", Dims::new([2, 3]).unwrap()).build().unwrap();
     assert!(small.host_write().unwrap().copy_from(&r.host().unwrap()).is_err(), "different extents");
 }
+
+/// Messages of the Rust API name no C function (issue 46, item 3): each refusal a
+/// Rust caller can meet names the method and what was wrong, never `dv_...`.
+#[test]
+fn refusals_speak_rust_not_c() {
+    use dualview::{Desc, ElemSpec, Mapping, RawDualView};
+    let a = DualView::<f64, Dims<2>>::builder("A", Dims::from([4, 3])).device(Space::test_device(0)).build().unwrap();
+    let mut msgs = vec![];
+    a.modify_host().unwrap();
+    msgs.push(a.modify_device().unwrap_err());
+    a.sync_device().unwrap();
+    msgs.push(a.subview(&[Slice::Range(0, 9), Slice::All]).unwrap_err());
+    msgs.push(a.subview(&[Slice::All]).unwrap_err());
+    let c = a.as_const();
+    a.modify_device().unwrap();
+    msgs.push(c.sync_host().unwrap_err()); // a const handle that would have to copy
+    a.sync_host().unwrap();
+    msgs.push(c.host_mut().map(|_| ()).unwrap_err());
+    // A wrapped array cannot be resized.
+    let mut buf = vec![0f64; 12];
+    let m = Mapping::new(Layout::Right, DynRank::new(&[4, 3]).unwrap()).unwrap();
+    let desc = Desc::new(ElemSpec::of::<f64>(), m, Space::HOST);
+    // SAFETY: buf outlives w and holds 12 f64; nothing else touches it meanwhile.
+    let w = unsafe { RawDualView::wrap("W", &desc, std::ptr::NonNull::new(buf.as_mut_ptr() as *mut u8).unwrap(), None) }.unwrap();
+    msgs.push(w.resize(&DynRank::new(&[8, 3]).unwrap()).unwrap_err());
+    drop(w);
+    for e in &msgs {
+        assert!(!e.message().contains("dv_"), "a C name in a Rust message: {e}");
+        assert!(!e.message().contains("desc->"), "a C descriptor in a Rust message: {e}");
+    }
+    assert_eq!(msgs.len(), 6);
+}

@@ -313,7 +313,7 @@ impl RawDualView {
         if self.const_data {
             let whose = side.map(|s| format!("{s} ")).unwrap_or_default();
             return Err(self.err_on(
-                err!(InvalidArgument, "{what}: the {whose}data of this handle is const (dv_clone_const / DualView<const T>)"),
+                err!(InvalidArgument, "{what}: the {whose}data of this handle is const (a const DualView)"),
                 side,
             ));
         }

@@ -74,7 +74,7 @@ impl RawDualView {
         let sh = &*self.shared;
         let fail = |e: Error| self.err_on(e, None);
         if !st.device.is_owned() || !st.host.is_owned() {
-            return Err(fail(err!(Unmanaged, "{what}: the memory is owned by the caller (dv_wrap)")));
+            return Err(fail(err!(Unmanaged, "{what}: the memory is owned by the caller (a wrapped array)")));
         }
         let old = st.mapping;
         if extents.rank() != old.rank() {
