@@ -157,7 +157,18 @@ TEST(DualView, MessagesNameTheCppCallNotTheCFunction) {
   char* argv[] = {prog, opt, nullptr};
   const std::string m3 = what([&] { dv::initialize(argc, argv); });
   EXPECT_EQ(m3.rfind("dv::initialize: ", 0), 0u) << m3;
-  for (const std::string& m : {m1, m2, m3}) EXPECT_EQ(m.find("dv_"), std::string::npos) << "no C name: " << m;
+  // A deep copy between shapes that differ, a View too large, a const DualView that would copy.
+  DV b("B", 5, 3);
+  const std::string m4 = what([&] { dv::deep_copy(b, a); });
+  EXPECT_EQ(m4.rfind("dv::deep_copy: ", 0), 0u) << m4;
+  const std::string m5 = what([&] { dv::View<double**> v("big", size_t{1} << 62, 8); });
+  EXPECT_EQ(m5.rfind("dv::", 0), 0u) << m5;
+  a.sync_device();
+  a.modify_device();
+  dv::DualView<const double**, dv::LayoutLeft, TestDev> c(a);
+  const std::string m6 = what([&] { c.sync_host(); });
+  EXPECT_EQ(m6.rfind("dv::DualView::sync_host: ", 0), 0u) << m6;
+  for (const std::string& m : {m1, m2, m3, m4, m5, m6}) EXPECT_EQ(m.find("dv_"), std::string::npos) << "no C name: " << m;
 }
 
 TEST(DualView, K11_ClearSyncState) {
