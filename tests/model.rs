@@ -17,7 +17,7 @@
 //! order and through overlapping subviews; `fragmented_maps_stay_exact`
 //! drives a 50,000-element map past any fixed box count, with resizes.
 
-use dualview::{Access, Dims, DualView, DynRank, ErrorKind, Layout, RawDualView, Side, Slice, Space};
+use dualview::{Access, Desc, DynRank, ElemSpec, ErrorKind, Layout, Mapping, RawDualView, Side, Slice, Space};
 use proptest::prelude::*;
 mod common;
 use common::oracle::{self, Bx, Oracle};
@@ -80,9 +80,9 @@ enum Op {
     Access(usize, Side, u8),
     Fill(usize, Side),
     Clear(usize),
-    Resize(usize, [usize; 2]),
-    Realloc(usize, [usize; 2]),
-    Subview(usize, [(u8, usize, usize); 2]),
+    Resize(usize, Vec<usize>),
+    Realloc(usize, Vec<usize>),
+    Subview(usize, Vec<(u8, usize, usize)>),
     Clone(usize),
     DeepCopy(usize, usize),
     /// The halo idiom: write rows `a` and `b` of side `s`, then mark and sync each.
@@ -107,9 +107,9 @@ fn op() -> impl Strategy<Value = Op> {
         2 => (h, side(), 0u8..4).prop_map(|(h, s, m)| Op::Access(h, s, m)),
         2 => (h, side()).prop_map(|(h, s)| Op::Fill(h, s)),
         1 => h.prop_map(Op::Clear),
-        1 => (h, ext()).prop_map(|(h, e)| Op::Resize(h, e)),
-        1 => (h, ext()).prop_map(|(h, e)| Op::Realloc(h, e)),
-        3 => (h, [(0u8..4, 0usize..8, 0usize..8), (0u8..4, 0usize..8, 0usize..8)]).prop_map(|(h, s)| Op::Subview(h, s)),
+        1 => (h, ext()).prop_map(|(h, e)| Op::Resize(h, e.to_vec())),
+        1 => (h, ext()).prop_map(|(h, e)| Op::Realloc(h, e.to_vec())),
+        3 => (h, [(0u8..4, 0usize..8, 0usize..8), (0u8..4, 0usize..8, 0usize..8)]).prop_map(|(h, s)| Op::Subview(h, s.to_vec())),
         1 => h.prop_map(Op::Clone),
         1 => (h, h).prop_map(|(a, b)| Op::DeepCopy(a, b)),
         1 => (h, side(), 0usize..8, 0usize..8).prop_map(|(h, s, a, b)| Op::Halo(h, s, a, b)),
@@ -280,7 +280,7 @@ impl World {
                 r.map_err(|e| TestCaseError::fail(e.to_string()))?;
                 self.fams[h.fam].oracle.clear();
             }
-            Op::Resize(i, e) | Op::Realloc(i, e) => {
+            Op::Resize(i, ref e) | Op::Realloc(i, ref e) => {
                 let keep = matches!(op, Op::Resize(..));
                 let h = self.handles[pick(i)].clone();
                 let e = &e[..self.fams[h.fam].ext.len()];
@@ -306,10 +306,10 @@ impl World {
                     hh.hi = e.to_vec();
                 }
             }
-            Op::Subview(i, spec) => {
+            Op::Subview(i, ref spec) => {
                 let h = self.handles[pick(i)].clone();
                 let ext: Vec<usize> = h.axes.iter().map(|&a| h.hi[a] - h.lo[a]).collect();
-                let sl = slices(&ext, &spec);
+                let sl = slices(&ext, spec);
                 let r = h.raw.subview(&sl);
                 if self.is_stale(&h) {
                     prop_assert_eq!(r.err().map(|e| e.kind()), Some(ErrorKind::Stale));
@@ -376,15 +376,16 @@ impl World {
                 }
                 let rows = h.hi[0];
                 let (a, b) = (a % rows, b % rows);
-                let row = |r: usize| h.raw.subview(&[Slice::Index(r), Slice::All]).unwrap();
-                let handle = |r: usize, raw: RawDualView| Handle {
-                    fam: h.fam,
-                    raw,
-                    lo: vec![r, 0],
-                    hi: vec![r + 1, h.hi[1]],
-                    axes: vec![1],
-                    sub: true,
-                    generation: self.fams[h.fam].generation,
+                let rank = h.hi.len();
+                let row = |r: usize| {
+                    let mut sl = vec![Slice::All; rank];
+                    sl[0] = Slice::Index(r);
+                    h.raw.subview(&sl).unwrap()
+                };
+                let handle = |r: usize, raw: RawDualView| {
+                    let (mut lo, mut hi) = (vec![0; rank], h.hi.clone());
+                    (lo[0], hi[0]) = (r, r + 1);
+                    Handle { fam: h.fam, raw, lo, hi, axes: (1..rank).collect(), sub: true, generation: self.fams[h.fam].generation }
                 };
                 let (ha, hb) = (handle(a, row(a)), handle(b, row(b)));
                 self.write(&ha, s);
@@ -448,13 +449,8 @@ impl World {
 
 fn family(e: &[usize], left: bool) -> RawDualView {
     let layout = if left { Layout::Left } else { Layout::Right };
-    DualView::<i64, Dims<2>>::builder("M", Dims::new([e[0], e[1]]).unwrap())
-        .layout(layout)
-        .device(DEV)
-        .build()
-        .unwrap()
-        .raw()
-        .clone()
+    let m = Mapping::new(layout, DynRank::new(e).unwrap()).unwrap();
+    RawDualView::new("M", &Desc::new(ElemSpec::of::<i64>(), m, DEV)).unwrap()
 }
 
 proptest! {
@@ -504,13 +500,13 @@ fn fragmented_maps_stay_exact() {
                 _ => [(1u8, i, 1 + next(6)), (2, j, 0)],
             };
             w.handles.truncate(1);
-            w.apply(&Op::Subview(0, spec)).unwrap();
+            w.apply(&Op::Subview(0, spec.to_vec())).unwrap();
             let s = if next(2) == 0 { Side::Host } else { Side::Device };
             let op = match next(40) {
                 // The whole array, rarely: the map collapses to one state.
                 0 if next(8) == 0 => Op::Modify(0, s),
                 1 if next(8) == 0 => Op::Sync(0, s),
-                2 if step % 300 == 299 => Op::Resize(0, [r + next(20) - 5, c + next(20) - 5]),
+                2 if step % 300 == 299 => Op::Resize(0, vec![r + next(20) - 5, c + next(20) - 5]),
                 3 => Op::Halo(0, s, next(r.max(1)), next(r.max(1))),
                 6..=14 => Op::Write(1, s),
                 15..=24 => Op::Modify(1, s),
@@ -537,4 +533,92 @@ fn fragmented_maps_stay_exact() {
         assert!(bitmap && boxes > 32, "the map went past its box form: {boxes} boxes, then a bitmap");
         assert!(w.compared > 100_000, "{} elements compared", w.compared);
     }
+}
+
+/// Production shapes (issue 46, item 5): the ledger over ranks 1 to 4, many
+/// small cases and four of about a million elements, overlapping subviews,
+/// more than 64 marked boxes, resizes, writes before and after their marks,
+/// whole-array calls and halo steps. A fresh seed each run, printed;
+/// `DV_LEDGER_SEED=<seed>` replays it.
+#[test]
+#[cfg_attr(miri, ignore = "a million elements")]
+fn the_ledger_holds_at_production_shapes() {
+    let seed = std::env::var("DV_LEDGER_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or_else(|| {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64 | 1
+    });
+    println!("the_ledger_holds_at_production_shapes: seed {seed} (DV_LEDGER_SEED={seed} replays it)");
+    let mut x = seed;
+    let mut next = move |n: usize| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % n.max(1) as u64) as usize
+    };
+    let mut cases: Vec<Vec<usize>> = (0..80).map(|_| (0..1 + next(4)).map(|_| 1 + next(9)).collect()).collect();
+    cases.extend([vec![1 << 20], vec![1024, 1024], vec![128, 128, 64], vec![32, 32, 32, 32]]);
+    let (mut big_maps, mut compared) = (0usize, 0u64);
+    for (case, ext) in cases.into_iter().enumerate() {
+        let big = ext.iter().product::<usize>() > 100_000;
+        let what = |step: usize| format!("seed {seed} case {case} (extents {ext:?}) step {step}");
+        let mut w = World::new();
+        w.add_family(&ext, next(2) == 0);
+        let (mut whole_calls, mut boxes) = (0, 0usize);
+        let whole_max = if big { 2 } else { usize::MAX };
+        for step in 0..if big { 600 } else { 120 } {
+            let parent = w.handles[0].clone();
+            let e: Vec<usize> = parent.hi.clone();
+            // A subview of the parent: per axis a range (short on a large array), an index or all.
+            let spec: Vec<(u8, usize, usize)> = e
+                .iter()
+                .map(|&n| match next(if big { 5 } else { 4 }) {
+                    0 if !big => (0u8, 0, 0),
+                    2 => (2, next(n.max(1)), 0),
+                    3 if !big => (3, next(n + 1), 0),
+                    _ => (1, next(n + 1), 1 + next(if big { 6 } else { n + 1 })),
+                })
+                .collect();
+            w.handles.truncate(1);
+            w.apply(&Op::Subview(0, spec)).unwrap_or_else(|er| panic!("{}: {er}", what(step)));
+            let s = if next(2) == 0 { Side::Host } else { Side::Device };
+            let mut ops = match next(24) {
+                // The whole array, rarely on a large one (each compares every element).
+                0 | 1 if whole_calls < whole_max => {
+                    whole_calls += 1;
+                    vec![if next(2) == 0 { Op::Sync(0, s) } else { Op::Modify(0, s) }]
+                }
+                2 if !big => vec![Op::Resize(0, e.iter().map(|&n| (n + next(5)).saturating_sub(2)).collect())],
+                3 if !big => vec![Op::Halo(0, s, next(9), next(9))],
+                4 if !big => vec![Op::Clear(0)],
+                // Write, then mark; or mark, then write (Kokkos' order for a kernel).
+                5..=9 => vec![Op::Write(1, s), Op::Modify(1, s)],
+                10..=12 => vec![Op::Modify(1, s), Op::Write(1, s)],
+                13..=17 => vec![Op::Sync(1, s)],
+                18 => vec![Op::Fill(1, s)],
+                19 => vec![Op::Push(1, s)],
+                20 | 21 => vec![Op::Access(1, s, next(4) as u8)],
+                _ => vec![Op::Write(1, s)],
+            };
+            // Often sync the subview's other side first (which clears Kokkos' counters, as
+            // the halo idiom does), so that marks land instead of being refused.
+            if matches!(ops[0], Op::Modify(..) | Op::Write(..)) && w.handles[0].raw.need_sync(s) && next(3) != 0 {
+                ops.insert(0, Op::Sync(1, s));
+            }
+            for op in &ops {
+                w.apply(op).unwrap_or_else(|er| panic!("{} {op:?}: {er}", what(step)));
+            }
+            let m = w.handles[0].raw.coherence();
+            boxes = boxes.max(if m.bitmap { usize::MAX } else { m.boxes });
+            if !big && step % 10 == 0 {
+                w.check().unwrap_or_else(|er| panic!("{}: {er}", what(step)));
+            }
+        }
+        w.check().unwrap_or_else(|er| panic!("{}: {er}", what(usize::MAX)));
+        compared += w.compared;
+        if big {
+            assert!(boxes > 64, "{}: the large map went past 64 boxes (to its bitmap): {boxes}", what(0));
+            big_maps += 1;
+        }
+    }
+    println!("the_ledger_holds_at_production_shapes: {compared} elements compared; {big_maps} maps of a million elements past 64 boxes");
+    assert!(compared > 1_000_000, "{compared} elements compared");
 }
