@@ -4,14 +4,18 @@ after scripts/gpu-bench.sh ran them. Prints a markdown table (gate, measured,
 target, noise margin, verdict) and exits 1 when a gate is missed beyond its
 margin. docs/BENCHMARKS.md "Gates" says why each margin is what it is.
 
-    python3 scripts/bench-gates.py OUT_DIR
+    python3 scripts/bench-gates.py OUT_DIR [--ran GROUPS]
+    python3 scripts/bench-gates.py --self-test
 
 Reads OUT_DIR/kokkos-rows-dualview.txt and kokkos-rows-kokkos.txt
 (benches/kokkos_rows.cu), OUT_DIR/lammps-bench.txt (benches/lammps_bench.cu) and
 OUT_DIR/lammps-real.md (LAMMPS itself, scripts/lammps-check.sh: its loop time with
 the DualView type switched, at most stock's).
-A gate whose row is absent (a group not run, no Kokkos built) is "not run",
-which is not a miss."""
+--ran names the groups the run ran (comma-separated: kokkos, lammps, mirror,
+lammps-real; scripts/gpu-bench.sh passes them): a gate of such a group whose
+row is absent is MISSING, which fails the run like a miss (a crashed benchmark,
+no Kokkos built). Without --ran every group counts as run. A gate of a group
+not run is "not run". --self-test checks that an empty output fails every group."""
 import importlib.util
 import os
 import re
@@ -71,10 +75,21 @@ def numbers(cell):
     return [float(x) for x in re.findall(r"[0-9]+(?:\.[0-9]+)?", cell)]
 
 
-def main():
-    if len(sys.argv) != 2:
+GROUPS = ("kokkos", "lammps", "mirror", "lammps-real")
+
+
+def main(argv):
+    if argv == ["--self-test"]:
+        return self_test()
+    ran = set(GROUPS)
+    if len(argv) == 3 and argv[1] == "--ran":
+        ran = {g for g in argv[2].split(",") if g}
+        unknown = ran - set(GROUPS)
+        if unknown:
+            sys.exit(f"bench-gates: unknown group(s) {sorted(unknown)} (known: {', '.join(GROUPS)})")
+    elif len(argv) != 1:
         sys.exit(__doc__)
-    out = sys.argv[1]
+    out = argv[0]
     dv = rows(os.path.join(out, "kokkos-rows-dualview.txt"))
     kk = rows(os.path.join(out, "kokkos-rows-kokkos.txt"))
     gates = []  # (gate, measured, target, margin, verdict)
@@ -116,15 +131,46 @@ def main():
                           verdict(t <= GROW_AT_ONCE_TARGET_MS, t <= GROW_AT_ONCE_TARGET_MS * (1 + GROW_MARGIN))))
 
     gates += lammps_real(os.path.join(out, "lammps-real.md"))
+    # A group that ran must have given its rows.
+    expected = {
+        "kokkos": [r for r in ABSOLUTE] + (["ratio >= 1: (every row both builds ran)"] if not kk or not dv else []),
+        "lammps": ["ghost sync moves the ghost rows only", "LAMMPS 32M, each grow"],
+        "mirror": ["create 1 GiB, resize to 2 GiB at once"],
+        "lammps-real": ["LAMMPS "],
+    }
+    for group, names in expected.items():
+        for name in names:
+            have = [g for g in gates if g[0].startswith(name) and g[4] != "not run"]
+            if have:
+                continue
+            verdict_ = "MISSING" if group in ran else "not run"
+            gates = [g for g in gates if not (g[0] == name and g[4] == "not run")]
+            gates.append((name, "-", "a row", "-", verdict_))
     print("| gate | measured | target | noise margin | verdict |")
     print("| --- | --- | --- | --- | --- |")
     for g in gates:
         print("| " + " | ".join(g) + " |")
-    missed = [g[0] for g in gates if g[4] == "MISSED"]
-    for m in missed:
-        print(f"GATE MISSED: {m}")
-    sys.exit(1 if missed else 0)
+    missed = [g for g in gates if g[4] in ("MISSED", "MISSING")]
+    for g in missed:
+        print(f"GATE {g[4]}: {g[0]}")
+    return 1 if missed else 0
+
+
+def self_test():
+    """An empty output directory fails every group that ran, and passes when none ran."""
+    import contextlib
+    import io
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            all_ran = main([tmp, "--ran", ",".join(GROUPS)])
+            none_ran = main([tmp, "--ran", ""])
+    text = buf.getvalue()
+    ok = all_ran == 1 and none_ran == 0 and text.count("GATE MISSING") >= 7
+    print("bench-gates self-test: " + ("a missing row fails, a group not run passes" if ok else "FAILED\n" + text))
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main(sys.argv[1:]))
