@@ -43,4 +43,8 @@ echo "== Reliability (docs/RELIABILITY.md): the C ABI fuzz target for 60 s, the 
 echo "   tests under AddressSanitizer + UBSan, Miri, ThreadSanitizer on the stress test"
 bash scripts/reliability.sh
 
+echo "== Mutations (scripts/mutations.sh): each patch of tests/mutations/ breaks a rule, and the"
+echo "   tests it names must fail; a patch that no longer applies or does not build is an error"
+bash scripts/mutations.sh
+
 echo "all dualview tests passed"
