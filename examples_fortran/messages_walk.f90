@@ -94,6 +94,7 @@ program messages_walk
   st_ = dualview_stats()
   if (checked < 40) error stop "messages_walk: fewer checks than procedures walked"
   print '(a, i0, a)', "messages_walk: ", checked, " refusals, each in the caller's terms"
+  deallocate(msg, text)  ! a main program's allocatables live on gfortran's stack: free them
 
 contains
 
