@@ -1079,7 +1079,7 @@ contains
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: label
     character(len=:), allocatable :: m_
-    call labelled(self, "label", -1_c_int32_t, label, stat, m_)
+    call labelled(self, "label", .false., -1_c_int32_t, label, stat, m_)
     if (present(errmsg)) errmsg = m_
   end function
 
@@ -1090,7 +1090,7 @@ contains
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
-    call labelled(self, "get_label", -1_c_int32_t, label, stat, m_)
+    call labelled(self, "get_label", .false., -1_c_int32_t, label, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
@@ -1103,7 +1103,7 @@ contains
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: label
     character(len=:), allocatable :: m_
-    call labelled(self, "view_label", side, label, stat, m_)
+    call labelled(self, "view_label", .true., side, label, stat, m_)
     if (present(errmsg)) errmsg = m_
   end function
 
@@ -1115,22 +1115,23 @@ contains
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out), optional :: errmsg
     character(len=:), allocatable :: m_
-    call labelled(self, "get_view_label", side, label, stat, m_)
+    call labelled(self, "get_view_label", .true., side, label, stat, m_)
     if (present(errmsg)) errmsg = m_
   end subroutine
 
-  !> The label (side < 0 from label and get_label) or a side's view label, for the
-  !> procedure named `name`: the label, the status in stat and its message in msg.
-  subroutine labelled(self, name, side, label, stat, msg)
+  !> The label, or with `view` side `side`'s view label, for the procedure named
+  !> `name`: the label, the status in stat and its message in msg.
+  subroutine labelled(self, name, view, side, label, stat, msg)
     class(dualview_t), intent(in) :: self
     character(len=*), intent(in) :: name
+    logical, intent(in) :: view
     integer(c_int32_t), intent(in) :: side
     character(len=:), allocatable, intent(out) :: label
     integer, intent(out), optional :: stat
     character(len=:), allocatable, intent(out) :: msg
     integer(c_int) :: st
     label = ""
-    if (side < 0 .and. index(name, "view_label") > 0) then
+    if (view .and. side < 0) then
       call fail(DV_ERROR_INVALID_ARGUMENT, "dualview_t%" // name // ": side " // str(side) &
                 // " is neither DV_SIDE_HOST nor DV_SIDE_DEVICE", stat, msg)
     else if (live(self, "dualview_t%" // name, stat, msg)) then
