@@ -15,7 +15,9 @@
 //!
 //! Programs write several regions before marking them, mark them in any
 //! order and through overlapping subviews; `fragmented_maps_stay_exact`
-//! drives a 50,000-element map past any fixed box count, with resizes.
+//! drives a 50,000-element map past any fixed box count, with resizes;
+//! `the_ledger_holds_at_production_shapes` runs ranks 1 to 4 and maps of a
+//! million elements from a fresh seed each run (`DV_LEDGER_SEED` replays one).
 
 use dualview::{Access, Desc, DynRank, ElemSpec, ErrorKind, Layout, Mapping, RawDualView, Side, Slice, Space};
 use proptest::prelude::*;
