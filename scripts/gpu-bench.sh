@@ -40,7 +40,8 @@ args=("$@")
 for ((i = 0; i < ${#args[@]}; i++)); do
   if [ "${args[i]}" = --only ]; then ONLY=${args[i + 1]:-}; fi
 done
-want() { [ -z "$ONLY" ] || [[ "$ONLY" == *"$1"* ]]; }
+# A group named in --only's comma-separated list (whole names: lammps is not lammps-real).
+want() { [ -z "$ONLY" ] || [[ ",$ONLY," == *",$1,"* ]]; }
 LINK=(-L"$GPU/lib" -ldualview -Xlinker -rpath -Xlinker "$GPU/lib")
 nvcc -std=c++17 -O2 -arch=native -Xcompiler -pthread -I"$ROOT/include" benches/gpu_bench.cu -o "$GPU/gpu_bench" "${LINK[@]}"
 nvcc -std=c++17 -O2 -arch=native -Xcompiler -pthread -I"$ROOT/include" -I"$ROOT/include/dualview/kokkos" \

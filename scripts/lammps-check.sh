@@ -21,6 +21,11 @@
 #              pair and kspace YAML) on the OpenMP build, stock and switched
 #   cuda-unittests  the same on the CUDA build (Kokkos for CUDA and OpenMP)
 #   checked    the switched CUDA build, in.lj at 32,000 atoms, 100 steps, DV_CHECK=1
+#   report     the switched CUDA build, in.lj at 2,048,000 atoms, with the transfer report
+#              (DV_REPORT) in the summary
+#   bench      benches/lammps_bench.cu against the CUDA tree's Kokkos (3.7.02): Kokkos'
+#              DualView and dv::with_kokkos::DualView, LAMMPS_BENCH_ATOMS atoms (default
+#              32000000), device memory held after three grows
 #   syntax     -fsyntax-only of the dozen KOKKOS files docs/LAMMPS.md lists, with
 #              both switches (what the test command runs when LAMMPS_SRC is set)
 #   cuda-syntax  the same files compiled by nvcc from the CUDA tree (no GPU needed)
@@ -94,12 +99,14 @@ for step in "${STEPS[@]}"; do
   unittests) lammps_unittests openmp ;;
   cuda-unittests) lammps_unittests cuda ;;
   checked) lammps_checked ;;
+  report) lammps_report ;;
+  bench) lammps_bench ;;
   syntax) lammps_syntax ;;
   cuda-syntax) lammps_syntax cuda ;;
   cuda-build) lammps_cuda_build ;;
   pack) lammps_pack ;;
   *)
-    echo "unknown step '$step' (serial, openmp, cuda, unittests, cuda-unittests, checked, syntax, cuda-syntax, cuda-build, pack)"
+    echo "unknown step '$step' (serial, openmp, cuda, unittests, cuda-unittests, checked, report, bench, syntax, cuda-syntax, cuda-build, pack)"
     exit 2
     ;;
   esac

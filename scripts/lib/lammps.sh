@@ -36,9 +36,13 @@ lammps_cuda_binaries() {
   mkdir -p "$CACHE/bin" && tar xJf "$a" -C "$CACHE/bin" && note "CUDA binaries from $a (built by cuda-build)"
 }
 
-# Whether variant $2 of back end $1 needs a build (no binary for these headers).
+# Whether the tree $1 was configured with LAMMPS' unit tests.
+lammps_has_tests() { grep -q '^ENABLE_TESTING:BOOL=\(yes\|ON\|on\)$' "$1/CMakeCache.txt" 2>/dev/null; }
+
+# Whether variant $2 of back end $1 needs a build (no binary for these headers; $3 =
+# test_pair_style: its force-style test binary).
 lammps_stale() {
-  local bin=$CACHE/bin/lmp-$1-$2 stamp
+  local bin=$CACHE/bin/${3:-lmp}-$1-$2 stamp
   stamp=$([ "$2" = stock ] && echo stock || lammps_headers_stamp)
   ! { [ -x "$bin" ] && [ "$(cat "$bin.stamp" 2>/dev/null)" = "$stamp" ]; }
 }
@@ -87,6 +91,20 @@ lammps_switch() {
   echo "$variant: $n files of src/KOKKOS rewritten"
 }
 
+# The variant src/KOKKOS of WORK holds now (stock, switched or full).
+lammps_tree_variant() {
+  local v f other
+  # kokkos_type.h tells stock from switched; another file naming Kokkos::DualView, switched from full.
+  for f in $(cd "$SRC_IN/src/KOKKOS" && ls -- *.cpp); do lammps_names_dualview "$f" && other=$f && break; done
+  for v in full switched stock; do
+    for f in kokkos_type.h ${other:-}; do
+      lammps_variant_text "$v" "$f" | cmp -s - "$WORK/src/KOKKOS/$f" || continue 2
+    done
+    echo "$v"
+    return
+  done
+}
+
 # The stamp a switched binary is valid for: dualview's C++ headers (the stock
 # binary depends on LAMMPS alone).
 lammps_headers_stamp() { (cd "$ROOT/include" && find . -name '*.hpp' -o -name '*.h' | sort | xargs cat) | sha1sum | cut -c1-12; }
@@ -126,7 +144,18 @@ lammps_configure() {
     ;;
   esac
   note "configuring $dir"
-  cmake -S "$WORK/cmake" -B "$dir" "${flags[@]}" >"$OUT/configure-$backend.log" 2>&1 || {
+  cmake -S "$WORK/cmake" -B "$dir" "${flags[@]}" >"$OUT/configure-$backend.log" 2>&1 && return 0
+  # LAMMPS itself matters more than its tests: a CUDA tree whose tests do not configure
+  # (the machine's libyaml, googletest) is configured without them, and says so.
+  if [ "$backend" = cuda ] && [[ " ${flags[*]} " == *" -DENABLE_TESTING=yes "* ]]; then
+    grep -m 5 -i "error" "$OUT/configure-$backend.log"
+    echo "the CUDA tree did not configure with LAMMPS' unit tests: configuring it without them (cuda-unittests cannot run)"
+    rm -rf "$dir"
+    local f kept=()
+    for f in "${flags[@]}"; do [[ "$f" == -DENABLE_TESTING=* || "$f" == -DGTEST_* || "$f" == -DYAML_* ]] || kept+=("$f"); done
+    cmake -S "$WORK/cmake" -B "$dir" "${kept[@]}" -DENABLE_TESTING=no >"$OUT/configure-$backend.log" 2>&1 && return 0
+  fi
+  {
     tail -30 "$OUT/configure-$backend.log"
     rm -f "$dir/CMakeCache.txt"  # configure again next time
     return 1
@@ -168,13 +197,20 @@ lammps_build() {
     return 0
   fi
   lammps_switch "$variant"
-  local t0=$SECONDS
-  if ! cmake --build "$dir" -j "$JOBS" --target lmp >"$OUT/build-$backend-$variant.log" 2>&1; then
+  local t0=$SECONDS targets=(lmp)
+  # A tree configured with LAMMPS' tests builds their force-style binary with lmp, from
+  # the same objects: the unit tests then need no second switch and rebuild.
+  lammps_has_tests "$dir" && targets+=(test_pair_style)
+  if ! cmake --build "$dir" -j "$JOBS" --target "${targets[@]}" >"$OUT/build-$backend-$variant.log" 2>&1; then
     grep -m 20 -E "error|Error" "$OUT/build-$backend-$variant.log"
     fail "$backend $variant: LAMMPS did not build (log: $OUT/build-$backend-$variant.log)"
     return 1
   fi
   cp "$dir/lmp" "$bin" && echo "$stamp" >"$bin.stamp"
+  if lammps_has_tests "$dir"; then
+    cp "$dir/test_pair_style" "$CACHE/bin/test_pair_style-$backend-$variant" &&
+      echo "$stamp" >"$CACHE/bin/test_pair_style-$backend-$variant.stamp"
+  fi
   echo "- $backend $variant: built in $((SECONDS - t0)) s" >>"$SUMMARY"
   echo "$backend $variant: built in $((SECONDS - t0)) s"
 }
@@ -306,26 +342,46 @@ lammps_unittests() {
   }
   echo "| build | YAML files | run | passed | skipped | failed |" >>"$SUMMARY"
   echo "| --- | --- | --- | --- | --- | --- |" >>"$SUMMARY"
-  for v in stock full; do
-    lammps_switch "$v"
-    if ! cmake --build "$dir" -j "$JOBS" --target test_pair_style >"$OUT/build-unittests-$backend-$v.log" 2>&1; then
-      fail "unittests $backend $v: test_pair_style did not build (log: $OUT/build-unittests-$backend-$v.log)"
-      continue
+  lammps_has_tests "$dir" || {
+    fail "unittests $backend: the tree was configured without LAMMPS' tests (no libyaml or googletest: $OUT/configure-$backend.log)"
+    return
+  }
+  local order="stock full"
+  # The variant the tree holds first: a binary to build for it costs no switch.
+  [ "$(lammps_tree_variant)" = full ] && order="full stock"
+  for v in $order; do
+    local bin=$CACHE/bin/test_pair_style-$backend-$v
+    if lammps_stale "$backend" "$v" test_pair_style; then
+      lammps_switch "$v"
+      if ! cmake --build "$dir" -j "$JOBS" --target test_pair_style >"$OUT/build-unittests-$backend-$v.log" 2>&1; then
+        fail "unittests $backend $v: test_pair_style did not build (log: $OUT/build-unittests-$backend-$v.log)"
+        continue
+      fi
+      cp "$dir/test_pair_style" "$bin" &&
+        { [ "$v" = stock ] && echo stock || lammps_headers_stamp; } >"$bin.stamp"
+    else
+      echo "unittests $backend $v: reusing $bin"
     fi
-    local y res passed=0 skipped=0 failures=0 n=0 rundir=$OUT/unittests/$backend-$v
-    mkdir -p "$rundir"
+    local y passed=0 skipped=0 failures=0 n=0 rundir=$OUT/unittests/$backend-$v t0=$SECONDS
+    rm -rf "$rundir" && mkdir -p "$rundir"
+    # One process per YAML file, JOBS at a time, each in a directory of its own (the tests
+    # write files), with the environment LAMMPS' own ctest gives them
+    # (unittest/force-styles/CMakeLists.txt); its output is kept as <name>.out.
+    printf '%s\n' "$WORK"/unittest/force-styles/tests/{mol-pair,atomic-pair,manybody-pair,kspace}-*.yaml |
+      LAMMPS_POTENTIALS="$WORK/potentials" OMP_PROC_BIND=false OMP_NUM_THREADS=2 xargs -P "$JOBS" -I{} \
+        bash -c 'n=$(basename "$1" .yaml); mkdir -p "$2/$n" && cd "$2/$n" && timeout 300 "$3" "$1" --gtest_filter=PairStyle.kokkos_omp >"$2/$n.out" 2>&1' \
+        _ {} "$rundir" "$bin"
     for y in "$WORK"/unittest/force-styles/tests/{mol-pair,atomic-pair,manybody-pair,kspace}-*.yaml; do
       n=$((n + 1))
-      # The environment LAMMPS' own ctest gives these tests (unittest/force-styles/CMakeLists.txt).
-      res=$(cd "$rundir" && LAMMPS_POTENTIALS="$WORK/potentials" OMP_PROC_BIND=false OMP_NUM_THREADS=2 \
-        timeout 300 "$dir/test_pair_style" "$y" --gtest_filter=PairStyle.kokkos_omp 2>&1)
-      if grep -q "^\[  SKIPPED \] 1 test" <<<"$res"; then skipped=$((skipped + 1))
-      elif grep -q "^\[  PASSED  \] 1 test" <<<"$res"; then passed=$((passed + 1))
+      local out=$rundir/$(basename "$y" .yaml).out
+      if grep -q "^\[  SKIPPED \] 1 test" "$out" 2>/dev/null; then skipped=$((skipped + 1))
+      elif grep -q "^\[  PASSED  \] 1 test" "$out" 2>/dev/null; then passed=$((passed + 1))
       else
         failures=$((failures + 1))
-        echo "$(basename "$y"): $(grep -m3 -E "Failure|FAILED|error" <<<"$res" | tr '\n' ' ')" >>"$rundir/failed.txt"
+        echo "$(basename "$y"): $(grep -m3 -E "Failure|FAILED|error" "$out" 2>/dev/null | tr '\n' ' ')" >>"$rundir/failed.txt"
       fi
     done
+    echo "unittests $backend $v: ran in $((SECONDS - t0)) s, $JOBS at a time"
     echo "| $v | $n | $((passed + failures)) | $passed | $skipped | $failures |" >>"$SUMMARY"
     echo "unittests $backend $v: $n YAML files, $passed passed, $skipped skipped, $failures failed"
     eval "ut_$v=\"$passed $skipped $failures\""
@@ -350,6 +406,56 @@ lammps_checked() {
   n=$(grep -c "dualview" "$run/checked.err" || true)
   echo "- exit $rc; $n dualview reports on stderr ($run/checked.err)" >>"$SUMMARY"
   grep -m 20 "dualview" "$run/checked.err" >>"$SUMMARY" || true
+}
+
+# The transfer report (DV_REPORT, docs/GPU.md) of one run of the switched CUDA build:
+# in.lj at 2,048,000 atoms, the CUDA step's length; into the summary.
+lammps_report() {
+  echo >>"$SUMMARY"
+  echo "## transfer report (DV_REPORT), CUDA, full, in.lj 2,048,000 atoms, $(lammps_cuda_steps lj) steps" >>"$SUMMARY"
+  local run=$OUT/runs/report
+  [ -x "$CACHE/bin/lmp-cuda-full" ] || {
+    fail "report: no switched CUDA build (run the cuda step first)"
+    return
+  }
+  rm -rf "$run"
+  lammps_input_dir lj in.lj bench "$run" "$(lammps_cuda_steps lj)"
+  DV_REPORT=$run/report lammps_run_one cuda full lj "$run" report "-v x 4 -v y 4 -v z 4" || fail "report: LAMMPS failed ($run/report.err)"
+  if [ -f "$run/report.0.txt" ]; then
+    { echo '```'; cat "$run/report.0.txt"; echo '```'; } >>"$SUMMARY"
+  else
+    fail "report: no $run/report.0.txt"
+  fi
+}
+
+# benches/lammps_bench.cu against the Kokkos of the CUDA tree (LAMMPS' 3.7.02): Kokkos'
+# DualView and dv::with_kokkos::DualView (LAMMPS_BENCH_WITH_KOKKOS) at LAMMPS_BENCH_ATOMS
+# atoms; its rows and the device memory each holds after three grows (issue 43's 7,296 MB).
+lammps_bench() {
+  echo >>"$SUMMARY"
+  echo "## lammps_bench against the CUDA tree's Kokkos" >>"$SUMMARY"
+  local dir=$CACHE/build-cuda k=$WORK/lib/kokkos b=$CACHE/build-cuda/lib/kokkos d out=$OUT/bench
+  [ -f "$b/core/src/libkokkoscore.a" ] || {
+    fail "bench: no Kokkos in $dir (run the cuda step first)"
+    return
+  }
+  mkdir -p "$out"
+  local inc=(-I"$k/core/src" -I"$k/containers/src" -I"$k/algorithms/src" -I"$k/tpls/desul/include" -I"$b" -I"$b/core/src" -I"$b/containers/src")
+  for d in kokkos with_kokkos; do
+    local def=()
+    [ "$d" = with_kokkos ] && def=(-I"$ROOT/include" -DLAMMPS_BENCH_WITH_KOKKOS)
+    "$k/bin/nvcc_wrapper" -std=c++17 -O2 -arch=sm_90 -expt-extended-lambda --expt-relaxed-constexpr -fopenmp -Xcompiler -pthread \
+      "${inc[@]}" "${def[@]}" "$ROOT/benches/lammps_bench.cu" -o "$out/lammps_bench_$d" -L"$b/core/src" -L"$b/containers/src" \
+      -lkokkoscontainers -lkokkoscore -L"$LIB" -ldualview -lcuda -ldl >"$out/build-$d.log" 2>&1 || {
+      fail "bench: lammps_bench.cu did not build ($d; $out/build-$d.log)"
+      return
+    }
+  done
+  "$out/lammps_bench_kokkos" --header | tee -a "$SUMMARY"
+  for d in kokkos with_kokkos; do
+    "$out/lammps_bench_$d" --mirror default --lammps "${LAMMPS_BENCH_ATOMS:-32000000}" >"$out/$d.txt" 2>&1 || fail "bench: lammps_bench_$d failed ($out/$d.txt)"
+    cat "$out/$d.txt" | tee -a "$SUMMARY"
+  done
 }
 
 # -fsyntax-only of LAMMPS_SYNTAX_FILES with both switches, from a configured Serial tree;
