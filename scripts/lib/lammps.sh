@@ -127,6 +127,7 @@ lammps_configure() {
   cuda)
     # CUDA with Kokkos' OpenMP host back end: the unit tests' kokkos_omp case runs on it.
     lammps_kokkos_cuda13 || return 1
+    lammps_tests_ask_a_gpu
     flags+=(-DKokkos_ENABLE_CUDA=yes -DKokkos_ENABLE_OPENMP=yes -DKokkos_ARCH_HOPPER90=yes -DBUILD_OMP=yes
       "-DCMAKE_CXX_COMPILER=$WORK/lib/kokkos/bin/nvcc_wrapper")
     # The unit tests need libyaml (LAMMPS downloads it otherwise): Debian's, or the copy
@@ -185,6 +186,18 @@ lammps_kokkos_cuda13() {
   }
   chmod +x "$WORK/lib/kokkos/bin/"*
   python3 "$ROOT/scripts/lib/kokkos-cuda13.py" "$WORK/lib/kokkos"
+}
+
+# PairStyle.kokkos_omp starts LAMMPS with "-k on t 4", and a LAMMPS built for a GPU stops there
+# ("Kokkos has been compiled with GPU-enabled backend but no GPUs are requested",
+# src/KOKKOS/kokkos.cpp:217-218): stock and switched alike, no pair style is tested. The one edit
+# of LAMMPS' tests (in WORK): "g 1" on a build with Kokkos' CUDA back end, "g 0" (what no "g"
+# means) elsewhere, so that the kk styles run on the GPU.
+lammps_tests_ask_a_gpu() {
+  local f=$WORK/unittest/force-styles/test_pair_style.cpp
+  grep -q '"g", (Info::has_accelerator_feature' "$f" && return 0
+  perl -0pi -e 's/("-k",\s*"on",\s*"t",\s*"4",)(\s*"-sf",\s*"kk"\};)/$1 "g", (Info::has_accelerator_feature("KOKKOS", "api", "cuda") ? "1" : "0"),$2/' "$f"
+  grep -q '"g", (Info::has_accelerator_feature' "$f" || echo "note: $f has no \"-k on t 4\" to edit: its kk tests may stop on a GPU build"
 }
 
 # Build variant $2 of back end $1 into $CACHE/bin/lmp-$1-$2 unless a valid one is there.
@@ -366,10 +379,11 @@ lammps_unittests() {
     rm -rf "$rundir" && mkdir -p "$rundir"
     # One process per YAML file, JOBS at a time, each in a directory of its own (the tests
     # write files), with the environment LAMMPS' own ctest gives them
-    # (unittest/force-styles/CMakeLists.txt); its output is kept as <name>.out.
+    # (unittest/force-styles/CMakeLists.txt); its output, LAMMPS' own included (-v), is kept
+    # as <name>.out.
     printf '%s\n' "$WORK"/unittest/force-styles/tests/{mol-pair,atomic-pair,manybody-pair,kspace}-*.yaml |
       LAMMPS_POTENTIALS="$WORK/potentials" OMP_PROC_BIND=false OMP_NUM_THREADS=2 xargs -P "$JOBS" -I{} \
-        bash -c 'n=$(basename "$1" .yaml); mkdir -p "$2/$n" && cd "$2/$n" && timeout 300 "$3" "$1" --gtest_filter=PairStyle.kokkos_omp >"$2/$n.out" 2>&1' \
+        bash -c 'n=$(basename "$1" .yaml); mkdir -p "$2/$n" && cd "$2/$n" && timeout 300 "$3" "$1" -v --gtest_filter=PairStyle.kokkos_omp >"$2/$n.out" 2>&1' \
         _ {} "$rundir" "$bin"
     for y in "$WORK"/unittest/force-styles/tests/{mol-pair,atomic-pair,manybody-pair,kspace}-*.yaml; do
       n=$((n + 1))
@@ -378,7 +392,7 @@ lammps_unittests() {
       elif grep -q "^\[  PASSED  \] 1 test" "$out" 2>/dev/null; then passed=$((passed + 1))
       else
         failures=$((failures + 1))
-        echo "$(basename "$y"): $(grep -m3 -E "Failure|FAILED|error" "$out" 2>/dev/null | tr '\n' ' ')" >>"$rundir/failed.txt"
+        echo "$(basename "$y"): $(grep -m3 -E "Failure|FAILED|ERROR|error" "$out" 2>/dev/null | tr '\n' ' ')" >>"$rundir/failed.txt"
       fi
     done
     echo "unittests $backend $v: ran in $((SECONDS - t0)) s, $JOBS at a time"
