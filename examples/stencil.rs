@@ -32,7 +32,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     let mut args = std::env::args().skip(1).map(|a| a.parse::<usize>());
     let n = args.next().transpose()?.unwrap_or(256);
     let iters = args.next().transpose()?.unwrap_or(200);
-    let gpu = dualview::space::cuda_device_count() > 0;
+    let gpu = dualview::memory::cuda_device_count() > 0;
     let space = if gpu { Space::cuda(0) } else { Space::test_device(0) };
     let grid = |label| Grid::builder(label, Dims::from([n, n])).device(space).build();
     let (a, b) = (grid("u")?, grid("v")?);

@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# Line coverage of the device engine (src/space/device/) and the test device's
+# Line coverage of the device engine (src/memory/device/) and the test device's
 # fake driver from the CPU test run (unit and integration tests, no GPU), with
 # rustc's -C instrument-coverage and LLVM's tools (Debian's llvm-N matching
 # rustc's LLVM major version, installed when missing). Prints the per-file table
-# and the total for src/space/device/. Not part of the test command.
-#   bash scripts/coverage.sh [path ...]     (default: src/space/device)
+# and the total for src/memory/device/. Not part of the test command.
+#   bash scripts/coverage.sh [path ...]     (default: src/memory/device)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 major=$(rustc -vV | sed -n 's/^LLVM version: \([0-9]*\).*/\1/p')
 if ! command -v "llvm-profdata-$major" >/dev/null; then
     apt-get update -q >/dev/null && apt-get install -y -q "llvm-$major" >/dev/null
 fi
-paths=("${@:-src/space/device}")
+paths=("${@:-src/memory/device}")
 export CARGO_TARGET_DIR=target/coverage
 prof=$CARGO_TARGET_DIR/profraw
 rm -rf "$prof" && mkdir -p "$prof"

@@ -11,7 +11,8 @@ without building anything (imported by scripts/check-docs.py):
    quotes docs/BENCHMARKS.md or sits in a paragraph or table (row or header) that points to it;
 4. the layers of docs/ARCHITECTURE.md are those of the imports: the block after the marker
    of scripts/layers.py is what `python3 scripts/layers.py --write` writes, the table after it
-   names the units in the block's order, and every cycle has its reason in layers.KNOWN_CYCLES;
+   names the units in the block's order, no cycle is left (layers.KNOWN_CYCLES is empty), and
+   no path outside src/memory/ names memory's inner modules (layers.door_breaches);
 5. the thresholds and counts the documents state (CONSTANTS below: "256 KiB or more", "8 kinds
    x 4 ranks", ...) equal the constants of the code they describe;
 6. a test named with its file (`tests/model.rs: dual_views_follow_the_model`,
@@ -140,6 +141,8 @@ def layer_drift(root):
     lines, unknown = layers.render(root)
     doc = layers.documented(root)
     bad = [f"scripts/layers.py: cycle {c} has no reason in KNOWN_CYCLES (break it, or explain it there)" for c in unknown]
+    bad += [f"{f}: names `{w}`: outside src/memory/, use what src/memory/mod.rs exports (scripts/layers.py)"
+            for f, w in layers.door_breaches(root)]
     if doc is None:
         return bad + [f"{layers.DOC}: no layers block after the marker line of scripts/layers.py"]
     if doc != lines:
@@ -169,21 +172,21 @@ def layer_drift(root):
 # A name in CONST_SOURCES gives the value itself; others are `const NAME: ... = <expression>;`
 # searched in the file first, then anywhere under src/.
 CONSTANTS = [
-    ("docs/GPU.md", r"allocated by a create or realloc, (\d+ [KMG]iB) or more", "PIN_MIN", "src/space/registration.rs"),
-    ("docs/GPU.md", r"from (\d+ [KMG]iB) it first faults the pages in", "POPULATE_MIN", "src/space/registration.rs"),
-    ("docs/GPU.md", r"chunks of (\d+ [KMG]iB)", "CHUNK", "src/space/registration.rs"),
-    ("docs/GPU.md", r"(\d+ [KMG]iB) per call\)", "STEP", "src/space/host/mod.rs"),
-    ("docs/GPU.md", r"Copies of (\d+ [KMG]iB) or less", "TINY_BYTES", "src/space/device/copy.rs"),
-    ("docs/DECISIONS.md", r"from (\d+ [KMG]iB), in the background", "PIN_MIN", "src/space/registration.rs"),
-    ("docs/DECISIONS.md", r"\(from (\d+ [KMG]iB), its pages first faulted in", "POPULATE_MIN", "src/space/registration.rs"),
-    ("docs/DECISIONS.md", r"Contiguous copies of (\d+ [KMG]iB) or less", "TINY_BYTES", "src/space/device/copy.rs"),
-    ("docs/DECISIONS.md", r"faulted in by (\d+ [KMG]iB) chunks", "CHUNK", "src/space/registration.rs"),
-    ("docs/DECISIONS.md", r"and (\d+ [KMG]iB) per cancellable chunk", "CHUNK", "src/space/registration.rs"),
-    ("docs/DECISIONS.md", r"(\d+ [KMG]iB) per `madvise` call", "STEP", "src/space/host/mod.rs"),
-    ("docs/DECISIONS.md", r"start on a (\d+ [KMG]iB) boundary", "HUGE", "src/space/host/mod.rs"),
-    ("docs/DECISIONS.md", r"below (\d+ [KMG]iB) comes from the system allocator", "MEDIUM", "src/space/host/mod.rs"),
-    ("docs/DECISIONS.md", r"blocks under (\d+ [KMG]iB) recycled", "LARGE", "src/space/host/mod.rs"),
-    ("docs/DECISIONS.md", r"recycled through a (\d+ [KMG]iB) cache", "CACHE_BYTES", "src/space/host/mod.rs"),
+    ("docs/GPU.md", r"allocated by a create or realloc, (\d+ [KMG]iB) or more", "PIN_MIN", "src/memory/registration.rs"),
+    ("docs/GPU.md", r"from (\d+ [KMG]iB) it first faults the pages in", "POPULATE_MIN", "src/memory/registration.rs"),
+    ("docs/GPU.md", r"chunks of (\d+ [KMG]iB)", "CHUNK", "src/memory/registration.rs"),
+    ("docs/GPU.md", r"(\d+ [KMG]iB) per call\)", "STEP", "src/memory/host/mod.rs"),
+    ("docs/GPU.md", r"Copies of (\d+ [KMG]iB) or less", "TINY_BYTES", "src/memory/device/copy.rs"),
+    ("docs/DECISIONS.md", r"from (\d+ [KMG]iB), in the background", "PIN_MIN", "src/memory/registration.rs"),
+    ("docs/DECISIONS.md", r"\(from (\d+ [KMG]iB), its pages first faulted in", "POPULATE_MIN", "src/memory/registration.rs"),
+    ("docs/DECISIONS.md", r"Contiguous copies of (\d+ [KMG]iB) or less", "TINY_BYTES", "src/memory/device/copy.rs"),
+    ("docs/DECISIONS.md", r"faulted in by (\d+ [KMG]iB) chunks", "CHUNK", "src/memory/registration.rs"),
+    ("docs/DECISIONS.md", r"and (\d+ [KMG]iB) per cancellable chunk", "CHUNK", "src/memory/registration.rs"),
+    ("docs/DECISIONS.md", r"(\d+ [KMG]iB) per `madvise` call", "STEP", "src/memory/host/mod.rs"),
+    ("docs/DECISIONS.md", r"start on a (\d+ [KMG]iB) boundary", "HUGE", "src/memory/host/mod.rs"),
+    ("docs/DECISIONS.md", r"below (\d+ [KMG]iB) comes from the system allocator", "MEDIUM", "src/memory/host/mod.rs"),
+    ("docs/DECISIONS.md", r"blocks under (\d+ [KMG]iB) recycled", "LARGE", "src/memory/host/mod.rs"),
+    ("docs/DECISIONS.md", r"recycled through a (\d+ [KMG]iB) cache", "CACHE_BYTES", "src/memory/host/mod.rs"),
     ("docs/DECISIONS.md", r"Every allocation is (\d+)-byte aligned", "ALIGNMENT", "src/space/mod.rs"),
     ("docs/DECISIONS.md", r"the first (\d+) slots are static", "SEG_LEN", "src/ffi/handle.rs"),
     ("docs/DECISIONS.md", r"a base state and up to (\d+) boxes", "MAX_BOXES", "src/dual_view/coherence/boxes.rs"),
@@ -192,8 +195,8 @@ CONSTANTS = [
     ("docs/DECISIONS.md", r"procedures for (\d+) kinds x", "len(KINDS)", "scripts/gen-fortran.py"),
     ("docs/DECISIONS.md", r"kinds x (\d+) ranks", "len(RANKS)", "scripts/gen-fortran.py"),
     ("docs/DECISIONS.md", r"(\d+) near-identical procedures", "2*len(KINDS)*len(RANKS)", "scripts/gen-fortran.py"),
-    ("docs/ARCHITECTURE.md", r"\(from (\d+ [KMG]iB)\) a reservation", "LARGE", "src/space/host/mod.rs"),
-    ("docs/ARCHITECTURE.md", r"contiguous copies of (\d+ [KMG]iB) or less", "TINY_BYTES", "src/space/device/copy.rs"),
+    ("docs/ARCHITECTURE.md", r"\(from (\d+ [KMG]iB)\) a reservation", "LARGE", "src/memory/host/mod.rs"),
+    ("docs/ARCHITECTURE.md", r"contiguous copies of (\d+ [KMG]iB) or less", "TINY_BYTES", "src/memory/device/copy.rs"),
 ]
 UNITS = {"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
 

@@ -175,7 +175,7 @@ if wants 4; then
         # boundary and status table, the test device. The three host-allocator
         # tests touch 256 KiB to 64 MiB byte by byte: minutes each under Miri
         # (host allocation is exercised by the C ABI programs below instead).
-        miri_run lib.log --lib -- dual_view:: ffi:: space::test_device:: typed::
+        miri_run lib.log --lib -- dual_view:: ffi:: memory::device::drivers::fake:: typed::
         # The Rust guards: indexing, slices, iterators over strided views, typed
         # subviews, disjoint mutable borrows (from two threads).
         miri_run rust_api.log --test rust_api

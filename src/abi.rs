@@ -222,6 +222,26 @@ macro_rules! abi_enum {
             $( $(#[$vmeta:meta])* $variant:ident = $value:path => $text:literal, )+
         }
     ) => {
+        $crate::abi::abi_enum_core! {
+            $(#[$meta])*
+            $vis enum $name {
+                $( $(#[$vmeta])* $variant = $value => $text, )+
+            }
+        }
+        $crate::abi::abi_enum_try_from!($name, $what);
+    };
+}
+
+/// [`abi_enum!`] without its `TryFrom<u32>`: for an enum that `error` itself
+/// names (`Side`), whose conversion `error` writes with
+/// [`abi_enum_try_from!`], so that the enum's module does not import `error`.
+macro_rules! abi_enum_core {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $name:ident {
+            $( $(#[$vmeta:meta])* $variant:ident = $value:path => $text:literal, )+
+        }
+    ) => {
         $(#[$meta])*
         #[repr(u32)]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -239,10 +259,25 @@ macro_rules! abi_enum {
             }
         }
 
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+    };
+}
+pub(crate) use abi_enum_core;
+
+/// `TryFrom<u32>` of an [`abi_enum_core!`] enum: an `InvalidArgument` error
+/// naming `$what` and every known value.
+macro_rules! abi_enum_try_from {
+    ($name:ident, $what:literal) => {
         impl TryFrom<u32> for $name {
             type Error = $crate::error::Error;
             fn try_from(v: u32) -> $crate::error::Result<$name> {
-                $( if v == $value as u32 { return Ok($name::$variant); } )+
+                if let Some(k) = $name::ALL.iter().find(|k| **k as u32 == v) {
+                    return Ok(*k);
+                }
                 let known: Vec<String> =
                     $name::ALL.iter().map(|k| format!("{} {}", *k as u32, k.name())).collect();
                 Err($crate::error::Error::new(
@@ -251,14 +286,9 @@ macro_rules! abi_enum {
                 ))
             }
         }
-
-        impl std::fmt::Display for $name {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str(self.name())
-            }
-        }
     };
 }
+pub(crate) use abi_enum_try_from;
 pub(crate) use abi_enum;
 
 /// Kokkos Tools event (`dv_tools_set_callback`): `kokkosp_init_library`.

@@ -6,6 +6,9 @@
 
 use crate::abi::dv_status_t;
 use crate::side::Side;
+
+// Side comes before Error in the layers; its conversion from the C value answers an Error.
+crate::abi::abi_enum_try_from!(Side, "side");
 use std::fmt;
 use std::sync::Arc;
 

@@ -12,7 +12,9 @@
 //! | [`element`] | `Element` (plain old data), `ElemSpec`, the C `Dtype`s |
 //! | [`side`] | `Side`: host mirror or device view |
 //! | [`view`] | `View`: a single-space array with a reference-counted allocation |
-//! | [`space`] | memory spaces, their policy table and backends (host, test device, CUDA device / managed / pinned) |
+//! | [`space`] | memory spaces as vocabulary: kinds, their policy, `Space`, `Stream` |
+//! | [`memory`] | memory served: allocations, the backend table, the host and device engines, their drivers (CUDA, the test device's fake), streams |
+//! | [`device_id`] | which device a process uses (Kokkos' device mapping at `initialize`) |
 //! | [`dual_view`] | `RawDualView`: the untyped engine (flags, sync, regions, resize) |
 //! | [`typed`] | `DualView<T, E>` with access guards |
 //! | [`stats`] | transfer statistics and `DV_TRACE=1` tracing |
@@ -55,6 +57,7 @@
 #![warn(missing_docs, unsafe_op_in_unsafe_fn)]
 
 pub mod abi;
+pub mod device_id;
 pub mod dual_view;
 pub mod element;
 pub mod error;
@@ -62,6 +65,7 @@ pub mod extents;
 #[doc(hidden)]
 pub mod ffi;
 pub mod layout;
+pub mod memory;
 pub mod side;
 pub mod space;
 pub mod report;

@@ -1,8 +1,9 @@
 //! [`Side`]: the host mirror or the device view of a DualView.
 
-use crate::abi::{abi_enum, DV_SIDE_DEVICE, DV_SIDE_HOST};
+use crate::abi::{abi_enum_core, DV_SIDE_DEVICE, DV_SIDE_HOST};
 
-abi_enum! {
+// Its TryFrom<u32> is written by `error` (an Error names a Side; this module imports no error).
+abi_enum_core! {
     /// Which side of a DualView an operation or an error concerns. The numbers
     /// are the C ABI values (`DV_SIDE_HOST`, `DV_SIDE_DEVICE`).
     ///
@@ -12,7 +13,7 @@ abi_enum! {
     /// assert_eq!(Side::Device.to_string(), "device");
     /// assert_eq!(Side::try_from(1u32).unwrap(), Side::Device);
     /// ```
-    pub enum Side ("side") {
+    pub enum Side {
         /// The host mirror (`h_view`).
         Host = DV_SIDE_HOST => "host",
         /// The device view (`d_view`).

@@ -7,7 +7,7 @@
 //! and handles goes back to zero).
 
 use dualview::ffi::*;
-use dualview::space::live_allocations;
+use dualview::memory::live_allocations;
 use dualview::{Desc, DynRank, ElemSpec, ErrorKind, Layout, Mapping, RawDualView, Side, Space};
 use std::ptr::NonNull;
 
@@ -43,7 +43,7 @@ fn a_wrapped_host_array_gets_a_device_side_and_is_synced_over() {
     // The array goes first (a Fortran deallocate), then the DualView: nothing is read or freed twice.
     drop(legacy);
     drop(a);
-    dualview::space::settle(); // frees may finish in the background
+    dualview::memory::settle(); // frees may finish in the background
     assert_eq!(owned_by("legacy_u"), 0, "the device side went with the last handle");
 }
 
@@ -73,6 +73,6 @@ fn the_c_abi_adopts_with_a_null_device_pointer() {
         drop(legacy);
         assert_eq!(dv_destroy(h), dv_status_t::DV_OK);
     }
-    dualview::space::settle();
+    dualview::memory::settle();
     assert_eq!(owned_by("legacy_c"), 0);
 }

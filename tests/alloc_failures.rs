@@ -3,7 +3,7 @@
 //! For every call that allocates (create, wrap, clone, clone_const, subview,
 //! resize, realloc, resized, and the staging buffer of a copy inside one
 //! DualView), on the host and on the test device: make the 1st, 2nd, ...
-//! allocation point fail (`dualview::space::inject_allocation_failure(n)`)
+//! allocation point fail (`dualview::memory::inject_allocation_failure(n)`)
 //! until the call succeeds. Each failure must answer DV_ERROR_OUT_OF_MEMORY,
 //! write no output, and leave everything as it was: extents, data on both
 //! sides, flags, handle count, live allocations and test-device bytes.
@@ -12,7 +12,7 @@
 
 use dualview::ffi::dv_status_t::{self, *};
 use dualview::ffi::*;
-use dualview::space::{inject_allocation_failure, live_allocations, test_device};
+use dualview::memory::{inject_allocation_failure, live_allocations, test_device};
 use std::ffi::CStr;
 use std::ptr::null_mut;
 use std::sync::atomic::{AtomicU8, Ordering};

@@ -7,7 +7,7 @@
 //! on the test device. "Kernel writes" are `view_fill`s through one-element
 //! subviews: they write a side without touching the flags, as a kernel does.
 
-use dualview::space::{cuda_device_count, stream};
+use dualview::memory::{cuda_device_count, stream};
 use dualview::{Access, Desc, DynRank, ElemSpec, ErrorKind, Layout, Mapping, RawDualView, Side, Slice, Space};
 
 fn space() -> Space {

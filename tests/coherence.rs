@@ -6,7 +6,7 @@
 
 use dualview::ffi::dv_status_t::{self, *};
 use dualview::ffi::*;
-use dualview::space::cuda_device_count;
+use dualview::memory::cuda_device_count;
 use dualview::{Desc, DynRank, ElemSpec, Layout, Mapping, RawDualView, Side, Slice, Space};
 use std::ptr::null_mut;
 

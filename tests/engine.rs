@@ -1,10 +1,10 @@
-//! The device engine (`src/space/device/`) on the test device's fake driver:
+//! The device engine (`src/memory/device/`) on the test device's fake driver:
 //! every GPU path the H200 runs, named, with the driver calls it makes
 //! (`test_device::driver_calls`) and the values it moves, checked against
 //! what the test wrote. Each test uses its own test-device ordinal (delays
 //! and the event pool are per device).
 
-use dualview::space::{stream, test_device};
+use dualview::memory::{stream, test_device};
 use dualview::{Dims, DualView, ErrorKind, RawDualView, Side, Slice, Space, Stream};
 use std::time::Duration;
 
@@ -248,7 +248,7 @@ fn copies_between_two_devices_are_peer_copies_and_strided_ones_go_through_the_ho
 
 #[test]
 fn a_test_device_and_a_cuda_device_have_no_copy_path() {
-    if dualview::space::cuda_device_count() == 0 {
+    if dualview::memory::cuda_device_count() == 0 {
         eprintln!("SKIPPED a_test_device_and_a_cuda_device_have_no_copy_path: no CUDA device here");
         return;
     }
@@ -299,7 +299,7 @@ fn out_of_memory_at_allocation_leaves_nothing_behind() {
     let r = DualView::<i64, Dims<1>>::builder("oom_alloc", Dims::new([1000]).unwrap()).device(Space::test_device(dev)).build();
     fails_naming(r.map(drop), "alloc", ErrorKind::OutOfMemory);
     assert_eq!(test_device::used_bytes(dev).unwrap(), 0);
-    assert!(!dualview::space::live_allocations().iter().any(|x| x.label.starts_with("oom_alloc")), "the mirror is freed too");
+    assert!(!dualview::memory::live_allocations().iter().any(|x| x.label.starts_with("oom_alloc")), "the mirror is freed too");
     // A failed grow keeps the array as it was.
     let a = marked_halves("oom_grow", dev, 1000);
     let before = state(&a);

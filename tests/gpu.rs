@@ -2,7 +2,7 @@
 //! returns when no CUDA device is present; `scripts/gpu-check.sh` runs them
 //! on a GPU machine (and again under compute-sanitizer).
 
-use dualview::space::cuda_device_count;
+use dualview::memory::cuda_device_count;
 use dualview::{Desc, DynRank, ElemSpec, ErrorKind, Extents, Layout, Mapping, RawDualView, Side, Slice, Space, Stream, View};
 
 /// Whether a GPU is present; otherwise say so on stderr, past the test harness's capture.
@@ -385,7 +385,7 @@ fn the_default_mirror_is_registered_whole_in_the_background_and_released_with_it
     if !gpu("the_default_mirror_is_registered_whole_in_the_background_and_released_with_it") {
         return;
     }
-    use dualview::space::{registered_host_bytes, settle};
+    use dualview::memory::{registered_host_bytes, settle};
     settle();
     let before = registered_host_bytes();
     let a = doubles("reg", 1 << 15, 8, true); // 2 MiB
@@ -450,7 +450,7 @@ fn the_opt_out_keeps_the_mirror_pageable() {
     if !gpu("the_opt_out_keeps_the_mirror_pageable") {
         return;
     }
-    use dualview::space::{registered_host_bytes, settle};
+    use dualview::memory::{registered_host_bytes, settle};
     settle();
     let before = registered_host_bytes();
     let a = doubles("pageable", 1 << 15, 8, false);
@@ -525,7 +525,7 @@ fn growth_along_the_slowest_axis_is_in_place_and_keeps_both_sides() {
         }
     }
     a.sync(Side::Host).unwrap();
-    dualview::space::settle();
+    dualview::memory::settle();
     assert!(a.is_mirror_pinned(), "the grown block is registered again, whole");
     assert_eq!(read(&a.view(Side::Host).unwrap()), dn);
 }
@@ -578,7 +578,7 @@ fn lammps_growth_right_after_creation_never_leaves_part_of_the_mirror_registered
     if !gpu("lammps_growth_right_after_creation_never_leaves_part_of_the_mirror_registered") {
         return;
     }
-    use dualview::space::{registered_host_bytes, settle};
+    use dualview::memory::{registered_host_bytes, settle};
     let n0 = 8 << 20; // 8M atoms x 3 doubles = 192 MiB
     let want = atom_values(n0 * 3);
     // The device values, ready on the device before the DualView exists, so that
@@ -638,7 +638,7 @@ fn a_resize_right_after_creating_a_gib_does_not_wait_for_the_registration() {
     if !gpu("a_resize_right_after_creating_a_gib_does_not_wait_for_the_registration") {
         return;
     }
-    use dualview::space::{registered_host_bytes, settle};
+    use dualview::memory::{registered_host_bytes, settle};
     use std::time::Instant;
     settle();
     let before = registered_host_bytes();
@@ -686,7 +686,7 @@ fn a_resize_right_after_creating_a_gib_does_not_wait_for_the_registration() {
 /// copy on a stream instead, and takes the driver's path.
 #[test]
 fn small_async_copies_are_staged_and_waited_for() {
-    use dualview::space::stream;
+    use dualview::memory::stream;
     if !gpu("small_async_copies_are_staged_and_waited_for") {
         return;
     }

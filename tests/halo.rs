@@ -4,7 +4,7 @@
 //! checked against the same steps with whole-array syncs; bytes are counted.
 //! On a CUDA machine the DualViews live on device 0, elsewhere on the test device.
 
-use dualview::space::cuda_device_count;
+use dualview::memory::cuda_device_count;
 use dualview::{Desc, DynRank, ElemSpec, ErrorKind, Layout, Mapping, RawDualView, Side, Slice, Space};
 
 const ROWS: usize = 18; // 16 owned + 2 halo rows

@@ -50,7 +50,7 @@ fn ndarray_zip_across_two_dualviews() {
 
 #[test]
 fn a_guard_that_is_not_cuda_memory_is_not_lent_to_cudarc() {
-    if dualview::space::cuda_device_count() == 0 {
+    if dualview::memory::cuda_device_count() == 0 {
         skipped("a_guard_that_is_not_cuda_memory_is_not_lent_to_cudarc", "no CUDA device for its cudarc half");
         return;
     }
@@ -78,7 +78,7 @@ extern "C" __global__ void axpy(double* y, const double* x, double a, unsigned l
 #[test]
 fn a_cudarc_kernel_runs_on_device_guards() {
     use cudarc::driver::{CudaContext, LaunchConfig, PushKernelArg};
-    if dualview::space::cuda_device_count() == 0 {
+    if dualview::memory::cuda_device_count() == 0 {
         skipped("a_cudarc_kernel_runs_on_device_guards", "no CUDA device on this machine (runs on the H200 in scripts/gpu-check.sh)");
         return;
     }

@@ -5,7 +5,7 @@
 //! 12-16 and 37 (C++ template rules), 14-16 and 21 (UVM and device fences:
 //! the CUDA issue), 32-35 (execution-space and SequentialHostInit props).
 
-use dualview::space::test_device;
+use dualview::memory::test_device;
 use dualview::{Dims, DualView, DynRank, ErrorKind, Layout, RawDualView, Side, Slice, Space};
 
 type DV = DualView<f64, Dims<2>>;

@@ -1,7 +1,7 @@
 //! The registration of host mirrors with a device's driver, without a GPU:
 //! the test device registers its DualViews' mirrors when asked
 //! (`test_device::set_registers_mirror`), through the state machine the CUDA
-//! space uses (src/space/registration.rs) and a stand-in driver that pins
+//! space uses (src/memory/registration.rs) and a stand-in driver that pins
 //! nothing. The same path as tests/gpu.rs's
 //! `the_default_mirror_is_registered_whole_in_the_background_and_released_with_it`:
 //! registered whole in the background once allocated, again after a realloc
@@ -13,7 +13,7 @@
 
 use dualview::abi::{DV_FLAG_PAGEABLE_HOST, DV_INFO_MIRROR_PINNED, DV_SPACE_TEST_DEVICE};
 use dualview::ffi::dv_status_t::DV_OK;
-use dualview::space::{inject_allocation_failure, registered_host_bytes, settle, test_device};
+use dualview::memory::{inject_allocation_failure, registered_host_bytes, settle, test_device};
 use dualview::{Desc, DynRank, ElemSpec, Layout, Mapping, RawDualView, Side, Slice, Space, View};
 
 const ORD: u32 = 17;

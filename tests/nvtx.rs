@@ -5,7 +5,7 @@
 //! ranges are checked by name, nesting and count. On a CUDA machine the
 //! child uses device 0, elsewhere the test device.
 
-use dualview::space::{cuda_device_count, stream};
+use dualview::memory::{cuda_device_count, stream};
 use dualview::{Desc, DynRank, ElemSpec, Layout, Mapping, RawDualView, Side, Space};
 use std::path::PathBuf;
 use std::process::Command;
@@ -30,7 +30,7 @@ fn nvtx_child_program() {
     }
     if cuda_device_count() == 0 {
         // As a CUDA device does: mirrors register (in the background, a sync waits for it).
-        dualview::space::test_device::set_registers_mirror(50, true).unwrap();
+        dualview::memory::test_device::set_registers_mirror(50, true).unwrap();
     }
     let a = dv("nvtx_x", N);
     a.fill(Side::Device, &1.5f64.to_ne_bytes()).unwrap();

@@ -3,7 +3,7 @@
 //! its item. The C ABI ones live in tests/c/bad_input.c; the Fortran ones in
 //! examples_fortran/; the CUDA context one in tests/gpu.rs.
 
-use dualview::space::live_allocations;
+use dualview::memory::live_allocations;
 use dualview::{Dims, DualView, DynRank, ErrorKind, Layout, RawDualView, Side, Slice, Space};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Barrier;
@@ -108,7 +108,7 @@ fn item09_wrap_of_a_cuda_space_without_a_driver_answers_no_device_at_once() {
     let m = dualview::Mapping::new(Layout::Left, DynRank::new(&[8]).unwrap()).unwrap();
     let desc = dualview::Desc::new(dualview::ElemSpec::of::<f64>(), m, Space::cuda(0));
     let p = std::ptr::NonNull::new(buf.as_mut_ptr() as *mut u8).unwrap();
-    if dualview::space::cuda_device_count() == 0 {
+    if dualview::memory::cuda_device_count() == 0 {
         let d = std::ptr::NonNull::new(0x1000 as *mut u8).unwrap();
         // SAFETY: refused before any access.
         let e = unsafe { RawDualView::wrap("gpu", &desc, p, Some(d)) }.unwrap_err();
@@ -499,7 +499,7 @@ fn issue18_item3_a_dual_view_the_machine_cannot_back_is_refused() {
         return;
     }
     let big = too_big();
-    let used = dualview::space::test_device::used_bytes(HONEST.ordinal()).unwrap();
+    let used = dualview::memory::test_device::used_bytes(HONEST.ordinal()).unwrap();
     for space in [Space::HOST, HONEST] {
         let e = DualView::<f64, Dims<1>>::builder("too_big", Dims::new([big / 8]).unwrap()).device(space).build().unwrap_err();
         assert_eq!(e.kind(), ErrorKind::OutOfMemory, "{space}: {e}");
@@ -507,7 +507,7 @@ fn issue18_item3_a_dual_view_the_machine_cannot_back_is_refused() {
         eprintln!("{space}: {e}");
     }
     assert!(!live_allocations().iter().any(|a| a.label.starts_with("too_big")), "nothing left allocated");
-    assert_eq!(dualview::space::test_device::used_bytes(HONEST.ordinal()).unwrap(), used);
+    assert_eq!(dualview::memory::test_device::used_bytes(HONEST.ordinal()).unwrap(), used);
 }
 
 #[test]

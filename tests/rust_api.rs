@@ -284,7 +284,7 @@ fn small_conversions() {
 #[cfg(not(feature = "cuda"))]
 #[test]
 fn without_the_cuda_feature_cuda_spaces_say_why() {
-    assert_eq!(dualview::space::cuda_device_count(), 0);
+    assert_eq!(dualview::memory::cuda_device_count(), 0);
     let e = DualView::<f32, Dims<1>>::builder("c", Dims::from([4])).device(Space::cuda(0)).build().unwrap_err();
     assert_eq!(e.kind(), ErrorKind::NoDevice);
     assert!(e.to_string().contains("without its `cuda` feature"), "{e}");

@@ -66,7 +66,7 @@
 mod common;
 
 use common::oracle::{self, Elem, Oracle};
-use dualview::space::cuda_device_count;
+use dualview::memory::cuda_device_count;
 use dualview::stats::Stats;
 use dualview::{Access, Desc, DynRank, ElemSpec, ErrorKind, Layout, Mapping, RawDualView, Side, Slice, Space, Stream, View};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -2066,8 +2066,8 @@ fn soak() {
     for (k, s) in seeds.iter().enumerate() {
         say(&format!("soak: thread {k} seed {s} (replay alone: DV_SOAK_SEED={s} DV_SOAK_THREADS=1)"));
     }
-    let registered = dualview::space::registered_host_bytes();
-    let used = dualview::space::test_device::used_bytes(0).unwrap_or(0);
+    let registered = dualview::memory::registered_host_bytes();
+    let used = dualview::memory::test_device::used_bytes(0).unwrap_or(0);
     let t0 = Instant::now();
     let deadline = t0 + Duration::from_secs_f64(cfg.seconds);
     let stop = AtomicBool::new(false);
@@ -2124,9 +2124,9 @@ fn soak() {
     ));
     let firsts: Vec<&str> = failures.iter().filter_map(|f| f.lines().nth(1)).collect();
     assert!(failures.is_empty(), "{} soak thread(s) failed (seeds, operations and replay lines above):\n{}", failures.len(), firsts.join("\n"));
-    dualview::space::settle();
-    assert_eq!(dualview::space::registered_host_bytes(), registered, "every mirror registration ended with its DualView");
-    assert_eq!(dualview::space::test_device::used_bytes(0).unwrap_or(0), used, "every test-device allocation was freed");
+    dualview::memory::settle();
+    assert_eq!(dualview::memory::registered_host_bytes(), registered, "every mirror registration ended with its DualView");
+    assert_eq!(dualview::memory::test_device::used_bytes(0).unwrap_or(0), used, "every test-device allocation was freed");
 }
 
 /// The soak's late tracking: an element added mid-program and replayed from

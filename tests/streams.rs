@@ -7,7 +7,7 @@
 //! Each test uses its own test-device ordinal (the delay is per device).
 
 use dualview::abi::DV_SYNC_IN_FLIGHT;
-use dualview::space::{stream, test_device};
+use dualview::memory::{stream, test_device};
 use dualview::{Dims, DualView, RawDualView, Side, Slice, Space, Stream};
 use std::time::Duration;
 

@@ -349,8 +349,8 @@ fn eight_threads_lose_no_update() {
     ok(unsafe { dv_destroy(s) });
     assert_eq!(handles(), start_handles, "handles leaked");
     assert!(
-        !dualview::space::live_allocations().iter().any(|a| a.label.starts_with("stress")),
+        !dualview::memory::live_allocations().iter().any(|a| a.label.starts_with("stress")),
         "allocations leaked: {:?}",
-        dualview::space::live_allocations()
+        dualview::memory::live_allocations()
     );
 }

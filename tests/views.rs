@@ -93,7 +93,7 @@ fn copy_checks_shapes_and_element_sizes() {
 /// answers `NoDevice` on every machine.
 #[test]
 fn cuda_spaces_answer_no_device_without_a_backend() {
-    let gpu = dualview::space::cuda_device_count() > 0;
+    let gpu = dualview::memory::cuda_device_count() > 0;
     for s in [Space::cuda(0), Space::cuda_uvm(0), Space::host_pinned()] {
         let r = View::new("g", ElemSpec::of::<f32>(), right(&[4]), s, true);
         if gpu {
@@ -133,5 +133,5 @@ fn large_allocations_come_from_zero_pages_and_round_trip() {
     let t = unsafe { std::slice::from_raw_parts(w.data(), n) };
     assert!(t.iter().step_by(4093).all(|&b| b == 7));
     drop((v, w));
-    assert_eq!(dualview::space::test_device::used_bytes(8).unwrap(), 0);
+    assert_eq!(dualview::memory::test_device::used_bytes(8).unwrap(), 0);
 }

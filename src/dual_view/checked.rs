@@ -192,7 +192,7 @@ impl RawDualView {
     fn settled_record(&self, st: &mut State) -> Result<Option<std::sync::MutexGuard<'_, Record>>> {
         let Some(check) = &self.shared.check else { return Ok(None) };
         self.settle_locked(st)?;
-        crate::space::fence(self.shared.device_space).map_err(|e| self.err_on(e, None))?;
+        crate::memory::fence(self.shared.device_space).map_err(|e| self.err_on(e, None))?;
         Ok(Some(check.lock().unwrap_or_else(|e| e.into_inner())))
     }
 

@@ -10,7 +10,8 @@ use super::{in_flight, lock_pair, RawDualView, State};
 use crate::error::{err, Result};
 use crate::layout::Slice;
 use crate::side::Side;
-use crate::space::{self, Space, Stream};
+use crate::memory;
+use crate::space::{Space, Stream};
 use crate::stats::Moved;
 use std::time::Instant;
 
@@ -99,7 +100,7 @@ impl RawDualView {
     /// not be written until the stream has run it, as in Kokkos.
     ///
     /// ```
-    /// use dualview::{space::stream, RawDualView, Side, Space};
+    /// use dualview::{memory::stream, RawDualView, Side, Space};
     /// let dev = Space::test_device(0);
     /// let (a, b) = (dualview::doc::raw::<f32>(&[4], dev), dualview::doc::raw::<f32>(&[4], dev));
     /// a.fill(Side::Host, &2.0f32.to_ne_bytes()).unwrap();
@@ -183,7 +184,7 @@ impl RawDualView {
     /// the stream has run it, as in Kokkos.
     ///
     /// ```
-    /// use dualview::{space::stream, RawDualView, Side, Space};
+    /// use dualview::{memory::stream, RawDualView, Side, Space};
     /// let dev = Space::test_device(0);
     /// let a = dualview::doc::raw::<u8>(&[3], dev);
     /// a.view_fill(Side::Host, &[5]).unwrap();
@@ -266,11 +267,11 @@ impl RawDualView {
                 .and_then(|p| p.copy_view_on(&d, &s, stream).map_err(fail))
                 .and_then(|()| Self::copy_also(dst, dst_st, dst_side.other(), src, src_st, src_side.other(), also, stream))
         };
-        let driver = space::copy_driver(d.space(), s.space());
+        let driver = memory::copy_driver(d.space(), s.space());
         let event = in_flight::record(driver, stream).map_err(fail);
         if event.is_err() {
             // Nothing to wait on later: let what was queued finish now.
-            let _ = space::stream::fence(driver, stream);
+            let _ = memory::stream::fence(driver, stream);
         }
         let mut boxes = vec![dst_box];
         if dst.same_family(src) {
@@ -335,7 +336,7 @@ impl RawDualView {
 /// copy) for the default stream, and where the host copies by itself (host to
 /// host memory), since nothing would order that copy after a stream's work.
 fn queued_on(dst: Space, src: Space, stream: Option<Stream>) -> Option<Stream> {
-    stream.filter(|s| !s.is_null() && space::copy_driver(dst, src).kind().policy().is_device)
+    stream.filter(|s| !s.is_null() && memory::copy_driver(dst, src).kind().policy().is_device)
 }
 
 /// Box `x` (inside a handle's box `hb`, in the parent's index space) in the

@@ -16,7 +16,8 @@ use crate::error::{err, Result};
 use crate::extents::{DynRank, Extents};
 use crate::layout::Mapping;
 use crate::side::Side;
-use crate::space::{Allocation, Region, Space, Stream, Transfer};
+use crate::memory::{Allocation, Transfer};
+use crate::space::{Region, Space, Stream};
 use crate::tools;
 use crate::view::View;
 use std::sync::{Arc, Weak};
@@ -140,7 +141,7 @@ impl<'a> Exclusive<'a> {
     pub(crate) fn transfer(&self, pairs: &[(Part<'_>, Part<'_>)], stream: Stream, fence: Option<Space>) -> Result<usize> {
         let Some((d0, s0)) = pairs.first() else {
             if let Some(f) = fence {
-                crate::space::fence(f)?;
+                crate::memory::fence(f)?;
             }
             return Ok(0);
         };
@@ -178,7 +179,7 @@ impl<'a> Exclusive<'a> {
         match fence {
             // The space to fence drives the copies: its backend fences in the same call.
             Some(f) if f == driver.space() => t.fence = true,
-            Some(f) => crate::space::fence(f)?,
+            Some(f) => crate::memory::fence(f)?,
             None => {}
         }
         // Every region lies inside its live allocation (checked above; the
@@ -223,7 +224,7 @@ impl<'a> Exclusive<'a> {
         let dst = Region { ptr: out.as_mut_ptr(), ..part.region };
         // SAFETY: the source lies in its live allocation, which this proof may
         // read (checked); `out` is `n` bytes of host memory only we hold.
-        unsafe { crate::space::copy(Space::HOST, &dst, part.alloc.space(), &part.region, Stream::null()) }
+        unsafe { crate::memory::copy(Space::HOST, &dst, part.alloc.space(), &part.region, Stream::null()) }
     }
 
     /// Prefetch each part of managed memory towards `to` (one allocation for both sides).
@@ -232,7 +233,7 @@ impl<'a> Exclusive<'a> {
             self.check(p.alloc, &p.region, false)?;
             // SAFETY: the region lies inside its live allocation (checked);
             // a prefetch moves pages, it neither reads nor writes elements.
-            unsafe { crate::space::prefetch(p.alloc.space(), &p.region, to, stream)? };
+            unsafe { crate::memory::prefetch(p.alloc.space(), &p.region, to, stream)? };
         }
         Ok(())
     }

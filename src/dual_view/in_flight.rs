@@ -15,8 +15,9 @@
 use super::regions::IndexBox;
 use super::{RawDualView, State};
 use crate::error::Result;
-use crate::space::stream::Event;
-use crate::space::{Allocation, Space, Stream};
+use crate::memory::stream::Event;
+use crate::memory::Allocation;
+use crate::space::{Space, Stream};
 use std::sync::Arc;
 
 /// One queued copy: its event, what it writes or reads (the family's index

@@ -11,7 +11,8 @@ use crate::error::{err, Error, Result};
 use crate::extents::{DynRank, Extents};
 use crate::layout::{Layout, Mapping, Slice};
 use crate::side::Side;
-use crate::space::{self, Allocation, Stream};
+use crate::memory::{self, Allocation};
+use crate::space::Stream;
 use crate::stats::Moved;
 use std::time::Instant;
 use crate::view::View;
@@ -169,7 +170,7 @@ impl RawDualView {
         let host_in_place = sh.aliased || st.host.prepare_grow(new_bytes)?;
         let new_dev = if dev_in_place { None } else { Some(Allocation::new(sh.device_space, new_bytes, true, &sh.label)?) };
         let new_host = if host_in_place { None } else { Some(Allocation::new(sh.host_space, super::mirror_bytes(new_bytes, sh.pin_mirror), true, &sh.host_label)?) };
-        space::fence(sh.device_space)?;
+        memory::fence(sh.device_space)?;
         let mut copied = 0;
         let kept = IndexBox::whole(st.mapping.extents());
         for (side, new, old) in [(Side::Device, &new_dev, &st.device), (Side::Host, &new_host, &st.host)] {
@@ -229,7 +230,7 @@ impl RawDualView {
         let overlap = IndexBox::new(&vec![0; hi.len()], &hi);
         let sides: &[(Side, &Arc<Allocation>)] =
             if sh.aliased { &[(Side::Device, device)] } else { &[(Side::Host, host), (Side::Device, device)] };
-        space::fence(sh.device_space)?;
+        memory::fence(sh.device_space)?;
         let mut copied = 0;
         for &(side, new_alloc) in sides {
             let boxes = match self.kept_on(st, &overlap, side)? {

@@ -21,7 +21,8 @@ use super::{RawDualView, State};
 use crate::abi::{DV_TOOLS_DUAL_VIEW_MODIFY, DV_TOOLS_DUAL_VIEW_SYNC};
 use crate::error::{err, Error, Result};
 use crate::side::Side;
-use crate::space::{self, Stream};
+use crate::memory;
+use crate::space::Stream;
 use crate::stats::Moved;
 use std::time::Instant;
 
@@ -490,7 +491,7 @@ impl RawDualView {
         if let Some(s) = queued {
             if event.is_err() {
                 // Nothing to wait on later: let what was queued finish now.
-                let _ = space::stream::fence(sh.device_space, s);
+                let _ = memory::stream::fence(sh.device_space, s);
             }
             self.end_in_flight(st, event.as_ref().ok().cloned().flatten(), copy, Vec::new());
         }
@@ -510,7 +511,7 @@ impl RawDualView {
         let part = |side: Side, b: &IndexBox| Part::of_box(st.side(side), &st.mapping, 0, es, b);
         if sh.aliased {
             if stream.is_none() {
-                space::fence(sh.device_space)?;
+                memory::fence(sh.device_space)?;
             }
             let parts = boxes.iter().map(|b| part(target, b)).collect::<Result<Vec<_>>>()?;
             self.pages(st).prefetch(&parts, target, s)?;

@@ -352,7 +352,7 @@ pub(crate) fn wrap_caller_memory(label: &str, desc: &Desc, host: NonNull<u8>, de
 pub(crate) fn stream_destroy(space: Space, stream: *mut c_void) -> Result<()> {
     // SAFETY: C contract (include/dualview.h, `dv_stream_destroy`): `stream` is
     // NULL or came from `dv_stream_create` and is not used afterwards.
-    unsafe { crate::space::stream::destroy(space, Stream::from_raw(stream as usize)) }
+    unsafe { crate::memory::stream::destroy(space, Stream::from_raw(stream as usize)) }
 }
 
 /// Set the Kokkos Tools callback of `event` to the C caller's `f` (`dv_tools_set_callback`).

@@ -126,7 +126,7 @@ fn invalid(h: *const dv_dualview_t) -> Error {
 
 /// Register `entry` and return its new handle.
 pub(crate) fn insert(entry: Entry) -> Result<*mut dv_dualview_t, Error> {
-    crate::space::allocation_point("handle table")?;
+    crate::memory::allocation_point("handle table")?;
     let mut a = ALLOC.lock().unwrap_or_else(|e| e.into_inner());
     let index = match a.free.pop() {
         Some(i) => i,

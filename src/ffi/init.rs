@@ -1,12 +1,12 @@
 //! `dv_initialize`: which device this process uses, as Kokkos 4's
-//! `initialize` maps it (`crate::space::device_id`; docs/CPP.md, "Which GPU a
+//! `initialize` maps it (`crate::device_id`; docs/CPP.md, "Which GPU a
 //! process uses").
 
 use super::boundary::{argv_remove, argv_strings, call, function, optional_text, out as checked, put, read_optional};
 use super::status::dv_status_t;
 use super::types::about;
 use crate::error::{bail, Result};
-use crate::space::device_id::{is_device_arg, DeviceSettings, MapDeviceIdBy};
+use crate::device_id::{is_device_arg, DeviceSettings, MapDeviceIdBy};
 use crate::space::SpaceKind;
 use std::ffi::{c_char, c_int};
 

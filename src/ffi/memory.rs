@@ -87,7 +87,7 @@ pub unsafe extern "C" fn dv_live_memory(space: u32, bytes: *mut u64, blocks: *mu
     call(function!(), || {
         let kind = space_from(space, 0, "space")?.kind();
         let (mut b, mut n) = (0u64, 0u64);
-        for a in crate::space::live_allocations().into_iter().filter(|a| a.space.kind() == kind) {
+        for a in crate::memory::live_allocations().into_iter().filter(|a| a.space.kind() == kind) {
             b += a.bytes as u64;
             n += 1;
         }

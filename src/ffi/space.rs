@@ -51,7 +51,7 @@ pub unsafe extern "C" fn dv_fence(space: u32, ordinal: u32, name: *const c_char)
     call(function!(), || {
         let space = space_from(space, ordinal, "space")?;
         let name = if name.is_null() { String::from("dualview::fence") } else { label(name, "name")?.0 };
-        crate::tools::fenced(&name, ordinal, || crate::space::fence(space))
+        crate::tools::fenced(&name, ordinal, || crate::memory::fence(space))
     })
 }
 
@@ -69,7 +69,7 @@ pub unsafe extern "C" fn dv_stream_create(space: u32, ordinal: u32, out: *mut *m
     call(function!(), || {
         let out = super::boundary::out(out, "out")?;
         let space = space_from(space, ordinal, "space")?;
-        let s = crate::space::stream::create(space)?;
+        let s = crate::memory::stream::create(space)?;
         put(out, s.as_raw() as *mut c_void);
         Ok(())
     })
@@ -99,7 +99,7 @@ pub unsafe extern "C" fn dv_stream_destroy(space: u32, ordinal: u32, stream: *mu
 pub unsafe extern "C" fn dv_stream_fence(space: u32, ordinal: u32, stream: *mut c_void) -> dv_status_t {
     call(function!(), || {
         let space = space_from(space, ordinal, "space")?;
-        crate::space::stream::fence(space, crate::space::Stream::from_raw(stream as usize))
+        crate::memory::stream::fence(space, crate::space::Stream::from_raw(stream as usize))
     })
 }
 
@@ -109,7 +109,7 @@ pub unsafe extern "C" fn dv_stream_fence(space: u32, ordinal: u32, stream: *mut 
 #[must_use]
 #[unsafe(no_mangle)]
 pub extern "C" fn dv_test_device_set_stream_delay(ordinal: u32, micros: u64) -> dv_status_t {
-    call(function!(), || crate::space::test_device::set_stream_delay(ordinal, std::time::Duration::from_micros(micros)))
+    call(function!(), || crate::memory::test_device::set_stream_delay(ordinal, std::time::Duration::from_micros(micros)))
 }
 
 /// `*out` = whether memory space `space` (`DV_SPACE_*`) on device `ordinal`

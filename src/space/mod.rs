@@ -1,80 +1,25 @@
-//! Memory spaces: where an allocation lives, and the operations a DualView
-//! needs from it (allocate, free, fill, copy between two spaces, fence),
-//! synchronous or ordered on a stream.
+//! Memory spaces, as vocabulary: what a space is ([`SpaceKind`], its
+//! [`SpacePolicy`] and the memory its addresses are, [`Space`]), the
+//! [`Stream`] work is ordered on, and the strided [`Region`] that fills and
+//! copies act on. Nothing here allocates or copies: `src/memory/` serves
+//! spaces (docs/ARCHITECTURE.md).
 //!
-//! | space | memory | host can read it | backend |
+//! | space | memory | host can read it | served by |
 //! | --- | --- | --- | --- |
-//! | [`SpaceKind::Host`] | pageable host memory, 64-byte aligned | yes | `host` |
-//! | [`SpaceKind::TestDevice`] | host memory posing as a device, for tests only | yes | the device engine over the test device's fake driver |
+//! | [`SpaceKind::Host`] | pageable host memory, 64-byte aligned | yes | the host engine |
+//! | [`SpaceKind::TestDevice`] | host memory posing as a device, for tests only | yes | the device engine over the fake driver |
 //! | [`SpaceKind::HostPinned`] | page-locked host memory | yes | the device engine over the CUDA driver |
 //! | [`SpaceKind::Cuda`] | device memory | no | the device engine over the CUDA driver |
 //! | [`SpaceKind::CudaUvm`] | managed memory | yes | the device engine over the CUDA driver |
 //!
-//! Only the backends touch raw memory; the DualView logic sees `Allocation`
-//! and the free functions here. Every question about a kind reads its row of
-//! the space table (`table.rs`). Every device backend is the device engine
-//! (`device/`) over one `Driver`: GPU policy is written once. A device space
-//! whose DualViews register their pageable host mirrors hands out the
-//! registration as a `HostRegistration` (`Backend::mirror_registration`),
-//! made by the shared state machine of `registration` over the engine; the
-//! mirror's `Allocation` drives it and never names the space.
-//!
-//! A new space is a table row, a driver file and its feature (docs/ARCHITECTURE.md,
-//! "Adding a memory space"): nothing outside `src/space/` picks a backend
-//! (`typed::cuda_interop` lends guards to cudarc kernels, for CUDA only).
+//! Every question about a kind's meaning reads its row (`rows.rs`); which
+//! backend serves it is `src/memory/table.rs`.
 
-mod allocation;
-#[cfg(feature = "cuda")]
-pub(crate) mod cuda;
-mod background;
-mod backend;
-pub(crate) mod device;
-pub mod device_id;
-pub(crate) mod host;
-mod registration;
-pub mod stream;
-mod table;
-
-/// The number of CUDA devices this process can use (0 without a driver),
-/// [`SpaceKind::device_count`] of [`SpaceKind::Cuda`]. Never panics.
-///
-/// ```
-/// use dualview::{ErrorKind, Space};
-/// // A CUDA space is usable exactly when a device is counted.
-/// let n = dualview::space::cuda_device_count();
-/// match Space::cuda(0).probe() {
-///     Ok(()) => assert!(n > 0),
-///     Err(e) => assert!(n == 0 && e.kind() == ErrorKind::NoDevice),
-/// }
-/// ```
-pub fn cuda_device_count() -> usize {
-    SpaceKind::Cuda.device_count()
-}
-pub mod test_device;
-
-pub(crate) use allocation::{allocation_point, Allocation};
-pub use allocation::{inject_allocation_failure, live_allocations, LiveAllocation};
-pub use background::settle;
-
-/// Bytes of host mirrors that dualview has registered with a device's driver
-/// (CUDA; the test device's fake driver when asked,
-/// [`test_device::set_registers_mirror`]) and not yet unregistered. Every
-/// registration ends when its block is freed, so this returns to 0 when the
-/// last DualView goes (after [`settle`]: the background thread unregisters).
-///
-/// ```
-/// assert_eq!(dualview::space::registered_host_bytes(), 0); // no registering DualView here
-/// ```
-pub fn registered_host_bytes() -> usize {
-    registration::registered_bytes()
-}
+mod rows;
 
 use crate::abi::*;
-pub(crate) use backend::{Backend, HostRegistration, Transfer};
-use crate::error::Result;
 use crate::extents::DynRank;
 use crate::layout::{Layout, Strides};
-use crate::side::Side;
 use std::fmt;
 
 /// Alignment of every allocation the library makes, in bytes.
@@ -149,29 +94,32 @@ pub struct SpacePolicy {
 impl SpaceKind {
     /// The policy of this kind (see [`SpacePolicy`]).
     pub const fn policy(self) -> SpacePolicy {
-        table::row(self).policy
+        rows::row(self).policy
     }
 
-    /// What this kind's addresses are to a device driver (the device engine's view).
-    pub(crate) const fn memory(self) -> device::Mem {
-        table::row(self).memory
+    /// What this kind's addresses are to a device driver.
+    pub(crate) const fn memory(self) -> Mem {
+        rows::row(self).memory
     }
+}
 
-    /// How many devices of this kind this process can use: the ordinals
-    /// `0..n` of `Space::new(kind, ordinal)` name them. A host kind, whose
-    /// ordinal is ignored, counts 1 when it is usable here and 0 otherwise
-    /// (pinned memory needs a CUDA device). 0 without a driver; never panics.
-    ///
-    /// ```
-    /// use dualview::{Space, SpaceKind};
-    /// assert_eq!(SpaceKind::Host.device_count(), 1);
-    /// assert_eq!(SpaceKind::TestDevice.device_count(), dualview::space::test_device::ORDINALS as usize);
-    /// let n = SpaceKind::Cuda.device_count() as u32;
-    /// assert!(Space::cuda(n).probe().is_err());
-    /// assert_eq!(Space::host_pinned().probe().is_ok(), SpaceKind::HostPinned.device_count() == 1);
-    /// ```
-    pub fn device_count(self) -> usize {
-        (table::row(self).device_count)()
+/// What memory an address is, as a device driver sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mem {
+    /// Ordinary host memory: an asynchronous copy of it may block the host.
+    Pageable,
+    /// Page-locked host memory (allocated pinned, or registered).
+    Pinned,
+    /// Device memory, not readable by the host.
+    Device,
+    /// Managed memory: one address on host and device.
+    Managed,
+}
+
+impl Mem {
+    /// Device or managed memory: the device's side of a copy.
+    pub(crate) const fn on_device(self) -> bool {
+        matches!(self, Mem::Device | Mem::Managed)
     }
 }
 
@@ -312,34 +260,6 @@ impl Space {
         self.kind.policy().page_locked
     }
 
-    /// Whether a DualView over this (device) space registers its host mirror,
-    /// a pageable block of `host`, with the device's driver, so that copies run
-    /// at pinned speed (docs/GPU.md). The space decides: CUDA device memory
-    /// does for a `HostSpace` mirror unless `DV_PAGEABLE_MIRROR=1` is set;
-    /// every other space does not.
-    pub(crate) fn registers_mirror(&self, host: Space) -> bool {
-        self.backend().is_ok_and(|b| b.registers_mirror(self.ordinal, host))
-    }
-
-    /// Check that this space can be used here (a CUDA space needs a driver
-    /// and the device, a test device an ordinal below
-    /// [`test_device::ORDINALS`]): `NoDevice` otherwise.
-    ///
-    /// ```
-    /// # use dualview::{Space, ErrorKind};
-    /// assert!(Space::HOST.probe().is_ok());
-    /// let r = Space::cuda(0).probe();
-    /// if dualview::space::cuda_device_count() > 0 {
-    ///     assert!(r.is_ok());
-    /// } else {
-    ///     assert_eq!(r.unwrap_err().kind(), ErrorKind::NoDevice);
-    /// }
-    /// assert_eq!(Space::cuda(99).probe().unwrap_err().kind(), ErrorKind::NoDevice);
-    /// ```
-    pub fn probe(&self) -> Result<()> {
-        self.backend().map(drop)
-    }
-
     /// The host space of a DualView whose device side is this space: pinned
     /// memory stays pinned (one space), everything else is mirrored in (or,
     /// for managed memory, shares one allocation with) `HostSpace`.
@@ -369,12 +289,7 @@ impl Space {
     /// assert!(Space::test_device(0).pinned_host().is_page_locked());
     /// ```
     pub const fn pinned_host(&self) -> Space {
-        table::row(self.kind).pinned_host
-    }
-
-    /// The backend of this space: a table read and an ordinal check, no driver call.
-    fn backend(&self) -> Result<&'static dyn Backend> {
-        (table::row(self.kind).backend)(*self)
+        rows::row(self.kind).pinned_host
     }
 }
 
@@ -454,77 +369,9 @@ pub(crate) struct Region {
 
 /// The page size the host allocator aligns page multiples to (a mirror that
 /// registers asks for whole pages).
-pub(crate) const HOST_PAGE: usize = host::PAGE;
+pub(crate) const HOST_PAGE: usize = 4096;
 
-/// The space whose backend drives a copy from `src` into `dst`: the device
-/// party, the destination when both are devices (host to host is plain memory).
-pub(crate) fn copy_driver(dst: Space, src: Space) -> Space {
-    if dst.kind().policy().is_device || !dst.is_host_accessible() {
-        dst
-    } else {
-        src
-    }
-}
-
-/// Fill `dst` in `space` with one element's bytes.
-///
-/// # Safety
-/// `dst` lies inside a live allocation of `space`, and no one else accesses it meanwhile.
-pub(crate) unsafe fn fill(space: Space, dst: &Region, value: &[u8], stream: Stream) -> Result<()> {
-    // SAFETY: forwarded contract.
-    unsafe { space.backend()?.fill(space.ordinal, dst, value, stream)? };
-    if stream.is_null() {
-        fence(space)?;
-    }
-    Ok(())
-}
-
-/// Copy `src` (in `src_space`) into `dst` (in `dst_space`).
-///
-/// # Safety
-/// Both regions lie in live allocations of their spaces, do not overlap, and
-/// no one else writes them meanwhile.
-pub(crate) unsafe fn copy(
-    dst_space: Space,
-    dst: &Region,
-    src_space: Space,
-    src: &Region,
-    stream: Stream,
-) -> Result<()> {
-    let driver = copy_driver(dst_space, src_space);
-    // SAFETY: forwarded contract. On the default stream the backend completes
-    // the copy before returning (no device-wide fence needed).
-    unsafe { driver.backend()?.copy((dst_space, dst), (src_space, src), stream) }
-}
-
-/// Copy `src` (in `src_space`) into `dst` (in `dst_space`) on the default
-/// stream after a fence of both spaces' devices (Kokkos' `deep_copy`, G5):
-/// the space driving the copy fences and copies under one binding.
-///
-/// # Safety
-/// As [`copy`].
-pub(crate) unsafe fn copy_fenced(dst_space: Space, dst: &Region, src_space: Space, src: &Region) -> Result<()> {
-    let driver = copy_driver(dst_space, src_space);
-    let other = if driver == dst_space { src_space } else { dst_space };
-    if other != driver && other.kind().memory() != device::Mem::Pageable {
-        fence(other)?; // the other party's device too (pinned memory: CUDA device 0's)
-    }
-    let pair = [(*dst, *src)];
-    let t = Transfer { dst: dst_space, src: src_space, pairs: &pair, stream: Stream::null(), pageable_host: false, fence: true };
-    // SAFETY: forwarded contract; on the default stream the copy is complete on return.
-    unsafe { driver.backend()?.transfer(driver.ordinal, &t) }
-}
-
-/// Prefetch managed memory of `space` towards side `to`.
-///
-/// # Safety
-/// `region` lies inside a live allocation of `space`.
-pub(crate) unsafe fn prefetch(space: Space, region: &Region, to: Side, stream: Stream) -> Result<()> {
-    // SAFETY: forwarded contract.
-    unsafe { space.backend()?.prefetch(space.ordinal, region, to, stream) }
-}
-
-/// Wait for outstanding device work in `space` (a no-op for host spaces).
-pub(crate) fn fence(space: Space) -> Result<()> {
-    space.backend()?.fence(space.ordinal)
+/// The cargo feature the driver of `kind` needs ("" when none).
+pub(crate) const fn feature_of(kind: SpaceKind) -> &'static str {
+    rows::row(kind).feature
 }

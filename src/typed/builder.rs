@@ -99,7 +99,7 @@ impl<T: Element, E: Extents> Builder<T, E> {
     /// # use dualview::{DualView, Dims, Space, ErrorKind};
     /// // Pinned memory needs the CUDA driver.
     /// let r = DualView::<f64, Dims<1>>::builder("P", Dims::new([4]).unwrap()).device(Space::cuda(0)).pinned_host().build();
-    /// if dualview::space::cuda_device_count() > 0 {
+    /// if dualview::memory::cuda_device_count() > 0 {
     ///     assert!(r.unwrap().raw().is_mirror_pinned());
     /// } else {
     ///     assert_eq!(r.unwrap_err().kind(), ErrorKind::NoDevice);

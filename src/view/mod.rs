@@ -7,7 +7,8 @@ use crate::element::ElemSpec;
 use crate::error::Result;
 use crate::extents::DynRank;
 use crate::layout::{Layout, Mapping, Slice};
-use crate::space::{Allocation, Region, Space};
+use crate::memory::Allocation;
+use crate::space::{Region, Space};
 use std::fmt;
 use std::sync::Arc;
 
@@ -41,7 +42,7 @@ impl View {
     /// # use dualview::{DynRank, ElemSpec, Layout, Mapping, Space, View, ErrorKind};
     /// let m = Mapping::new(Layout::Left, DynRank::new(&[4]).unwrap()).unwrap();
     /// let r = View::new("g", ElemSpec::of::<f32>(), m, Space::cuda(0), true);
-    /// if dualview::space::cuda_device_count() > 0 {
+    /// if dualview::memory::cuda_device_count() > 0 {
     ///     assert_eq!(r.unwrap().space(), Space::cuda(0)); // four zeros in device memory
     /// } else {
     ///     assert_eq!(r.unwrap_err().kind(), ErrorKind::NoDevice); // no driver or no GPU here

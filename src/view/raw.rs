@@ -3,13 +3,14 @@
 
 use super::View;
 use crate::element::ElemSpec;
-use crate::space::Allocation;
+use crate::memory::Allocation;
 use std::ptr::NonNull;
 use std::sync::Arc;
 use crate::error::{bail, Result};
 use crate::extents::Extents;
 use crate::layout::{Layout, Mapping};
-use crate::space::{self, Region, Space, Stream};
+use crate::memory;
+use crate::space::{Region, Space, Stream};
 use crate::tools;
 
 impl View {
@@ -105,7 +106,7 @@ impl View {
         }
         // SAFETY: the region is this view's mapping inside its live
         // allocation; exclusivity is the caller's contract.
-        let r = unsafe { space::fill(self.space, &self.region(), value, stream) };
+        let r = unsafe { memory::fill(self.space, &self.region(), value, stream) };
         if traced {
             tools::end_deep_copy();
         }
@@ -185,8 +186,8 @@ impl View {
         self.check_copyable_from(src)?;
         if fence && (self.size() == 0 || std::sync::Arc::ptr_eq(self.allocation(), src.allocation())) {
             // Nothing to copy (or one block): Kokkos' deep_copy fences all the same.
-            space::fence(self.space)?;
-            space::fence(src.space)?;
+            memory::fence(self.space)?;
+            memory::fence(src.space)?;
         }
         if self.size() == 0 {
             return Ok(());
@@ -205,15 +206,15 @@ impl View {
         let r = if std::sync::Arc::ptr_eq(self.allocation(), src.allocation()) {
             // Within one block the copy goes through a buffer on the host's time: on a
             // stream, first wait for the stream's earlier work (the copy must follow it).
-            let fenced = if stream.is_null() { Ok(()) } else { space::stream::fence(self.space, stream) };
+            let fenced = if stream.is_null() { Ok(()) } else { memory::stream::fence(self.space, stream) };
             fenced.and_then(|()| self.copy_staged(src))
         } else if fence {
             // SAFETY: as below, on the default stream.
-            unsafe { space::copy_fenced(self.space, &self.region(), src.space, &src.region()) }
+            unsafe { memory::copy_fenced(self.space, &self.region(), src.space, &src.region()) }
         } else {
             // SAFETY: both regions are the views' mappings inside distinct live
             // allocations; exclusivity is the caller's contract.
-            unsafe { space::copy(self.space, &self.region(), src.space, &src.region(), stream) }
+            unsafe { memory::copy(self.space, &self.region(), src.space, &src.region(), stream) }
         };
         if traced {
             tools::end_deep_copy();
@@ -230,8 +231,8 @@ impl View {
         // SAFETY: tmp is a fresh host allocation distinct from both views; both
         // copies use the default stream and are complete when they return.
         unsafe {
-            space::copy(Space::HOST, &tr, src.space, &src.region(), Stream::null())?;
-            space::copy(self.space, &self.region(), Space::HOST, &tr, Stream::null())
+            memory::copy(Space::HOST, &tr, src.space, &src.region(), Stream::null())?;
+            memory::copy(self.space, &self.region(), Space::HOST, &tr, Stream::null())
         }
     }
 }

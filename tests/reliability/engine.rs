@@ -635,7 +635,7 @@ fn handle_count() -> usize {
 }
 
 fn fam_allocs() -> usize {
-    dualview::space::live_allocations().iter().filter(|a| a.label.starts_with("fz")).count()
+    dualview::memory::live_allocations().iter().filter(|a| a.label.starts_with("fz")).count()
 }
 
 /// The sync-state byte of a live handle's family.
@@ -1142,7 +1142,7 @@ impl World {
             }
         }
         assert_eq!(handle_count(), self.handles_at_start, "handles leaked");
-        assert_eq!(fam_allocs(), self.allocs_at_start, "allocations leaked: {:?}", dualview::space::live_allocations());
+        assert_eq!(fam_allocs(), self.allocs_at_start, "allocations leaked: {:?}", dualview::memory::live_allocations());
         // Wrapped buffers are dropped here, after every handle.
         self.fams.clear();
     }

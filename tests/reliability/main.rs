@@ -160,7 +160,7 @@ fn fast_host_allocator_paths() {
         // SAFETY: the caller stays inside the extents.
         unsafe { (v.data as *mut i32).add((i * v.stride[0] + j * v.stride[1]) as usize) }
     }
-    let before = dualview::space::live_allocations().iter().filter(|a| a.label.starts_with("fastpath")).count();
+    let before = dualview::memory::live_allocations().iter().filter(|a| a.label.starts_with("fastpath")).count();
     for space in [DV_SPACE_TEST_DEVICE, DV_SPACE_HOST] {
         for layout in [DV_LAYOUT_LEFT, DV_LAYOUT_RIGHT] {
             // The slowest axis grows as a prefix (in place): axis 0 for Right, axis 1 for Left.
@@ -270,13 +270,13 @@ fn fast_host_allocator_paths() {
             }
         }
     }
-    let after = dualview::space::live_allocations().iter().filter(|a| a.label.starts_with("fastpath")).count();
+    let after = dualview::memory::live_allocations().iter().filter(|a| a.label.starts_with("fastpath")).count();
     assert_eq!(after, before, "allocations leaked");
-    assert_eq!(dualview::space::test_device::used_bytes(12).unwrap(), 0, "test-device bytes leaked after growth in place");
+    assert_eq!(dualview::memory::test_device::used_bytes(12).unwrap(), 0, "test-device bytes leaked after growth in place");
 
     // A test device that is full: growth fails with OUT_OF_MEMORY and changes nothing.
     let cap = 20_000 * 4 * 4 + 4096;
-    dualview::space::test_device::set_capacity(13, Some(cap)).unwrap();
+    dualview::memory::test_device::set_capacity(13, Some(cap)).unwrap();
     // SAFETY: live handles, locals as outputs, test-device and host memory read in one thread.
     unsafe {
         let d = dv_desc_t {
@@ -295,19 +295,19 @@ fn fast_host_allocator_paths() {
         ok(dv_create(c"fastpath_full".as_ptr(), &d, &mut a));
         let v = 77i32;
         ok(dv_fill_and_modify_device(a, (&v as *const i32).cast()));
-        let used = dualview::space::test_device::used_bytes(13).unwrap();
+        let used = dualview::memory::test_device::used_bytes(13).unwrap();
         let grown = dv_extents_t { rank: 2, reserved: 0, extent: [30_000, 4, 1, 1, 1, 1, 1, 1] };
         assert_eq!(dv_resize(a, &grown), DV_ERROR_OUT_OF_MEMORY);
         let mut e = dv_extents_t { rank: 0, reserved: 0, extent: [0; 8] };
         ok(dv_extents(a, &mut e));
         assert_eq!(e.extent[0], 20_000, "a failed growth changed the extents");
-        assert_eq!(dualview::space::test_device::used_bytes(13).unwrap(), used, "a failed growth kept device bytes");
+        assert_eq!(dualview::memory::test_device::used_bytes(13).unwrap(), used, "a failed growth kept device bytes");
         let dv = view(a, DV_SIDE_DEVICE);
         assert!((0..80_000).all(|k| *(dv.data as *const i32).add(k) == 77), "a failed growth changed the data");
         let mut b = false;
         ok(dv_need_sync_host(a, &mut b));
         assert!(b, "a failed growth changed the flags");
-        dualview::space::test_device::set_capacity(13, None).unwrap();
+        dualview::memory::test_device::set_capacity(13, None).unwrap();
         ok(dv_resize(a, &grown));
         ok(dv_sync_host(a));
         let hv = view(a, DV_SIDE_HOST);
@@ -315,7 +315,7 @@ fn fast_host_allocator_paths() {
         assert!((80_000..120_000).all(|k| *(hv.data as *const i32).add(k) == 0));
         ok(dv_destroy(a));
     }
-    assert_eq!(dualview::space::test_device::used_bytes(13).unwrap(), 0);
+    assert_eq!(dualview::memory::test_device::used_bytes(13).unwrap(), 0);
 }
 
 /// One saved program (a failing random program, a fuzzer's crash):

@@ -7,7 +7,7 @@
 
 use dualview::ffi::dv_status_t::{self, *};
 use dualview::ffi::*;
-use dualview::space::inject_allocation_failure;
+use dualview::memory::inject_allocation_failure;
 use std::collections::BTreeMap;
 use std::ffi::{c_char, c_void};
 use std::ptr::{null, null_mut};

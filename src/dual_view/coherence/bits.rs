@@ -15,7 +15,7 @@ pub(super) struct Plane(Vec<u64>);
 impl Plane {
     /// A plane of `n` elements, all `on`; `OutOfMemory` when the memory cannot be had.
     pub(super) fn try_new(n: usize, on: bool) -> Result<Plane> {
-        crate::space::allocation_point("the coherence map's bitmap")?;
+        crate::memory::allocation_point("the coherence map's bitmap")?;
         let words = n.div_ceil(64);
         let mut v = Vec::new();
         v.try_reserve_exact(words).map_err(|_| {

@@ -1,5 +1,5 @@
 //! The test device: host memory posing as a GPU, driven by the same device
-//! engine as CUDA (`src/space/device/`) through a fake driver (`driver.rs`):
+//! engine as CUDA (`src/memory/device/`) through a fake driver (`driver.rs`):
 //! per-ordinal byte accounting and an optional capacity, streams on worker
 //! threads with an optional delay (`streams.rs`), pinned and registered
 //! host ranges it tracks, and driver calls that a test can make fail or
@@ -7,7 +7,7 @@
 //! tiny path, 2D copies, events and fills run without a GPU. Never a default space.
 //!
 //! ```
-//! use dualview::space::test_device;
+//! use dualview::memory::test_device;
 //! test_device::set_capacity(40, Some(1024)).unwrap();
 //! assert_eq!(test_device::capacity(40).unwrap(), Some(1024));
 //! test_device::set_capacity(40, None).unwrap();
@@ -16,8 +16,9 @@
 mod driver;
 mod streams;
 
-use super::device::{DeviceBackend, Engine};
-use super::{Backend, SpaceKind};
+use crate::memory::device::{DeviceBackend, Engine};
+use crate::memory::Backend;
+use crate::space::SpaceKind;
 use crate::error::{bail, Result};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
@@ -25,7 +26,7 @@ use std::time::Duration;
 /// How many test-device ordinals exist.
 ///
 /// ```
-/// # use dualview::space::test_device;
+/// # use dualview::memory::test_device;
 /// assert!(test_device::used_bytes(test_device::ORDINALS).is_err());
 /// ```
 pub const ORDINALS: u32 = 64;
@@ -68,12 +69,12 @@ pub(crate) fn engine() -> &'static Engine {
 }
 
 /// How many test devices exist (the fake driver's count).
-pub(super) fn device_count() -> usize {
-    use super::device::Driver;
+pub(crate) fn device_count() -> usize {
+    use crate::memory::device::Driver;
     driver::Fake.device_count()
 }
 
-pub(super) fn backend(ordinal: u32) -> Result<&'static dyn Backend> {
+pub(crate) fn backend(ordinal: u32) -> Result<&'static dyn Backend> {
     device(ordinal)?;
     Ok(&BACKEND)
 }
@@ -81,7 +82,7 @@ pub(super) fn backend(ordinal: u32) -> Result<&'static dyn Backend> {
 /// Limit test device `ordinal` to `bytes` of live allocations (`None`: no limit).
 ///
 /// ```
-/// # use dualview::space::test_device;
+/// # use dualview::memory::test_device;
 /// assert!(test_device::set_capacity(64, None).is_err());
 /// ```
 pub fn set_capacity(ordinal: u32, bytes: Option<usize>) -> Result<()> {
@@ -92,7 +93,7 @@ pub fn set_capacity(ordinal: u32, bytes: Option<usize>) -> Result<()> {
 /// The capacity of test device `ordinal` (`None`: no limit).
 ///
 /// ```
-/// # use dualview::space::test_device;
+/// # use dualview::memory::test_device;
 /// assert_eq!(test_device::capacity(41).unwrap(), None);
 /// ```
 pub fn capacity(ordinal: u32) -> Result<Option<usize>> {
@@ -110,7 +111,7 @@ pub fn capacity(ordinal: u32) -> Result<Option<usize>> {
 /// failure injection refusing it) runs without a GPU. Off by default.
 ///
 /// ```
-/// # use dualview::space::test_device;
+/// # use dualview::memory::test_device;
 /// test_device::set_registers_mirror(43, true).unwrap();
 /// test_device::set_registers_mirror(43, false).unwrap();
 /// assert!(test_device::set_registers_mirror(64, true).is_err());
@@ -127,7 +128,7 @@ pub fn set_registers_mirror(ordinal: u32, on: bool) -> Result<()> {
 /// while the device has memory allocated (`InvalidArgument`).
 ///
 /// ```
-/// # use dualview::space::test_device;
+/// # use dualview::memory::test_device;
 /// test_device::set_keeps_small_blocks(49, true).unwrap();
 /// test_device::set_keeps_small_blocks(49, false).unwrap();
 /// ```
@@ -141,12 +142,12 @@ pub fn set_keeps_small_blocks(ordinal: u32, on: bool) -> Result<()> {
 }
 
 /// Make every copy queued on a stream of test device `ordinal` (one made by
-/// [`crate::space::stream::create`]) wait `delay` on that stream's worker
+/// [`crate::memory::stream::create`]) wait `delay` on that stream's worker
 /// before it runs, as a copy behind a long kernel does: a program that reads
 /// data before its copy has run then sees the old values. Zero by default.
 ///
 /// ```
-/// # use dualview::space::test_device;
+/// # use dualview::memory::test_device;
 /// test_device::set_stream_delay(44, std::time::Duration::from_millis(5)).unwrap();
 /// test_device::set_stream_delay(44, std::time::Duration::ZERO).unwrap();
 /// ```
@@ -162,7 +163,7 @@ fn delay(ordinal: u32) -> Duration {
 /// Bytes currently allocated on test device `ordinal` (leak checks).
 ///
 /// ```
-/// # use dualview::space::test_device;
+/// # use dualview::memory::test_device;
 /// assert_eq!(test_device::used_bytes(42).unwrap(), 0);
 /// ```
 pub fn used_bytes(ordinal: u32) -> Result<usize> {
@@ -172,11 +173,11 @@ pub fn used_bytes(ordinal: u32) -> Result<usize> {
 /// Make the `nth` call named `call` of the test device's driver from now on,
 /// on this thread, fail (1: the next one; 0 clears it), with an error that
 /// names the call: `OutOfMemory` for `alloc` and `host_register`, `Device`
-/// otherwise. The names are the engine's driver calls (`src/space/device/driver.rs`).
+/// otherwise. The names are the engine's driver calls (`src/memory/device/driver.rs`).
 ///
 /// ```
 /// use dualview::{DualView, Dims, ErrorKind, Space};
-/// use dualview::space::test_device;
+/// use dualview::memory::test_device;
 /// test_device::fail_driver_call("alloc", 1).unwrap();
 /// let e = DualView::<f64, Dims<1>>::builder("x", Dims::new([8]).unwrap()).device(Space::test_device(0)).build().unwrap_err();
 /// assert_eq!(e.kind(), ErrorKind::OutOfMemory);
@@ -192,7 +193,7 @@ pub fn fail_driver_call(call: &str, nth: u64) -> Result<()> {
 ///
 /// ```
 /// use dualview::{DualView, Dims, Space};
-/// use dualview::space::test_device;
+/// use dualview::memory::test_device;
 /// let a = DualView::<f64, Dims<1>>::builder("x", Dims::new([8]).unwrap()).device(Space::test_device(0)).build().unwrap();
 /// a.modify_host().unwrap();
 /// let (r, calls) = test_device::driver_calls(|| a.sync_device());
@@ -206,7 +207,8 @@ pub fn driver_calls<R>(f: impl FnOnce() -> R) -> (R, Vec<&'static str>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::space::{Allocation, Space};
+    use crate::memory::Allocation;
+    use crate::space::Space;
 
     #[test]
     fn capacity_is_enforced_and_released() {

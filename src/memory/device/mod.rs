@@ -1,6 +1,6 @@
 //! The device engine: every GPU policy that is not a vendor's, written once
-//! over a small [`Driver`] (`driver.rs`). The CUDA driver (`src/space/cuda.rs`)
-//! and the test device's fake one (`src/space/test_device/driver.rs`) run the
+//! over a small [`Driver`] (`driver.rs`). The CUDA driver (`src/memory/device/drivers/cuda.rs`)
+//! and the test device's fake one (`src/memory/device/drivers/fake/driver.rs`) run the
 //! same code, so every CPU test exercises what the H200 runs.
 //!
 //! | file | policy |
@@ -16,12 +16,14 @@
 mod blocks;
 mod copy;
 pub(crate) mod driver;
+pub(crate) mod drivers;
 mod events;
 mod fill;
 mod stage;
 
 use super::registration::{HostDriver, Registration};
-use super::{allocation_point, host, Backend, HostRegistration, Region, Space, SpaceKind, Stream, Transfer};
+use super::{allocation_point, host, Backend, HostRegistration, Transfer};
+use crate::space::{Region, Space, SpaceKind, Stream};
 use crate::error::{bail, Error, Result};
 use crate::side::Side;
 use copy::End;

@@ -8,8 +8,9 @@
 use super::streams::{self, Sim};
 use super::{delay, device, ORDINALS};
 use crate::error::{bail, Error, ErrorKind, Result};
-use crate::space::device::{Copy2D, Dir, Driver, HostFn, Mem, Word};
-use crate::space::{host, Stream};
+use crate::memory::device::{Copy2D, Dir, Driver, HostFn, Mem, Word};
+use crate::memory::host;
+use crate::space::Stream;
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::ptr::NonNull;

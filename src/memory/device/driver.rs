@@ -1,5 +1,5 @@
 //! The raw calls the device engine makes: one [`Driver`] per GPU vendor
-//! (`src/space/cuda.rs`) and one fake (`src/space/test_device/driver.rs`).
+//! (`src/memory/device/drivers/cuda.rs`) and one fake (`src/memory/device/drivers/fake/driver.rs`).
 //! Every call acts on the device bound to the calling thread by
 //! [`Driver::bind`], as CUDA's current context does; addresses are plain
 //! numbers, streams and events raw handles.
@@ -18,25 +18,7 @@
 use crate::error::{Error, Result};
 use crate::space::Stream;
 
-/// What memory an address is, as the driver sees it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Mem {
-    /// Ordinary host memory: an asynchronous copy of it may block the host.
-    Pageable,
-    /// Page-locked host memory (allocated pinned, or registered).
-    Pinned,
-    /// Device memory, not readable by the host.
-    Device,
-    /// Managed memory: one address on host and device.
-    Managed,
-}
-
-impl Mem {
-    /// Device or managed memory: the device's side of a copy.
-    pub(crate) const fn on_device(self) -> bool {
-        matches!(self, Mem::Device | Mem::Managed)
-    }
-}
+pub(crate) use crate::space::Mem;
 
 /// The direction of a contiguous copy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

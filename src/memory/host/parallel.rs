@@ -1,7 +1,7 @@
 //! Host copies and zeroing split across threads: large copies (resize,
 //! host-to-host syncs) and the zeroing of recycled blocks.
 
-use super::super::Region;
+use crate::space::Region;
 use crate::layout::{for_each_outer, plan};
 use std::ptr;
 

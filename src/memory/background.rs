@@ -40,7 +40,7 @@ pub(crate) fn submit(job: impl FnOnce() + Send + 'static) {
 /// Wait until every job submitted before this call has run.
 ///
 /// ```
-/// dualview::space::settle(); // returns at once when nothing is pending
+/// dualview::memory::settle(); // returns at once when nothing is pending
 /// ```
 pub fn settle() {
     let (tx, rx) = channel::<()>();

@@ -10,9 +10,10 @@
 //! stream from [`create`] and records no event: nothing is ever in flight
 //! there. The test device runs streams it made ([`create`]) on a worker
 //! thread each, so that "in flight" exists without a GPU
-//! ([`crate::space::test_device::set_stream_delay`]).
+//! ([`crate::memory::test_device::set_stream_delay`]).
 
-use super::{Backend, Space, Stream};
+use super::Backend;
+use crate::space::{Space, Stream};
 use crate::error::Result;
 
 /// A new stream on `space`'s device that does not wait for the default
@@ -20,7 +21,7 @@ use crate::error::Result;
 /// stream: their work completes on return.
 ///
 /// ```
-/// use dualview::{space::stream, Space};
+/// use dualview::{memory::stream, Space};
 /// let s = stream::create(Space::test_device(0)).unwrap();
 /// assert!(!s.is_null());
 /// stream::fence(Space::test_device(0), s).unwrap();
@@ -36,7 +37,7 @@ pub fn create(space: Space) -> Result<Stream> {
 /// (Kokkos `exec.fence()`). The default stream: a fence of the device.
 ///
 /// ```
-/// use dualview::{space::stream, Space, Stream};
+/// use dualview::{memory::stream, Space, Stream};
 /// stream::fence(Space::test_device(0), Stream::null()).unwrap();
 /// ```
 pub fn fence(space: Space, stream: Stream) -> Result<()> {
@@ -53,7 +54,7 @@ pub fn fence(space: Space, stream: Stream) -> Result<()> {
 /// `stream` came from [`create`] of `space` and is not used afterwards.
 ///
 /// ```
-/// use dualview::{space::stream, Space};
+/// use dualview::{memory::stream, Space};
 /// let s = stream::create(Space::test_device(1)).unwrap();
 /// // SAFETY: made just above, used no more.
 /// unsafe { stream::destroy(Space::test_device(1), s) }.unwrap();

@@ -13,7 +13,8 @@
 //!   free go through it, so that no part of the block stays registered
 //!   ([`Allocation::register_mirror`]).
 
-use super::{Backend, HostRegistration, Space, SpaceKind};
+use super::{Backend, HostRegistration};
+use crate::space::{Space, SpaceKind};
 use crate::error::{bail, Result};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -64,7 +65,7 @@ unsafe impl Sync for Allocation {}
 ///     .device(Space::test_device(0))
 ///     .build()
 ///     .unwrap();
-/// let mine: Vec<_> = dualview::space::live_allocations().into_iter().filter(|x| x.label.starts_with("listed")).collect();
+/// let mine: Vec<_> = dualview::memory::live_allocations().into_iter().filter(|x| x.label.starts_with("listed")).collect();
 /// // The device side and the host mirror, 40 bytes each.
 /// assert_eq!(mine.len(), 2);
 /// assert!(mine.iter().all(|x| x.bytes == 40));
@@ -91,9 +92,9 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 /// ```
 /// use dualview::{DualView, Dims};
 /// let a = DualView::<f64, Dims<1>>::new("leak_probe", Dims::new([1000]).unwrap()).unwrap();
-/// assert!(dualview::space::live_allocations().iter().any(|x| x.label == "leak_probe" && x.bytes == 8000));
+/// assert!(dualview::memory::live_allocations().iter().any(|x| x.label == "leak_probe" && x.bytes == 8000));
 /// drop(a);
-/// assert!(!dualview::space::live_allocations().iter().any(|x| x.label == "leak_probe"));
+/// assert!(!dualview::memory::live_allocations().iter().any(|x| x.label == "leak_probe"));
 /// ```
 pub fn live_allocations() -> Vec<LiveAllocation> {
     let live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
@@ -116,7 +117,7 @@ static FAIL_AFTER: AtomicU64 = AtomicU64::new(0);
 ///
 /// ```
 /// use dualview::{DualView, Dims, ErrorKind};
-/// dualview::space::inject_allocation_failure(1);
+/// dualview::memory::inject_allocation_failure(1);
 /// let e = DualView::<u8, Dims<1>>::new("x", Dims::new([4]).unwrap()).unwrap_err();
 /// assert_eq!(e.kind(), ErrorKind::OutOfMemory);
 /// assert!(DualView::<u8, Dims<1>>::new("x", Dims::new([4]).unwrap()).is_ok());

@@ -2,7 +2,8 @@
 //! of a host block with a device's driver (`HostRegistration`), and the
 //! copies of one sync (`Transfer`).
 
-use super::{copy_driver, device, Region, Space, Stream};
+use super::{copy_driver, device};
+use crate::space::{Region, Space, Stream};
 use crate::error::Result;
 use crate::side::Side;
 use std::ptr::NonNull;
@@ -139,7 +140,7 @@ pub(crate) trait Backend: Send + Sync {
 /// ([`Backend::mirror_registration`]). The block's `Allocation` drives it; the
 /// implementation owns the state and its rules: it never leaves part of the
 /// block registered, and a refusal by the driver is never an error (the
-/// copies stay pageable). The CUDA one is `src/space/registration.rs`.
+/// copies stay pageable). The CUDA one is `src/memory/registration.rs`.
 pub(crate) trait HostRegistration: Send + Sync {
     /// Register the whole block in the background (again after a grow);
     /// nothing when it is registered, pending or refused.

@@ -17,7 +17,8 @@ use super::copy::{issue, packed_like, End};
 use super::{Engine, Mem};
 use crate::error::Result;
 use crate::layout::plan;
-use crate::space::{host, Region, Stream};
+use crate::memory::host;
+use crate::space::{Region, Stream};
 use std::sync::{Arc, Condvar, Mutex};
 
 /// The largest asynchronous pageable copy staged through pinned memory.

@@ -4,7 +4,8 @@ mod parallel;
 
 pub(crate) use parallel::{copy, copy_threads};
 use parallel::zero;
-use super::{Backend, Region, Space, Stream, Transfer, ALIGNMENT};
+use super::{Backend, Transfer};
+use crate::space::{Region, Space, Stream, ALIGNMENT};
 use crate::error::{bail, Error, Result};
 use crate::layout::for_each_run;
 use std::alloc::{alloc, alloc_zeroed, dealloc, Layout};
@@ -31,7 +32,7 @@ pub(crate) const MEDIUM: usize = 256 << 10;
 pub(crate) const LARGE: usize = 32 << 20;
 /// The most bytes the cache of freed medium blocks keeps.
 const CACHE_BYTES: usize = 64 << 20;
-pub(crate) const PAGE: usize = 4096;
+pub(crate) const PAGE: usize = crate::space::HOST_PAGE;
 
 /// How host memory is obtained (chosen once per process).
 ///

@@ -23,10 +23,10 @@
 //! of the block. The driver is a trait ([`HostDriver`]), so that each backend
 //! brings its own and the tests below drive the state machine with a fake one.
 //! Every driver's registered bytes are also summed here ([`registered_bytes`],
-//! behind `space::registered_host_bytes`).
+//! behind `memory::registered_host_bytes`).
 
 use crate::error::Result;
-use crate::space::{background, host, HostRegistration};
+use crate::memory::{background, host, HostRegistration};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
@@ -50,7 +50,7 @@ const POPULATE_THREADS: usize = 8;
 const CHUNK: usize = 4 << 20;
 
 /// What the state machine needs from a device's driver: the device engine
-/// over any driver (`src/space/device/mod.rs`: CUDA's, the test device's), or
+/// over any driver (`src/memory/device/mod.rs`: CUDA's, the test device's), or
 /// a fake in the tests below. Addresses are plain numbers: the state machine itself never touches
 /// the memory.
 pub(crate) trait HostDriver: Send + Sync {

@@ -1,4 +1,4 @@
-//! The CUDA driver under the device engine (`src/space/device/`): each
+//! The CUDA driver under the device engine (`src/memory/device/`): each
 //! [`Driver`] call is one CUDA driver API call, through `cudarc` (the only
 //! module that names it), loaded at run time. Allocations live in each
 //! device's primary context, so kernels launched with the runtime API
@@ -21,8 +21,9 @@
 //! `cuMemPrefetchAsync` (the wrapper calls the `_v2` of CUDA 12.2+, G1). Every
 //! other call goes through its `result` wrapper.
 
-use super::device::{Copy2D, DeviceBackend, Dir, Driver, Engine, HostFn, Mem, Word};
-use super::{Backend, Space, SpaceKind, Stream};
+use crate::memory::device::{Copy2D, DeviceBackend, Dir, Driver, Engine, HostFn, Mem, Word};
+use crate::memory::Backend;
+use crate::space::{Space, SpaceKind, Stream};
 use crate::error::{bail, Error, ErrorKind, Result};
 use cudarc::driver::result::{self, DriverError};
 use cudarc::driver::sys;

@@ -4,7 +4,7 @@
 //! its block's size at that moment.
 
 use super::*;
-use crate::space::settle;
+use crate::memory::settle;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;

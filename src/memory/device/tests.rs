@@ -5,7 +5,7 @@
 use super::*;
 use crate::extents::DynRank;
 use crate::layout::{Layout, Strides};
-use crate::space::test_device::{self, engine};
+use crate::memory::test_device::{self, engine};
 
 fn region(ptr: *mut u8, n: usize) -> Region {
     let extents = DynRank::from_slice_unchecked(&[n]);
