@@ -4,8 +4,8 @@
 //! | module | what it holds |
 //! | --- | --- |
 //! | `table.rs` | which backend serves each space kind, its device count |
-//! | `backend.rs` | the [`Backend`] contract every engine implements, a [`Transfer`] |
-//! | `allocation.rs` | an [`Allocation`]: a block, its space, its mirror registration, Kokkos Tools events |
+//! | `backend.rs` | the `Backend` contract every engine implements, a `Transfer` |
+//! | `allocation.rs` | an `Allocation`: a block, its space, its mirror registration, Kokkos Tools events |
 //! | `registration.rs` | the state machine that registers pageable mirrors with a device driver |
 //! | `background.rs` | the thread that frees and unregisters off the caller's path |
 //! | `stream.rs` | streams and events of a space's device (public: [`stream`]) |

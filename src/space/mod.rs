@@ -1,6 +1,6 @@
 //! Memory spaces, as vocabulary: what a space is ([`SpaceKind`], its
 //! [`SpacePolicy`] and the memory its addresses are, [`Space`]), the
-//! [`Stream`] work is ordered on, and the strided [`Region`] that fills and
+//! [`Stream`] work is ordered on, and the strided `Region` that fills and
 //! copies act on. Nothing here allocates or copies: `src/memory/` serves
 //! spaces (docs/ARCHITECTURE.md).
 //!

@@ -107,7 +107,7 @@ pub fn capacity(ordinal: u32) -> Result<Option<usize>> {
 /// or at the first copying sync, again after a grow, undone when freed. The
 /// fake driver pins nothing but tracks the range as page-locked (so copies
 /// on a stream are no longer staged), so that the registration's path
-/// (`DualView::is_mirror_pinned`, [`registered_host_bytes`](super::registered_host_bytes),
+/// (`DualView::is_mirror_pinned`, [`registered_host_bytes`](crate::memory::registered_host_bytes),
 /// failure injection refusing it) runs without a GPU. Off by default.
 ///
 /// ```
