@@ -41,6 +41,10 @@ for patch in tests/mutations/*.patch; do
     if [ "$rc" = build ]; then
         echo "MUTATION $name: ERROR (the patched tree does not build: $(grep -m1 -E '^error|did not compile' "$log" || echo 'see the log'))"
         status=1
+    elif [ "$rc" = 0 ] && [ -z "$run" ] && ! grep -qE "test result: ok\. [1-9][0-9]* passed" "$log"; then
+        # A filter that matches no test passes: name it, do not call the mutation uncaught or caught.
+        echo "MUTATION $name: ERROR (its tests ran nothing: does '${tests[*]}' still name tests?)"
+        status=1
     elif [ "$rc" = 0 ]; then
         echo "MUTATION $name: NOT CAUGHT (the tests passed with the rule broken)"
         status=1
