@@ -60,6 +60,7 @@ pub mod abi;
 pub mod device_id;
 pub mod dual_view;
 pub mod element;
+mod env;
 pub mod error;
 pub mod extents;
 #[doc(hidden)]

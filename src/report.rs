@@ -68,11 +68,11 @@ static ROWS: Mutex<BTreeMap<String, Row>> = Mutex::new(BTreeMap::new());
 /// What `DV_REPORT` asks for: `None` (off), `Some(None)` (stderr), `Some(Some(prefix))`.
 fn setting() -> &'static Option<Option<String>> {
     static SETTING: OnceLock<Option<Option<String>>> = OnceLock::new();
-    SETTING.get_or_init(|| match std::env::var("DV_REPORT") {
-        Ok(v) if v.is_empty() || v == "0" => None,
-        Ok(v) if v == "1" => Some(None),
-        Ok(v) => Some(Some(v)),
-        Err(_) => None,
+    SETTING.get_or_init(|| match crate::env::value("DV_REPORT") {
+        Some(v) if v == "0" => None,
+        Some(v) if v == "1" => Some(None),
+        Some(v) => Some(Some(v)),
+        None => None,
     })
 }
 

@@ -233,7 +233,7 @@ pub fn reset_global() {
 pub fn rank() -> Option<u32> {
     ["OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "MV2_COMM_WORLD_RANK", "SLURM_PROCID"]
         .iter()
-        .find_map(|k| std::env::var(k).ok()?.trim().parse().ok())
+        .find_map(|k| crate::env::value(k)?.trim().parse().ok())
 }
 
 /// Write one `DV_TRACE` line: `dualview[rank R]: ...` under an MPI launcher,
@@ -251,7 +251,7 @@ pub fn trace(line: std::fmt::Arguments<'_>) {
             Some(r) => (format!("rank {r}"), r.to_string()),
             None => (format!("pid {}", std::process::id()), std::process::id().to_string()),
         };
-        let file = std::env::var("DV_TRACE_FILE").ok().filter(|p| !p.is_empty()).and_then(|p| {
+        let file = crate::env::value("DV_TRACE_FILE").and_then(|p| {
             let path = format!("{p}.{tag}.log");
             match std::fs::OpenOptions::new().create(true).append(true).open(&path) {
                 Ok(f) => Some(std::sync::Mutex::new(f)),
@@ -278,5 +278,5 @@ pub fn trace(line: std::fmt::Arguments<'_>) {
 /// ```
 pub fn trace_enabled() -> bool {
     static TRACE: OnceLock<bool> = OnceLock::new();
-    *TRACE.get_or_init(|| std::env::var("DV_TRACE").is_ok_and(|v| v == "1"))
+    *TRACE.get_or_init(|| crate::env::switch("DV_TRACE"))
 }

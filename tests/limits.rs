@@ -84,6 +84,81 @@ fn no_source_file_passes_700_lines() {
     assert!(long.is_empty(), "split these by what they hold (ARCHITECTURE.md): {long:?}");
 }
 
+#[test]
+fn the_environment_is_read_in_one_place() {
+    let doc = std::fs::read_to_string(root().join("docs/ENVIRONMENT.md")).unwrap();
+    let mut bad = Vec::new();
+    for (p, t) in sources() {
+        let c = code(&t);
+        if p != "src/env.rs" && ["env::var", "var_os", "getenv"].iter().any(|k| c.contains(k)) {
+            bad.push(format!("{p} reads the environment itself (use crate::env)"));
+        }
+        // Every variable name the library spells out is in docs/ENVIRONMENT.md.
+        for m in t.split('"').skip(1).step_by(2) {
+            let upper = m.len() > 3 && m.chars().all(|ch| ch.is_ascii_uppercase() || ch.is_ascii_digit() || ch == '_');
+            let known = ["DV_", "KOKKOS_", "NVTX_", "OMPI_", "PMIX_", "PMI_", "MV2_", "SLURM_", "MPI_", "LD_"];
+            if upper && known.iter().any(|k| m.starts_with(k)) && m.contains('_') && !doc.contains(&format!("`{m}`")) && !m.starts_with("DV_ERROR") && !m.starts_with("DV_SPACE") {
+                bad.push(format!("{p} names {m}, which docs/ENVIRONMENT.md does not list"));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{bad:?}");
+}
+
+/// Generated files, kept out of the line limit: cbindgen's C header and the
+/// Fortran interfaces scripts/gen-fortran.py writes from it.
+const GENERATED: &[&str] = &["include/dualview.h", "fortran/dualview_abi.f90"];
+
+/// Hand-written files still over the limit, each with its length: a ratchet
+/// (it may shrink, not grow; taken off once under 700 lines). The Fortran
+/// module is to become submodules (issue 44, item 6).
+const OVER_THE_LIMIT: &[(&str, usize)] = &[("fortran/dualview.f90", 1565)];
+
+/// The hand-written C and C++ headers under include/ and the Fortran sources
+/// under fortran/, as (path relative to the repository, line count).
+fn headers_and_fortran() -> Vec<(String, usize)> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "h" || x == "hpp" || x == "f90") {
+                out.push(p);
+            }
+        }
+    }
+    let root = root();
+    let mut files = Vec::new();
+    walk(&root.join("include"), &mut files);
+    walk(&root.join("fortran"), &mut files);
+    files.sort();
+    files
+        .into_iter()
+        .map(|p| (p.strip_prefix(&root).unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&p).unwrap().lines().count()))
+        .filter(|(p, _)| !GENERATED.contains(&p.as_str()))
+        .collect()
+}
+
+#[test]
+fn no_header_or_fortran_file_passes_700_lines() {
+    let files = headers_and_fortran();
+    assert!(files.iter().any(|(p, _)| p == "include/dualview/view.hpp"), "the walk found the headers: {files:?}");
+    let mut bad = Vec::new();
+    for (p, n) in &files {
+        match OVER_THE_LIMIT.iter().find(|(q, _)| q == p) {
+            Some((_, max)) if n > max => bad.push(format!("{p}: {n} lines, more than the {max} it is held to")),
+            Some(_) if *n <= 700 => bad.push(format!("{p}: {n} lines, under the limit now: take it off OVER_THE_LIMIT")),
+            Some(_) => {}
+            None if *n > 700 => bad.push(format!("{p}: {n} lines")),
+            None => {}
+        }
+    }
+    for (p, _) in OVER_THE_LIMIT.iter().chain(GENERATED.iter().map(|g| (*g, 0)).collect::<Vec<_>>().iter()) {
+        assert!(root().join(p).exists(), "{p} is named here but does not exist");
+    }
+    assert!(bad.is_empty(), "split these by what they hold (view.hpp: view/record.hpp, view/copy_views.hpp): {bad:?}");
+}
+
 /// The files allowed to hold an unsafe operation, by what they assert
 /// (docs/RUST.md "Where `unsafe` lives"). Issue 31 asks for at most 15.
 const UNSAFE_ALLOWED: &[&str] = &[

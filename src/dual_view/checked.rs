@@ -37,7 +37,7 @@ use std::sync::OnceLock;
 /// Whether `DV_CHECK` (read once) asks for checked mode for every DualView.
 pub(crate) fn env_default() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();
-    *ON.get_or_init(|| std::env::var("DV_CHECK").is_ok_and(|v| !v.is_empty() && v != "0"))
+    *ON.get_or_init(|| crate::env::switch("DV_CHECK"))
 }
 
 /// The call being checked, for the allowances and the message.

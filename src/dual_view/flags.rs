@@ -536,11 +536,11 @@ int main(void) {
         let dir = std::env::temp_dir().join(format!("dualview-flags-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let strict = ["-Wall", "-Wextra", "-Wpedantic", "-Werror", "-Wshadow", "-Wconversion", "-Wsign-conversion"];
-        let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+        let cc = crate::env::value("CC").unwrap_or_else(|| "cc".into());
         let mut c_args = vec!["-std=c99"];
         c_args.extend(strict);
         let c = run_c(&dir, &cc, &c_args, "c").unwrap();
-        let cxx = std::env::var("CXX").unwrap_or_else(|_| "c++".into());
+        let cxx = crate::env::value("CXX").unwrap_or_else(|| "c++".into());
         let mut cxx_args = vec!["-x", "c++", "-std=c++17"];
         cxx_args.extend(strict);
         let cpp = run_c(&dir, &cxx, &cxx_args, "cxx");

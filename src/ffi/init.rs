@@ -60,7 +60,7 @@ pub unsafe extern "C" fn dv_initialize(
             None => DeviceSettings::default(),
         };
         let args = argv_strings(argc, argv)?;
-        let env = |k: &str| std::env::var(k).ok();
+        let env = |k: &str| crate::env::value(k);
         let count = u32::try_from(space.device_count()).unwrap_or(u32::MAX);
         let chosen = DeviceSettings::choose(code, &args, &env, count, std::process::id())?;
         if args.iter().skip(1).any(|a| is_device_arg(a.as_bytes())) {

@@ -144,7 +144,7 @@ pub(crate) fn allocation_point(what: &str) -> Result<()> {
 fn arm_exit_report() {
     static ARM: Once = Once::new();
     ARM.call_once(|| {
-        let on = |k: &str| std::env::var(k).is_ok_and(|v| !v.is_empty() && v != "0");
+        let on = crate::env::switch;
         if on("DV_LEAK_REPORT") || on("DV_DEBUG_MEMORY") {
             extern "C" fn report() {
                 let live = live_allocations();

@@ -99,8 +99,8 @@ unsafe fn as_fn<F: Copy>(addr: usize) -> F {
 }
 
 pub(super) fn load() {
-    let var = std::env::var("KOKKOS_TOOLS_LIBS").or_else(|_| std::env::var("KOKKOS_PROFILE_LIBRARY"));
-    let Some(lib) = var.ok().and_then(|v| v.split(';').map(str::trim).find(|s| !s.is_empty()).map(str::to_owned)) else {
+    let var = crate::env::value("KOKKOS_TOOLS_LIBS").or_else(|| crate::env::value("KOKKOS_PROFILE_LIBRARY"));
+    let Some(lib) = var.and_then(|v| v.split(';').map(str::trim).find(|s| !s.is_empty()).map(str::to_owned)) else {
         return;
     };
     let Ok(path) = CString::new(lib.clone()) else {

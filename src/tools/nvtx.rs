@@ -129,7 +129,7 @@ fn init() {
 }
 
 fn attach() -> Result<bool, String> {
-    let Some(path) = std::env::var_os("NVTX_INJECTION64_PATH").filter(|p| !p.is_empty()) else {
+    let Some(path) = crate::env::path("NVTX_INJECTION64_PATH") else {
         return Ok(false);
     };
     let c = CString::new(std::os::unix::ffi::OsStrExt::as_bytes(path.as_os_str())).map_err(|_| "the path holds a NUL byte".to_string())?;

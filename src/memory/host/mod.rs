@@ -52,7 +52,7 @@ pub(crate) enum Mode {
 pub(crate) fn mode() -> Mode {
     static MODE: std::sync::OnceLock<Mode> = std::sync::OnceLock::new();
     *MODE.get_or_init(|| {
-        let on = |k: &str| std::env::var(k).is_ok_and(|v| !v.is_empty() && v != "0");
+        let on = crate::env::switch;
         if cfg!(miri) || !cfg!(unix) {
             Mode::System
         } else if on("DV_DEBUG_MEMORY") {
@@ -69,7 +69,7 @@ pub(crate) fn mode() -> Mode {
 /// preloads its `vgpreload_*` libraries; an ASan-instrumented program exports
 /// `__asan_init`.
 fn under_checker() -> bool {
-    if std::env::var("LD_PRELOAD").is_ok_and(|p| p.contains("vgpreload")) {
+    if crate::env::value("LD_PRELOAD").is_some_and(|p| p.contains("vgpreload")) {
         return true;
     }
     #[cfg(all(unix, not(miri)))]

@@ -50,8 +50,7 @@ pub(super) unsafe fn zero(p: *mut u8, bytes: usize) {
 pub(crate) fn copy_threads() -> usize {
     static N: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     *N.get_or_init(|| {
-        std::env::var("DV_COPY_THREADS")
-            .ok()
+        crate::env::value("DV_COPY_THREADS")
             .and_then(|v| v.parse().ok())
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get().min(16)))
             .max(1)

@@ -138,7 +138,7 @@ fn memtype(m: Mem) -> sys::CUmemorytype {
 
 /// `DV_PAGEABLE_MIRROR=1` (any value but empty and 0): DualViews made now keep their mirrors pageable.
 fn pageable_by_environment() -> bool {
-    std::env::var("DV_PAGEABLE_MIRROR").is_ok_and(|v| !v.is_empty() && v != "0")
+    crate::env::switch("DV_PAGEABLE_MIRROR")
 }
 
 /// The host function every `launch_host_fn` queues: runs the boxed closure once.
