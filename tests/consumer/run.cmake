@@ -58,10 +58,13 @@ if(LANG STREQUAL "package")
       message(FATAL_ERROR "not installed: ${f}")
     endif()
   endforeach()
-  # The Fortran module, when it was built: both .mod files (dualview uses dualview_abi) and both sources.
+  # The Fortran module, when it was built: both .mod files (dualview uses dualview_abi) and every
+  # source (the module, its submodules, dualview_abi).
   if(EXISTS ${_libdir}/libdualview_fortran.a)
     foreach(f include/dualview/fortran/dualview.mod include/dualview/fortran/dualview_abi.mod
-              share/dualview/fortran/dualview.f90 share/dualview/fortran/dualview_abi.f90)
+              share/dualview/fortran/dualview.f90 share/dualview/fortran/dualview_abi.f90
+              share/dualview/fortran/dualview_support.f90 share/dualview/fortran/dualview_queries.f90
+              share/dualview/fortran/dualview_object.f90 share/dualview/fortran/dualview_access.f90)
       if(NOT EXISTS ${PREFIX}/${f})
         message(FATAL_ERROR "not installed: ${f}")
       endif()
