@@ -548,11 +548,13 @@ TEST(CppGrowth, ResizeGrowsInPlaceWhenNobodyElseSeesTheAllocation) {
   a.modify_host();
   const double* h = a.h_view.data();
   const double* d = a.d_view.data();
-  Kokkos::resize(a, 2 * n, 8);  // the slowest axis: no copy, same addresses
+  Kokkos::resize(a, 2 * n, 8);  // the slowest axis: the host block grows in place
   if (fast_host_allocator()) {
     EXPECT_EQ(a.h_view.data(), h);
-    EXPECT_EQ(a.d_view.data(), d);
   }
+  // The test device's blocks move, as a CUDA device's always do (DECISIONS G21); the
+  // host's newer values reach the device at the next sync.
+  EXPECT_NE(a.d_view.data(), d);
   EXPECT_EQ(a.h_view(n - 1, 7), 4.0);
   EXPECT_EQ(a.h_view(2 * n - 1, 7), 0.0);
   EXPECT_TRUE(a.need_sync_device());

@@ -112,6 +112,8 @@ fn strided_regions_are_one_2d_copy_per_outer_index() {
 #[test]
 fn staging_to_the_device_packs_at_the_call_and_completes_by_a_host_function() {
     let dev = 34;
+    // Staging is the path of a pageable mirror (DV_PAGEABLE_MIRROR=1 on CUDA): this device registers none.
+    test_device::set_registers_mirror(dev, false).unwrap();
     test_device::set_stream_delay(dev, Duration::from_millis(40)).unwrap();
     let a = dv::<i64>("stage_in", dev, 4096);
     write_host(&a, |i| i as i64 + 1);
@@ -129,6 +131,8 @@ fn staging_to_the_device_packs_at_the_call_and_completes_by_a_host_function() {
 #[test]
 fn staging_to_the_host_unpacks_when_the_stream_reaches_it() {
     let dev = 35;
+    // Staging is the path of a pageable mirror (DV_PAGEABLE_MIRROR=1 on CUDA): this device registers none.
+    test_device::set_registers_mirror(dev, false).unwrap();
     test_device::set_stream_delay(dev, Duration::from_millis(40)).unwrap();
     let a = dv::<i64>("stage_out", dev, 4096);
     write_device(&a, |i| 2 * i as i64);
@@ -387,6 +391,8 @@ fn a_failed_wait_never_frees_what_queued_work_still_uses() {
     // The fake's injected stream_synchronize failure returns before the worker has run:
     // the fill's seed, a strided fill's scratch block and a staging buffer must outlive it.
     let dev = 46;
+    // Staging is the path of a pageable mirror (DV_PAGEABLE_MIRROR=1 on CUDA): this device registers none.
+    test_device::set_registers_mirror(dev, false).unwrap();
     test_device::set_stream_delay(dev, Duration::from_millis(20)).unwrap();
     let s = Owned::new(dev);
     let a = dv::<f64>("wait_fill", dev, 50_000);

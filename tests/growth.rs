@@ -1,10 +1,15 @@
-//! Resize along the slowest axis keeps the data where it is: host and
-//! test-device blocks from 32 MiB grow in place (same address, no copy);
-//! every other resize copies. Both sides are kept, as always.
+//! Resize along the slowest axis keeps the data where it is: host blocks
+//! from 32 MiB grow in place (same address, no copy); a device block moves,
+//! as CUDA's always do (the test device's default), or grows in place where
+//! its driver can (`test_device::set_grows_in_place`, ordinal 10); every
+//! other resize copies. Both sides are kept, as always.
 
+use dualview::memory::test_device;
 use dualview::{Dims, DualView, Layout, Side, Slice, Space};
 
 const DEV: Space = Space::test_device(9);
+/// A test device whose blocks grow in place (what no production driver does today).
+const GROWS: u32 = 10;
 
 fn pattern(a: &DualView<f64, Dims<2>>, side: Side, scale: f64) {
     let v = a.raw().view(side).unwrap();
@@ -22,8 +27,9 @@ fn side(a: &DualView<f64, Dims<2>>, side: Side) -> (usize, Vec<f64>) {
     (v.data() as usize, unsafe { std::slice::from_raw_parts(v.data() as *const f64, v.span()) }.to_vec())
 }
 
-fn grows_in_place(layout: Layout, from: [usize; 2], to: [usize; 2]) {
-    let a = DualView::<f64, Dims<2>>::builder("g", Dims::new(from).unwrap()).layout(layout).device(DEV).build().unwrap();
+fn grows_in_place(layout: Layout, from: [usize; 2], to: [usize; 2], device_grows: bool) {
+    let dev = if device_grows { test_device::set_grows_in_place(GROWS, true).unwrap(); Space::test_device(GROWS) } else { DEV };
+    let a = DualView::<f64, Dims<2>>::builder("g", Dims::new(from).unwrap()).layout(layout).device(dev).build().unwrap();
     pattern(&a, Side::Host, 1.0);
     pattern(&a, Side::Device, 2.0);
     a.modify_host().unwrap();
@@ -33,25 +39,30 @@ fn grows_in_place(layout: Layout, from: [usize; 2], to: [usize; 2]) {
     a.resize(Dims::new(to).unwrap()).unwrap();
     let (hp2, h1) = side(&a, Side::Host);
     let (dp2, d1) = side(&a, Side::Device);
-    assert_eq!((hp2, dp2), (hp, dp), "both blocks kept their address");
-    assert_eq!(&h1[..h0.len()], &h0[..], "host contents kept");
-    assert_eq!(&d1[..d0.len()], &d0[..], "device contents kept");
+    assert_eq!(hp2, hp, "the host block kept its address");
+    assert_eq!(dp2 == dp, device_grows, "the device block grew in place only where its driver lets it");
+    assert!(h1[..h0.len()] == h0[..], "host contents kept");
+    if device_grows {
+        assert!(d1[..d0.len()] == d0[..], "device contents kept in place");
+    } // a moved device block gets the live elements only: here the host's are newer (sync_device below)
     assert!(h1[h0.len()..].iter().all(|&x| x == 0.0) && d1[d0.len()..].iter().all(|&x| x == 0.0), "new elements are zero");
     assert!(a.need_sync_device() && !a.need_sync_host(), "flags unchanged");
     assert_eq!(row.raw().try_need_sync(Side::Host).unwrap_err().kind(), dualview::ErrorKind::Stale);
     a.sync_device().unwrap();
     let (_, d2) = side(&a, Side::Device);
-    assert_eq!(&d2[..h0.len()], &h0[..]);
+    assert!(d2[..h0.len()] == h0[..], "the device has the host's values after sync_device");
 }
 
 #[test]
 fn layout_right_grows_its_first_axis_in_place() {
-    grows_in_place(Layout::Right, [1 << 19, 8], [1 << 20, 8]); // 32 MiB to 64 MiB
+    grows_in_place(Layout::Right, [1 << 19, 8], [1 << 20, 8], false); // 32 MiB to 64 MiB
+    grows_in_place(Layout::Right, [1 << 19, 8], [1 << 20, 8], true);
 }
 
 #[test]
 fn layout_left_grows_its_last_axis_in_place() {
-    grows_in_place(Layout::Left, [8, 1 << 19], [8, 2 << 19]);
+    grows_in_place(Layout::Left, [8, 1 << 19], [8, 2 << 19], false);
+    grows_in_place(Layout::Left, [8, 1 << 19], [8, 2 << 19], true);
 }
 
 #[test]

@@ -448,7 +448,8 @@ fn fix_failed_resize_and_realloc_change_nothing() {
     assert_eq!(a.extents().unwrap().get(), [4, 4]);
     test_device::set_capacity(ORD, None).unwrap();
     drop(a);
-    assert_eq!(test_device::used_bytes(ORD).unwrap(), 0, "device memory leaked");
+    // Freed, or a small block the engine keeps for reuse (as on CUDA).
+    assert_eq!(test_device::used_bytes(ORD).unwrap() - test_device::kept_bytes(ORD).unwrap(), 0, "device memory leaked");
 }
 
 #[test]

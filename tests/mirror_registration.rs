@@ -68,7 +68,10 @@ fn round_trip(a: &RawDualView, seed: usize) {
 fn test_device_mirrors_are_registered_as_cuda_ones_are() {
     settle();
     assert_eq!(registered_host_bytes(), 0);
-    // Off by default: nothing registers.
+    // Every byte goes back to the driver at the end (the oracle below): no small block kept.
+    test_device::set_keeps_small_blocks(ORD, false).unwrap();
+    // On by default, as on CUDA; switched off, nothing registers.
+    test_device::set_registers_mirror(ORD, false).unwrap();
     let off = doubles("off", 1 << 15, 8, true); // 2 MiB
     settle();
     assert!(!off.is_mirror_pinned());

@@ -199,14 +199,6 @@ impl Shared {
     }
 }
 
-/// The bytes to allocate for a host mirror of `bytes`: a mirror that may be
-/// registered (`registers`) gets whole pages of its own (the host allocator
-/// aligns page multiples to a page), so that its registration with a driver
-/// never meets another block's (DECISIONS G13).
-fn mirror_bytes(bytes: usize, registers: bool) -> usize {
-    if registers { bytes.next_multiple_of(crate::space::HOST_PAGE) } else { bytes }
-}
-
 /// Lock two families for a copy into `dst`: `dst` exclusively, `src` shared,
 /// or one exclusive lock when they are one family. Address order keeps two
 /// opposite copies from deadlocking.
@@ -243,8 +235,8 @@ impl RawDualView {
         let bytes = desc.elem.bytes(&desc.mapping)?;
         let (label, host_label) = Self::labels(label, aliased);
         let device = Allocation::new(desc.device, bytes, desc.init, &label)?;
-        let host_bytes = mirror_bytes(bytes, desc.pin_mirror && desc.device.registers_mirror(desc.host));
-        let host = if aliased { device.clone() } else { Allocation::new(desc.host, host_bytes, desc.init, &host_label)? };
+        let pages = desc.pin_mirror && desc.device.registers_mirror(desc.host);
+        let host = if aliased { device.clone() } else { Allocation::new_mirror(desc.host, bytes, pages, desc.init, &host_label)? };
         let dv = Self::assemble(label, host_label, desc, single, aliased, host, device);
         dv.shared.adopt_mirror(&dv.shared.read().host, how);
         dv.record_locked(&mut dv.shared.write(), checked::Wrote::Everything)?;

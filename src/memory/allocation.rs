@@ -34,8 +34,13 @@ pub(crate) struct Allocation {
     /// space unusable here: every use then answers the space's error).
     backend: Option<&'static dyn Backend>,
     ptr: NonNull<u8>,
-    /// The size; changes only by [`Allocation::grow_in_place`].
+    /// The block's size; changes only by [`Allocation::grow_in_place`].
     bytes: AtomicUsize,
+    /// The bytes asked for (what tools, reports and bounds see): `bytes`, or
+    /// less for a mirror given whole pages ([`Allocation::new_mirror`]).
+    len: AtomicUsize,
+    /// Whole pages: the block is `len` rounded up to a page.
+    pages: bool,
     owned: bool,
     label: Arc<str>,
     /// Key in the registry of live allocations (0 for wrapped memory).
@@ -66,7 +71,8 @@ unsafe impl Sync for Allocation {}
 ///     .build()
 ///     .unwrap();
 /// let mine: Vec<_> = dualview::memory::live_allocations().into_iter().filter(|x| x.label.starts_with("listed")).collect();
-/// // The device side and the host mirror, 40 bytes each.
+/// // The device side and the host mirror, 40 bytes each (the array's bytes,
+/// // although the mirror's block is whole pages: it registers, as on CUDA).
 /// assert_eq!(mine.len(), 2);
 /// assert!(mine.iter().all(|x| x.bytes == 40));
 /// assert!(mine.iter().any(|x| x.label == "listed_mirror" && x.space == Space::HOST));
@@ -168,22 +174,43 @@ fn arm_exit_report() {
 impl Allocation {
     /// Allocate `bytes` in `space`, zeroed when `zeroed`, labelled for tools and reports.
     pub(crate) fn new(space: Space, bytes: usize, zeroed: bool, label: &Arc<str>) -> Result<Arc<Allocation>> {
-        if bytes > isize::MAX as usize {
-            bail!(Overflow, "an allocation of {bytes} bytes exceeds the largest array, 2^63 - 1 bytes");
+        Self::new_in(space, bytes, false, zeroed, label)
+    }
+
+    /// A host mirror of `len` bytes: with `whole_pages` (a mirror that may be
+    /// registered with a device's driver), a block of whole pages of its own,
+    /// so that its registration never meets another block's (DECISIONS G13);
+    /// tools, reports and bounds still see `len` bytes, as Kokkos reports a
+    /// View's.
+    pub(crate) fn new_mirror(space: Space, len: usize, whole_pages: bool, zeroed: bool, label: &Arc<str>) -> Result<Arc<Allocation>> {
+        Self::new_in(space, len, whole_pages, zeroed, label)
+    }
+
+    /// The block a request of `len` bytes takes.
+    fn block_for(len: usize, pages: bool) -> usize {
+        if pages { len.next_multiple_of(crate::space::HOST_PAGE) } else { len }
+    }
+
+    fn new_in(space: Space, len: usize, pages: bool, zeroed: bool, label: &Arc<str>) -> Result<Arc<Allocation>> {
+        if len > isize::MAX as usize - crate::space::HOST_PAGE {
+            bail!(Overflow, "an allocation of {len} bytes exceeds the largest array, 2^63 - 1 bytes");
         }
+        let bytes = Self::block_for(len, pages);
         let backend = space.backend()?;
         allocation_point("allocation")?;
-        let _range = crate::tools::nvtx::range(|| format!("dualview allocate \"{label}\" {space} {}", crate::tools::nvtx::bytes(bytes)));
+        let _range = crate::tools::nvtx::range(|| format!("dualview allocate \"{label}\" {space} {}", crate::tools::nvtx::bytes(len)));
         let ptr = backend.allocate(space.ordinal(), bytes, zeroed)?;
         arm_exit_report();
         let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
-        LIVE.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert_with(BTreeMap::new).insert(id, (label.clone(), space, bytes));
-        crate::tools::allocate(space, label, ptr.as_ptr(), bytes);
+        LIVE.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert_with(BTreeMap::new).insert(id, (label.clone(), space, len));
+        crate::tools::allocate(space, label, ptr.as_ptr(), len);
         Ok(Arc::new(Allocation {
             space,
             backend: Some(backend),
             ptr,
             bytes: AtomicUsize::new(bytes),
+            len: AtomicUsize::new(len),
+            pages,
             owned: true,
             label: label.clone(),
             id,
@@ -202,6 +229,8 @@ impl Allocation {
             backend: space.backend().ok(),
             ptr,
             bytes: AtomicUsize::new(bytes),
+            len: AtomicUsize::new(bytes),
+            pages: false,
             owned: false,
             label: label.clone(),
             id: 0,
@@ -238,20 +267,25 @@ impl Allocation {
         self.ptr.as_ptr()
     }
 
-    /// The size in bytes.
+    /// The block's size in bytes (what the driver holds).
     pub(crate) fn bytes(&self) -> usize {
         self.bytes.load(Ordering::Acquire)
     }
 
-    /// Whether this block can grow to `new` bytes in place. An allocation
-    /// point: a failure injected here answers `OutOfMemory`.
+    /// The bytes asked for: the array's (at most [`Allocation::bytes`]).
+    pub(crate) fn len(&self) -> usize {
+        self.len.load(Ordering::Acquire)
+    }
+
+    /// Whether this block can grow to hold `new` bytes in place. An
+    /// allocation point: a failure injected here answers `OutOfMemory`.
     pub(crate) fn prepare_grow(&self, new: usize) -> Result<bool> {
-        let old = self.bytes();
-        if new < old || !self.owned {
+        let (old, block) = (self.len(), Self::block_for(new, self.pages));
+        if new < old || !self.owned || (block == self.bytes() && new != old) {
             return Ok(false);
         }
         allocation_point("grow in place")?;
-        Ok(new == old || self.backend()?.can_grow_in_place(self.space.ordinal(), self.ptr, old, new))
+        Ok(new == old || self.backend()?.can_grow_in_place(self.space.ordinal(), self.ptr, self.bytes(), block))
     }
 
     /// Grow to `new` bytes keeping the address and contents (the new bytes
@@ -261,33 +295,34 @@ impl Allocation {
     /// registration out of the way first (the caller registers the grown
     /// block again).
     pub(crate) fn grow_in_place(&self, new: usize) -> Result<bool> {
-        let old = self.bytes();
-        if new < old || !self.owned {
+        let (old_len, old, block) = (self.len(), self.bytes(), Self::block_for(new, self.pages));
+        if new < old_len || !self.owned || (block == old && new != old_len) {
             return Ok(false);
         }
-        if new == old {
+        if new == old_len {
             return Ok(true);
         }
         let mut change = || -> Result<usize> {
             // SAFETY: our own live block of `old` bytes from this backend; the
             // caller excludes every other user of the bytes past `old`.
-            let grown = unsafe { self.backend()?.grow_in_place(self.space.ordinal(), self.ptr, old, new)? };
+            let grown = unsafe { self.backend()?.grow_in_place(self.space.ordinal(), self.ptr, old, block)? };
             if !grown {
                 return Ok(old);
             }
-            crate::tools::deallocate(self.space, &self.label, self.ptr.as_ptr(), old);
-            self.bytes.store(new, Ordering::Release);
+            crate::tools::deallocate(self.space, &self.label, self.ptr.as_ptr(), old_len);
+            self.bytes.store(block, Ordering::Release);
+            self.len.store(new, Ordering::Release);
             if let Some((_, _, b)) = LIVE.lock().unwrap_or_else(|e| e.into_inner()).as_mut().and_then(|m| m.get_mut(&self.id)) {
                 *b = new;
             }
             crate::tools::allocate(self.space, &self.label, self.ptr.as_ptr(), new);
-            Ok(new)
+            Ok(block)
         };
         let now = match self.registration() {
             Some(r) => r.resize(&mut change)?,
             None => change()?,
         };
-        Ok(now == new)
+        Ok(now == block)
     }
 
     /// The registration with a device's driver, once made.
@@ -362,9 +397,9 @@ impl Drop for Allocation {
         if let Some(m) = LIVE.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
             m.remove(&self.id);
         }
-        let bytes = self.bytes();
-        let _range = crate::tools::nvtx::range(|| format!("dualview free \"{}\" {} {}", self.label, self.space, crate::tools::nvtx::bytes(bytes)));
-        crate::tools::deallocate(self.space, &self.label, self.ptr.as_ptr(), bytes);
+        let (bytes, len) = (self.bytes(), self.len());
+        let _range = crate::tools::nvtx::range(|| format!("dualview free \"{}\" {} {}", self.label, self.space, crate::tools::nvtx::bytes(len)));
+        crate::tools::deallocate(self.space, &self.label, self.ptr.as_ptr(), len);
         let (space, backend, ptr) = (self.space, self.backend(), SendPtr(self.ptr));
         let free = move || {
             let ptr = ptr;

@@ -272,7 +272,8 @@ fn fast_host_allocator_paths() {
     }
     let after = dualview::memory::live_allocations().iter().filter(|a| a.label.starts_with("fastpath")).count();
     assert_eq!(after, before, "allocations leaked");
-    assert_eq!(dualview::memory::test_device::used_bytes(12).unwrap(), 0, "test-device bytes leaked after growth in place");
+    let td = dualview::memory::test_device::used_bytes(12).unwrap() - dualview::memory::test_device::kept_bytes(12).unwrap();
+    assert_eq!(td, 0, "test-device bytes leaked after growth in place (small blocks kept for reuse aside)");
 
     // A test device that is full: growth fails with OUT_OF_MEMORY and changes nothing.
     let cap = 20_000 * 4 * 4 + 4096;

@@ -76,6 +76,12 @@ impl Kept {
         true
     }
 
+    /// The bytes kept for device `ordinal` now.
+    pub(super) fn bytes(&self, ordinal: u32) -> usize {
+        let all = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        all.iter().find(|d| d.ordinal == ordinal).map_or(0, |d| d.bytes)
+    }
+
     /// Every block kept for device `ordinal`, as (address, size), now no longer kept.
     pub(super) fn drain(&self, ordinal: u32) -> Vec<(usize, usize)> {
         let mut all = self.0.lock().unwrap_or_else(|p| p.into_inner());

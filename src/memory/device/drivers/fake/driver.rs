@@ -196,6 +196,9 @@ impl Driver for Fake {
     unsafe fn grow_in_place(&self, ordinal: u32, addr: usize, old: usize, new: usize) -> Result<bool> {
         enter("grow_in_place")?;
         let d = device(ordinal)?;
+        if !super::grows_in_place(ordinal) {
+            return Ok(false);
+        }
         let cap = d.capacity.load(Ordering::SeqCst);
         let extra = new - old;
         if d.used.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |u| u.checked_add(extra).filter(|&n| n <= cap)).is_err() {
@@ -211,6 +214,9 @@ impl Driver for Fake {
     }
     fn can_grow_in_place(&self, ordinal: u32, addr: usize, old: usize, new: usize) -> bool {
         let (Ok(d), Some(p)) = (device(ordinal), NonNull::new(addr as *mut u8)) else { return false };
+        if !super::grows_in_place(ordinal) {
+            return false;
+        }
         let room = d.used.load(Ordering::SeqCst).checked_add(new.saturating_sub(old)).is_some_and(|n| n <= d.capacity.load(Ordering::SeqCst));
         room && host::can_grow_in_place(p, old, new)
     }
@@ -341,7 +347,7 @@ impl Driver for Fake {
         locked().range(..=addr).next_back().is_some_and(|(&a, &len)| addr < a + len)
     }
     fn registers_mirrors(&self, ordinal: u32) -> bool {
-        device(ordinal).is_ok_and(|d| d.registers.load(Ordering::SeqCst))
+        device(ordinal).is_ok_and(|d| d.registers.load(Ordering::SeqCst)) && !crate::env::switch("DV_PAGEABLE_MIRROR")
     }
     fn keeps_small_blocks(&self, ordinal: u32) -> bool {
         device(ordinal).is_ok_and(|d| d.keeps.load(Ordering::SeqCst))

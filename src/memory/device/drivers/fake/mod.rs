@@ -40,15 +40,18 @@ struct Device {
     delay_us: AtomicU64,
     /// The engine keeps its small blocks for reuse ([`set_keeps_small_blocks`]).
     keeps: AtomicBool,
+    /// Device blocks may grow in place ([`set_grows_in_place`]).
+    grows: AtomicBool,
 }
 
 #[allow(clippy::declare_interior_mutable_const)]
 const DEVICE: Device = Device {
     used: AtomicUsize::new(0),
     capacity: AtomicUsize::new(usize::MAX),
-    registers: AtomicBool::new(false),
+    registers: AtomicBool::new(true),
     delay_us: AtomicU64::new(0),
-    keeps: AtomicBool::new(false),
+    keeps: AtomicBool::new(true),
+    grows: AtomicBool::new(false),
 };
 static DEVICES: [Device; ORDINALS as usize] = [DEVICE; ORDINALS as usize];
 
@@ -108,7 +111,8 @@ pub fn capacity(ordinal: u32) -> Result<Option<usize>> {
 /// fake driver pins nothing but tracks the range as page-locked (so copies
 /// on a stream are no longer staged), so that the registration's path
 /// (`DualView::is_mirror_pinned`, [`registered_host_bytes`](crate::memory::registered_host_bytes),
-/// failure injection refusing it) runs without a GPU. Off by default.
+/// failure injection refusing it) runs without a GPU. On by default, as on
+/// CUDA (and, as there, `DV_PAGEABLE_MIRROR=1` turns it off for the process).
 ///
 /// ```
 /// # use dualview::memory::test_device;
@@ -123,8 +127,8 @@ pub fn set_registers_mirror(ordinal: u32, on: bool) -> Result<()> {
 
 /// Make the device engine keep the small blocks of test device `ordinal`
 /// (64 KiB or less, allocated at a power-of-two size class) for reuse when
-/// they are freed, as it does on CUDA (DECISIONS G20). Off by default, so that
-/// the other tests see every allocation reach the driver. Refused
+/// they are freed, as it does on CUDA (DECISIONS G20). On by default, as on
+/// CUDA; off, every allocation reaches the driver at its own size. Refused
 /// while the device has memory allocated (`InvalidArgument`).
 ///
 /// ```
@@ -139,6 +143,25 @@ pub fn set_keeps_small_blocks(ordinal: u32, on: bool) -> Result<()> {
     }
     d.keeps.store(on, Ordering::SeqCst);
     Ok(())
+}
+
+/// Let the device blocks of test device `ordinal` grow in place (host memory
+/// can). Off by default, as on CUDA, whose device blocks never do: a grow
+/// allocates a new block and copies.
+///
+/// ```
+/// # use dualview::memory::test_device;
+/// test_device::set_grows_in_place(45, true).unwrap();
+/// test_device::set_grows_in_place(45, false).unwrap();
+/// ```
+pub fn set_grows_in_place(ordinal: u32, on: bool) -> Result<()> {
+    device(ordinal)?.grows.store(on, Ordering::SeqCst);
+    Ok(())
+}
+
+/// Whether the device blocks of test device `ordinal` may grow in place.
+pub(crate) fn grows_in_place(ordinal: u32) -> bool {
+    device(ordinal).is_ok_and(|d| d.grows.load(Ordering::SeqCst))
 }
 
 /// Make every copy queued on a stream of test device `ordinal` (one made by
@@ -168,6 +191,19 @@ fn delay(ordinal: u32) -> Duration {
 /// ```
 pub fn used_bytes(ordinal: u32) -> Result<usize> {
     Ok(device(ordinal)?.used.load(Ordering::SeqCst))
+}
+
+/// Of [`used_bytes`], those of the small blocks the engine keeps for reuse
+/// (DECISIONS G20; [`set_keeps_small_blocks`]): a leak check of a device
+/// that keeps them compares `used_bytes - kept_bytes` with 0.
+///
+/// ```
+/// # use dualview::memory::test_device;
+/// assert_eq!(test_device::kept_bytes(42).unwrap(), 0);
+/// ```
+pub fn kept_bytes(ordinal: u32) -> Result<usize> {
+    device(ordinal)?;
+    Ok(ENGINE.kept.bytes(ordinal))
 }
 
 /// Make the `nth` call named `call` of the test device's driver from now on,
@@ -212,6 +248,8 @@ mod tests {
 
     #[test]
     fn capacity_is_enforced_and_released() {
+        // Every byte counted at its own size: no size classes, no kept blocks on this device.
+        set_keeps_small_blocks(63, false).unwrap();
         set_capacity(63, Some(100)).unwrap();
         let label: std::sync::Arc<str> = "cap".into();
         let a = Allocation::new(Space::test_device(63), 80, true, &label).unwrap();
