@@ -43,6 +43,9 @@ echo "== Reliability (docs/RELIABILITY.md): the C ABI fuzz target for 60 s, the 
 echo "   tests under AddressSanitizer + UBSan, Miri, ThreadSanitizer on the stress test"
 bash scripts/reliability.sh
 
+echo "== Coverage (scripts/coverage.sh): the CPU run's lines of the device engine and the test"
+echo "   device's driver (src/memory/device/ but the CUDA driver) must reach 90 %"
+bash scripts/coverage.sh --min 90 | tail -3
 echo "== Mutations (scripts/mutations.sh): each patch of tests/mutations/ breaks a rule, and the"
 echo "   tests it names must fail; a patch that no longer applies or does not build is an error"
 bash scripts/mutations.sh
