@@ -404,19 +404,27 @@ lammps_unittests() {
   [ -n "$ut_stock" ] && [ "$ut_stock" = "$ut_full" ] || fail "unittests $backend: the switched build's counts differ from stock's ($ut_stock vs $ut_full; $OUT/unittests/*/failed.txt)"
 }
 
+# RUN: a fresh run directory for one run of the switched CUDA build ($1 its name under runs/,
+# $2 the summary's heading, $3 the steps of in.lj); status 1 (and a FAIL) without that build.
+lammps_full_cuda_run() {
+  echo >>"$SUMMARY"
+  echo "## $2" >>"$SUMMARY"
+  RUN=$OUT/runs/$1
+  [ -x "$CACHE/bin/lmp-cuda-full" ] || {
+    fail "$1: no switched CUDA build (run the cuda step first)"
+    return 1
+  }
+  rm -rf "$RUN"
+  lammps_input_dir lj in.lj bench "$RUN" "$3"
+}
+
 # Checked mode (DV_CHECK=1) on the switched CUDA build: in.lj at 32,000 atoms, 100 steps.
 lammps_checked() {
-  echo >>"$SUMMARY"
-  echo "## checked mode (DV_CHECK=1), CUDA, in.lj 32,000 atoms, 100 steps" >>"$SUMMARY"
-  local run=$OUT/runs/checked
-  [ -x "$CACHE/bin/lmp-cuda-full" ] || {
-    fail "checked: no switched CUDA build (run the cuda step first)"
-    return
-  }
-  rm -rf "$run"
-  lammps_input_dir lj in.lj bench "$run" 100
+  local run rc n
+  lammps_full_cuda_run checked "checked mode (DV_CHECK=1), CUDA, in.lj 32,000 atoms, 100 steps" 100 || return
+  run=$RUN
   DV_CHECK=1 lammps_run_one cuda full lj "$run" checked "-v x 1 -v y 1 -v z 1"
-  local rc=$? n
+  rc=$?
   n=$(grep -c "dualview" "$run/checked.err" || true)
   echo "- exit $rc; $n dualview reports on stderr ($run/checked.err)" >>"$SUMMARY"
   grep -m 20 "dualview" "$run/checked.err" >>"$SUMMARY" || true
@@ -425,15 +433,10 @@ lammps_checked() {
 # The transfer report (DV_REPORT, docs/GPU.md) of one run of the switched CUDA build:
 # in.lj at 2,048,000 atoms, the CUDA step's length; into the summary.
 lammps_report() {
-  echo >>"$SUMMARY"
-  echo "## transfer report (DV_REPORT), CUDA, full, in.lj 2,048,000 atoms, $(lammps_cuda_steps lj) steps" >>"$SUMMARY"
-  local run=$OUT/runs/report
-  [ -x "$CACHE/bin/lmp-cuda-full" ] || {
-    fail "report: no switched CUDA build (run the cuda step first)"
-    return
-  }
-  rm -rf "$run"
-  lammps_input_dir lj in.lj bench "$run" "$(lammps_cuda_steps lj)"
+  local run steps
+  steps=$(lammps_cuda_steps lj)
+  lammps_full_cuda_run report "transfer report (DV_REPORT), CUDA, full, in.lj 2,048,000 atoms, $steps steps" "$steps" || return
+  run=$RUN
   DV_REPORT=$run/report lammps_run_one cuda full lj "$run" report "-v x 4 -v y 4 -v z 4" || fail "report: LAMMPS failed ($run/report.err)"
   if [ -f "$run/report.0.txt" ]; then
     { echo '```'; cat "$run/report.0.txt"; echo '```'; } >>"$SUMMARY"
