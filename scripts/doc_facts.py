@@ -24,7 +24,11 @@ without building anything (imported by scripts/check-docs.py):
 8. the paths named in Cargo.toml and in the CMake files (`${PROJECT_SOURCE_DIR}/...`,
    `${CMAKE_CURRENT_SOURCE_DIR}/...`, the sources of `add_executable` / `add_library`) exist;
 9. every row of docs/SEMANTICS.md's table of calls (the one the header's doc comments cite)
-   names in its last column a test that checks it (`tests/x.rs: name`, which fact 6 finds).
+   names in its last column a test that checks it (`tests/x.rs: name`, which fact 6 finds);
+10. docs/ARCHITECTURE.md's units table names every `.rs` file under each unit's folder, and
+   only files that are there;
+11. docs/C_API_REFERENCE.md is what scripts/gen-capi.py writes from include/dualview.h, and
+   every function the header declares has a doc comment.
 """
 
 import glob
@@ -381,7 +385,7 @@ def untested_semantics(root, rel="docs/SEMANTICS.md"):
 
 
 def blind_checks():
-    """Facts 7 and 8 run on a small tree that breaks each rule once; a rule whose break goes
+    """Facts 7, 8 and 10 run on a small tree that breaks each rule once; a rule whose break goes
     unseen is itself a finding (a checker that cannot fail proves nothing)."""
     import tempfile
 
@@ -391,13 +395,18 @@ def blind_checks():
         "Cargo.toml": "# tests/gone.rs does it\n",
         "tests/kept.rs": "",
         "x/CMakeLists.txt": "add_executable(t t.cpp)\nadd_test(NAME t COMMAND ${PROJECT_SOURCE_DIR}/scripts/gone.sh)\n",
+        # The units table: a file the row leaves out, a file it names that is not there.
+        "docs/ARCHITECTURE.md": "| unit | files | what |\n| `u` | `src/u/` | a.rs (one), ghost.rs (none) |\n",
+        "src/u/a.rs": "",
+        "src/u/b.rs": "",
     }
-    want = ["cites DECISIONS D2", "`src/b/none.rs`", "`tests/gone.rs`", "source `t.cpp`", "scripts/gone.sh"]
+    want = ["cites DECISIONS D2", "`src/b/none.rs`", "`tests/gone.rs`", "source `t.cpp`", "scripts/gone.sh",
+            "does not name src/u/b.rs", "names ghost.rs"]
     with tempfile.TemporaryDirectory() as tmp:
         for rel, text in files.items():
             os.makedirs(os.path.dirname(os.path.join(tmp, rel)), exist_ok=True)
             open(os.path.join(tmp, rel), "w", encoding="utf-8").write(text)
-        found = "\n".join(stale_comments(tmp) + build_file_paths(tmp))
+        found = "\n".join(stale_comments(tmp) + build_file_paths(tmp) + architecture_files(tmp))
         # Fact 9: a row without a test.
         sem = SEMANTICS_TABLE + " checked by |\n| --- | --- |\n| `a` | `tests/kept.rs: t` |\n| `untested` | - |\n"
         open(os.path.join(tmp, "docs/SEMANTICS.md"), "w", encoding="utf-8").write(sem)
@@ -406,12 +415,52 @@ def blind_checks():
     return [f"scripts/doc_facts.py: a break of {w!r} went unseen by its own check" for w in want if w not in found]
 
 
+def architecture_files(root):
+    """docs/ARCHITECTURE.md's units table against the tree: every `.rs` file under a unit's
+    folder is named in its row (its file name, or a folder of it as `name/`), and every file
+    name a row gives exists there."""
+    doc = open(os.path.join(root, "docs", "ARCHITECTURE.md"), encoding="utf-8").read()
+    bad = []
+    for row in doc.split("\n"):
+        m = re.match(r"^\| `([a-z_/]+)` \| `(src/[^`]+)` \|(.*)\|\s*$", row)
+        if not m or m.group(2).endswith(".rs"):
+            continue
+        unit, base, what = m.group(1), m.group(2), m.group(3)
+        files = [os.path.relpath(p, os.path.join(root, base)) for p in glob.glob(os.path.join(root, base, "**", "*.rs"), recursive=True)]
+        for f in sorted(files):
+            name = os.path.basename(f)
+            if name in ("mod.rs", "tests.rs"):
+                continue
+            folders = [d + "/" for d in f.split(os.sep)[:-1]]
+            if not re.search(r"(?<![\w.])" + re.escape(name), what) and not any(d in what for d in folders):
+                bad.append(f"docs/ARCHITECTURE.md: the row of `{unit}` does not name {base}{f}")
+        for name in re.findall(r"(?<![\w/.])([a-z_]+\.rs)\b", what):
+            if not any(os.path.basename(f) == name for f in files):
+                bad.append(f"docs/ARCHITECTURE.md: the row of `{unit}` names {name}, which is not under {base}")
+    return bad
+
+def capi_reference(root):
+    """docs/C_API_REFERENCE.md is what scripts/gen-capi.py writes from include/dualview.h, and
+    every function of the header has a doc comment."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("gen_capi", os.path.join(root, "scripts", "gen-capi.py"))
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    funcs = gen.functions(open(os.path.join(root, "include", "dualview.h"), encoding="utf-8").read())
+    bad = [f"include/dualview.h: {n} has no doc comment (document it in src/ffi/)" for n, _, d in funcs if not d]
+    path = os.path.join(root, "docs", "C_API_REFERENCE.md")
+    have = open(path, encoding="utf-8").read() if os.path.exists(path) else ""
+    if have != gen.render(funcs):
+        bad.append("docs/C_API_REFERENCE.md differs from include/dualview.h: run python3 scripts/gen-capi.py")
+    return bad
+
 def check(root, files=None):
     """Every finding, as one line each (empty: all facts hold)."""
     files = files or doc_files(root)
     return blind_checks() + (missing_paths(root, files) + undocumented_functions(root) + unsourced_numbers(root, files)
             + layer_drift(root) + wrong_constants(root) + missing_tests(root, files)
-            + stale_comments(root) + build_file_paths(root) + untested_semantics(root))
+            + stale_comments(root) + build_file_paths(root) + untested_semantics(root)
+            + architecture_files(root) + capi_reference(root))
 
 
 if __name__ == "__main__":
