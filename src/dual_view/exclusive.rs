@@ -174,7 +174,7 @@ impl<'a> Exclusive<'a> {
         };
         // Only asynchronous copies care (a backend stages pageable memory for them).
         let pageable_host = !stream.is_null() && [d0.alloc, s0.alloc].iter().any(|a| a.is_pageable_host());
-        let mut t = Transfer { dst, src, pairs: regions, stream, pageable_host, fence: false };
+        let mut t = Transfer { dst, src, pairs: regions, stream, pageable_host: Some(pageable_host), fence: false };
         let driver = if t.driver() == dst { d0.alloc } else { s0.alloc };
         let backend = driver.backend()?;
         match fence {
@@ -203,7 +203,7 @@ impl<'a> Exclusive<'a> {
             let bytes = pd.len() * pd.region.elem_size;
             tools::begin_deep_copy((dst, pd.alloc.label(), pd.region.ptr), (src, ps.alloc.label(), ps.region.ptr), bytes);
             let pair = [(pd.region, ps.region)];
-            let one = Transfer { dst, src, pairs: &pair, stream, pageable_host, fence: false };
+            let one = Transfer { dst, src, pairs: &pair, stream, pageable_host: Some(pageable_host), fence: false };
             let r = run(&one);
             tools::end_deep_copy();
             r?;

@@ -32,14 +32,6 @@ pub(crate) trait Backend: Send + Sync {
     /// `dst` lies inside a live allocation of this space.
     unsafe fn fill(&self, ordinal: u32, dst: &Region, value: &[u8], stream: Stream) -> Result<()>;
 
-    /// Copy `src` into `dst` (same extents and element size), where this
-    /// backend owns at least one of the two spaces. On the default (null)
-    /// stream the copy is complete when this returns.
-    ///
-    /// # Safety
-    /// Both regions lie inside live allocations of their spaces and do not overlap.
-    unsafe fn copy(&self, dst: (Space, &Region), src: (Space, &Region), stream: Stream) -> Result<()>;
-
     /// Wait for all outstanding work on the device.
     fn fence(&self, ordinal: u32) -> Result<()>;
 
@@ -86,14 +78,15 @@ pub(crate) trait Backend: Send + Sync {
         self.fence(ordinal)
     }
 
-    /// Everything one sync moves, as one call: a fence when asked, then each
-    /// pair's copy, where this backend owns at least one of the two spaces
-    /// and `ordinal` is its device. On the default stream all of it is
-    /// complete on return. A backend that binds a context binds it once here
-    /// and plans each copy once (the CUDA one does).
+    /// Every copy, as one call (a sync's regions, a deep copy, a view copy):
+    /// a fence when asked, then each pair's copy (same extents and element
+    /// size), where this backend owns at least one of the two spaces and
+    /// `ordinal` is its device. On the default stream all of it is complete
+    /// on return. A backend that binds a context binds it once here and plans
+    /// each copy once (the CUDA one does).
     ///
     /// # Safety
-    /// As [`Backend::copy`], for every pair.
+    /// Every pair's regions lie inside live allocations of their spaces and do not overlap.
     unsafe fn transfer(&self, ordinal: u32, t: &Transfer<'_>) -> Result<()>;
 
     /// Move managed memory towards `to` (managed spaces only; others do nothing).
@@ -183,8 +176,9 @@ pub(crate) struct Transfer<'a> {
     pub stream: Stream,
     /// A host region of the pairs is pageable (not page-locked): a backend
     /// whose asynchronous copies of pageable memory would block stages them.
-    #[cfg_attr(not(feature = "cuda"), allow(dead_code))] // read by the CUDA backend only
-    pub pageable_host: bool,
+    /// `None`: the caller does not know (a view copy): the backend asks its
+    /// driver about the host party.
+    pub pageable_host: Option<bool>,
     /// Wait for all outstanding device work first (a Kokkos fence).
     pub fence: bool,
 }

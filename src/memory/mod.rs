@@ -95,7 +95,8 @@ pub(crate) unsafe fn fill(space: Space, dst: &Region, value: &[u8], stream: Stre
     Ok(())
 }
 
-/// Copy `src` (in `src_space`) into `dst` (in `dst_space`).
+/// Copy `src` (in `src_space`) into `dst` (in `dst_space`): one pair through
+/// the driving backend's [`Backend::transfer`], the route every copy takes.
 ///
 /// # Safety
 /// Both regions lie in live allocations of their spaces, do not overlap, and
@@ -108,9 +109,11 @@ pub(crate) unsafe fn copy(
     stream: Stream,
 ) -> Result<()> {
     let driver = copy_driver(dst_space, src_space);
+    let pair = [(*dst, *src)];
+    let t = Transfer { dst: dst_space, src: src_space, pairs: &pair, stream, pageable_host: None, fence: false };
     // SAFETY: forwarded contract. On the default stream the backend completes
     // the copy before returning (no device-wide fence needed).
-    unsafe { driver.backend()?.copy((dst_space, dst), (src_space, src), stream) }
+    unsafe { driver.backend()?.transfer(driver.ordinal(), &t) }
 }
 
 /// Copy `src` (in `src_space`) into `dst` (in `dst_space`) on the default
@@ -126,7 +129,7 @@ pub(crate) unsafe fn copy_fenced(dst_space: Space, dst: &Region, src_space: Spac
         fence(other)?; // the other party's device too (pinned memory: CUDA device 0's)
     }
     let pair = [(*dst, *src)];
-    let t = Transfer { dst: dst_space, src: src_space, pairs: &pair, stream: Stream::null(), pageable_host: false, fence: true };
+    let t = Transfer { dst: dst_space, src: src_space, pairs: &pair, stream: Stream::null(), pageable_host: Some(false), fence: true };
     // SAFETY: forwarded contract; on the default stream the copy is complete on return.
     unsafe { driver.backend()?.transfer(driver.ordinal(), &t) }
 }

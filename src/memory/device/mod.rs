@@ -222,33 +222,6 @@ impl Backend for DeviceBackend {
         unsafe { fill::fill(self.engine, ordinal, dst, value, stream) }
     }
 
-    unsafe fn copy(&self, dst: (Space, &Region), src: (Space, &Region), stream: Stream) -> Result<()> {
-        if !mem(dst.0).on_device() && !mem(src.0).on_device() {
-            // SAFETY: both host memory (pageable or pinned); forwarded contract.
-            unsafe { host::copy(dst.1, src.1) };
-            return Ok(());
-        }
-        self.check_parties(dst.0, src.0)?;
-        let _bound = self.engine.bind(device_of(dst.0, src.0))?;
-        // A view copy's host memory may be a registered mirror: on a stream, ask the driver.
-        let host = if mem(dst.0).on_device() { src.1.ptr } else { dst.1.ptr };
-        let pageable = !stream.is_null() && !self.driver().is_page_locked(host as usize);
-        // SAFETY: forwarded contract; the device is bound.
-        let r = unsafe { copy::copy_bound(self.engine, End::of(dst.0, dst.1), End::of(src.0, src.1), stream, pageable) };
-        match r {
-            // The default stream means complete on return: wait for that stream only.
-            Ok(true) if stream.is_null() => self.driver().stream_synchronize(Stream::null()),
-            Ok(_) => Ok(()),
-            Err(e) => {
-                if stream.is_null() {
-                    // Part of a 2D copy may be queued: complete on return, even failed.
-                    let _ = self.driver().stream_synchronize(Stream::null());
-                }
-                Err(e)
-            }
-        }
-    }
-
     unsafe fn transfer(&self, _ordinal: u32, t: &Transfer<'_>) -> Result<()> {
         if !mem(t.dst).on_device() && !mem(t.src).on_device() {
             // Pinned and pageable host memory: plain copies, no device (and a fence only when asked).
@@ -270,8 +243,13 @@ impl Backend for DeviceBackend {
         }
         let mut queued = false;
         for (dr, sr) in t.pairs {
+            // A view copy's host memory may be a registered mirror: on a stream, ask the driver.
+            let pageable = t.pageable_host.unwrap_or_else(|| {
+                let host = if mem(t.dst).on_device() { sr.ptr } else { dr.ptr };
+                !t.stream.is_null() && !d.is_page_locked(host as usize)
+            });
             // SAFETY: forwarded contract; the device is bound.
-            match unsafe { copy::copy_bound(self.engine, End::of(t.dst, dr), End::of(t.src, sr), t.stream, t.pageable_host) } {
+            match unsafe { copy::copy_bound(self.engine, End::of(t.dst, dr), End::of(t.src, sr), t.stream, pageable) } {
                 Ok(q) => queued |= q,
                 Err(e) => {
                     if t.stream.is_null() {

@@ -30,7 +30,7 @@ fn pinned_memory_is_host_memory_zeroed_filled_and_copied_by_the_host() {
     let mut src = vec![9u64; 512];
     let s = region(src.as_mut_ptr() as *mut u8, 512);
     let pairs = [(r, s)];
-    let t = Transfer { dst: Space::host_pinned(), src: Space::HOST, pairs: &pairs, stream: Stream::null(), pageable_host: true, fence: true };
+    let t = Transfer { dst: Space::host_pinned(), src: Space::HOST, pairs: &pairs, stream: Stream::null(), pageable_host: Some(true), fence: true };
     let (res, calls) = test_device::driver_calls(|| unsafe { b.transfer(0, &t) });
     res.unwrap();
     assert_eq!(calls, ["bind", "synchronize"], "host to pinned: the fence only, the copy by the host");
@@ -78,7 +78,9 @@ fn a_copy_with_a_party_of_another_engine_is_refused() {
     let b = DeviceBackend::new(engine(), SpaceKind::TestDevice);
     let mut x = vec![0u64; 4];
     let r = region(x.as_mut_ptr() as *mut u8, 4);
-    let e = unsafe { b.copy((Space::cuda(0), &r), (Space::test_device(0), &r), Stream::null()) }.unwrap_err();
+    let pair = [(r, r)];
+    let t = Transfer { dst: Space::cuda(0), src: Space::test_device(0), pairs: &pair, stream: Stream::null(), pageable_host: None, fence: false };
+    let e = unsafe { b.transfer(0, &t) }.unwrap_err();
     assert_eq!(e.kind(), crate::ErrorKind::Incompatible, "{e}");
 }
 
@@ -89,7 +91,7 @@ fn a_transfer_failing_half_way_waits_for_what_it_queued() {
     let (d1, d2) = (b.allocate(8, n * 8, true).unwrap(), b.allocate(8, n * 8, true).unwrap());
     let (mut h1, mut h2) = (vec![3u64; n], vec![4u64; n]);
     let pairs = [(region(d1.as_ptr(), n), region(h1.as_mut_ptr() as *mut u8, n)), (region(d2.as_ptr(), n), region(h2.as_mut_ptr() as *mut u8, n))];
-    let t = Transfer { dst: Space::test_device(8), src: Space::HOST, pairs: &pairs, stream: Stream::null(), pageable_host: true, fence: false };
+    let t = Transfer { dst: Space::test_device(8), src: Space::HOST, pairs: &pairs, stream: Stream::null(), pageable_host: Some(true), fence: false };
     test_device::fail_driver_call("copy_async", 2).unwrap();
     let (res, calls) = test_device::driver_calls(|| unsafe { b.transfer(8, &t) });
     assert!(res.unwrap_err().message().contains("copy_async failed"));
@@ -113,7 +115,9 @@ fn events_order_other_streams_and_a_busy_one_is_destroyed_not_pooled() {
     let hr = region(h.as_ptr(), n);
     unsafe { pinned.fill(9, &hr, &5u64.to_ne_bytes(), Stream::null()) }.unwrap();
     // Page-locked source: the driver's own asynchronous copy and a real event (no staging, no flag).
-    unsafe { b.copy((Space::test_device(9), &region(d.as_ptr(), n)), (Space::host_pinned(), &hr), s1) }.unwrap();
+    let pair = [(region(d.as_ptr(), n), hr)];
+    let t = Transfer { dst: Space::test_device(9), src: Space::host_pinned(), pairs: &pair, stream: s1, pageable_host: None, fence: false };
+    unsafe { b.transfer(9, &t) }.unwrap();
     let ev = b.event_record(9, s1).unwrap().expect("an event: the copy is queued");
     assert!(!b.event_done(9, ev), "behind 30 ms");
     let (res, calls) = test_device::driver_calls(|| b.event_order(9, ev, s2));

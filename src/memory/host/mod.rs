@@ -5,7 +5,7 @@ mod parallel;
 pub(crate) use parallel::{copy, copy_threads};
 use parallel::zero;
 use super::{Backend, Transfer};
-use crate::space::{Region, Space, Stream, ALIGNMENT};
+use crate::space::{Region, Stream, ALIGNMENT};
 use crate::error::{bail, Error, Result};
 use crate::layout::for_each_run;
 use std::alloc::{alloc, alloc_zeroed, dealloc, Layout};
@@ -475,21 +475,16 @@ impl Backend for HostBackend {
         unsafe { fill(dst, value) };
         Ok(())
     }
-    unsafe fn copy(&self, dst: (Space, &Region), src: (Space, &Region), _stream: Stream) -> Result<()> {
-        if !dst.0.is_host_accessible() || !src.0.is_host_accessible() {
-            bail!(Internal, "the host backend cannot copy {} -> {}", src.0, dst.0);
-        }
-        // SAFETY: forwarded contract.
-        unsafe { copy(dst.1, src.1) };
-        Ok(())
-    }
     fn fence(&self, _ordinal: u32) -> Result<()> {
         Ok(())
     }
     unsafe fn transfer(&self, _ordinal: u32, t: &Transfer<'_>) -> Result<()> {
+        if !t.dst.is_host_accessible() || !t.src.is_host_accessible() {
+            bail!(Internal, "the host backend cannot copy {} -> {}", t.src, t.dst);
+        }
         for (d, s) in t.pairs {
             // SAFETY: forwarded contract, for every pair.
-            unsafe { self.copy((t.dst, d), (t.src, s), t.stream)? };
+            unsafe { copy(d, s) };
         }
         Ok(())
     }
