@@ -448,6 +448,10 @@ def capi_reference(root):
     spec.loader.exec_module(gen)
     funcs = gen.functions(open(os.path.join(root, "include", "dualview.h"), encoding="utf-8").read())
     bad = [f"include/dualview.h: {n} has no doc comment (document it in src/ffi/)" for n, _, d in funcs if not d]
+    # Not blind: a doc comment followed by a #define documents no function after it.
+    probe = gen.functions("/** A macro. */\n#define X 1\nDV_NODISCARD\nenum dv_status_t dv_probe(void);\n")
+    if probe != [("dv_probe", "enum dv_status_t dv_probe(void);", None)]:
+        bad.append(f"scripts/gen-capi.py: a function without a doc comment went unseen ({probe})")
     path = os.path.join(root, "docs", "C_API_REFERENCE.md")
     have = open(path, encoding="utf-8").read() if os.path.exists(path) else ""
     if have != gen.render(funcs):

@@ -50,8 +50,8 @@ def functions(text):
             if m.group(1) not in {n for n, _, _ in out}:  # one entry per name (#if / #else variants)
                 out.append((m.group(1), decl, doc))
             doc = None
-        elif line.strip() and not line.startswith(("DV_NODISCARD", "/*", " *")):
-            doc = None if not line.startswith(("#", "typedef", "}", "struct", "enum", "  ")) else doc
+        elif line.strip() and not line.startswith("DV_NODISCARD"):
+            doc = None  # a doc comment belongs to the declaration right after it, nothing later
         i += 1
     return out
 
