@@ -102,4 +102,18 @@ pub mod doc {
         let m = Mapping::new(device.default_layout(), DynRank::new(extents).expect("extents")).expect("mapping");
         RawDualView::new("A", &Desc::new(ElemSpec::of::<T>(), m, device)).expect("allocation")
     }
+
+    /// A stream of `space`'s device (`memory::stream::create`), made at the
+    /// first call for that space and kept for the process, so that an
+    /// example never destroys a stream (`unsafe`) it has handed out.
+    pub fn stream(space: Space) -> crate::Stream {
+        static MADE: std::sync::Mutex<Vec<(Space, crate::Stream)>> = std::sync::Mutex::new(Vec::new());
+        let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(&(_, s)) = made.iter().find(|(sp, _)| *sp == space) {
+            return s;
+        }
+        let s = crate::memory::stream::create(space).expect("a stream");
+        made.push((space, s));
+        s
+    }
 }

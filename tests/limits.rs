@@ -65,6 +65,20 @@ fn code(text: &str) -> String {
 /// "C" fn` entry of the C ABI, a function-pointer type, and the
 /// `#[unsafe(no_mangle)]` that edition 2024 requires on every export.
 fn holds_unsafe(text: &str) -> bool {
+    holds_unsafe_code(text) || holds_unsafe_code(&doc_examples(text))
+}
+
+/// The text of a file's doc comments (`///`, `//!`), whose examples are
+/// compiled code too: an `unsafe` block there is one the reader copies.
+fn doc_examples(text: &str) -> String {
+    let docs = text.lines().filter_map(|l| {
+        let t = l.trim_start();
+        t.strip_prefix("///").or_else(|| t.strip_prefix("//!"))
+    });
+    docs.collect::<Vec<_>>().join("\n")
+}
+
+fn holds_unsafe_code(text: &str) -> bool {
     let c = code(text);
     c.match_indices("unsafe").any(|(i, _)| {
         let before = c[..i].chars().next_back().is_none_or(|ch| !(ch.is_alphanumeric() || ch == '_'));
@@ -158,28 +172,23 @@ fn no_header_or_fortran_file_passes_700_lines() {
     assert!(bad.is_empty(), "split these by what they hold (view.hpp: view/record.hpp, view/copy_views.hpp): {bad:?}");
 }
 
-/// The files allowed to hold an unsafe operation, by what they assert
-/// (docs/RUST.md "Where `unsafe` lives"). Issue 31 asks for at most 15.
+/// The files allowed to hold an unsafe operation, doc examples included, by
+/// what they assert (docs/RUST.md "Where `unsafe` lives"). Issue 44 asks for
+/// at most 15 (`unsafe_lives_in_at_most_15_files`).
 const UNSAFE_ALLOWED: &[&str] = &[
     // driver FFI and raw device memory
     "src/memory/device/drivers/cuda.rs",
-    "src/memory/device/copy.rs",
-    "src/memory/device/events.rs",
-    "src/memory/device/fill.rs",
-    "src/memory/device/mod.rs",
-    "src/memory/device/stage.rs",
-    "src/memory/device/tests.rs",
+    "src/memory/device/raw.rs",
     "src/memory/device/drivers/fake/driver.rs",
     "src/tools/loader.rs",
     "src/tools/nvtx.rs",
     // raw host memory and the blocks views share
     "src/memory/allocation.rs",
-    "src/memory/host/mod.rs",
-    "src/memory/host/parallel.rs",
-    "src/memory/mod.rs",
+    "src/memory/host/raw.rs",
     "src/view/raw.rs",
     "src/element.rs",
-    "src/report.rs",
+    // a stream handle released (`memory::stream::destroy`)
+    "src/memory/stream.rs",
     // the exclusive-access proof and what it lends
     "src/dual_view/exclusive.rs",
     "src/dual_view/mod.rs",
@@ -204,7 +213,14 @@ fn unsafe_stays_in_the_listed_files() {
 }
 
 #[test]
+fn unsafe_lives_in_at_most_15_files() {
+    assert!(UNSAFE_ALLOWED.len() <= 15, "{} files hold `unsafe`: fold them behind safe layers (docs/RUST.md)", UNSAFE_ALLOWED.len());
+}
+
+#[test]
 fn the_checks_see_what_they_guard() {
+    assert!(holds_unsafe("/// ```\n/// // SAFETY: a doc example\n/// unsafe { f() };\n/// ```"), "a doc example's block counts");
+    assert!(!holds_unsafe("/// The `unsafe` forms, and unsafe code in general."), "doc prose does not");
     assert!(holds_unsafe("fn f() { unsafe { g() } }"));
     assert!(holds_unsafe("unsafe impl Send for X {}"));
     assert!(holds_unsafe("unsafe impl<T> Sync for X<T> {}"));

@@ -100,16 +100,14 @@ impl RawDualView {
     /// not be written until the stream has run it, as in Kokkos.
     ///
     /// ```
-    /// use dualview::{memory::stream, RawDualView, Side, Space};
+    /// use dualview::{RawDualView, Side, Space};
     /// let dev = Space::test_device(0);
     /// let (a, b) = (dualview::doc::raw::<f32>(&[4], dev), dualview::doc::raw::<f32>(&[4], dev));
     /// a.fill(Side::Host, &2.0f32.to_ne_bytes()).unwrap();
-    /// let s = stream::create(dev).unwrap();
+    /// let s = dualview::doc::stream(dev); // stream::create(dev), kept for the examples
     /// RawDualView::deep_copy_on(&b, &a, s).unwrap();
     /// assert!(b.need_sync(Side::Device));
     /// b.sync(Side::Host).unwrap(); // waits for the copy
-    /// // SAFETY: made above, used no more.
-    /// unsafe { stream::destroy(dev, s) }.unwrap();
     /// ```
     pub fn deep_copy_on(dst: &RawDualView, src: &RawDualView, stream: Stream) -> Result<()> {
         Self::deep_copy_impl(dst, src, Some(stream))
@@ -188,11 +186,9 @@ impl RawDualView {
     /// let dev = Space::test_device(0);
     /// let a = dualview::doc::raw::<u8>(&[3], dev);
     /// a.view_fill(Side::Host, &[5]).unwrap();
-    /// let s = stream::create(dev).unwrap();
+    /// let s = dualview::doc::stream(dev); // stream::create(dev), kept for the examples
     /// RawDualView::view_copy_on(&a, Side::Device, &a, Side::Host, s).unwrap();
     /// stream::fence(dev, s).unwrap();
-    /// // SAFETY: made above, used no more.
-    /// unsafe { stream::destroy(dev, s) }.unwrap();
     /// ```
     pub fn view_copy_on(dst: &RawDualView, dst_side: Side, src: &RawDualView, src_side: Side, stream: Stream) -> Result<()> {
         Self::view_copy_impl(dst, dst_side, src, src_side, Some(stream))

@@ -16,9 +16,8 @@ use crate::error::{err, Result};
 use crate::extents::{DynRank, Extents};
 use crate::layout::Mapping;
 use crate::side::Side;
-use crate::memory::{Allocation, Transfer};
+use crate::memory::{self, Allocation, Fence, Held as Proven, Transfer};
 use crate::space::{Region, Space, Stream};
-use crate::tools;
 use crate::view::View;
 use std::sync::{Arc, Weak};
 
@@ -147,8 +146,13 @@ impl<'a> Exclusive<'a> {
             return Ok(0);
         };
         let (dst, src) = (d0.alloc.space(), s0.alloc.space());
+        // SAFETY (every use): each region lies inside its live allocation
+        // (checked below, before the copies; the Parts hold the Arcs), the two
+        // allocations are distinct, and this proof holds the exclusive borrow
+        // of every destination and a borrow of every source (or nobody else
+        // has the block): no one else reads or writes them meanwhile.
+        let prove = |d: &Part<'_>, s: &Part<'_>| unsafe { (Proven::new(d.region), Proven::new(s.region)) };
         // One pair (a whole sync) on the stack; more (subview boxes) in a Vec.
-        let mut one = [(d0.region, s0.region)];
         let mut many = Vec::new();
         let mut moved = 0;
         for (d, s) in pairs {
@@ -162,52 +166,22 @@ impl<'a> Exclusive<'a> {
             self.check(s.alloc, &s.region, false)?;
             if d.len() > 0 {
                 if pairs.len() > 1 {
-                    many.push((d.region, s.region));
+                    many.push(prove(d, s));
                 }
                 moved += d.len() * d.region.elem_size;
             }
         }
-        let regions: &[(Region, Region)] = match pairs.len() {
+        let one = [prove(d0, s0)];
+        let proven: &[(Proven<'_>, Proven<'_>)] = match pairs.len() {
             1 if moved > 0 => &one,
-            1 => &mut one[..0],
+            1 => &one[..0],
             _ => &many,
         };
         // Only asynchronous copies care (a backend stages pageable memory for them).
         let pageable_host = !stream.is_null() && [d0.alloc, s0.alloc].iter().any(|a| a.is_pageable_host());
-        let mut t = Transfer { dst, src, pairs: regions, stream, pageable_host: Some(pageable_host), fence: false };
-        let driver = if t.driver() == dst { d0.alloc } else { s0.alloc };
-        let backend = driver.backend()?;
-        match fence {
-            // The space to fence drives the copies: its backend fences in the same call.
-            Some(f) if f == driver.space() => t.fence = true,
-            Some(f) => crate::memory::fence(f)?,
-            None => {}
-        }
-        // Every region lies inside its live allocation (checked above; the
-        // Parts hold the Arcs), the two allocations are distinct, and this
-        // proof holds the exclusive borrow of every destination and a borrow
-        // of every source (or nobody else has the block).
-        let run = |t: &Transfer<'_>| {
-            // SAFETY: as just said: no one else reads or writes them meanwhile.
-            unsafe { backend.transfer(driver.space().ordinal(), t) }
-        };
-        if !tools::wants_deep_copy() {
-            run(&t)?;
-            return Ok(moved);
-        }
-        // A tool listens: one deep_copy event around each pair's copy.
-        if t.fence {
-            backend.fence(driver.space().ordinal())?;
-        }
-        for (pd, ps) in pairs.iter().filter(|(d, _)| d.len() > 0) {
-            let bytes = pd.len() * pd.region.elem_size;
-            tools::begin_deep_copy((dst, pd.alloc.label(), pd.region.ptr), (src, ps.alloc.label(), ps.region.ptr), bytes);
-            let pair = [(pd.region, ps.region)];
-            let one = Transfer { dst, src, pairs: &pair, stream, pageable_host: Some(pageable_host), fence: false };
-            let r = run(&one);
-            tools::end_deep_copy();
-            r?;
-        }
+        let t = Transfer::new(dst, src, proven, stream, Some(pageable_host));
+        // Each pair is a Kokkos deep_copy for tools.
+        memory::run(&t, fence.map_or(Fence::Nothing, Fence::Space), Some((d0.alloc.label(), s0.alloc.label())))?;
         Ok(moved)
     }
 
@@ -225,7 +199,8 @@ impl<'a> Exclusive<'a> {
         let dst = Region { ptr: out.as_mut_ptr(), ..part.region };
         // SAFETY: the source lies in its live allocation, which this proof may
         // read (checked); `out` is `n` bytes of host memory only we hold.
-        unsafe { crate::memory::copy(Space::HOST, &dst, part.alloc.space(), &part.region, Stream::null()) }
+        let pair = unsafe { [(Proven::new(dst), Proven::new(part.region))] };
+        memory::run(&Transfer::new(Space::HOST, part.alloc.space(), &pair, Stream::null(), None), Fence::Nothing, None)
     }
 
     /// Prefetch each part of managed memory towards `to` (one allocation for both sides).
@@ -234,7 +209,8 @@ impl<'a> Exclusive<'a> {
             self.check(p.alloc, &p.region, false)?;
             // SAFETY: the region lies inside its live allocation (checked);
             // a prefetch moves pages, it neither reads nor writes elements.
-            unsafe { crate::memory::prefetch(p.alloc.space(), &p.region, to, stream)? };
+            let r = unsafe { Proven::new(p.region) };
+            memory::prefetch(p.alloc.space(), &r, to, stream)?;
         }
         Ok(())
     }

@@ -158,9 +158,14 @@ impl Shared {
     /// resizes come in runs and the driver's registration stalls every other
     /// driver call while it runs (docs/DECISIONS.md G10).
     fn adopt_mirror(&self, host: &Arc<Allocation>, how: Registering) {
-        if self.pin_mirror {
-            host.register_mirror(self.device_space, how == Registering::Now);
+        if self.pin_mirror && how == Registering::Now {
+            host.start_registration();
         }
+    }
+
+    /// The device space a new mirror of this family registers with (`None`: it does not).
+    fn mirror_registers_with(&self) -> Option<Space> {
+        self.pin_mirror.then_some(self.device_space)
     }
 
     /// Whether the host side is pageable memory for the next copy: a mirror
@@ -235,9 +240,10 @@ impl RawDualView {
         let bytes = desc.elem.bytes(&desc.mapping)?;
         let (label, host_label) = Self::labels(label, aliased);
         let device = Allocation::new(desc.device, bytes, desc.init, &label)?;
-        let pages = desc.pin_mirror && desc.device.registers_mirror(desc.host);
-        let host = if aliased { device.clone() } else { Allocation::new_mirror(desc.host, bytes, pages, desc.init, &host_label)? };
-        let dv = Self::assemble(label, host_label, desc, single, aliased, host, device);
+        // The one question whether the mirror registers (DECISIONS G13): asked here, kept by the family.
+        let registers = desc.pin_mirror && !aliased && desc.device.registers_mirror(desc.host);
+        let host = if aliased { device.clone() } else { Allocation::new_mirror(desc.host, bytes, registers.then_some(desc.device), desc.init, &host_label)? };
+        let dv = Self::assemble(label, host_label, desc, (single, aliased, registers), host, device);
         dv.shared.adopt_mirror(&dv.shared.read().host, how);
         dv.record_locked(&mut dv.shared.write(), checked::Wrote::Everything)?;
         Ok(dv)
@@ -305,7 +311,7 @@ impl RawDualView {
             (Allocation::wrap(desc.host, host, bytes, &host_label), Allocation::wrap(desc.device, device, bytes, &label))
         };
         let d = if aliased { h.clone() } else { d };
-        let dv = Self::assemble(label, host_label, desc, single, aliased, h, d);
+        let dv = Self::assemble(label, host_label, desc, (single, aliased, false), h, d);
         dv.shared.adopt_mirror(&dv.shared.read().host, Registering::Now);
         dv.record_locked(&mut dv.shared.write(), checked::Wrote::Everything)?;
         Ok(dv)
@@ -322,7 +328,7 @@ impl RawDualView {
         let device = Allocation::new(desc.device, bytes, true, &label)?;
         // SAFETY: forwarded contract.
         let h = unsafe { Allocation::wrap(desc.host, host, bytes, &host_label) };
-        let dv = Self::assemble(label, host_label, desc, false, false, h, device);
+        let dv = Self::assemble(label, host_label, desc, (false, false, false), h, device);
         dv.shared.flags.store(flags::whole(Side::Host));
         dv.record_locked(&mut dv.shared.write(), checked::Wrote::Everything)?;
         Ok(dv)
@@ -342,15 +348,16 @@ impl RawDualView {
         (label, host_label)
     }
 
+    /// `topology`: (single space, aliased, the mirror registers).
     fn assemble(
         label: Arc<str>,
         host_label: Arc<str>,
         desc: &Desc,
-        single: bool,
-        aliased: bool,
+        topology: (bool, bool, bool),
         host: Arc<Allocation>,
         device: Arc<Allocation>,
     ) -> RawDualView {
+        let (single, aliased, registers) = topology;
         let shared = Shared {
             label,
             host_label,
@@ -359,7 +366,7 @@ impl RawDualView {
             device_space: desc.device,
             single,
             aliased,
-            pin_mirror: desc.pin_mirror && !aliased && host.is_owned() && desc.device.registers_mirror(desc.host),
+            pin_mirror: registers,
             flags: Flags::new(single),
             generation: AtomicU64::new(0),
             borrows: Default::default(),

@@ -201,8 +201,9 @@ impl RawDualView {
     /// use dualview::{abi::{DV_SYNC_HOST_MODIFIED, DV_SYNC_HOST_NEWER}, Side};
     /// let a = dualview::doc::raw::<u8>(&[2], dualview::Space::test_device(0));
     /// a.modify(Side::Host).unwrap();
-    /// // SAFETY: the byte lives as long as `a`.
-    /// assert_eq!(unsafe { *a.sync_state_ptr() }, DV_SYNC_HOST_MODIFIED | DV_SYNC_HOST_NEWER);
+    /// // One byte per family: every handle reads the same one, which holds `sync_state()`.
+    /// assert_eq!(a.sync_state_ptr(), a.clone().sync_state_ptr());
+    /// assert_eq!(a.sync_state(), DV_SYNC_HOST_MODIFIED | DV_SYNC_HOST_NEWER);
     /// ```
     pub fn sync_state_ptr(&self) -> *const u8 {
         self.shared.flags.as_ptr()

@@ -115,7 +115,7 @@ impl RawDualView {
         let host = if sh.aliased {
             device.clone()
         } else {
-            let h = Allocation::new_mirror(sh.host_space, bytes, sh.pin_mirror, init, &sh.host_label).map_err(fail)?;
+            let h = Allocation::new_mirror(sh.host_space, bytes, sh.mirror_registers_with(), init, &sh.host_label).map_err(fail)?;
             proof.admit_fresh(&h).map_err(fail)?;
             h
         };
@@ -169,7 +169,7 @@ impl RawDualView {
         let dev_in_place = st.device.prepare_grow(new_bytes)?;
         let host_in_place = sh.aliased || st.host.prepare_grow(new_bytes)?;
         let new_dev = if dev_in_place { None } else { Some(Allocation::new(sh.device_space, new_bytes, true, &sh.label)?) };
-        let new_host = if host_in_place { None } else { Some(Allocation::new_mirror(sh.host_space, new_bytes, sh.pin_mirror, true, &sh.host_label)?) };
+        let new_host = if host_in_place { None } else { Some(Allocation::new_mirror(sh.host_space, new_bytes, sh.mirror_registers_with(), true, &sh.host_label)?) };
         memory::fence(sh.device_space)?;
         let mut copied = 0;
         let kept = IndexBox::whole(st.mapping.extents());

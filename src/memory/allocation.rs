@@ -11,9 +11,9 @@
 //!   [`HostRegistration`] the space hands out: in the background as soon as it
 //!   is allocated, or at the latest by its first copying sync; a grow and the
 //!   free go through it, so that no part of the block stays registered
-//!   ([`Allocation::register_mirror`]).
+//!   ([`Allocation::new_mirror`]).
 
-use super::{Backend, HostRegistration};
+use super::{Backend, Block, HostRegistration};
 use crate::space::{Space, SpaceKind};
 use crate::error::{bail, Result};
 use std::collections::BTreeMap;
@@ -21,11 +21,6 @@ use std::fmt;
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Once, OnceLock};
-
-/// A block address handed to the code that frees it, possibly on the background thread.
-struct SendPtr(NonNull<u8>);
-// SAFETY: the block has no other owner left (its Allocation is being dropped).
-unsafe impl Send for SendPtr {}
 
 /// A block of memory in one space.
 pub(crate) struct Allocation {
@@ -47,7 +42,7 @@ pub(crate) struct Allocation {
     id: u64,
     /// The registration with a device's driver, for the host mirror of a
     /// DualView whose device space registers mirrors; set once, by
-    /// [`Allocation::register_mirror`].
+    /// [`Allocation::new_mirror`].
     registration: OnceLock<Option<Box<dyn HostRegistration>>>,
     /// For wrapped memory whose owner was handed over (a `Vec` adopted as a
     /// host side): what frees it when this block goes.
@@ -177,13 +172,23 @@ impl Allocation {
         Self::new_in(space, bytes, false, zeroed, label)
     }
 
-    /// A host mirror of `len` bytes: with `whole_pages` (a mirror that may be
-    /// registered with a device's driver), a block of whole pages of its own,
-    /// so that its registration never meets another block's (DECISIONS G13);
-    /// tools, reports and bounds still see `len` bytes, as Kokkos reports a
-    /// View's.
-    pub(crate) fn new_mirror(space: Space, len: usize, whole_pages: bool, zeroed: bool, label: &Arc<str>) -> Result<Arc<Allocation>> {
-        Self::new_in(space, len, whole_pages, zeroed, label)
+    /// A host mirror of `len` bytes, decided, sized and given its
+    /// registration here: registering with `device` (the device space of a
+    /// DualView whose mirror registers, [`Space::registers_mirror`]), a block
+    /// of whole pages of its own, so that its registration never meets
+    /// another block's (DECISIONS G13), with the registration made but not
+    /// started ([`Allocation::start_registration`], or the first copying
+    /// sync); `None`, a plain block. Tools, reports and bounds still see
+    /// `len` bytes, as Kokkos reports a View's.
+    pub(crate) fn new_mirror(space: Space, len: usize, registering_with: Option<Space>, zeroed: bool, label: &Arc<str>) -> Result<Arc<Allocation>> {
+        let a = Self::new_in(space, len, registering_with.is_some(), zeroed, label)?;
+        if let Some(device) = registering_with {
+            a.registration.get_or_init(|| {
+                let b = device.backend().ok()?;
+                b.mirror_registration(device.ordinal(), a.ptr, a.bytes(), &a.label)
+            });
+        }
+        Ok(a)
     }
 
     /// The block a request of `len` bytes takes.
@@ -303,9 +308,10 @@ impl Allocation {
             return Ok(true);
         }
         let mut change = || -> Result<usize> {
-            // SAFETY: our own live block of `old` bytes from this backend; the
-            // caller excludes every other user of the bytes past `old`.
-            let grown = unsafe { self.backend()?.grow_in_place(self.space.ordinal(), self.ptr, old, block)? };
+            // SAFETY: our own live block of `old` bytes from this backend; this
+            // token is dropped (not freed) on return, the Allocation keeps the block.
+            let owned = unsafe { Block::from_raw(self.ptr, old) };
+            let grown = self.backend()?.grow_in_place(self.space.ordinal(), &owned, block)?;
             if !grown {
                 return Ok(old);
             }
@@ -330,21 +336,13 @@ impl Allocation {
         self.registration.get().and_then(|r| r.as_deref())
     }
 
-    /// Register this (owned, pageable host) block with the driver of
-    /// `device`, the device space of the DualView it mirrors, when that space
-    /// registers mirrors. `now`: start in the background, so that the driver's
-    /// work overlaps the program filling the mirror; otherwise at the first
-    /// copying sync ([`Allocation::ensure_registered`]). Again after a grow:
-    /// the registration made the first time is kept and started anew.
-    pub(crate) fn register_mirror(&self, device: Space, now: bool) {
-        if !self.owned {
-            return;
-        }
-        let r = self.registration.get_or_init(|| {
-            let b = device.backend().ok()?;
-            b.mirror_registration(device.ordinal(), self.ptr, self.bytes(), &self.label)
-        });
-        if let (Some(r), true) = (r, now) {
+    /// Start registering this mirror in the background (from
+    /// [`Allocation::new_mirror`]), so that the driver's work overlaps the
+    /// program filling it; again after a grow. Nothing for a block that does
+    /// not register; without this call, the first copying sync registers it
+    /// ([`Allocation::ensure_registered`]).
+    pub(crate) fn start_registration(&self) {
+        if let Some(r) = self.registration() {
             r.start();
         }
     }
@@ -400,14 +398,14 @@ impl Drop for Allocation {
         let (bytes, len) = (self.bytes(), self.len());
         let _range = crate::tools::nvtx::range(|| format!("dualview free \"{}\" {} {}", self.label, self.space, crate::tools::nvtx::bytes(len)));
         crate::tools::deallocate(self.space, &self.label, self.ptr.as_ptr(), len);
-        let (space, backend, ptr) = (self.space, self.backend(), SendPtr(self.ptr));
+        // SAFETY: ptr/bytes came from `allocate` (or a grow) on this backend,
+        // and the last Arc is gone, so nobody uses the memory (the
+        // registration runs `free` once its workers are done).
+        let owned = unsafe { Block::from_raw(self.ptr, bytes) };
+        let (space, backend) = (self.space, self.backend());
         let free = move || {
-            let ptr = ptr;
             if let Ok(b) = backend {
-                // SAFETY: ptr/bytes came from `allocate` (or a grow) on this
-                // backend, and the last Arc is gone, so nobody uses the memory
-                // (the registration runs this once its workers are done).
-                unsafe { b.deallocate(space.ordinal(), ptr.0, bytes) };
+                b.deallocate(space.ordinal(), owned);
             }
         };
         match self.registration.take().flatten() {

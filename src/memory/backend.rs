@@ -1,36 +1,109 @@
 //! The contract every space's backend keeps (`Backend`), the registration
-//! of a host block with a device's driver (`HostRegistration`), and the
-//! copies of one sync (`Transfer`).
+//! of a host block with a device's driver (`HostRegistration`), the copies
+//! of one sync (`Transfer`), and the two proofs the backends' methods take
+//! instead of `unsafe` contracts: [`Held`] (a region live and held for a
+//! fill or a copy) and [`Block`] (a block of one `allocate`, owned).
+//!
+//! | proof | made by | states |
+//! | --- | --- | --- |
+//! | [`Held`] | `unsafe` [`Held::new`]: the exclusive-access proof after its checks, `View`'s unsafe methods, the engines for their own buffers | the region lies in live memory until the work on it has run; no one else writes it, nor reads it where it is written |
+//! | [`Block`] | `unsafe` [`Block::from_raw`]: the `Allocation` that owns the block | the address and size of one `allocate` (or grow) of this backend, used by no one else |
 
-use super::{copy_driver, device};
+use super::device::Mark;
 use crate::space::{Region, Space, Stream};
 use crate::error::Result;
 use crate::side::Side;
+use std::marker::PhantomData;
+use std::num::NonZeroUsize;
 use std::ptr::NonNull;
 use std::sync::Arc;
 
-/// What a space must provide. Only `space/*` implements it.
-pub(crate) trait Backend: Send + Sync {
-    /// The device engine behind this backend (`None`: host memory).
-    fn engine(&self) -> Option<&'static device::Engine> {
-        None
+/// A region proven live and held for the work on it: what fills, copies and
+/// prefetches take. Only [`Held::new`] (unsafe) makes one, or an engine for
+/// memory of its own.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Held<'a> {
+    region: Region,
+    _held: PhantomData<&'a ()>,
+}
+
+impl<'a> Held<'a> {
+    /// `region`, held for `'a`.
+    ///
+    /// # Safety
+    /// The region lies inside live memory of the space it is used with, and
+    /// stays live for `'a` and, for work queued on a stream, until the stream
+    /// has run it; meanwhile no one else writes it, nor reads it where the
+    /// work writes it.
+    pub(crate) const unsafe fn new(region: Region) -> Held<'a> {
+        Held { region, _held: PhantomData }
     }
 
+    /// A region a unit test holds, taking [`Held::new`]'s contract on itself.
+    #[cfg(test)]
+    pub(crate) const fn for_test(region: Region) -> Held<'a> {
+        Held { region, _held: PhantomData }
+    }
+
+    /// The region.
+    pub(crate) const fn region(&self) -> &Region {
+        &self.region
+    }
+}
+
+/// One block from [`Backend::allocate`], owned: what freeing and growing
+/// take. Not `Clone`: a block is freed once.
+#[derive(Debug)]
+pub(crate) struct Block {
+    addr: NonZeroUsize,
+    bytes: usize,
+}
+
+impl Block {
+    /// The block at `ptr` of `bytes`.
+    ///
+    /// # Safety
+    /// `ptr` and `bytes` are those of one `allocate` (or a grow since) of the
+    /// backend and ordinal the block goes back to; nobody uses the block
+    /// through another `Block` or after it is freed.
+    pub(crate) unsafe fn from_raw(ptr: NonNull<u8>, bytes: usize) -> Block {
+        Block { addr: NonZeroUsize::new(ptr.as_ptr() as usize).unwrap_or(NonZeroUsize::MIN), bytes }
+    }
+
+    /// A token a unit test makes, taking [`Block::from_raw`]'s contract on
+    /// itself (made-up addresses for bookkeeping, or a block it allocated).
+    #[cfg(test)]
+    pub(crate) fn for_test(addr: usize, bytes: usize) -> Block {
+        Block { addr: NonZeroUsize::new(addr).expect("a test address is not 0"), bytes }
+    }
+
+    /// The base address.
+    pub(crate) fn ptr(&self) -> *mut u8 {
+        std::ptr::with_exposed_provenance_mut(self.addr.get())
+    }
+
+    /// The base address as a number (driver calls take them so).
+    pub(crate) const fn addr(&self) -> usize {
+        self.addr.get()
+    }
+
+    /// The size in bytes.
+    pub(crate) const fn bytes(&self) -> usize {
+        self.bytes
+    }
+}
+
+/// What a space must provide. Only `memory/*` implements it.
+pub(crate) trait Backend: Send + Sync {
     /// `bytes` of memory aligned to [`ALIGNMENT`](super::ALIGNMENT), zeroed when asked.
     fn allocate(&self, ordinal: u32, bytes: usize, zeroed: bool) -> Result<NonNull<u8>>;
 
-    /// Release memory from [`Backend::allocate`].
-    ///
-    /// # Safety
-    /// `ptr` and `bytes` come from one `allocate` on this backend and ordinal,
-    /// and the memory is not used afterwards.
-    unsafe fn deallocate(&self, ordinal: u32, ptr: NonNull<u8>, bytes: usize);
+    /// Release a block from [`Backend::allocate`] of this ordinal.
+    fn deallocate(&self, ordinal: u32, block: Block);
 
-    /// Write `value` (one element's bytes) into every element of `dst`.
-    ///
-    /// # Safety
-    /// `dst` lies inside a live allocation of this space.
-    unsafe fn fill(&self, ordinal: u32, dst: &Region, value: &[u8], stream: Stream) -> Result<()>;
+    /// Write `value` (one element's bytes) into every element of `dst`, a
+    /// region of this space.
+    fn fill(&self, ordinal: u32, dst: &Held<'_>, value: &[u8], stream: Stream) -> Result<()>;
 
     /// Wait for all outstanding work on the device.
     fn fence(&self, ordinal: u32) -> Result<()>;
@@ -38,28 +111,28 @@ pub(crate) trait Backend: Send + Sync {
     /// Record an event after the work queued on `stream` so far; `None` when
     /// that work is complete already (host memory, the default stream, and a
     /// backend whose copies complete on return). See [`stream::Event`](super::stream::Event).
-    fn event_record(&self, _ordinal: u32, _stream: Stream) -> Result<Option<usize>> {
+    fn event_record(&self, _ordinal: u32, _stream: Stream) -> Result<Option<Mark>> {
         Ok(None)
     }
 
     /// Wait on the host until an event from [`Backend::event_record`] has passed.
-    fn event_wait(&self, _ordinal: u32, _event: usize) -> Result<()> {
+    fn event_wait(&self, _ordinal: u32, _event: &Mark) -> Result<()> {
         Ok(())
     }
 
     /// Whether an event has passed (never waits; an error counts as passed:
     /// the wait reports it).
-    fn event_done(&self, _ordinal: u32, _event: usize) -> bool {
+    fn event_done(&self, _ordinal: u32, _event: &Mark) -> bool {
         true
     }
 
     /// Make `stream` wait for an event before its later work; the host does not wait.
-    fn event_order(&self, _ordinal: u32, _event: usize, _stream: Stream) -> Result<()> {
+    fn event_order(&self, _ordinal: u32, _event: &Mark, _stream: Stream) -> Result<()> {
         Ok(())
     }
 
     /// Release an event (its work may still run).
-    fn event_release(&self, _ordinal: u32, _event: usize) {}
+    fn event_release(&self, _ordinal: u32, _event: Mark) {}
 
     /// A new stream of device `ordinal` that does not wait for the default
     /// stream; the default stream where work completes on return (host).
@@ -84,26 +157,18 @@ pub(crate) trait Backend: Send + Sync {
     /// `ordinal` is its device. On the default stream all of it is complete
     /// on return. A backend that binds a context binds it once here and plans
     /// each copy once (the CUDA one does).
-    ///
-    /// # Safety
-    /// Every pair's regions lie inside live allocations of their spaces and do not overlap.
-    unsafe fn transfer(&self, ordinal: u32, t: &Transfer<'_>) -> Result<()>;
+    fn transfer(&self, ordinal: u32, t: &Transfer<'_>) -> Result<()>;
 
     /// Move managed memory towards `to` (managed spaces only; others do nothing).
-    ///
-    /// # Safety
-    /// `region` lies inside a live allocation of this space.
-    unsafe fn prefetch(&self, _ordinal: u32, _region: &Region, _to: Side, _stream: Stream) -> Result<()> {
+    fn prefetch(&self, _ordinal: u32, _region: &Held<'_>, _to: Side, _stream: Stream) -> Result<()> {
         Ok(())
     }
 
-    /// Grow a block from [`Backend::allocate`] to `new` bytes keeping its
+    /// Grow `block` to `new` bytes (`new` at least its size) keeping its
     /// address and contents, the new bytes zero; `Ok(false)` when this
-    /// backend cannot (the caller allocates anew and copies).
-    ///
-    /// # Safety
-    /// `ptr` and `old` describe a live block of this backend and ordinal; `new >= old`.
-    unsafe fn grow_in_place(&self, _ordinal: u32, _ptr: NonNull<u8>, _old: usize, _new: usize) -> Result<bool> {
+    /// backend cannot (the caller allocates anew and copies). The bytes past
+    /// the block's size are no one's yet.
+    fn grow_in_place(&self, _ordinal: u32, _block: &Block, _new: usize) -> Result<bool> {
         Ok(false)
     }
 
@@ -164,14 +229,15 @@ pub(crate) trait HostRegistration: Send + Sync {
 
 /// The copies of one sync (or one resize step) between two spaces, for
 /// [`Backend::transfer`]: `(dst, src)` region pairs of equal extents and
-/// element size.
+/// element size, each held.
+#[derive(Clone, Copy)]
 pub(crate) struct Transfer<'a> {
     /// The space every destination region lies in.
     pub dst: Space,
     /// The space every source region lies in.
     pub src: Space,
-    /// `(destination, source)` pairs.
-    pub pairs: &'a [(Region, Region)],
+    /// `(destination, source)` pairs; the two regions of a pair do not overlap.
+    pub pairs: &'a [(Held<'a>, Held<'a>)],
     /// Where the copies are ordered; the default stream completes them before returning.
     pub stream: Stream,
     /// A host region of the pairs is pageable (not page-locked): a backend
@@ -183,11 +249,11 @@ pub(crate) struct Transfer<'a> {
     pub fence: bool,
 }
 
-impl Transfer<'_> {
-    /// The space whose backend drives the copies (the device party; host to
-    /// host is plain memory) and its device ordinal.
-    pub(crate) fn driver(&self) -> Space {
-        copy_driver(self.dst, self.src)
+impl<'a> Transfer<'a> {
+    /// The copies of `pairs` from `src` into `dst` on `stream`, no fence
+    /// (the door, `memory::run`, sets it).
+    pub(crate) fn new(dst: Space, src: Space, pairs: &'a [(Held<'a>, Held<'a>)], stream: Stream, pageable_host: Option<bool>) -> Transfer<'a> {
+        Transfer { dst, src, pairs, stream, pageable_host, fence: false }
     }
 }
 

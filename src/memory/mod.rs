@@ -53,7 +53,7 @@ pub fn cuda_device_count() -> usize {
 pub(crate) use allocation::{allocation_point, Allocation};
 pub use allocation::{inject_allocation_failure, live_allocations, LiveAllocation};
 pub use background::settle;
-pub(crate) use backend::{Backend, HostRegistration, Transfer};
+pub(crate) use backend::{Backend, Block, Held, HostRegistration, Transfer};
 
 /// Bytes of host mirrors that dualview has registered with a device's driver
 /// (CUDA; the test device's fake driver when asked,
@@ -70,7 +70,7 @@ pub fn registered_host_bytes() -> usize {
 
 use crate::error::Result;
 use crate::side::Side;
-use crate::space::{Mem, Region, Space, Stream};
+use crate::space::{Mem, Space, Stream};
 
 /// The space whose backend drives a copy from `src` into `dst`: the device
 /// party, the destination when both are devices (host to host is plain memory).
@@ -82,65 +82,94 @@ pub(crate) fn copy_driver(dst: Space, src: Space) -> Space {
     }
 }
 
-/// Fill `dst` in `space` with one element's bytes.
-///
-/// # Safety
-/// `dst` lies inside a live allocation of `space`, and no one else accesses it meanwhile.
-pub(crate) unsafe fn fill(space: Space, dst: &Region, value: &[u8], stream: Stream) -> Result<()> {
-    // SAFETY: forwarded contract.
-    unsafe { space.backend()?.fill(space.ordinal(), dst, value, stream)? };
-    if stream.is_null() {
-        fence(space)?;
+/// What a [`run`] waits for before its copies (Kokkos fences before a `deep_copy`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fence {
+    /// Nothing: the caller orders the copies (a stream, a fenced sync).
+    Nothing,
+    /// All outstanding work of this space's device.
+    Space(Space),
+    /// All outstanding work of both parties' devices (Kokkos' `deep_copy`, G5).
+    Parties,
+}
+
+/// The door every copy between two spaces goes through (a sync's regions,
+/// a resize copy, a view copy, a deep copy, checked mode's read-back): the
+/// fence, fused into the driving backend's call when it fences that
+/// backend's own device; the copies, as one [`Backend::transfer`]; and, when
+/// a Kokkos tool listens and `labels` name the two sides, one `deep_copy`
+/// event around each pair's copy. On the default stream all of it is
+/// complete on return.
+pub(crate) fn run(t: &Transfer<'_>, fence: Fence, labels: Option<(&str, &str)>) -> Result<()> {
+    let driver = copy_driver(t.dst, t.src);
+    let backend = driver.backend()?;
+    let other = if driver == t.dst { t.src } else { t.dst };
+    let fused = match fence {
+        Fence::Nothing => false,
+        Fence::Space(f) if f == driver => true,
+        Fence::Space(f) => {
+            self::fence(f)?;
+            false
+        }
+        Fence::Parties => {
+            if other != driver && other.kind().memory() != Mem::Pageable {
+                self::fence(other)?; // the other party's device too (pinned memory: CUDA device 0's)
+            }
+            true
+        }
+    };
+    let tools = labels.filter(|_| crate::tools::wants_deep_copy());
+    let Some((dl, sl)) = tools else {
+        return backend.transfer(driver.ordinal(), &Transfer { fence: fused, ..*t });
+    };
+    if fused {
+        backend.fence(driver.ordinal())?;
+    }
+    for pair in t.pairs {
+        let (d, s) = (pair.0.region(), pair.1.region());
+        let n: usize = d.extents.as_slice().iter().product();
+        if n == 0 {
+            continue;
+        }
+        let one = Transfer { pairs: std::slice::from_ref(pair), fence: false, ..*t };
+        as_deep_copy(((t.dst, dl, d.ptr), (t.src, sl, s.ptr)), n * d.elem_size, || backend.transfer(driver.ordinal(), &one))?;
     }
     Ok(())
 }
 
-/// Copy `src` (in `src_space`) into `dst` (in `dst_space`): one pair through
-/// the driving backend's [`Backend::transfer`], the route every copy takes.
-///
-/// # Safety
-/// Both regions lie in live allocations of their spaces, do not overlap, and
-/// no one else writes them meanwhile.
-pub(crate) unsafe fn copy(
-    dst_space: Space,
-    dst: &Region,
-    src_space: Space,
-    src: &Region,
-    stream: Stream,
-) -> Result<()> {
-    let driver = copy_driver(dst_space, src_space);
-    let pair = [(*dst, *src)];
-    let t = Transfer { dst: dst_space, src: src_space, pairs: &pair, stream, pageable_host: None, fence: false };
-    // SAFETY: forwarded contract. On the default stream the backend completes
-    // the copy before returning (no device-wide fence needed).
-    unsafe { driver.backend()?.transfer(driver.ordinal(), &t) }
+/// One side of a Kokkos Tools `deep_copy` event: its space, label and address.
+pub(crate) type CopyEnd<'a> = (Space, &'a str, *const u8);
+
+/// Run `copy` inside one Kokkos Tools `deep_copy` event of `bytes` between
+/// the two ends `(dst, src)`, when a tool listens: the one place the events are written.
+pub(crate) fn as_deep_copy<R>(ends: (CopyEnd<'_>, CopyEnd<'_>), bytes: usize, copy: impl FnOnce() -> Result<R>) -> Result<R> {
+    if !crate::tools::wants_deep_copy() {
+        return copy();
+    }
+    crate::tools::begin_deep_copy(ends.0, ends.1, bytes);
+    let r = copy();
+    crate::tools::end_deep_copy();
+    r
 }
 
-/// Copy `src` (in `src_space`) into `dst` (in `dst_space`) on the default
-/// stream after a fence of both spaces' devices (Kokkos' `deep_copy`, G5):
-/// the space driving the copy fences and copies under one binding.
-///
-/// # Safety
-/// As [`copy`].
-pub(crate) unsafe fn copy_fenced(dst_space: Space, dst: &Region, src_space: Space, src: &Region) -> Result<()> {
-    let driver = copy_driver(dst_space, src_space);
-    let other = if driver == dst_space { src_space } else { dst_space };
-    if other != driver && other.kind().memory() != Mem::Pageable {
-        fence(other)?; // the other party's device too (pinned memory: CUDA device 0's)
+/// Fill `dst`, held in `space`, with one element's bytes; when a Kokkos
+/// tool listens and `label` names the view, as Kokkos' `deep_copy(view,
+/// scalar)` reports it: destination the view, source HostSpace "Scalar" at
+/// the value, `span * sizeof(element)` bytes (core/src/Kokkos_CopyViews.hpp).
+pub(crate) fn fill(space: Space, dst: &Held<'_>, value: &[u8], stream: Stream, label: Option<(&str, usize)>) -> Result<()> {
+    let run = || {
+        space.backend()?.fill(space.ordinal(), dst, value, stream)?;
+        if stream.is_null() { fence(space) } else { Ok(()) }
+    };
+    match label {
+        Some((l, bytes)) => as_deep_copy(((space, l, dst.region().ptr), (Space::HOST, "Scalar", value.as_ptr())), bytes, run),
+        None => run(),
     }
-    let pair = [(*dst, *src)];
-    let t = Transfer { dst: dst_space, src: src_space, pairs: &pair, stream: Stream::null(), pageable_host: Some(false), fence: true };
-    // SAFETY: forwarded contract; on the default stream the copy is complete on return.
-    unsafe { driver.backend()?.transfer(driver.ordinal(), &t) }
 }
 
 /// Prefetch managed memory of `space` towards side `to`.
-///
-/// # Safety
-/// `region` lies inside a live allocation of `space`.
-pub(crate) unsafe fn prefetch(space: Space, region: &Region, to: Side, stream: Stream) -> Result<()> {
-    // SAFETY: forwarded contract.
-    unsafe { space.backend()?.prefetch(space.ordinal(), region, to, stream) }
+pub(crate) fn prefetch(space: Space, region: &Held<'_>, to: Side, stream: Stream) -> Result<()> {
+    space.backend()?.prefetch(space.ordinal(), region, to, stream)
 }
 
 /// Wait for outstanding device work in `space` (a no-op for host spaces).

@@ -12,6 +12,7 @@
 //! thread each, so that "in flight" exists without a GPU
 //! ([`crate::memory::test_device::set_stream_delay`]).
 
+use super::device::Mark;
 use super::Backend;
 use crate::space::{Space, Stream};
 use crate::error::Result;
@@ -71,7 +72,8 @@ pub unsafe fn destroy(space: Space, stream: Stream) -> Result<()> {
 pub(crate) struct Event {
     backend: &'static dyn Backend,
     ordinal: u32,
-    raw: usize,
+    /// Taken by drop.
+    mark: Option<Mark>,
 }
 
 impl Event {
@@ -83,17 +85,17 @@ impl Event {
         }
         let backend = space.backend()?;
         let ordinal = space.ordinal();
-        Ok(backend.event_record(ordinal, stream)?.map(|raw| Event { backend, ordinal, raw }))
+        Ok(backend.event_record(ordinal, stream)?.map(|m| Event { backend, ordinal, mark: Some(m) }))
     }
 
     /// Wait on the host until the event has passed.
     pub(crate) fn wait(&self) -> Result<()> {
-        self.backend.event_wait(self.ordinal, self.raw)
+        self.mark.as_ref().map_or(Ok(()), |m| self.backend.event_wait(self.ordinal, m))
     }
 
     /// Whether the event has passed (never waits).
     pub(crate) fn is_done(&self) -> bool {
-        self.backend.event_done(self.ordinal, self.raw)
+        self.mark.as_ref().is_none_or(|m| self.backend.event_done(self.ordinal, m))
     }
 
     /// Order `stream`'s later work after this event; the host does not wait.
@@ -101,18 +103,20 @@ impl Event {
         if stream.is_null() {
             return self.wait(); // the default stream's copies complete on return: the host waits
         }
-        self.backend.event_order(self.ordinal, self.raw, stream)
+        self.mark.as_ref().map_or(Ok(()), |m| self.backend.event_order(self.ordinal, m, stream))
     }
 }
 
 impl Drop for Event {
     fn drop(&mut self) {
-        self.backend.event_release(self.ordinal, self.raw);
+        if let Some(m) = self.mark.take() {
+            self.backend.event_release(self.ordinal, m);
+        }
     }
 }
 
 impl std::fmt::Debug for Event {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Event({:#x} on device {})", self.raw, self.ordinal)
+        write!(f, "Event({:?} on device {})", self.mark, self.ordinal)
     }
 }

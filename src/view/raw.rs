@@ -3,15 +3,14 @@
 
 use super::View;
 use crate::element::ElemSpec;
-use crate::memory::Allocation;
+use crate::memory::{Allocation, Fence, Held, Transfer};
 use std::ptr::NonNull;
 use std::sync::Arc;
 use crate::error::{bail, Result};
 use crate::extents::Extents;
 use crate::layout::{Layout, Mapping};
 use crate::memory;
-use crate::space::{Region, Space, Stream};
-use crate::tools;
+use crate::space::{Space, Stream};
 
 impl View {
     /// A view over memory the caller owns; it is never freed here.
@@ -96,21 +95,10 @@ impl View {
                 self.elem.size()
             );
         }
-        // Kokkos Tools sees a fill as Kokkos' deep_copy(view, scalar) reports
-        // it: destination this view, source HostSpace "Scalar" at the value,
-        // span() * sizeof(element) bytes (core/src/Kokkos_CopyViews.hpp).
-        let traced = tools::wants_deep_copy();
-        if traced {
-            let bytes = self.span() * self.elem.size();
-            tools::begin_deep_copy((self.space, self.label(), self.data()), (Space::HOST, "Scalar", value.as_ptr()), bytes);
-        }
         // SAFETY: the region is this view's mapping inside its live
         // allocation; exclusivity is the caller's contract.
-        let r = unsafe { memory::fill(self.space, &self.region(), value, stream) };
-        if traced {
-            tools::end_deep_copy();
-        }
-        r
+        let dst = unsafe { Held::new(self.region()) };
+        memory::fill(self.space, &dst, value, stream, Some((self.label(), self.span() * self.elem.size())))
     }
 
     /// Copy `src` into this view: Kokkos `deep_copy(dst, src)`. The extents
@@ -198,28 +186,32 @@ impl View {
         {
             return Ok(());
         }
-        let traced = tools::wants_deep_copy();
-        if traced {
-            let bytes = self.size() * self.elem.size();
-            tools::begin_deep_copy((self.space, self.label(), self.data()), (src.space, src.label(), src.data()), bytes);
-        }
-        let r = if std::sync::Arc::ptr_eq(self.allocation(), src.allocation()) {
+        if std::sync::Arc::ptr_eq(self.allocation(), src.allocation()) {
             // Within one block the copy goes through a buffer on the host's time: on a
             // stream, first wait for the stream's earlier work (the copy must follow it).
-            let fenced = if stream.is_null() { Ok(()) } else { memory::stream::fence(self.space, stream) };
-            fenced.and_then(|()| self.copy_staged(src))
-        } else if fence {
-            // SAFETY: as below, on the default stream.
-            unsafe { memory::copy_fenced(self.space, &self.region(), src.space, &src.region()) }
-        } else {
-            // SAFETY: both regions are the views' mappings inside distinct live
-            // allocations; exclusivity is the caller's contract.
-            unsafe { memory::copy(self.space, &self.region(), src.space, &src.region(), stream) }
-        };
-        if traced {
-            tools::end_deep_copy();
+            if !stream.is_null() {
+                memory::stream::fence(self.space, stream)?;
+            }
+            let ends = ((self.space, self.label(), self.data() as *const u8), (src.space, src.label(), src.data() as *const u8));
+            return memory::as_deep_copy(ends, self.size() * self.elem.size(), || self.copy_staged(src));
         }
-        r
+        // SAFETY: both regions are the views' mappings inside distinct live
+        // allocations; exclusivity is the caller's contract.
+        let pair = unsafe { [(Held::new(self.region()), Held::new(src.region()))] };
+        let t = Transfer::new(self.space, src.space, &pair, stream, None);
+        memory::run(&t, if fence { Fence::Parties } else { Fence::Nothing }, Some((self.label(), src.label())))
+    }
+
+    /// [`View::copy_from`] between two views that nobody else holds (each
+    /// the only handle of its allocation, the two distinct): safe, since no
+    /// one else can reach either. `Busy` otherwise.
+    pub(crate) fn copy_from_unshared(&self, src: &View) -> Result<()> {
+        let (d, s) = (self.allocation(), src.allocation());
+        if std::sync::Arc::strong_count(d) != 1 || std::sync::Arc::strong_count(s) != 1 || std::sync::Arc::ptr_eq(d, s) {
+            bail!(Busy, "copy_from_unshared: \"{}\" or \"{}\" is held elsewhere", self.label(), src.label());
+        }
+        // SAFETY: each view holds the only reference to its allocation.
+        unsafe { self.copy_from(src) }
     }
 
     /// Copy through a packed host buffer (the two views share memory). Always
@@ -227,12 +219,11 @@ impl View {
     fn copy_staged(&self, src: &View) -> Result<()> {
         let packed = Mapping::new(Layout::Right, *self.extents())?;
         let tmp = View::new("dualview::staging", self.elem, packed, Space::HOST, false)?;
-        let tr: Region = tmp.region();
         // SAFETY: tmp is a fresh host allocation distinct from both views; both
-        // copies use the default stream and are complete when they return.
-        unsafe {
-            memory::copy(Space::HOST, &tr, src.space, &src.region(), Stream::null())?;
-            memory::copy(self.space, &self.region(), Space::HOST, &tr, Stream::null())
-        }
+        // copies use the default stream and are complete when they return;
+        // exclusivity of the views is the caller's contract.
+        let (t, s, d) = unsafe { (Held::new(tmp.region()), Held::new(src.region()), Held::new(self.region())) };
+        memory::run(&Transfer::new(Space::HOST, src.space, &[(t, s)], Stream::null(), None), Fence::Nothing, None)?;
+        memory::run(&Transfer::new(self.space, Space::HOST, &[(d, t)], Stream::null(), None), Fence::Nothing, None)
     }
 }

@@ -7,6 +7,7 @@
 //! 64-byte DualView took 88 us on the H200 that way, against 23 us in Kokkos
 //! (whose runtime keeps small scratch blocks of its own alive).
 
+use crate::memory::Block;
 use std::sync::Mutex;
 
 /// The largest block kept.
@@ -32,7 +33,7 @@ fn class(bytes: usize) -> Option<usize> {
 /// The kept blocks of one device.
 struct Device {
     ordinal: u32,
-    free: [Vec<usize>; CLASSES],
+    free: [Vec<Block>; CLASSES],
     bytes: usize,
 }
 
@@ -46,7 +47,7 @@ impl Kept {
     }
 
     /// A kept block of `size` (a [`size_of`] value) on device `ordinal`, if any.
-    pub(super) fn take(&self, ordinal: u32, size: usize) -> Option<usize> {
+    pub(super) fn take(&self, ordinal: u32, size: usize) -> Option<Block> {
         let c = class(size)?;
         let mut all = self.0.lock().unwrap_or_else(|p| p.into_inner());
         let d = all.iter_mut().find(|d| d.ordinal == ordinal)?;
@@ -55,10 +56,10 @@ impl Kept {
         Some(a)
     }
 
-    /// Keep block `addr` of `size` on device `ordinal`: false when it is not
+    /// Keep `block`, of `size`, on device `ordinal`: back when it is not
     /// small or the device keeps [`KEPT_MAX`] bytes already (then the caller frees it).
-    pub(super) fn keep(&self, ordinal: u32, size: usize, addr: usize) -> bool {
-        let Some(c) = class(size) else { return false };
+    pub(super) fn keep(&self, ordinal: u32, size: usize, block: Block) -> Result<(), Block> {
+        let Some(c) = class(size) else { return Err(block) };
         let mut all = self.0.lock().unwrap_or_else(|p| p.into_inner());
         let i = match all.iter().position(|d| d.ordinal == ordinal) {
             Some(i) => i,
@@ -69,11 +70,11 @@ impl Kept {
         };
         let d = &mut all[i];
         if d.bytes + size > KEPT_MAX {
-            return false;
+            return Err(block);
         }
-        d.free[c].push(addr);
+        d.free[c].push(block);
         d.bytes += size;
-        true
+        Ok(())
     }
 
     /// The bytes kept for device `ordinal` now.
@@ -82,16 +83,12 @@ impl Kept {
         all.iter().find(|d| d.ordinal == ordinal).map_or(0, |d| d.bytes)
     }
 
-    /// Every block kept for device `ordinal`, as (address, size), now no longer kept.
-    pub(super) fn drain(&self, ordinal: u32) -> Vec<(usize, usize)> {
+    /// Every block kept for device `ordinal`, now no longer kept.
+    pub(super) fn drain(&self, ordinal: u32) -> Vec<Block> {
         let mut all = self.0.lock().unwrap_or_else(|p| p.into_inner());
         let Some(d) = all.iter_mut().find(|d| d.ordinal == ordinal) else { return Vec::new() };
         d.bytes = 0;
-        let mut out = Vec::new();
-        for (c, list) in d.free.iter_mut().enumerate() {
-            out.extend(list.drain(..).map(|a| (a, SMALLEST << c)));
-        }
-        out
+        d.free.iter_mut().flat_map(|list| list.drain(..)).collect()
     }
 }
 
@@ -107,15 +104,21 @@ mod tests {
         }
     }
 
+    /// A token for a block at `addr` that nobody frees (the bookkeeping only).
+    fn block(addr: usize, size: usize) -> Block {
+        Block::for_test(addr, size)
+    }
+
     #[test]
     fn a_kept_block_comes_back_for_its_class_and_device_only() {
         let k = Kept::new();
-        assert!(k.keep(3, 256, 0x1000));
-        assert_eq!(k.take(3, 512), None);
-        assert_eq!(k.take(4, 256), None);
-        assert_eq!(k.take(3, 256), Some(0x1000));
-        assert_eq!(k.take(3, 256), None);
-        assert!(!k.keep(3, size_of(SMALL_MAX + 1), 0x2000), "large blocks go back to the driver");
+        assert!(k.keep(3, 256, block(0x1000, 256)).is_ok());
+        assert!(k.take(3, 512).is_none());
+        assert!(k.take(4, 256).is_none());
+        assert_eq!(k.take(3, 256).map(|b| b.addr()), Some(0x1000));
+        assert!(k.take(3, 256).is_none());
+        let big = size_of(SMALL_MAX + 1);
+        assert_eq!(k.keep(3, big, block(0x2000, big)).map_err(|b| b.addr()), Err(0x2000), "large blocks go back to the driver");
     }
 
     #[test]
@@ -123,13 +126,13 @@ mod tests {
         let k = Kept::new();
         let n = KEPT_MAX / SMALL_MAX;
         for i in 0..n {
-            assert!(k.keep(0, SMALL_MAX, 0x10000 * (i + 1)));
+            assert!(k.keep(0, SMALL_MAX, block(0x10000 * (i + 1), SMALL_MAX)).is_ok());
         }
-        assert!(!k.keep(0, SMALL_MAX, 0xdead0000), "over the cap: freed instead");
-        assert!(k.keep(1, SMALL_MAX, 0xbeef0000), "another device has its own cap");
+        assert!(k.keep(0, SMALL_MAX, block(0xdead0000, SMALL_MAX)).is_err(), "over the cap: freed instead");
+        assert!(k.keep(1, SMALL_MAX, block(0xbeef0000, SMALL_MAX)).is_ok(), "another device has its own cap");
         let drained = k.drain(0);
         assert_eq!(drained.len(), n);
-        assert!(drained.iter().all(|&(_, s)| s == SMALL_MAX));
-        assert!(k.keep(0, SMALL_MAX, 0x10000), "room again after the drain");
+        assert!(drained.iter().all(|b| b.bytes() == SMALL_MAX));
+        assert!(k.keep(0, SMALL_MAX, block(0x10000, SMALL_MAX)).is_ok(), "room again after the drain");
     }
 }

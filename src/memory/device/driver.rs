@@ -1,8 +1,10 @@
 //! The raw calls the device engine makes: one [`Driver`] per GPU vendor
 //! (`src/memory/device/drivers/cuda.rs`) and one fake (`src/memory/device/drivers/fake/driver.rs`).
 //! Every call acts on the device bound to the calling thread by
-//! [`Driver::bind`], as CUDA's current context does; addresses are plain
-//! numbers, streams and events raw handles.
+//! [`Driver::bind`], as CUDA's current context does. The raw layer, as
+//! cudarc's `result` is: addresses are [`Addr`] (never null), events
+//! [`EventHandle`] (never null, not `Clone`: destroyed once), streams
+//! [`Stream`] (null: the default stream). Only `raw.rs` calls the `unsafe` ones.
 //!
 //! | group | calls |
 //! | --- | --- |
@@ -12,13 +14,67 @@
 //! | waiting | `synchronize`, `stream_synchronize` |
 //! | streams | `stream_create`, `stream_destroy`, `launch_host_fn` |
 //! | events | `event_create`, `event_record`, `event_query`, `event_synchronize`, `event_destroy`, `stream_wait_event` |
-//! | host memory | `host_register`, `host_unregister`, `is_page_locked`, `registers_mirrors` |
-//! | policy | `keeps_small_blocks` |
+//! | host memory | `host_register`, `host_unregister`, `is_page_locked` |
+//!
+//! What the engine does differently by device (register mirrors, keep small
+//! blocks, grow in place) is no question to the driver: an `EnginePolicy`
+//! the engine's maker gives it (`mod.rs`).
 
 use crate::error::{Error, Result};
 use crate::space::Stream;
+use std::num::NonZeroUsize;
 
 pub(crate) use crate::space::Mem;
+
+/// An address a driver call reads or writes: device memory, or the host
+/// memory of a copy. Never null.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct Addr(NonZeroUsize);
+
+impl Addr {
+    /// `a`, unless it is 0.
+    pub(crate) const fn new(a: usize) -> Option<Addr> {
+        match NonZeroUsize::new(a) {
+            Some(a) => Some(Addr(a)),
+            None => None,
+        }
+    }
+
+    /// The address of a pointer, unless it is null.
+    pub(crate) fn of<T>(p: *const T) -> Option<Addr> {
+        Addr::new(p as usize)
+    }
+
+    /// The address as a number.
+    pub(crate) const fn get(self) -> usize {
+        self.0.get()
+    }
+
+    /// `bytes` further on (an offset inside the range the address starts).
+    pub(crate) const fn add(self, bytes: usize) -> Addr {
+        Addr(self.0.saturating_add(bytes))
+    }
+}
+
+/// An event a driver made ([`Driver::event_create`]), until
+/// [`Driver::event_destroy`] takes it. Never null; not `Clone`.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct EventHandle(NonZeroUsize);
+
+impl EventHandle {
+    /// The driver's handle `raw`, unless it is 0.
+    pub(crate) const fn new(raw: usize) -> Option<EventHandle> {
+        match NonZeroUsize::new(raw) {
+            Some(r) => Some(EventHandle(r)),
+            None => None,
+        }
+    }
+
+    /// The raw handle, for the driver's own call.
+    pub(crate) const fn get(&self) -> usize {
+        self.0.get()
+    }
+}
 
 /// The direction of a contiguous copy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,13 +92,13 @@ pub(crate) enum Dir {
 #[cfg_attr(not(feature = "cuda"), allow(dead_code))] // the memories: read by the CUDA driver
 pub(crate) struct Copy2D {
     /// First destination row.
-    pub dst: usize,
+    pub dst: Addr,
     /// What the destination is.
     pub dst_mem: Mem,
     /// Bytes from one destination row to the next.
     pub dst_pitch: usize,
     /// First source row.
-    pub src: usize,
+    pub src: Addr,
     /// What the source is.
     pub src_mem: Mem,
     /// Bytes from one source row to the next.
@@ -74,8 +130,8 @@ pub(crate) type HostFn = Box<dyn FnOnce() + Send>;
 /// # Safety of the `unsafe` calls
 /// Every address lies in live memory of the kind named (or implied by the
 /// direction) for the whole range, the caller keeps it live and unshared until
-/// the call (or, when queued, the stream) has run, and streams and events are
-/// handles this driver made and has not released.
+/// the call (or, when queued, the stream) has run, and streams are handles
+/// this driver made and has not released (events: [`EventHandle`]s).
 pub(crate) trait Driver: Send + Sync {
     /// Devices this process can use through this driver; 0 when the driver is absent.
     fn device_count(&self) -> usize;
@@ -86,22 +142,22 @@ pub(crate) trait Driver: Send + Sync {
     fn restore(&self, previous: usize);
 
     /// `bytes` (more than 0) of `mem` (`Pinned`, `Device` or `Managed`), aligned to 64 bytes.
-    fn alloc(&self, bytes: usize, mem: Mem) -> Result<usize>;
+    fn alloc(&self, bytes: usize, mem: Mem) -> Result<Addr>;
     /// Free a block from [`Driver::alloc`] (waits for the device's work on it).
     ///
     /// # Safety
     /// `addr`, `bytes` and `mem` are those of one `alloc` on the bound device, not used afterwards.
-    unsafe fn free(&self, addr: usize, bytes: usize, mem: Mem);
+    unsafe fn free(&self, addr: Addr, bytes: usize, mem: Mem);
     /// Grow a `Device` block to `new` bytes in place, keeping its contents
     /// (the new bytes zero): `Ok(false)` when it cannot.
     ///
     /// # Safety
     /// `addr` and `old` describe a live block of device `ordinal`; `new >= old`.
-    unsafe fn grow_in_place(&self, _ordinal: u32, _addr: usize, _old: usize, _new: usize) -> Result<bool> {
+    unsafe fn grow_in_place(&self, _ordinal: u32, _addr: Addr, _old: usize, _new: usize) -> Result<bool> {
         Ok(false)
     }
     /// Whether [`Driver::grow_in_place`] would succeed.
-    fn can_grow_in_place(&self, _ordinal: u32, _addr: usize, _old: usize, _new: usize) -> bool {
+    fn can_grow_in_place(&self, _ordinal: u32, _addr: Addr, _old: usize, _new: usize) -> bool {
         false
     }
 
@@ -109,17 +165,17 @@ pub(crate) trait Driver: Send + Sync {
     ///
     /// # Safety
     /// See the trait.
-    unsafe fn copy(&self, dst: usize, src: usize, bytes: usize, dir: Dir) -> Result<()>;
+    unsafe fn copy(&self, dst: Addr, src: Addr, bytes: usize, dir: Dir) -> Result<()>;
     /// A contiguous copy queued on `stream`.
     ///
     /// # Safety
     /// See the trait.
-    unsafe fn copy_async(&self, dst: usize, src: usize, bytes: usize, dir: Dir, stream: Stream) -> Result<()>;
+    unsafe fn copy_async(&self, dst: Addr, src: Addr, bytes: usize, dir: Dir, stream: Stream) -> Result<()>;
     /// A contiguous copy between two devices, queued on `stream`.
     ///
     /// # Safety
     /// See the trait.
-    unsafe fn copy_peer_async(&self, dst: usize, dst_device: u32, src: usize, src_device: u32, bytes: usize, stream: Stream) -> Result<()>;
+    unsafe fn copy_peer_async(&self, dst: Addr, dst_device: u32, src: Addr, src_device: u32, bytes: usize, stream: Stream) -> Result<()>;
     /// A 2D copy queued on `stream`.
     ///
     /// # Safety
@@ -129,12 +185,12 @@ pub(crate) trait Driver: Send + Sync {
     ///
     /// # Safety
     /// See the trait.
-    unsafe fn memset_async(&self, dst: usize, word: Word, count: usize, stream: Stream) -> Result<()>;
+    unsafe fn memset_async(&self, dst: Addr, word: Word, count: usize, stream: Stream) -> Result<()>;
     /// Move managed memory towards device `to` (`None`: the host), queued on `stream`.
     ///
     /// # Safety
     /// See the trait.
-    unsafe fn prefetch_async(&self, addr: usize, bytes: usize, to: Option<u32>, stream: Stream) -> Result<()>;
+    unsafe fn prefetch_async(&self, addr: Addr, bytes: usize, to: Option<u32>, stream: Stream) -> Result<()>;
 
     /// Wait for all work of the bound device.
     fn synchronize(&self) -> Result<()>;
@@ -152,48 +208,43 @@ pub(crate) trait Driver: Send + Sync {
     fn launch_host_fn(&self, stream: Stream, f: HostFn) -> std::result::Result<(), (Error, HostFn)>;
 
     /// A new event (timing off).
-    fn event_create(&self) -> Result<usize>;
+    fn event_create(&self) -> Result<EventHandle>;
     /// Record `event` after the work queued on `stream` so far.
     ///
     /// # Safety
     /// See the trait.
-    unsafe fn event_record(&self, event: usize, stream: Stream) -> Result<()>;
+    unsafe fn event_record(&self, event: &EventHandle, stream: Stream) -> Result<()>;
     /// Whether `event` has passed: `Ok(false)` while its work runs.
     ///
     /// # Safety
     /// See the trait.
-    unsafe fn event_query(&self, event: usize) -> Result<bool>;
+    unsafe fn event_query(&self, event: &EventHandle) -> Result<bool>;
     /// Wait on the host for `event`.
     ///
     /// # Safety
     /// See the trait.
-    unsafe fn event_synchronize(&self, event: usize) -> Result<()>;
+    unsafe fn event_synchronize(&self, event: &EventHandle) -> Result<()>;
     /// Release `event` (its work still runs).
     ///
     /// # Safety
     /// See the trait.
-    unsafe fn event_destroy(&self, event: usize);
+    unsafe fn event_destroy(&self, event: EventHandle);
     /// Make `stream`'s later work wait for `event`.
     ///
     /// # Safety
     /// See the trait.
-    unsafe fn stream_wait_event(&self, stream: Stream, event: usize) -> Result<()>;
+    unsafe fn stream_wait_event(&self, stream: Stream, event: &EventHandle) -> Result<()>;
 
     /// Page-lock `[addr, addr + len)` of pageable host memory for every device.
     ///
     /// # Safety
     /// See the trait.
-    unsafe fn host_register(&self, addr: usize, len: usize) -> Result<()>;
+    unsafe fn host_register(&self, addr: Addr, len: usize) -> Result<()>;
     /// Undo the [`Driver::host_register`] that starts at `addr`.
     ///
     /// # Safety
     /// See the trait.
-    unsafe fn host_unregister(&self, addr: usize);
+    unsafe fn host_unregister(&self, addr: Addr);
     /// Whether `addr` is page-locked host memory (pinned or registered). Never an error.
     fn is_page_locked(&self, addr: usize) -> bool;
-    /// Whether DualViews over device `ordinal` register their pageable mirrors (docs/GPU.md).
-    fn registers_mirrors(&self, ordinal: u32) -> bool;
-    /// Whether the engine keeps the small device blocks of `ordinal` for reuse (DECISIONS G20).
-    /// Constant while the device has memory allocated.
-    fn keeps_small_blocks(&self, ordinal: u32) -> bool;
 }

@@ -9,9 +9,10 @@
 //! | `blocks.rs` | small device blocks kept for reuse instead of freed (G20) |
 //! | `copy.rs` | a copy planned once: the tiny synchronous path (G8), contiguous, peer and 2D copies (G3), strided copies between devices through a host buffer |
 //! | `stage.rs` | asynchronous copies of pageable memory staged through a pool of pinned buffers, a host function as the completion (G13) |
-//! | `events.rs` | the event pool, host-function flags as events, streams |
+//! | `events.rs` | the event pool, host-function flags as events ([`Mark`]) |
 //! | `fill.rs` | fills by memset widths, by doubling, and through a packed scratch block |
-//! | `driver.rs` | the [`Driver`] trait: the raw calls, about 25 |
+//! | `raw.rs` | every driver call that reads, writes or releases, with the address arithmetic of copies and fills: the engine's only `unsafe` |
+//! | `driver.rs` | the [`Driver`] trait: the raw calls, about 25, on typed handles |
 
 mod blocks;
 mod copy;
@@ -19,27 +20,44 @@ pub(crate) mod driver;
 pub(crate) mod drivers;
 mod events;
 mod fill;
+mod raw;
 mod stage;
 
 use super::registration::{HostDriver, Registration};
-use super::{allocation_point, host, Backend, HostRegistration, Transfer};
-use crate::space::{Region, Space, SpaceKind, Stream};
+use super::{allocation_point, host, Backend, Block, Held, HostRegistration, Transfer};
+use crate::space::{Space, SpaceKind, Stream};
 use crate::error::{bail, Error, Result};
 use crate::side::Side;
 use copy::End;
-pub(crate) use driver::{Copy2D, Dir, Driver, HostFn, Mem, Word};
+pub(crate) use driver::{Addr, Copy2D, Dir, Driver, EventHandle, HostFn, Mem, Word};
+pub(crate) use events::Mark;
 use std::ptr::NonNull;
 use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, Mutex};
+
+/// What an engine does differently by device: given by whoever makes the
+/// engine (the CUDA driver's module reads it once per process; the test
+/// device's switches set it per ordinal), never asked of the raw driver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct EnginePolicy {
+    /// DualViews over the device register their pageable host mirrors (docs/GPU.md, G13).
+    pub registers_mirrors: bool,
+    /// Small device blocks are kept for reuse (G20); constant while the device has memory allocated.
+    pub keeps_small_blocks: bool,
+    /// Device blocks may grow in place (CUDA's never do).
+    pub grows_in_place: bool,
+}
 
 /// One driver with the engine's state: the pools of pinned staging buffers
 /// and of idle events, and the registered mirror bytes.
 pub(crate) struct Engine {
     driver: &'static dyn Driver,
+    /// The policy of each device.
+    policy: fn(u32) -> EnginePolicy,
     /// Pinned staging buffers not in use (`stage.rs`).
     pool: Mutex<Vec<stage::Buffer>>,
     /// Idle events by device, recorded again by later copies (`events.rs`).
-    events: Mutex<Vec<(u32, usize)>>,
+    events: Mutex<Vec<(u32, EventHandle)>>,
     /// Bytes of mirrors registered through this driver now.
     registered: AtomicUsize,
     /// Small device blocks freed by their DualViews, kept for the next ones (`blocks.rs`).
@@ -47,9 +65,14 @@ pub(crate) struct Engine {
 }
 
 impl Engine {
-    /// An engine over `driver`.
-    pub(crate) const fn new(driver: &'static dyn Driver) -> Engine {
-        Engine { driver, pool: Mutex::new(Vec::new()), events: Mutex::new(Vec::new()), registered: AtomicUsize::new(0), kept: blocks::Kept::new() }
+    /// An engine over `driver`, run by `policy`.
+    pub(crate) const fn new(driver: &'static dyn Driver, policy: fn(u32) -> EnginePolicy) -> Engine {
+        Engine { driver, policy, pool: Mutex::new(Vec::new()), events: Mutex::new(Vec::new()), registered: AtomicUsize::new(0), kept: blocks::Kept::new() }
+    }
+
+    /// The policy of device `ordinal`.
+    fn policy(&self, ordinal: u32) -> EnginePolicy {
+        (self.policy)(ordinal)
     }
 
     /// Make device `ordinal` current until the guard drops (what was current comes back).
@@ -119,34 +142,34 @@ impl DeviceBackend {
     /// device whose driver keeps such blocks (G20): then it is allocated at that
     /// size and kept for reuse when freed. `None`: allocated and freed as it is.
     fn kept_size(&self, ordinal: u32, bytes: usize) -> Option<usize> {
-        (self.mem == Mem::Device && bytes <= blocks::SMALL_MAX && self.driver().keeps_small_blocks(ordinal)).then(|| blocks::size_of(bytes))
+        (self.mem == Mem::Device && bytes <= blocks::SMALL_MAX && self.engine.policy(ordinal).keeps_small_blocks).then(|| blocks::size_of(bytes))
     }
 
     /// A new block from the driver; when it is out of memory, the device's
     /// kept blocks are freed and the allocation tried once more.
-    fn alloc_or_drain(&self, ordinal: u32, size: usize) -> Result<usize> {
-        let d = self.driver();
-        match d.alloc(size, self.mem) {
+    fn alloc_or_drain(&self, ordinal: u32, size: usize) -> Result<Block> {
+        match raw::alloc(self.engine, size, self.mem) {
             Err(e) if e.kind() == crate::error::ErrorKind::OutOfMemory && self.mem == Mem::Device => {
                 let kept = self.engine.kept.drain(ordinal);
                 if kept.is_empty() {
                     return Err(e);
                 }
-                for (a, s) in kept {
-                    // SAFETY: kept blocks are idle blocks of this device's memory, of `s` bytes, handed out no more.
-                    unsafe { d.free(a, s, self.mem) };
+                for b in kept {
+                    raw::free(self.engine, b, self.mem);
                 }
-                d.alloc(size, self.mem)
+                raw::alloc(self.engine, size, self.mem)
             }
             r => r,
         }
     }
 
     /// The device parties of a copy this engine drives are its own memory
-    /// (host memory, pinned by any driver, is host memory to every one).
+    /// (host memory, pinned by any driver, is host memory to every one): a
+    /// space of the same driver's feature.
     fn check_parties(&self, dst: Space, src: Space) -> Result<()> {
+        let mine = crate::space::feature_of(self.kind);
         for s in [dst, src] {
-            if mem(s).on_device() && !s.backend().is_ok_and(|b| b.engine().is_some_and(|e| std::ptr::eq(e, self.engine))) {
+            if mem(s).on_device() && crate::space::feature_of(s.kind()) != mine {
                 bail!(Incompatible, "no copy path between {} and {}", src, dst);
             }
         }
@@ -155,82 +178,70 @@ impl DeviceBackend {
 }
 
 impl Backend for DeviceBackend {
-    fn engine(&self) -> Option<&'static Engine> {
-        Some(self.engine)
-    }
-
     fn allocate(&self, ordinal: u32, bytes: usize, zeroed: bool) -> Result<NonNull<u8>> {
         if bytes == 0 {
             return Ok(host::dangling());
         }
-        let d = self.driver();
         let _bound = self.engine.bind(self.device(ordinal))?;
         let space = Space::new(self.kind, ordinal);
         let class = self.kept_size(ordinal, bytes);
         let size = class.unwrap_or(bytes);
         let kept = class.and_then(|c| self.engine.kept.take(ordinal, c));
-        let a = match kept {
-            Some(a) => a,
+        let block = match kept {
+            Some(b) => b,
             None => self.alloc_or_drain(ordinal, size).map_err(|e| Error::new(e.kind(), format!("{space}: allocation of {bytes} bytes: {}", e.message())))?,
         };
-        if zeroed {
-            let z = if self.mem == Mem::Pinned {
-                // SAFETY: the `bytes` of host memory just allocated.
-                unsafe { std::ptr::write_bytes(a as *mut u8, 0, bytes) };
-                Ok(())
-            } else {
-                // SAFETY: the block just allocated, on the bound device.
-                unsafe { d.memset_async(a, Word::W8(0), bytes, Stream::null()) }.and_then(|()| d.synchronize())
-            };
-            if let Err(e) = z {
-                // SAFETY: our own block, unused.
-                unsafe { d.free(a, size, self.mem) };
-                return Err(e);
-            }
+        if let Err(e) = if zeroed { raw::zero_new(self.engine, &block, self.mem, bytes) } else { Ok(()) } {
+            raw::free(self.engine, block, self.mem);
+            return Err(e);
         }
-        NonNull::new(a as *mut u8).ok_or_else(|| crate::error::err!(Device, "the driver returned address 0"))
+        NonNull::new(block.ptr()).ok_or_else(|| crate::error::err!(Device, "the driver returned address 0"))
     }
 
-    unsafe fn deallocate(&self, ordinal: u32, ptr: NonNull<u8>, bytes: usize) {
-        if bytes == 0 {
+    fn deallocate(&self, ordinal: u32, block: Block) {
+        if block.bytes() == 0 {
             return;
         }
         // Errors cannot be reported from a drop: they leave the memory to the driver.
         if let Ok(_bound) = self.engine.bind(self.device(ordinal)) {
             let idle = self.mem == Mem::Pinned || self.driver().synchronize().is_ok();
-            let class = self.kept_size(ordinal, bytes);
-            let size = class.unwrap_or(bytes);
+            let class = self.kept_size(ordinal, block.bytes());
+            // The block the engine allocated: its size class when small.
+            let block = match class {
+                Some(c) => raw::sized(block, c),
+                None => block,
+            };
             // Kept only once the synchronize above succeeded: no queued work uses it when it is
             // handed out again. Otherwise the driver's free (which waits for the device) takes it.
-            if idle && class.is_some_and(|c| self.engine.kept.keep(ordinal, c, ptr.as_ptr() as usize)) {
-                return;
-            }
-            // SAFETY: forwarded contract: a block of `allocate` with this memory, of `size` bytes.
-            unsafe { self.driver().free(ptr.as_ptr() as usize, size, self.mem) };
+            let block = match class {
+                Some(c) if idle => match self.engine.kept.keep(ordinal, c, block) {
+                    Ok(()) => return,
+                    Err(b) => b,
+                },
+                _ => block,
+            };
+            raw::free(self.engine, block, self.mem);
         }
     }
 
-    unsafe fn fill(&self, ordinal: u32, dst: &Region, value: &[u8], stream: Stream) -> Result<()> {
+    fn fill(&self, ordinal: u32, dst: &Held<'_>, value: &[u8], stream: Stream) -> Result<()> {
         if self.mem == Mem::Pinned {
-            // SAFETY: forwarded contract; pinned memory is host memory.
-            unsafe { host::fill(dst, value) };
+            host::fill(dst, value); // pinned memory is host memory
             return Ok(());
         }
         let _bound = self.engine.bind(ordinal)?;
         stage::other_work_queued();
-        // SAFETY: forwarded contract; the device is bound.
-        unsafe { fill::fill(self.engine, ordinal, dst, value, stream) }
+        fill::fill(self.engine, ordinal, dst, value, stream)
     }
 
-    unsafe fn transfer(&self, _ordinal: u32, t: &Transfer<'_>) -> Result<()> {
+    fn transfer(&self, _ordinal: u32, t: &Transfer<'_>) -> Result<()> {
         if !mem(t.dst).on_device() && !mem(t.src).on_device() {
             // Pinned and pageable host memory: plain copies, no device (and a fence only when asked).
             if t.fence {
                 self.fence(0)?;
             }
             for (d, s) in t.pairs {
-                // SAFETY: both host memory (pageable or pinned); forwarded contract.
-                unsafe { host::copy(d, s) };
+                host::copy(d, s);
             }
             return Ok(());
         }
@@ -245,11 +256,10 @@ impl Backend for DeviceBackend {
         for (dr, sr) in t.pairs {
             // A view copy's host memory may be a registered mirror: on a stream, ask the driver.
             let pageable = t.pageable_host.unwrap_or_else(|| {
-                let host = if mem(t.dst).on_device() { sr.ptr } else { dr.ptr };
+                let host = if mem(t.dst).on_device() { sr.region().ptr } else { dr.region().ptr };
                 !t.stream.is_null() && !d.is_page_locked(host as usize)
             });
-            // SAFETY: forwarded contract; the device is bound.
-            match unsafe { copy::copy_bound(self.engine, End::of(t.dst, dr), End::of(t.src, sr), t.stream, pageable) } {
+            match copy::copy_bound(self.engine, End::of(t.dst, *dr), End::of(t.src, *sr), t.stream, pageable) {
                 Ok(q) => queued |= q,
                 Err(e) => {
                     if t.stream.is_null() {
@@ -273,23 +283,23 @@ impl Backend for DeviceBackend {
         self.driver().synchronize()
     }
 
-    fn event_record(&self, ordinal: u32, stream: Stream) -> Result<Option<usize>> {
+    fn event_record(&self, ordinal: u32, stream: Stream) -> Result<Option<Mark>> {
         events::record(self.engine, self.device(ordinal), stream)
     }
 
-    fn event_wait(&self, ordinal: u32, event: usize) -> Result<()> {
+    fn event_wait(&self, ordinal: u32, event: &Mark) -> Result<()> {
         events::wait(self.engine, self.device(ordinal), event)
     }
 
-    fn event_done(&self, ordinal: u32, event: usize) -> bool {
+    fn event_done(&self, ordinal: u32, event: &Mark) -> bool {
         events::done(self.engine, self.device(ordinal), event)
     }
 
-    fn event_order(&self, ordinal: u32, event: usize, stream: Stream) -> Result<()> {
+    fn event_order(&self, ordinal: u32, event: &Mark, stream: Stream) -> Result<()> {
         events::order(self.engine, self.device(ordinal), event, stream)
     }
 
-    fn event_release(&self, ordinal: u32, event: usize) {
+    fn event_release(&self, ordinal: u32, event: Mark) {
         events::release(self.engine, self.device(ordinal), event)
     }
 
@@ -300,8 +310,7 @@ impl Backend for DeviceBackend {
 
     fn stream_destroy(&self, ordinal: u32, stream: Stream) -> Result<()> {
         let _bound = self.engine.bind(self.device(ordinal))?;
-        // SAFETY: the caller's stream from stream_create; its work still runs.
-        unsafe { self.driver().stream_destroy(stream) }
+        raw::stream_destroy(self.engine, stream)
     }
 
     fn stream_fence(&self, ordinal: u32, stream: Stream) -> Result<()> {
@@ -309,20 +318,21 @@ impl Backend for DeviceBackend {
         self.driver().stream_synchronize(stream)
     }
 
-    unsafe fn grow_in_place(&self, ordinal: u32, ptr: NonNull<u8>, old: usize, new: usize) -> Result<bool> {
-        if self.mem != Mem::Device {
+    fn grow_in_place(&self, ordinal: u32, block: &Block, new: usize) -> Result<bool> {
+        if self.mem != Mem::Device || !self.engine.policy(ordinal).grows_in_place {
             return Ok(false);
         }
-        // SAFETY: forwarded contract.
-        unsafe { self.driver().grow_in_place(ordinal, ptr.as_ptr() as usize, old, new) }
+        raw::grow_in_place(self.engine, ordinal, block, new)
     }
 
     fn can_grow_in_place(&self, ordinal: u32, ptr: NonNull<u8>, old: usize, new: usize) -> bool {
-        self.mem == Mem::Device && self.driver().can_grow_in_place(ordinal, ptr.as_ptr() as usize, old, new)
+        self.mem == Mem::Device
+            && self.engine.policy(ordinal).grows_in_place
+            && Addr::of(ptr.as_ptr()).is_some_and(|a| self.driver().can_grow_in_place(ordinal, a, old, new))
     }
 
     fn registers_mirror(&self, ordinal: u32, host: Space) -> bool {
-        self.mem == Mem::Device && host == Space::HOST && self.driver().registers_mirrors(ordinal)
+        self.mem == Mem::Device && host == Space::HOST && self.engine.policy(ordinal).registers_mirrors
     }
 
     fn mirror_registration(&self, _ordinal: u32, ptr: NonNull<u8>, bytes: usize, label: &Arc<str>) -> Option<Box<dyn HostRegistration>> {
@@ -332,13 +342,13 @@ impl Backend for DeviceBackend {
         Some(Box::new(Registration::new(self.engine, ptr.as_ptr() as usize, bytes, label.clone())))
     }
 
-    unsafe fn prefetch(&self, ordinal: u32, region: &Region, to: Side, stream: Stream) -> Result<()> {
+    fn prefetch(&self, ordinal: u32, region: &Held<'_>, to: Side, stream: Stream) -> Result<()> {
         if self.mem != Mem::Managed {
             return Ok(());
         }
         stage::other_work_queued();
-        let span = crate::layout::Mapping::with_strides(region.extents, region.strides.as_slice()).map(|m| m.span()).unwrap_or(0);
-        if span == 0 {
+        let r = region.region();
+        if r.extents.as_slice().contains(&0) {
             return Ok(());
         }
         let _bound = self.engine.bind(ordinal)?;
@@ -346,11 +356,9 @@ impl Backend for DeviceBackend {
             Side::Device => Some(ordinal),
             Side::Host => None,
         };
-        let d = self.driver();
-        // SAFETY: the range lies inside a live managed allocation (forwarded contract).
-        unsafe { d.prefetch_async(region.ptr as usize, span * region.elem_size, target, stream)? };
+        raw::prefetch(self.engine, region, target, stream)?;
         if stream.is_null() {
-            d.stream_synchronize(Stream::null())?;
+            self.driver().stream_synchronize(Stream::null())?;
         }
         Ok(())
     }
@@ -366,15 +374,12 @@ impl HostDriver for Engine {
         // The failure injection of the tests reaches the refusal path here.
         allocation_point("mirror registration")?;
         let _bound = self.bind(0)?;
-        // SAFETY: a live host block the state machine owns the registration of;
-        // registration only pins its pages.
-        unsafe { self.driver.host_register(addr, len) }
+        raw::host_register(self, addr, len)
     }
 
     fn unregister(&self, addr: usize) {
         if let Ok(_bound) = self.bind(0) {
-            // SAFETY: a range registered by `register`; errors leave it to the driver.
-            unsafe { self.driver.host_unregister(addr) };
+            raw::host_unregister(self, addr);
         }
     }
 

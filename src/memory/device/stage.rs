@@ -13,12 +13,13 @@
 //! mirror that large is registered (page-locked) before its first copy unless
 //! the driver refused it or `DV_PAGEABLE_MIRROR` is set.
 
-use super::copy::{issue, packed_like, End};
+use super::copy::End;
+use super::raw::{self, Job};
 use super::{Engine, Mem};
 use crate::error::Result;
 use crate::layout::plan;
-use crate::memory::host;
-use crate::space::{Region, Stream};
+use crate::memory::{host, Block};
+use crate::space::Stream;
 use std::sync::{Arc, Condvar, Mutex};
 
 /// The largest asynchronous pageable copy staged through pinned memory.
@@ -28,8 +29,13 @@ const STAGE_MIN: usize = 64 << 10;
 
 /// A pinned staging buffer (never freed: the pool keeps it).
 pub(super) struct Buffer {
-    ptr: usize,
-    cap: usize,
+    pub(super) block: Block,
+}
+
+impl Buffer {
+    fn cap(&self) -> usize {
+        self.block.bytes()
+    }
 }
 
 fn pool(e: &Engine) -> std::sync::MutexGuard<'_, Vec<Buffer>> {
@@ -40,20 +46,24 @@ fn pool(e: &Engine) -> std::sync::MutexGuard<'_, Vec<Buffer>> {
 fn take(e: &Engine, bytes: usize) -> Result<Buffer> {
     {
         let mut p = pool(e);
-        if let Some(i) = (0..p.len()).filter(|&i| p[i].cap >= bytes).min_by_key(|&i| p[i].cap) {
+        if let Some(i) = (0..p.len()).filter(|&i| p[i].cap() >= bytes).min_by_key(|&i| p[i].cap()) {
             return Ok(p.swap_remove(i));
         }
     }
     let cap = bytes.next_power_of_two().max(STAGE_MIN);
     let _bound = e.bind(0)?;
-    let ptr = e.driver.alloc(cap, Mem::Pinned)?;
-    Ok(Buffer { ptr, cap })
+    Ok(Buffer { block: raw::alloc(e, cap, Mem::Pinned)? })
+}
+
+/// Return a buffer to the pool (a job that has run).
+pub(super) fn give_back(e: &Engine, buf: Buffer) {
+    pool(e).push(buf);
 }
 
 /// Set by a stream's host function once it has run: the completion of a
 /// staged copy, which serves as that copy's event (one submission fewer
 /// than recording an event after it).
-pub(super) struct Flag {
+pub(crate) struct Flag {
     /// The stream the host function was queued on (its own later work needs no wait).
     pub(super) stream: usize,
     done: Mutex<bool>,
@@ -61,7 +71,7 @@ pub(super) struct Flag {
 }
 
 impl Flag {
-    fn set(&self) {
+    pub(super) fn set(&self) {
         *self.done.lock().unwrap_or_else(|e| e.into_inner()) = true;
         self.ran.notify_all();
     }
@@ -102,39 +112,6 @@ pub(super) fn take_last(e: &Engine, stream: Stream) -> Option<Arc<Flag>> {
         .flatten()
 }
 
-/// What a stream's host function does when the stream reaches it.
-struct Job {
-    engine: &'static Engine,
-    /// Unpack the buffer into this host region (device to host), or nothing.
-    unpack: Option<Region>,
-    /// The buffer, packed as `packed` describes.
-    packed: Region,
-    buf: Buffer,
-    /// Set once the job has run.
-    flag: Arc<Flag>,
-}
-
-// SAFETY: the regions are host memory that stays live until the job has run
-// (the DualView's family waits for its events before freeing, and a view copy's
-// caller keeps its views until the stream has run); only the job touches them then.
-unsafe impl Send for Job {}
-
-impl Job {
-    /// Unpack if asked, then return the buffer to the pool and set the flag.
-    /// Calls no driver function (the driver forbids it there) and never unwinds.
-    fn finish(self) {
-        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            if let Some(dst) = &self.unpack {
-                // SAFETY: as `Job`'s Send says; the stream has written the buffer.
-                unsafe { host::copy(dst, &self.packed) };
-            }
-        }));
-        let Job { engine, buf, flag, .. } = self;
-        pool(engine).push(buf);
-        flag.set();
-    }
-}
-
 /// Whether a copy from `src` into `dst` on `stream` is one to stage: not the
 /// default stream, between pageable host memory and device memory, at most
 /// [`STAGE_MAX`] bytes.
@@ -147,36 +124,35 @@ pub(super) fn wants_stage(dst: Mem, src: Mem, bytes: usize, stream: Stream, page
 /// the default one) through a pinned buffer: the host packs (to the device)
 /// now, or a host function on the stream unpacks (to the host) later. The
 /// host never waits for the stream.
-///
-/// # Safety
-/// As `copy::copy_bound`, until the stream has run the copy.
-pub(super) unsafe fn stage(e: &'static Engine, dst: End<'_>, src: End<'_>, stream: Stream) -> Result<()> {
-    let (dr, sr) = (dst.region, src.region);
+pub(super) fn stage(e: &'static Engine, dst: End<'_>, src: End<'_>, stream: Stream) -> Result<()> {
+    let (dr, sr) = (dst.region(), src.region());
     let es = dr.elem_size;
     let to_device = !src.mem.on_device();
     let n: usize = dr.extents.as_slice().iter().product();
     let buf = take(e, n * es)?;
     // Packed in the device region's order: its copy keeps the device side's runs.
-    let packed = packed_like(if to_device { dr } else { sr }, buf.ptr as *mut u8);
-    let pinned = End { mem: Mem::Pinned, device: 0, region: &packed };
-    let queued = if to_device {
-        // SAFETY: the buffer holds n packed elements; the source is live host memory.
-        unsafe { host::copy(&packed, sr) };
-        let p = plan(dr.extents.as_slice(), dr.strides.as_slice(), packed.strides.as_slice());
-        // SAFETY: forwarded contract; the buffer lives until the job runs after this copy.
-        p.map_or(Ok(()), |p| unsafe { issue(e, dst, pinned, &p, stream) })
-    } else {
-        let p = plan(packed.extents.as_slice(), packed.strides.as_slice(), sr.strides.as_slice());
-        // SAFETY: as above.
-        p.map_or(Ok(()), |p| unsafe { issue(e, pinned, src, &p, stream) })
+    let like = if to_device { *dr } else { *sr };
+    let queued = {
+        let packed = raw::buffer_held(&buf, &like);
+        let pinned = End { mem: Mem::Pinned, device: 0, held: packed };
+        if to_device {
+            host::copy(&packed, &src.held);
+            let p = plan(dr.extents.as_slice(), dr.strides.as_slice(), packed.region().strides.as_slice());
+            p.map_or(Ok(()), |p| raw::issue(e, dst, pinned, &p, stream))
+        } else {
+            let p = plan(packed.region().extents.as_slice(), packed.region().strides.as_slice(), sr.strides.as_slice());
+            p.map_or(Ok(()), |p| raw::issue(e, pinned, src, &p, stream))
+        }
     };
     let flag = Arc::new(Flag { stream: stream.as_raw(), done: Mutex::new(false), ran: Condvar::new() });
-    let job = Job { engine: e, unpack: (!to_device).then_some(*dr), packed, buf, flag: flag.clone() };
+    let job = Job::new(e, (!to_device).then_some(dst.held), &like, buf, flag.clone());
     if let Err(err) = queued {
         // Whatever was queued must finish before the buffer is reused; when
         // that wait fails too, the buffer is leaked, never reused under a copy.
         if e.driver.stream_synchronize(stream).is_ok() {
-            pool(e).push(job.buf);
+            give_back(e, job.into_buffer());
+        } else {
+            std::mem::forget(job);
         }
         return Err(err);
     }

@@ -6,16 +6,25 @@ use super::*;
 use crate::extents::DynRank;
 use crate::layout::{Layout, Strides};
 use crate::memory::test_device::{self, engine};
+use crate::space::Region;
 
-fn region(ptr: *mut u8, n: usize) -> Region {
+/// `n` u64 at `ptr`, held by the test (live host memory: test-device and pinned blocks are).
+fn region(ptr: *mut u8, n: usize) -> Held<'static> {
     let extents = DynRank::from_slice_unchecked(&[n]);
-    Region { ptr, elem_size: 8, strides: Strides::canonical(extents.as_slice(), Layout::Right).unwrap(), extents }
+    Held::for_test(Region { ptr, elem_size: 8, strides: Strides::canonical(extents.as_slice(), Layout::Right).unwrap(), extents })
 }
 
-fn values(r: &Region) -> Vec<u64> {
-    let n = r.extents.as_slice()[0];
-    // SAFETY: the tests' regions are n u64 of live host memory.
-    unsafe { std::slice::from_raw_parts(r.ptr as *const u64, n) }.to_vec()
+/// The test's own block of `bytes` at `p`, to free.
+fn block(p: NonNull<u8>, bytes: usize) -> Block {
+    Block::for_test(p.as_ptr() as usize, bytes)
+}
+
+/// The values of a held region, read by a host copy.
+fn values(r: &Held<'_>) -> Vec<u64> {
+    let n = r.region().extents.as_slice()[0];
+    let mut out = vec![0u64; n];
+    host::copy(&region(out.as_mut_ptr() as *mut u8, n), r);
+    out
 }
 
 #[test]
@@ -25,19 +34,19 @@ fn pinned_memory_is_host_memory_zeroed_filled_and_copied_by_the_host() {
     let r = region(p.as_ptr(), 512);
     assert!(values(&r).iter().all(|&v| v == 0));
     assert!(engine().driver.is_page_locked(p.as_ptr() as usize + 100), "the fake driver tracks pinned blocks");
-    let ((), calls) = test_device::driver_calls(|| unsafe { b.fill(5, &r, &7u64.to_ne_bytes(), Stream::null()) }.unwrap());
+    let ((), calls) = test_device::driver_calls(|| b.fill(5, &r, &7u64.to_ne_bytes(), Stream::null()).unwrap());
     assert!(calls.is_empty(), "pinned memory is filled by the host: {calls:?}");
     let mut src = vec![9u64; 512];
     let s = region(src.as_mut_ptr() as *mut u8, 512);
     let pairs = [(r, s)];
     let t = Transfer { dst: Space::host_pinned(), src: Space::HOST, pairs: &pairs, stream: Stream::null(), pageable_host: Some(true), fence: true };
-    let (res, calls) = test_device::driver_calls(|| unsafe { b.transfer(0, &t) });
+    let (res, calls) = test_device::driver_calls(|| b.transfer(0, &t));
     res.unwrap();
     assert_eq!(calls, ["bind", "synchronize"], "host to pinned: the fence only, the copy by the host");
     assert!(values(&r).iter().all(|&v| v == 9));
-    assert!(unsafe { b.grow_in_place(5, p, 4096, 8192) }.is_ok_and(|g| !g) && !b.can_grow_in_place(5, p, 4096, 8192));
+    assert!(b.grow_in_place(5, &block(p, 4096), 8192).is_ok_and(|g| !g) && !b.can_grow_in_place(5, p, 4096, 8192));
     assert!(b.mirror_registration(5, p, 4096, &"x".into()).is_none() && !b.registers_mirror(5, Space::HOST));
-    unsafe { b.deallocate(5, p, 4096) };
+    b.deallocate(5, block(p, 4096));
     assert!(!engine().driver.is_page_locked(p.as_ptr() as usize + 100));
 }
 
@@ -46,21 +55,21 @@ fn managed_memory_prefetches_on_its_device_and_waits_only_on_the_default_stream(
     let b = DeviceBackend::new(engine(), SpaceKind::CudaUvm);
     let p = b.allocate(6, 1024, true).unwrap();
     let r = region(p.as_ptr(), 128);
-    let (res, calls) = test_device::driver_calls(|| unsafe { b.prefetch(6, &r, Side::Device, Stream::null()) });
+    let (res, calls) = test_device::driver_calls(|| b.prefetch(6, &r, Side::Device, Stream::null()));
     res.unwrap();
     assert_eq!(calls, ["bind", "prefetch_async", "stream_synchronize"]);
     let s = b.stream_create(6).unwrap();
-    let (res, calls) = test_device::driver_calls(|| unsafe { b.prefetch(6, &r, Side::Host, s) });
+    let (res, calls) = test_device::driver_calls(|| b.prefetch(6, &r, Side::Host, s));
     res.unwrap();
     assert_eq!(calls, ["bind", "prefetch_async"], "on a stream: queued, no wait");
-    let empty = Region { extents: DynRank::from_slice_unchecked(&[0]), ..r };
-    let (res, calls) = test_device::driver_calls(|| unsafe { b.prefetch(6, &empty, Side::Host, s) });
+    let empty = Held::for_test(Region { extents: DynRank::from_slice_unchecked(&[0]), ..*r.region() });
+    let (res, calls) = test_device::driver_calls(|| b.prefetch(6, &empty, Side::Host, s));
     res.unwrap();
     assert!(calls.is_empty());
     let dev = DeviceBackend::new(engine(), SpaceKind::TestDevice);
-    assert!(unsafe { dev.prefetch(6, &r, Side::Host, s) }.is_ok(), "device memory: nothing to prefetch");
+    assert!(dev.prefetch(6, &r, Side::Host, s).is_ok(), "device memory: nothing to prefetch");
     b.stream_destroy(6, s).unwrap();
-    unsafe { b.deallocate(6, p, 1024) };
+    b.deallocate(6, block(p, 1024));
     assert_eq!(test_device::used_bytes(6).unwrap(), 0);
 }
 
@@ -80,7 +89,7 @@ fn a_copy_with_a_party_of_another_engine_is_refused() {
     let r = region(x.as_mut_ptr() as *mut u8, 4);
     let pair = [(r, r)];
     let t = Transfer { dst: Space::cuda(0), src: Space::test_device(0), pairs: &pair, stream: Stream::null(), pageable_host: None, fence: false };
-    let e = unsafe { b.transfer(0, &t) }.unwrap_err();
+    let e = b.transfer(0, &t).unwrap_err();
     assert_eq!(e.kind(), crate::ErrorKind::Incompatible, "{e}");
 }
 
@@ -93,14 +102,12 @@ fn a_transfer_failing_half_way_waits_for_what_it_queued() {
     let pairs = [(region(d1.as_ptr(), n), region(h1.as_mut_ptr() as *mut u8, n)), (region(d2.as_ptr(), n), region(h2.as_mut_ptr() as *mut u8, n))];
     let t = Transfer { dst: Space::test_device(8), src: Space::HOST, pairs: &pairs, stream: Stream::null(), pageable_host: Some(true), fence: false };
     test_device::fail_driver_call("copy_async", 2).unwrap();
-    let (res, calls) = test_device::driver_calls(|| unsafe { b.transfer(8, &t) });
+    let (res, calls) = test_device::driver_calls(|| b.transfer(8, &t));
     assert!(res.unwrap_err().message().contains("copy_async failed"));
     assert_eq!(calls, ["bind", "copy_async", "copy_async", "stream_synchronize"], "the first copy is waited for");
     assert!(values(&pairs[0].0).iter().all(|&v| v == 3));
-    unsafe {
-        b.deallocate(8, d1, n * 8);
-        b.deallocate(8, d2, n * 8);
-    }
+    b.deallocate(8, block(d1, n * 8));
+    b.deallocate(8, block(d2, n * 8));
 }
 
 #[test]
@@ -113,25 +120,25 @@ fn events_order_other_streams_and_a_busy_one_is_destroyed_not_pooled() {
     let pinned = DeviceBackend::new(engine(), SpaceKind::HostPinned);
     let h = pinned.allocate(9, n * 8, false).unwrap();
     let hr = region(h.as_ptr(), n);
-    unsafe { pinned.fill(9, &hr, &5u64.to_ne_bytes(), Stream::null()) }.unwrap();
+    pinned.fill(9, &hr, &5u64.to_ne_bytes(), Stream::null()).unwrap();
     // Page-locked source: the driver's own asynchronous copy and a real event (no staging, no flag).
     let pair = [(region(d.as_ptr(), n), hr)];
     let t = Transfer { dst: Space::test_device(9), src: Space::host_pinned(), pairs: &pair, stream: s1, pageable_host: None, fence: false };
-    unsafe { b.transfer(9, &t) }.unwrap();
+    b.transfer(9, &t).unwrap();
     let ev = b.event_record(9, s1).unwrap().expect("an event: the copy is queued");
-    assert!(!b.event_done(9, ev), "behind 30 ms");
-    let (res, calls) = test_device::driver_calls(|| b.event_order(9, ev, s2));
+    assert!(!b.event_done(9, &ev), "behind 30 ms");
+    let (res, calls) = test_device::driver_calls(|| b.event_order(9, &ev, s2));
     res.unwrap();
     assert_eq!(calls, ["bind", "stream_wait_event"]);
+    let Mark::Event(handle) = &ev else { panic!("a driver event, not a flag: {ev:?}") };
+    let raw = handle.get();
     b.event_release(9, ev); // still running: destroyed
-    assert!(engine().events.lock().unwrap().iter().all(|&(o, e)| o != 9 || e != ev));
+    assert!(engine().events.lock().unwrap().iter().all(|(o, e)| *o != 9 || e.get() != raw));
     b.stream_fence(9, s2).unwrap();
     assert!(values(&region(d.as_ptr(), n)).iter().all(|&v| v == 5), "s2 waited for s1's copy");
     test_device::set_stream_delay(9, std::time::Duration::ZERO).unwrap();
     b.stream_destroy(9, s1).unwrap();
     b.stream_destroy(9, s2).unwrap();
-    unsafe {
-        b.deallocate(9, d, n * 8);
-        pinned.deallocate(9, h, n * 8);
-    }
+    b.deallocate(9, block(d, n * 8));
+    pinned.deallocate(9, block(h, n * 8));
 }

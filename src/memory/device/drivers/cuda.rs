@@ -21,7 +21,7 @@
 //! `cuMemPrefetchAsync` (the wrapper calls the `_v2` of CUDA 12.2+, G1). Every
 //! other call goes through its `result` wrapper.
 
-use crate::memory::device::{Copy2D, DeviceBackend, Dir, Driver, Engine, HostFn, Mem, Word};
+use crate::memory::device::{Addr, Copy2D, DeviceBackend, Dir, Driver, Engine, EnginePolicy, EventHandle, HostFn, Mem, Word};
 use crate::memory::Backend;
 use crate::space::{Space, SpaceKind, Stream};
 use crate::error::{bail, Error, ErrorKind, Result};
@@ -107,7 +107,14 @@ pub(crate) fn device_count() -> usize {
 /// The CUDA driver API.
 struct Cuda;
 
-static ENGINE: Engine = Engine::new(&Cuda);
+static ENGINE: Engine = Engine::new(&Cuda, policy);
+
+/// Every CUDA device: mirrors registered unless `DV_PAGEABLE_MIRROR` (read
+/// at each DualView's creation, docs/ENVIRONMENT.md), small blocks kept, no
+/// block grown in place (the driver cannot).
+fn policy(_ordinal: u32) -> EnginePolicy {
+    EnginePolicy { registers_mirrors: !crate::env::switch("DV_PAGEABLE_MIRROR"), keeps_small_blocks: true, grows_in_place: false }
+}
 static DEVICE: DeviceBackend = DeviceBackend::new(&ENGINE, SpaceKind::Cuda);
 static MANAGED: DeviceBackend = DeviceBackend::new(&ENGINE, SpaceKind::CudaUvm);
 static PINNED: DeviceBackend = DeviceBackend::new(&ENGINE, SpaceKind::HostPinned);
@@ -128,6 +135,10 @@ fn raw(s: Stream) -> sys::CUstream {
 }
 
 /// How the driver sees an address of a memory.
+fn ev(e: &EventHandle) -> sys::CUevent {
+    e.get() as sys::CUevent
+}
+
 fn memtype(m: Mem) -> sys::CUmemorytype {
     match m {
         Mem::Device => sys::CUmemorytype::CU_MEMORYTYPE_DEVICE,
@@ -137,10 +148,6 @@ fn memtype(m: Mem) -> sys::CUmemorytype {
 }
 
 /// `DV_PAGEABLE_MIRROR=1` (any value but empty and 0): DualViews made now keep their mirrors pageable.
-fn pageable_by_environment() -> bool {
-    crate::env::switch("DV_PAGEABLE_MIRROR")
-}
-
 /// The host function every `launch_host_fn` queues: runs the boxed closure once.
 unsafe extern "C" fn run_host_fn(arg: *mut c_void) {
     // SAFETY: `arg` is the Box<HostFn> leaked by `launch_host_fn`, handed over once.
@@ -168,16 +175,18 @@ impl Driver for Cuda {
         // unbinds); failure leaves ours bound, which is harmless.
         let _ = unsafe { result::ctx::set_current(previous as sys::CUcontext) };
     }
-    fn alloc(&self, bytes: usize, mem: Mem) -> Result<usize> {
-        unsafe {
+    fn alloc(&self, bytes: usize, mem: Mem) -> Result<Addr> {
+        let a = unsafe {
             match mem {
                 Mem::Pinned => check(result::malloc_host(bytes, sys::CU_MEMHOSTALLOC_PORTABLE), "cuMemHostAlloc").map(|p| p as usize),
                 Mem::Managed => check(result::malloc_managed(bytes, sys::CUmemAttach_flags::CU_MEM_ATTACH_GLOBAL), "cuMemAllocManaged").map(|p| p as usize),
                 _ => check(result::malloc_sync(bytes), "cuMemAlloc").map(|p| p as usize),
             }
-        }
+        }?;
+        Addr::new(a).ok_or_else(|| crate::error::err!(Device, "the driver returned address 0"))
     }
-    unsafe fn free(&self, addr: usize, _bytes: usize, mem: Mem) {
+    unsafe fn free(&self, addr: Addr, _bytes: usize, mem: Mem) {
+        let addr = addr.get();
         unsafe {
             let _ = match mem {
                 Mem::Pinned => result::free_host(addr as *mut c_void),
@@ -185,7 +194,8 @@ impl Driver for Cuda {
             };
         }
     }
-    unsafe fn copy(&self, dst: usize, src: usize, bytes: usize, dir: Dir) -> Result<()> {
+    unsafe fn copy(&self, dst: Addr, src: Addr, bytes: usize, dir: Dir) -> Result<()> {
+        let (dst, src) = (dst.get(), src.get());
         let (d, s) = (dst as sys::CUdeviceptr, src as sys::CUdeviceptr);
         unsafe {
             match dir {
@@ -195,7 +205,8 @@ impl Driver for Cuda {
             }
         }
     }
-    unsafe fn copy_async(&self, dst: usize, src: usize, bytes: usize, dir: Dir, stream: Stream) -> Result<()> {
+    unsafe fn copy_async(&self, dst: Addr, src: Addr, bytes: usize, dir: Dir, stream: Stream) -> Result<()> {
+        let (dst, src) = (dst.get(), src.get());
         let (d, s, st) = (dst as sys::CUdeviceptr, src as sys::CUdeviceptr, raw(stream));
         let r = unsafe {
             match dir {
@@ -206,24 +217,24 @@ impl Driver for Cuda {
         };
         check(r, "cuMemcpyAsync")
     }
-    unsafe fn copy_peer_async(&self, dst: usize, dst_device: u32, src: usize, src_device: u32, bytes: usize, stream: Stream) -> Result<()> {
+    unsafe fn copy_peer_async(&self, dst: Addr, dst_device: u32, src: Addr, src_device: u32, bytes: usize, stream: Stream) -> Result<()> {
         let (dc, sc) = (context(dst_device)?, context(src_device)?);
-        check(unsafe { result::memcpy_peer_async(dc, dst as _, sc, src as _, bytes, raw(stream)) }, "cuMemcpyPeerAsync")
+        check(unsafe { result::memcpy_peer_async(dc, dst.get() as _, sc, src.get() as _, bytes, raw(stream)) }, "cuMemcpyPeerAsync")
     }
     unsafe fn copy_2d_async(&self, c: &Copy2D, stream: Stream) -> Result<()> {
         let p = sys::CUDA_MEMCPY2D {
             srcXInBytes: 0,
             srcY: 0,
             srcMemoryType: memtype(c.src_mem),
-            srcHost: c.src as *const c_void,
-            srcDevice: c.src as sys::CUdeviceptr,
+            srcHost: c.src.get() as *const c_void,
+            srcDevice: c.src.get() as sys::CUdeviceptr,
             srcArray: std::ptr::null_mut(),
             srcPitch: c.src_pitch,
             dstXInBytes: 0,
             dstY: 0,
             dstMemoryType: memtype(c.dst_mem),
-            dstHost: c.dst as *mut c_void,
-            dstDevice: c.dst as sys::CUdeviceptr,
+            dstHost: c.dst.get() as *mut c_void,
+            dstDevice: c.dst.get() as sys::CUdeviceptr,
             dstArray: std::ptr::null_mut(),
             dstPitch: c.dst_pitch,
             WidthInBytes: c.width,
@@ -231,8 +242,8 @@ impl Driver for Cuda {
         };
         check(unsafe { sys::cuMemcpy2DAsync_v2(&p, raw(stream)) }.result(), "cuMemcpy2DAsync")
     }
-    unsafe fn memset_async(&self, dst: usize, word: Word, count: usize, stream: Stream) -> Result<()> {
-        let (d, s) = (dst as sys::CUdeviceptr, raw(stream));
+    unsafe fn memset_async(&self, dst: Addr, word: Word, count: usize, stream: Stream) -> Result<()> {
+        let (d, s) = (dst.get() as sys::CUdeviceptr, raw(stream));
         unsafe {
             match word {
                 Word::W8(v) => check(result::memset_d8_async(d, v, count, s), "cuMemsetD8Async"),
@@ -241,9 +252,9 @@ impl Driver for Cuda {
             }
         }
     }
-    unsafe fn prefetch_async(&self, addr: usize, bytes: usize, to: Option<u32>, stream: Stream) -> Result<()> {
+    unsafe fn prefetch_async(&self, addr: Addr, bytes: usize, to: Option<u32>, stream: Stream) -> Result<()> {
         let target = to.map_or(-1, |o| o as sys::CUdevice); // -1: CU_DEVICE_CPU
-        check(unsafe { sys::cuMemPrefetchAsync(addr as _, bytes, target, raw(stream)) }.result(), "cuMemPrefetchAsync")
+        check(unsafe { sys::cuMemPrefetchAsync(addr.get() as _, bytes, target, raw(stream)) }.result(), "cuMemPrefetchAsync")
     }
     fn synchronize(&self) -> Result<()> {
         check(result::ctx::synchronize(), "cuCtxSynchronize")
@@ -267,35 +278,36 @@ impl Driver for Cuda {
             Err(e) => Err((check::<()>(Err(e), "cuLaunchHostFunc").unwrap_err(), *unsafe { Box::from_raw(arg as *mut HostFn) })),
         }
     }
-    fn event_create(&self) -> Result<usize> {
-        check(result::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING), "cuEventCreate").map(|e| e as usize)
+    fn event_create(&self) -> Result<EventHandle> {
+        let e = check(result::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING), "cuEventCreate")?;
+        EventHandle::new(e as usize).ok_or_else(|| crate::error::err!(Device, "cuEventCreate returned a null event"))
     }
-    unsafe fn event_record(&self, event: usize, stream: Stream) -> Result<()> {
-        check(unsafe { result::event::record(event as sys::CUevent, raw(stream)) }, "cuEventRecord")
+    unsafe fn event_record(&self, event: &EventHandle, stream: Stream) -> Result<()> {
+        check(unsafe { result::event::record(ev(event), raw(stream)) }, "cuEventRecord")
     }
-    unsafe fn event_query(&self, event: usize) -> Result<bool> {
-        match unsafe { result::event::query(event as sys::CUevent) } {
+    unsafe fn event_query(&self, event: &EventHandle) -> Result<bool> {
+        match unsafe { result::event::query(ev(event)) } {
             Ok(()) => Ok(true),
             Err(e) if e.0 == sys::CUresult::CUDA_ERROR_NOT_READY => Ok(false),
             Err(e) => check(Err(e), "cuEventQuery"),
         }
     }
-    unsafe fn event_synchronize(&self, event: usize) -> Result<()> {
-        check(unsafe { result::event::synchronize(event as sys::CUevent) }, "cuEventSynchronize")
+    unsafe fn event_synchronize(&self, event: &EventHandle) -> Result<()> {
+        check(unsafe { result::event::synchronize(ev(event)) }, "cuEventSynchronize")
     }
-    unsafe fn event_destroy(&self, event: usize) {
-        let _ = unsafe { result::event::destroy(event as sys::CUevent) };
+    unsafe fn event_destroy(&self, event: EventHandle) {
+        let _ = unsafe { result::event::destroy(ev(&event)) };
     }
-    unsafe fn stream_wait_event(&self, stream: Stream, event: usize) -> Result<()> {
+    unsafe fn stream_wait_event(&self, stream: Stream, event: &EventHandle) -> Result<()> {
         let flags = sys::CUevent_wait_flags::CU_EVENT_WAIT_DEFAULT;
-        check(unsafe { result::stream::wait_event(raw(stream), event as sys::CUevent, flags) }, "cuStreamWaitEvent")
+        check(unsafe { result::stream::wait_event(raw(stream), ev(event), flags) }, "cuStreamWaitEvent")
     }
-    unsafe fn host_register(&self, addr: usize, len: usize) -> Result<()> {
+    unsafe fn host_register(&self, addr: Addr, len: usize) -> Result<()> {
         let flags = sys::CU_MEMHOSTREGISTER_PORTABLE;
-        check(unsafe { sys::cuMemHostRegister_v2(addr as *mut c_void, len, flags) }.result(), "cuMemHostRegister")
+        check(unsafe { sys::cuMemHostRegister_v2(addr.get() as *mut c_void, len, flags) }.result(), "cuMemHostRegister")
     }
-    unsafe fn host_unregister(&self, addr: usize) {
-        let _ = unsafe { sys::cuMemHostUnregister(addr as *mut c_void) };
+    unsafe fn host_unregister(&self, addr: Addr) {
+        let _ = unsafe { sys::cuMemHostUnregister(addr.get() as *mut c_void) };
     }
     fn is_page_locked(&self, addr: usize) -> bool {
         let mut kind: u32 = 0;
@@ -304,12 +316,6 @@ impl Driver for Cuda {
         // One attribute, one writable u32 for it (CUmemorytype); nothing at `addr` is read.
         let r = unsafe { sys::cuPointerGetAttributes(1, attr.as_mut_ptr(), data.as_mut_ptr(), addr as sys::CUdeviceptr) };
         r == sys::CUresult::CUDA_SUCCESS && kind == sys::CUmemorytype::CU_MEMORYTYPE_HOST as u32
-    }
-    fn registers_mirrors(&self, _ordinal: u32) -> bool {
-        !pageable_by_environment()
-    }
-    fn keeps_small_blocks(&self, _ordinal: u32) -> bool {
-        true
     }
 }
 

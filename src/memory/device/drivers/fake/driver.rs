@@ -8,8 +8,8 @@
 use super::streams::{self, Sim};
 use super::{delay, device, ORDINALS};
 use crate::error::{bail, Error, ErrorKind, Result};
-use crate::memory::device::{Copy2D, Dir, Driver, HostFn, Mem, Word};
-use crate::memory::host;
+use crate::memory::device::{Addr, Copy2D, Dir, Driver, EventHandle, HostFn, Mem, Word};
+use crate::memory::{host, Block};
 use crate::space::Stream;
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
@@ -22,8 +22,8 @@ use std::time::Duration;
 pub(super) struct Fake;
 
 /// The driver calls, by the names that [`fail`] and [`record`] use.
-/// (`restore`, `can_grow_in_place`, `registers_mirrors` and `is_page_locked`
-/// cannot fail: the first three are not recorded, the last is recorded only.)
+/// (`restore`, `can_grow_in_place` and `is_page_locked` cannot fail: the
+/// first two are not recorded, the last is recorded only.)
 const CALLS: [&str; 23] = [
     "bind", "alloc", "free", "grow_in_place", "copy", "copy_async", "copy_peer_async", "copy_2d_async", "memset_async",
     "prefetch_async", "synchronize", "stream_synchronize", "stream_create", "stream_destroy", "launch_host_fn",
@@ -119,21 +119,21 @@ fn copy_delay(stream: Stream) -> Duration {
 ///
 /// # Safety
 /// Two live, non-overlapping ranges of `bytes`.
-unsafe fn move_bytes(dst: usize, src: usize, bytes: usize) {
+unsafe fn move_bytes(dst: Addr, src: Addr, bytes: usize) {
     // SAFETY: forwarded contract.
-    unsafe { std::ptr::copy_nonoverlapping(src as *const u8, dst as *mut u8, bytes) };
+    unsafe { std::ptr::copy_nonoverlapping(src.get() as *const u8, dst.get() as *mut u8, bytes) };
 }
 
 /// An event: the stream and the job it follows (`None`: passed when recorded).
 type SimEvent = Mutex<Option<(Arc<Sim>, u64)>>;
 
-/// The event behind a raw value.
+/// The event behind a handle.
 ///
 /// # Safety
-/// `raw` came from `event_create` and was not destroyed.
-unsafe fn event<'a>(raw: usize) -> &'a SimEvent {
+/// `h` came from `event_create` and was not destroyed.
+unsafe fn event(h: &EventHandle) -> &SimEvent {
     // SAFETY: forwarded contract: a live Box<SimEvent>.
-    unsafe { &*(raw as *const SimEvent) }
+    unsafe { &*(h.get() as *const SimEvent) }
 }
 
 fn point(e: &SimEvent) -> Option<(Arc<Sim>, u64)> {
@@ -155,7 +155,7 @@ impl Driver for Fake {
     fn restore(&self, previous: usize) {
         BOUND.with(|b| b.set((previous != usize::MAX).then_some(previous as u32)));
     }
-    fn alloc(&self, bytes: usize, mem: Mem) -> Result<usize> {
+    fn alloc(&self, bytes: usize, mem: Mem) -> Result<Addr> {
         enter("alloc")?;
         let d = device(current())?;
         let on_device = mem != Mem::Pinned;
@@ -170,7 +170,7 @@ impl Driver for Fake {
                 if !on_device {
                     locked().insert(p.as_ptr() as usize, bytes);
                 }
-                Ok(p.as_ptr() as usize)
+                Ok(Addr::of(p.as_ptr()).expect("host blocks are non-null"))
             }
             Err(e) => {
                 if on_device {
@@ -180,57 +180,51 @@ impl Driver for Fake {
             }
         }
     }
-    unsafe fn free(&self, addr: usize, bytes: usize, mem: Mem) {
+    unsafe fn free(&self, addr: Addr, bytes: usize, mem: Mem) {
         let _ = enter("free");
         streams::fence_all(current()); // as the driver's free: after the device's queued work
         if mem == Mem::Pinned {
-            locked().remove(&addr);
+            locked().remove(&addr.get());
         } else if let Ok(d) = device(current()) {
             d.used.fetch_sub(bytes, Ordering::SeqCst);
         }
-        if let Some(p) = NonNull::new(addr as *mut u8) {
-            // SAFETY: a block of `alloc`, freed once.
-            unsafe { host::deallocate(p, bytes) };
+        if let Some(p) = NonNull::new(addr.get() as *mut u8) {
+            // SAFETY: a host block of `alloc`, freed once.
+            host::deallocate(unsafe { Block::from_raw(p, bytes) });
         }
     }
-    unsafe fn grow_in_place(&self, ordinal: u32, addr: usize, old: usize, new: usize) -> Result<bool> {
+    unsafe fn grow_in_place(&self, ordinal: u32, addr: Addr, old: usize, new: usize) -> Result<bool> {
         enter("grow_in_place")?;
         let d = device(ordinal)?;
-        if !super::grows_in_place(ordinal) {
-            return Ok(false);
-        }
         let cap = d.capacity.load(Ordering::SeqCst);
         let extra = new - old;
         if d.used.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |u| u.checked_add(extra).filter(|&n| n <= cap)).is_err() {
             bail!(OutOfMemory, "{}: growing by {extra} bytes exceeds the capacity of {cap} bytes", crate::Space::test_device(ordinal));
         }
-        let Some(p) = NonNull::new(addr as *mut u8) else { return Ok(false) };
-        // SAFETY: forwarded contract; test-device memory is host memory.
-        let grown = unsafe { host::grow_in_place(p, old, new) };
+        let Some(p) = NonNull::new(addr.get() as *mut u8) else { return Ok(false) };
+        // SAFETY: forwarded contract; test-device memory is host memory. The token is dropped, not freed.
+        let grown = host::grow_in_place(&unsafe { Block::from_raw(p, old) }, new);
         if !matches!(grown, Ok(true)) {
             d.used.fetch_sub(extra, Ordering::SeqCst);
         }
         grown
     }
-    fn can_grow_in_place(&self, ordinal: u32, addr: usize, old: usize, new: usize) -> bool {
-        let (Ok(d), Some(p)) = (device(ordinal), NonNull::new(addr as *mut u8)) else { return false };
-        if !super::grows_in_place(ordinal) {
-            return false;
-        }
+    fn can_grow_in_place(&self, ordinal: u32, addr: Addr, old: usize, new: usize) -> bool {
+        let (Ok(d), Some(p)) = (device(ordinal), NonNull::new(addr.get() as *mut u8)) else { return false };
         let room = d.used.load(Ordering::SeqCst).checked_add(new.saturating_sub(old)).is_some_and(|n| n <= d.capacity.load(Ordering::SeqCst));
         room && host::can_grow_in_place(p, old, new)
     }
-    unsafe fn copy(&self, dst: usize, src: usize, bytes: usize, _dir: Dir) -> Result<()> {
+    unsafe fn copy(&self, dst: Addr, src: Addr, bytes: usize, _dir: Dir) -> Result<()> {
         enter("copy")?;
         unsafe { move_bytes(dst, src, bytes) };
         Ok(())
     }
-    unsafe fn copy_async(&self, dst: usize, src: usize, bytes: usize, _dir: Dir, stream: Stream) -> Result<()> {
+    unsafe fn copy_async(&self, dst: Addr, src: Addr, bytes: usize, _dir: Dir, stream: Stream) -> Result<()> {
         enter("copy_async")?;
         on(stream, copy_delay(stream), move || unsafe { move_bytes(dst, src, bytes) });
         Ok(())
     }
-    unsafe fn copy_peer_async(&self, dst: usize, _dd: u32, src: usize, _sd: u32, bytes: usize, stream: Stream) -> Result<()> {
+    unsafe fn copy_peer_async(&self, dst: Addr, _dd: u32, src: Addr, _sd: u32, bytes: usize, stream: Stream) -> Result<()> {
         enter("copy_peer_async")?;
         on(stream, copy_delay(stream), move || unsafe { move_bytes(dst, src, bytes) });
         Ok(())
@@ -240,13 +234,14 @@ impl Driver for Fake {
         let c = *c;
         on(stream, copy_delay(stream), move || {
             for r in 0..c.height {
-                unsafe { move_bytes(c.dst + r * c.dst_pitch, c.src + r * c.src_pitch, c.width) };
+                unsafe { move_bytes(c.dst.add(r * c.dst_pitch), c.src.add(r * c.src_pitch), c.width) };
             }
         });
         Ok(())
     }
-    unsafe fn memset_async(&self, dst: usize, word: Word, count: usize, stream: Stream) -> Result<()> {
+    unsafe fn memset_async(&self, dst: Addr, word: Word, count: usize, stream: Stream) -> Result<()> {
         enter("memset_async")?;
+        let dst = dst.get();
         on(stream, copy_delay(stream), move || unsafe {
             match word {
                 Word::W8(v) => std::ptr::write_bytes(dst as *mut u8, v, count),
@@ -256,7 +251,7 @@ impl Driver for Fake {
         });
         Ok(())
     }
-    unsafe fn prefetch_async(&self, _addr: usize, _bytes: usize, _to: Option<u32>, _stream: Stream) -> Result<()> {
+    unsafe fn prefetch_async(&self, _addr: Addr, _bytes: usize, _to: Option<u32>, _stream: Stream) -> Result<()> {
         enter("prefetch_async")
     }
     fn synchronize(&self) -> Result<()> {
@@ -292,11 +287,11 @@ impl Driver for Fake {
         on(stream, Duration::ZERO, f);
         Ok(())
     }
-    fn event_create(&self) -> Result<usize> {
+    fn event_create(&self) -> Result<EventHandle> {
         enter("event_create")?;
-        Ok(Box::into_raw(Box::new(SimEvent::new(None))) as usize)
+        Ok(EventHandle::new(Box::into_raw(Box::new(SimEvent::new(None))) as usize).expect("a Box is non-null"))
     }
-    unsafe fn event_record(&self, event: usize, stream: Stream) -> Result<()> {
+    unsafe fn event_record(&self, event: &EventHandle, stream: Stream) -> Result<()> {
         enter("event_record")?;
         let at = streams::lookup(stream).map(|s| {
             let seq = s.last();
@@ -305,23 +300,23 @@ impl Driver for Fake {
         *unsafe { self::event(event) }.lock().unwrap_or_else(|p| p.into_inner()) = at;
         Ok(())
     }
-    unsafe fn event_query(&self, event: usize) -> Result<bool> {
+    unsafe fn event_query(&self, event: &EventHandle) -> Result<bool> {
         enter("event_query")?;
         Ok(point(unsafe { self::event(event) }).is_none_or(|(s, seq)| s.has_run(seq)))
     }
-    unsafe fn event_synchronize(&self, event: usize) -> Result<()> {
+    unsafe fn event_synchronize(&self, event: &EventHandle) -> Result<()> {
         enter("event_synchronize")?;
         if let Some((s, seq)) = point(unsafe { self::event(event) }) {
             s.wait(seq);
         }
         Ok(())
     }
-    unsafe fn event_destroy(&self, event: usize) {
+    unsafe fn event_destroy(&self, event: EventHandle) {
         let _ = enter("event_destroy");
         // SAFETY: from event_create, destroyed once.
-        drop(unsafe { Box::from_raw(event as *mut SimEvent) });
+        drop(unsafe { Box::from_raw(event.get() as *mut SimEvent) });
     }
-    unsafe fn stream_wait_event(&self, stream: Stream, event: usize) -> Result<()> {
+    unsafe fn stream_wait_event(&self, stream: Stream, event: &EventHandle) -> Result<()> {
         enter("stream_wait_event")?;
         let Some((waited, seq)) = point(unsafe { self::event(event) }) else { return Ok(()) };
         match streams::lookup(stream) {
@@ -333,23 +328,17 @@ impl Driver for Fake {
         }
         Ok(())
     }
-    unsafe fn host_register(&self, addr: usize, len: usize) -> Result<()> {
+    unsafe fn host_register(&self, addr: Addr, len: usize) -> Result<()> {
         enter("host_register")?;
-        locked().insert(addr, len);
+        locked().insert(addr.get(), len);
         Ok(())
     }
-    unsafe fn host_unregister(&self, addr: usize) {
+    unsafe fn host_unregister(&self, addr: Addr) {
         let _ = enter("host_unregister");
-        locked().remove(&addr);
+        locked().remove(&addr.get());
     }
     fn is_page_locked(&self, addr: usize) -> bool {
         log("is_page_locked");
         locked().range(..=addr).next_back().is_some_and(|(&a, &len)| addr < a + len)
-    }
-    fn registers_mirrors(&self, ordinal: u32) -> bool {
-        device(ordinal).is_ok_and(|d| d.registers.load(Ordering::SeqCst)) && !crate::env::switch("DV_PAGEABLE_MIRROR")
-    }
-    fn keeps_small_blocks(&self, ordinal: u32) -> bool {
-        device(ordinal).is_ok_and(|d| d.keeps.load(Ordering::SeqCst))
     }
 }

@@ -16,7 +16,7 @@
 mod driver;
 mod streams;
 
-use crate::memory::device::{DeviceBackend, Engine};
+use crate::memory::device::{DeviceBackend, Engine, EnginePolicy};
 use crate::memory::Backend;
 use crate::space::SpaceKind;
 use crate::error::{bail, Result};
@@ -56,7 +56,20 @@ const DEVICE: Device = Device {
 };
 static DEVICES: [Device; ORDINALS as usize] = [DEVICE; ORDINALS as usize];
 
-static ENGINE: Engine = Engine::new(&driver::Fake);
+static ENGINE: Engine = Engine::new(&driver::Fake, policy);
+
+/// The policy of test device `ordinal`: its switches (CUDA's by default),
+/// and `DV_PAGEABLE_MIRROR` as on CUDA.
+fn policy(ordinal: u32) -> EnginePolicy {
+    match device(ordinal) {
+        Ok(d) => EnginePolicy {
+            registers_mirrors: d.registers.load(Ordering::SeqCst) && !crate::env::switch("DV_PAGEABLE_MIRROR"),
+            keeps_small_blocks: d.keeps.load(Ordering::SeqCst),
+            grows_in_place: d.grows.load(Ordering::SeqCst),
+        },
+        Err(_) => EnginePolicy { registers_mirrors: false, keeps_small_blocks: false, grows_in_place: false },
+    }
+}
 static BACKEND: DeviceBackend = DeviceBackend::new(&ENGINE, SpaceKind::TestDevice);
 
 fn device(ordinal: u32) -> Result<&'static Device> {
@@ -158,11 +171,6 @@ pub fn set_keeps_small_blocks(ordinal: u32, on: bool) -> Result<()> {
 pub fn set_grows_in_place(ordinal: u32, on: bool) -> Result<()> {
     device(ordinal)?.grows.store(on, Ordering::SeqCst);
     Ok(())
-}
-
-/// Whether the device blocks of test device `ordinal` may grow in place.
-pub(crate) fn grows_in_place(ordinal: u32) -> bool {
-    device(ordinal).is_ok_and(|d| d.grows.load(Ordering::SeqCst))
 }
 
 /// Make every copy queued on a stream of test device `ordinal` (one made by

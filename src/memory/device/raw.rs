@@ -1,0 +1,347 @@
+//! The device engine's only `unsafe`: every driver call that reads, writes
+//! or releases something, with the address arithmetic of copies and fills.
+//! Each function here takes what proves its addresses: [`Held`] regions
+//! (live and held until the stream has run the work), [`Block`]s (owned
+//! blocks of one allocation) and [`EventHandle`]s (live events, not
+//! `Clone`), so the engine's other files are safe code (cudarc's `result`
+//! and `safe` layers, in one file).
+//!
+//! | group | functions |
+//! | --- | --- |
+//! | blocks | [`alloc`], [`free`], [`sized`], [`zero_new`], [`grow_in_place`] |
+//! | copies | [`copy_now`], [`issue`], [`through_host`] |
+//! | fills | [`memset`], [`fill_by_doubling`], [`fill_strided`] |
+//! | staging | [`buffer_held`], [`Job`] |
+//! | pages | [`prefetch`], [`host_register`], [`host_unregister`] |
+//! | handles | [`event_record`], [`event_query`], [`event_synchronize`], [`event_destroy`], [`stream_wait_event`], [`stream_destroy`] |
+
+use super::copy::{packed_like, End};
+use super::stage::{self, Buffer, Flag};
+use super::{Addr, Copy2D, Dir, Engine, EventHandle, Mem, Word};
+use crate::error::{err, Result};
+use crate::layout::{for_each_outer, plan, Plan};
+use crate::memory::{host, Block, Held};
+use crate::space::{Region, Stream};
+use std::sync::Arc;
+
+/// The address a held region starts at.
+fn at(h: &Held<'_>) -> Result<Addr> {
+    Addr::of(h.region().ptr).ok_or_else(|| err!(Internal, "a held region at address 0 (a dualview bug)"))
+}
+
+/// A fresh block of `bytes` of `mem` from the driver (the device is bound).
+pub(super) fn alloc(e: &Engine, bytes: usize, mem: Mem) -> Result<Block> {
+    let a = e.driver.alloc(bytes, mem)?;
+    let p = std::ptr::NonNull::new(a.get() as *mut u8).ok_or_else(|| err!(Device, "the driver returned address 0"))?;
+    // SAFETY: the driver's block of `bytes`, just made; this token is its only owner.
+    Ok(unsafe { Block::from_raw(p, bytes) })
+}
+
+/// Free `block`, of `mem`, on the bound device.
+pub(super) fn free(e: &Engine, block: Block, mem: Mem) {
+    if let Some(a) = Addr::new(block.addr()) {
+        // SAFETY: the token owns one block of the driver's `alloc`; it is consumed here.
+        unsafe { e.driver.free(a, block.bytes(), mem) };
+    }
+}
+
+/// `block` as the engine allocated it: `size` bytes (a kept block's size
+/// class, at least what the allocation asked).
+pub(super) fn sized(block: Block, size: usize) -> Block {
+    debug_assert!(size >= block.bytes());
+    let p = std::ptr::NonNull::new(block.ptr()).expect("a block is never at address 0");
+    // SAFETY: the engine allocated `size` bytes at this address (`DeviceBackend::allocate`); the old token is consumed.
+    unsafe { Block::from_raw(p, size) }
+}
+
+/// Zero the first `bytes` of a new block of `mem`: the host writes pinned
+/// memory, the device the rest (complete on return).
+pub(super) fn zero_new(e: &Engine, block: &Block, mem: Mem, bytes: usize) -> Result<()> {
+    let bytes = bytes.min(block.bytes());
+    if mem == Mem::Pinned {
+        // SAFETY: host memory of the owned block.
+        unsafe { std::ptr::write_bytes(block.ptr(), 0, bytes) };
+        return Ok(());
+    }
+    let a = Addr::new(block.addr()).ok_or_else(|| err!(Internal, "a block at address 0"))?;
+    // SAFETY: device memory of the owned block, on the bound device.
+    unsafe { e.driver.memset_async(a, Word::W8(0), bytes, Stream::null()) }.and_then(|()| e.driver.synchronize())
+}
+
+/// Grow a device block of device `ordinal` in place (see `Driver::grow_in_place`).
+pub(super) fn grow_in_place(e: &Engine, ordinal: u32, block: &Block, new: usize) -> Result<bool> {
+    let Some(a) = Addr::new(block.addr()) else { return Ok(false) };
+    if new < block.bytes() {
+        return Ok(false);
+    }
+    // SAFETY: a live block the token owns; the bytes past it are no one's.
+    unsafe { e.driver.grow_in_place(ordinal, a, block.bytes(), new) }
+}
+
+/// One synchronous contiguous copy of `bytes` from the start of `src` to the
+/// start of `dst` (at most each region's span), complete on return.
+pub(super) fn copy_now(e: &Engine, dst: End<'_>, src: End<'_>, bytes: usize, dir: Dir) -> Result<()> {
+    if bytes > span_bytes(dst.region()) || bytes > span_bytes(src.region()) {
+        return Err(err!(Internal, "a copy of {bytes} bytes past a held region (a dualview bug)"));
+    }
+    // SAFETY: contiguous runs of `bytes` inside both held regions.
+    unsafe { e.driver.copy(at(&dst.held)?, at(&src.held)?, bytes, dir) }
+}
+
+/// The bytes from a region's first element to the end of its last.
+fn span_bytes(r: &Region) -> usize {
+    crate::layout::Mapping::with_strides(r.extents, r.strides.as_slice()).map_or(0, |m| m.span()) * r.elem_size
+}
+
+/// Queue the copy from `src` into `dst` on `stream` as `plan` (the plan of
+/// these two regions) lays it out: one contiguous or peer copy, or one 2D
+/// copy per combination of the outer axes beyond the first.
+pub(super) fn issue(e: &Engine, dst: End<'_>, src: End<'_>, plan: &Plan, stream: Stream) -> Result<()> {
+    let (run, outer) = (plan.0, &plan.1);
+    let es = dst.region().elem_size;
+    let (da, sa) = (at(&dst.held)?, at(&src.held)?);
+    let d = e.driver;
+    if dst.mem.on_device() && src.mem.on_device() && dst.device != src.device {
+        if outer.is_empty() {
+            // SAFETY: contiguous ranges of the held regions on two devices.
+            return unsafe { d.copy_peer_async(da, dst.device, sa, src.device, run * es, stream) };
+        }
+        return through_host(e, dst, src, stream); // strided across devices: through a packed host buffer
+    }
+    if outer.is_empty() {
+        let dir = match (dst.mem.on_device(), src.mem.on_device()) {
+            (true, false) => Dir::HtoD,
+            (false, true) => Dir::DtoH,
+            _ => Dir::DtoD,
+        };
+        // SAFETY: one contiguous range in each held region.
+        return unsafe { d.copy_async(da, sa, run * es, dir, stream) };
+    }
+    let (height, dpitch, spitch) = outer[0];
+    let mut outcome = Ok(());
+    for_each_outer(&outer[1..], |doff, soff| {
+        if outcome.is_err() {
+            return;
+        }
+        let c = Copy2D {
+            dst: da.add(doff * es),
+            dst_mem: dst.mem,
+            dst_pitch: dpitch * es,
+            src: sa.add(soff * es),
+            src_mem: src.mem,
+            src_pitch: spitch * es,
+            width: run * es,
+            height,
+        };
+        // SAFETY: the rows lie inside both held regions (the plan of their mappings).
+        outcome = unsafe { d.copy_2d_async(&c, stream) };
+    });
+    outcome
+}
+
+/// A strided copy between two devices, through a packed host buffer: each
+/// step synchronised, so the buffer is never freed under a copy.
+pub(super) fn through_host(e: &Engine, dst: End<'_>, src: End<'_>, stream: Stream) -> Result<()> {
+    let dr = dst.region();
+    let n: usize = dr.extents.as_slice().iter().product();
+    let mut buf = vec![0u8; n * dr.elem_size];
+    // SAFETY: `buf` holds the packed region and lives until both steps have run (or is leaked).
+    let tmp = unsafe { Held::new(packed_like(dr, buf.as_mut_ptr())) };
+    let host_end = End { mem: Mem::Pageable, device: 0, held: tmp };
+    let step = |to: End<'_>, from: End<'_>, device: u32| -> Result<()> {
+        let p = plan(to.region().extents.as_slice(), to.region().strides.as_slice(), from.region().strides.as_slice())
+            .ok_or_else(|| err!(Internal, "a copy through the host of an empty region"))?;
+        let _bound = e.bind(device)?;
+        let queued = issue(e, to, from, &p, stream);
+        let synced = e.driver.stream_synchronize(stream);
+        queued.and(synced)
+    };
+    let r = step(host_end, src, src.device).and_then(|()| step(dst, host_end, dst.device));
+    if r.is_err() {
+        std::mem::forget(buf); // a failed wait may leave a copy using it: leaked, never freed under it
+    }
+    r
+}
+
+/// Write `word` `count` times from the start of `dst` (device memory), on `stream`.
+pub(super) fn memset(e: &Engine, dst: &Held<'_>, word: Word, count: usize, stream: Stream) -> Result<()> {
+    let width = match word {
+        Word::W8(_) => 1,
+        Word::W16(_) => 2,
+        Word::W32(_) => 4,
+    };
+    if count * width > span_bytes(dst.region()) {
+        return Err(err!(Internal, "a memset past a held region (a dualview bug)"));
+    }
+    // SAFETY: `count` words inside the held region.
+    unsafe { e.driver.memset_async(at(dst)?, word, count, stream) }
+}
+
+/// Fill the `n` contiguous elements at the start of `dst` with `value`, as a
+/// memset cannot: one small host seed copied in, then device-to-device
+/// copies that double the filled prefix. About `n * value.len()` bytes of
+/// device traffic; no host buffer of the array's size. Returns once the
+/// stream has run it (the seed lives only until then).
+pub(super) fn fill_by_doubling(e: &Engine, dst: &Held<'_>, value: &[u8], n: usize, stream: Stream) -> Result<()> {
+    let es = value.len();
+    if n * es > span_bytes(dst.region()) {
+        return Err(err!(Internal, "a fill past a held region (a dualview bug)"));
+    }
+    let a = at(dst)?;
+    let d = e.driver;
+    let seed_n = n.min((64usize << 10).div_ceil(es).max(1));
+    let seed: Vec<u8> = value.iter().copied().cycle().take(seed_n * es).collect();
+    let s = Addr::of(seed.as_ptr()).ok_or_else(|| err!(Internal, "an empty seed"))?;
+    // SAFETY: the seed lies in the first `seed_n` elements, each doubling
+    // inside the first `n`; the host seed lives until the stream has run the
+    // copies (synchronised below, or leaked).
+    let queued = (|| unsafe {
+        d.copy_async(a, s, seed.len(), Dir::HtoD, stream)?;
+        let mut filled = seed_n;
+        while filled < n {
+            let k = filled.min(n - filled);
+            d.copy_async(a.add(filled * es), a, k * es, Dir::DtoD, stream)?;
+            filled += k;
+        }
+        Ok(())
+    })();
+    let synced = d.stream_synchronize(stream);
+    if synced.is_err() {
+        std::mem::forget(seed); // a copy may still read it: leaked, never freed under it
+    }
+    queued.and(synced)
+}
+
+/// Fill a strided device region: a packed scratch block filled by doubling,
+/// then one strided device copy; complete on return.
+pub(super) fn fill_strided(e: &Engine, ordinal: u32, dst: &Held<'_>, value: &[u8], stream: Stream) -> Result<()> {
+    let r = dst.region();
+    let n: usize = r.extents.as_slice().iter().product();
+    let scratch = alloc(e, n * r.elem_size, Mem::Device)?;
+    // SAFETY: the owned scratch block holds the packed region; freed only after the stream has run both steps.
+    let packed = unsafe { Held::new(packed_like(r, scratch.ptr())) };
+    let p = plan(r.extents.as_slice(), r.strides.as_slice(), packed.region().strides.as_slice()).ok_or_else(|| err!(Internal, "fill: an empty strided region"))?;
+    let (to, from) = (End { mem: Mem::Device, device: ordinal, held: *dst }, End { mem: Mem::Device, device: ordinal, held: packed });
+    let done = fill_by_doubling(e, &packed, value, n, stream).and_then(|()| issue(e, to, from, &p, stream));
+    let synced = e.driver.stream_synchronize(stream);
+    if synced.is_ok() {
+        free(e, scratch, Mem::Device);
+    } // else: work may still use it: leaked (the token dropped), never freed under it
+    done.and(synced)
+}
+
+/// A staging buffer holding `like`'s elements packed: the engine's own
+/// pinned block, which this copy alone uses until its job returns it.
+pub(super) fn buffer_held<'a>(buf: &'a Buffer, like: &Region) -> Held<'a> {
+    // SAFETY: the buffer is taken from the pool for this one copy and is large enough (`stage::take`).
+    unsafe { Held::new(packed_like(like, buf.block.ptr())) }
+}
+
+/// What a stream's host function does when the stream reaches it: unpack a
+/// staging buffer into a host region (device to host), return the buffer
+/// to the pool, set the flag.
+pub(super) struct Job {
+    engine: &'static Engine,
+    /// Unpack the buffer into this host region, or nothing.
+    unpack: Option<Region>,
+    /// The buffer, packed as `packed` describes.
+    packed: Region,
+    buf: Buffer,
+    /// Set once the job has run.
+    flag: Arc<Flag>,
+}
+
+// SAFETY: the regions are host memory held until the stream has run the job
+// (the Held contract: the DualView's family waits for its events before
+// freeing, and a view copy's caller keeps its views until then); only the job
+// touches them then.
+unsafe impl Send for Job {}
+
+impl Job {
+    /// The job of one staged copy; `unpack`: the host region to unpack into.
+    pub(super) fn new(engine: &'static Engine, unpack: Option<Held<'_>>, like: &Region, buf: Buffer, flag: Arc<Flag>) -> Job {
+        let packed = packed_like(like, buf.block.ptr());
+        Job { engine, unpack: unpack.map(|h| *h.region()), packed, buf, flag }
+    }
+
+    /// Unpack if asked, then return the buffer to the pool and set the flag.
+    /// Calls no driver function (the driver forbids it there) and never unwinds.
+    pub(super) fn finish(self) {
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            if let Some(dst) = self.unpack {
+                // SAFETY: as `Job`'s Send says; the stream has written the buffer.
+                let (d, s) = unsafe { (Held::new(dst), Held::new(self.packed)) };
+                host::copy(&d, &s);
+            }
+        }));
+        let Job { engine, buf, flag, .. } = self;
+        stage::give_back(engine, buf);
+        flag.set();
+    }
+
+    /// The buffer back, when the job will not run.
+    pub(super) fn into_buffer(self) -> Buffer {
+        self.buf
+    }
+}
+
+/// Move the held managed range towards device `to` (`None`: the host) on `stream`.
+pub(super) fn prefetch(e: &Engine, region: &Held<'_>, to: Option<u32>, stream: Stream) -> Result<()> {
+    let bytes = span_bytes(region.region());
+    if bytes == 0 {
+        return Ok(());
+    }
+    // SAFETY: the range of the held region; a prefetch moves pages, it reads and writes no element.
+    unsafe { e.driver.prefetch_async(at(region)?, bytes, to, stream) }
+}
+
+/// Page-lock `[addr, addr + len)`, a live host block whose registration the caller owns.
+pub(super) fn host_register(e: &Engine, addr: usize, len: usize) -> Result<()> {
+    let a = Addr::new(addr).ok_or_else(|| err!(InvalidArgument, "registration of address 0"))?;
+    // SAFETY: the registration state machine's live block (`registration.rs`); registering only pins its pages.
+    unsafe { e.driver.host_register(a, len) }
+}
+
+/// Undo the registration that starts at `addr`.
+pub(super) fn host_unregister(e: &Engine, addr: usize) {
+    if let Some(a) = Addr::new(addr) {
+        // SAFETY: a range registered by `host_register`; errors leave it to the driver.
+        unsafe { e.driver.host_unregister(a) };
+    }
+}
+
+/// Record `event` after the work queued on `stream` so far.
+pub(super) fn event_record(e: &Engine, event: &EventHandle, stream: Stream) -> Result<()> {
+    // SAFETY: a live event of the driver (the handle is not Clone and destroyed once).
+    unsafe { e.driver.event_record(event, stream) }
+}
+
+/// Whether `event` has passed.
+pub(super) fn event_query(e: &Engine, event: &EventHandle) -> Result<bool> {
+    // SAFETY: as `event_record`.
+    unsafe { e.driver.event_query(event) }
+}
+
+/// Wait on the host for `event`.
+pub(super) fn event_synchronize(e: &Engine, event: &EventHandle) -> Result<()> {
+    // SAFETY: as `event_record`.
+    unsafe { e.driver.event_synchronize(event) }
+}
+
+/// Release `event` (its work still runs).
+pub(super) fn event_destroy(e: &Engine, event: EventHandle) {
+    // SAFETY: the live event, taken: destroyed once.
+    unsafe { e.driver.event_destroy(event) }
+}
+
+/// Make `stream`'s later work wait for `event`.
+pub(super) fn stream_wait_event(e: &Engine, stream: Stream, event: &EventHandle) -> Result<()> {
+    // SAFETY: as `event_record`.
+    unsafe { e.driver.stream_wait_event(stream, event) }
+}
+
+/// Release a stream of the bound device (its work still runs).
+pub(super) fn stream_destroy(e: &Engine, stream: Stream) -> Result<()> {
+    // SAFETY: the caller's stream from `stream_create` (`memory::stream::destroy`'s contract).
+    unsafe { e.driver.stream_destroy(stream) }
+}
