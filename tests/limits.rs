@@ -180,8 +180,7 @@ const UNSAFE_ALLOWED: &[&str] = &[
     "src/memory/device/drivers/cuda.rs",
     "src/memory/device/raw.rs",
     "src/memory/device/drivers/fake/driver.rs",
-    "src/tools/loader.rs",
-    "src/tools/nvtx.rs",
+    "src/tools/foreign.rs",
     // raw host memory and the blocks views share
     "src/memory/allocation.rs",
     "src/memory/host/raw.rs",
@@ -192,12 +191,8 @@ const UNSAFE_ALLOWED: &[&str] = &[
     // the exclusive-access proof and what it lends
     "src/dual_view/exclusive.rs",
     "src/dual_view/mod.rs",
-    "src/typed/borrow.rs",
-    "src/typed/builder.rs",
     "src/typed/cuda_interop.rs",
-    "src/typed/guard.rs",
-    "src/typed/iter.rs",
-    "src/typed/nd.rs",
+    "src/typed/raw.rs",
     // the C ABI boundary
     "src/ffi/boundary.rs",
     "src/ffi/handle.rs",

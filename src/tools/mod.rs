@@ -10,8 +10,10 @@
 //! | finalize | [`finalize`] (C++ `Kokkos::finalize`), or at process exit |
 //!
 //! With no library and no callback set, an event costs two atomic loads.
-//! `loader.rs` holds the `dlopen` and the function-pointer casts; `nvtx.rs`
-//! the NVTX ranges for Nsight (a client of NVTX's injection interface).
+//! `foreign.rs` holds every foreign call and its `unsafe` (the `dlopen`, each
+//! event's callback typed once, [`set_callback`], NVTX's injection tables);
+//! `loader.rs` loads the tool library; `nvtx.rs` the NVTX ranges for Nsight
+//! (a client of NVTX's injection interface).
 
 use crate::abi::*;
 use crate::space::Space;
@@ -19,10 +21,13 @@ use std::ffi::{c_char, c_void, CString};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Once;
 
+mod foreign;
 mod loader;
 pub(crate) mod nvtx;
-use loader::{hook, load, Hook};
-pub(crate) use loader::at_exit;
+use foreign::{hook, Hook};
+use loader::load;
+pub(crate) use foreign::at_exit;
+pub use foreign::set_callback;
 
 /// Kokkos' interface version passed to `kokkosp_init_library`.
 const INTERFACE_VERSION: u64 = 20211015;
@@ -50,32 +55,6 @@ struct DeviceInfo {
 fn callback(event: u32) -> usize {
     LOADED.call_once(load);
     callback_raw(event)
-}
-
-/// Replace the callback of `event` (`DV_TOOLS_*`); `None` removes it.
-/// Kokkos `Tools::Experimental::set_*_callback`.
-///
-/// # Safety
-/// `f` has the C signature of Kokkos' callback for that event and stays
-/// callable while it is set.
-///
-/// ```
-/// use dualview::{abi::DV_TOOLS_PUSH_REGION, tools};
-/// extern "C" fn on_push(_name: *const std::ffi::c_char) {}
-/// // SAFETY: the push-region callback takes one `const char*`.
-/// unsafe { tools::set_callback(DV_TOOLS_PUSH_REGION, Some(std::mem::transmute(on_push as extern "C" fn(_)))).unwrap() };
-/// tools::push_region("phase 1");
-/// tools::pop_region();
-/// unsafe { tools::set_callback(DV_TOOLS_PUSH_REGION, None).unwrap() };
-/// ```
-pub unsafe fn set_callback(event: u32, f: Option<unsafe extern "C" fn()>) -> crate::Result<()> {
-    if event as usize >= EVENTS {
-        crate::error::bail!(InvalidArgument, "unknown Kokkos Tools event {event} (0 to {})", EVENTS - 1);
-    }
-    LOADED.call_once(load);
-    CALLBACKS[event as usize].store(f.map_or(0, |f| f as usize), Ordering::Release);
-    refresh_hooks();
-    Ok(())
 }
 
 /// 1 while a DualView sync or modify callback is set, else 0.
@@ -120,7 +99,7 @@ pub fn finalize() {
     if FINALIZED.swap(true, Ordering::AcqRel) {
         return;
     }
-    let f = hook(loader::FINALIZE);
+    let f = hook(foreign::FINALIZE);
     for c in &CALLBACKS {
         c.store(0, Ordering::Release);
     }
@@ -149,7 +128,7 @@ fn c_text(s: &str) -> CString {
     CString::new(s.replace('\0', " ")).unwrap_or_default()
 }
 
-fn data_event(event: Hook<loader::DataFn>, space: Space, label: &str, ptr: *const u8, bytes: usize) {
+fn data_event(event: Hook<foreign::DataFn>, space: Space, label: &str, ptr: *const u8, bytes: usize) {
     if let Some(f) = hook(event) {
         let l = c_text(label);
         f(handle(space), l.as_ptr(), ptr as *const c_void, bytes as u64);
@@ -158,12 +137,12 @@ fn data_event(event: Hook<loader::DataFn>, space: Space, label: &str, ptr: *cons
 
 /// An owned allocation was made.
 pub(crate) fn allocate(space: Space, label: &str, ptr: *const u8, bytes: usize) {
-    data_event(loader::ALLOCATE_DATA, space, label, ptr, bytes);
+    data_event(foreign::ALLOCATE_DATA, space, label, ptr, bytes);
 }
 
 /// An owned allocation is about to be freed.
 pub(crate) fn deallocate(space: Space, label: &str, ptr: *const u8, bytes: usize) {
-    data_event(loader::DEALLOCATE_DATA, space, label, ptr, bytes);
+    data_event(foreign::DEALLOCATE_DATA, space, label, ptr, bytes);
 }
 
 /// Whether deep-copy events are wanted (so callers can skip building them).
@@ -173,7 +152,7 @@ pub(crate) fn wants_deep_copy() -> bool {
 
 /// A copy of `bytes` from `src` to `dst` begins.
 pub(crate) fn begin_deep_copy(dst: (Space, &str, *const u8), src: (Space, &str, *const u8), bytes: usize) {
-    if let Some(f) = hook(loader::BEGIN_DEEP_COPY) {
+    if let Some(f) = hook(foreign::BEGIN_DEEP_COPY) {
         let (dl, sl) = (c_text(dst.1), c_text(src.1));
         f(handle(dst.0), dl.as_ptr(), dst.2 as *const c_void, handle(src.0), sl.as_ptr(), src.2 as *const c_void, bytes as u64);
     }
@@ -181,12 +160,12 @@ pub(crate) fn begin_deep_copy(dst: (Space, &str, *const u8), src: (Space, &str, 
 
 /// The copy begun by [`begin_deep_copy`] ended.
 pub(crate) fn end_deep_copy() {
-    if let Some(f) = hook(loader::END_DEEP_COPY) {
+    if let Some(f) = hook(foreign::END_DEEP_COPY) {
         f();
     }
 }
 
-fn name_event(event: Hook<loader::NameFn>, name: &str) {
+fn name_event(event: Hook<foreign::NameFn>, name: &str) {
     if let Some(f) = hook(event) {
         let n = c_text(name);
         f(n.as_ptr());
@@ -200,7 +179,7 @@ fn name_event(event: Hook<loader::NameFn>, name: &str) {
 /// dualview::tools::pop_region();
 /// ```
 pub fn push_region(name: &str) {
-    name_event(loader::PUSH_REGION, name);
+    name_event(foreign::PUSH_REGION, name);
 }
 
 /// Close the innermost region (Kokkos `Profiling::popRegion`).
@@ -209,7 +188,7 @@ pub fn push_region(name: &str) {
 /// dualview::tools::pop_region(); // nothing happens without a tool
 /// ```
 pub fn pop_region() {
-    if let Some(f) = hook(loader::POP_REGION) {
+    if let Some(f) = hook(foreign::POP_REGION) {
         f();
     }
 }
@@ -220,7 +199,7 @@ pub fn pop_region() {
 /// dualview::tools::mark_event("checkpoint");
 /// ```
 pub fn mark_event(name: &str) {
-    name_event(loader::PROFILE_EVENT, name);
+    name_event(foreign::PROFILE_EVENT, name);
 }
 
 /// Create a profiling section and return its id (Kokkos `Profiling::createProfileSection`); 0 without a tool.
@@ -233,14 +212,14 @@ pub fn mark_event(name: &str) {
 /// ```
 pub fn create_section(name: &str) -> u32 {
     let mut id = 0u32;
-    if let Some(f) = hook(loader::CREATE_SECTION) {
+    if let Some(f) = hook(foreign::CREATE_SECTION) {
         let n = c_text(name);
         f(n.as_ptr(), &mut id);
     }
     id
 }
 
-fn section_event(event: Hook<loader::SectionFn>, id: u32) {
+fn section_event(event: Hook<foreign::SectionFn>, id: u32) {
     if let Some(f) = hook(event) {
         f(id);
     }
@@ -248,17 +227,17 @@ fn section_event(event: Hook<loader::SectionFn>, id: u32) {
 
 /// Start section `id`.
 pub fn start_section(id: u32) {
-    section_event(loader::START_SECTION, id);
+    section_event(foreign::START_SECTION, id);
 }
 
 /// Stop section `id`.
 pub fn stop_section(id: u32) {
-    section_event(loader::STOP_SECTION, id);
+    section_event(foreign::STOP_SECTION, id);
 }
 
 /// Destroy section `id`.
 pub fn destroy_section(id: u32) {
-    section_event(loader::DESTROY_SECTION, id);
+    section_event(foreign::DESTROY_SECTION, id);
 }
 
 /// Declare a key/value pair of metadata (Kokkos `Tools::declareMetadata`).
@@ -267,7 +246,7 @@ pub fn destroy_section(id: u32) {
 /// dualview::tools::declare_metadata("solver", "jacobi");
 /// ```
 pub fn declare_metadata(key: &str, value: &str) {
-    if let Some(f) = hook(loader::DECLARE_METADATA) {
+    if let Some(f) = hook(foreign::DECLARE_METADATA) {
         let (k, v) = (c_text(key), c_text(value));
         f(k.as_ptr(), v.as_ptr());
     }
@@ -282,8 +261,8 @@ pub(crate) fn wants(event: u32) -> bool {
 /// view labelled `label` at `ptr`, on the device side when `is_device`.
 pub(crate) fn dual_view_event(event: u32, label: &str, ptr: *const u8, is_device: bool) {
     let event = match event {
-        DV_TOOLS_DUAL_VIEW_SYNC => loader::DUAL_VIEW_SYNC,
-        DV_TOOLS_DUAL_VIEW_MODIFY => loader::DUAL_VIEW_MODIFY,
+        DV_TOOLS_DUAL_VIEW_SYNC => foreign::DUAL_VIEW_SYNC,
+        DV_TOOLS_DUAL_VIEW_MODIFY => foreign::DUAL_VIEW_MODIFY,
         _ => return,
     };
     if let Some(f) = hook(event) {
@@ -294,7 +273,7 @@ pub(crate) fn dual_view_event(event: u32, label: &str, ptr: *const u8, is_device
 
 /// Run `body` between begin-fence and end-fence events named `name` on device `device`.
 pub(crate) fn fenced<T>(name: &str, device: u32, body: impl FnOnce() -> T) -> T {
-    let (b, e) = (hook(loader::BEGIN_FENCE), hook(loader::END_FENCE));
+    let (b, e) = (hook(foreign::BEGIN_FENCE), hook(foreign::END_FENCE));
     let mut id = 0u64;
     if let Some(b) = b {
         let n = c_text(name);

@@ -1,4 +1,6 @@
-//! [`Builder`]: how a typed DualView is made (extents, layout, spaces, initialisation).
+//! [`Builder`]: how a typed DualView is made (extents, layout, spaces,
+//! initialisation). Its unchecked forms (`without_initializing`,
+//! `adopt_host`, `adopt_host_vec`) are in raw.rs.
 
 use super::DualView;
 use crate::dual_view::{Desc, RawDualView};
@@ -23,14 +25,14 @@ use std::marker::PhantomData;
 /// ```
 #[must_use]
 pub struct Builder<T: Element, E: Extents> {
-    label: String,
+    pub(super) label: String,
     extents: E,
     layout: Option<Layout>,
     strides: Option<Vec<usize>>,
-    device: Space,
+    pub(super) device: Space,
     /// A page-locked mirror: the device's pinned host space (`Space::pinned_host`).
-    pinned_host: bool,
-    init: bool,
+    pub(super) pinned_host: bool,
+    pub(super) init: bool,
     pin_mirror: bool,
     checked: bool,
     _t: PhantomData<fn() -> T>,
@@ -139,23 +141,6 @@ impl<T: Element, E: Extents> Builder<T, E> {
         self
     }
 
-    /// Skip zero-filling (Kokkos `WithoutInitializing`).
-    ///
-    /// # Safety
-    /// Every element must be written before it is read through this DualView.
-    ///
-    /// ```
-    /// # use dualview::{DualView, Dims};
-    /// // SAFETY: every element is written before it is read.
-    /// let a = unsafe { DualView::<u8, Dims<1>>::builder("u", Dims::new([4]).unwrap()).without_initializing() }.build().unwrap();
-    /// a.host_write().unwrap().fill(1).unwrap();
-    /// assert_eq!(a.host().unwrap().to_vec().unwrap(), vec![1; 4]);
-    /// ```
-    pub unsafe fn without_initializing(mut self) -> Self {
-        self.init = false;
-        self
-    }
-
     /// Allocate the DualView.
     ///
     /// ```
@@ -169,74 +154,7 @@ impl<T: Element, E: Extents> Builder<T, E> {
         Ok(DualView { raw: RawDualView::new(&self.label, &desc)?, _t: PhantomData })
     }
 
-    /// Adopt `host`, an existing array (a legacy code's), as the host side:
-    /// the device side is allocated (over two spaces) and the host marked
-    /// modified, so the first `sync_device` copies it over. Resize and
-    /// realloc answer `Unmanaged`. `host` holds the layout's span of elements.
-    ///
-    /// # Safety
-    /// `host` outlives every use of the DualView and its clones (dropping
-    /// them is no use: it never reads or frees `host`), and nothing else
-    /// accesses it meanwhile except through them.
-    ///
-    /// ```
-    /// # use dualview::{DualView, Dims, Space};
-    /// let mut legacy = vec![1.5f64; 6];
-    /// // SAFETY: `legacy` outlives `a`, and is used only through it meanwhile.
-    /// let a = unsafe { DualView::<f64, Dims<2>>::builder("u", Dims::new([3, 2]).unwrap()).device(Space::test_device(0)).adopt_host(&mut legacy) }.unwrap();
-    /// a.sync_device().unwrap(); // the legacy values go to the device side
-    /// assert_eq!(*a.device().unwrap().get([2, 1]).unwrap(), 1.5);
-    /// ```
-    pub unsafe fn adopt_host(self, host: &mut [T]) -> Result<DualView<T, E>> {
-        let desc = self.desc()?;
-        if host.len() != desc.mapping.span() {
-            bail!(InvalidArgument, "adopt_host: the array holds {} elements, the layout spans {}", host.len(), desc.mapping.span());
-        }
-        let p = std::ptr::NonNull::new(host.as_mut_ptr() as *mut u8).ok_or_else(|| crate::error::err!(InvalidArgument, "adopt_host: no array"))?;
-        // SAFETY: `host` holds the span, aligned for T (a slice), and outlives the DualView (the caller's contract).
-        let raw = unsafe { RawDualView::wrap(&self.label, &desc, p, None)? };
-        Ok(DualView { raw, _t: PhantomData })
-    }
-
-    /// [`Builder::adopt_host`] taking the array over: the DualView owns
-    /// `host` from here and frees it with its last handle (and after every
-    /// copy queued on it). The safe form: nothing else can reach the array.
-    /// `host` holds the layout's span of elements, and the device space keeps
-    /// a pageable mirror (a two-space DualView without `pinned_host`);
-    /// otherwise `InvalidArgument` and `host` is freed.
-    ///
-    /// ```
-    /// # use dualview::{DualView, Dims, Space};
-    /// let legacy = vec![1.5f64; 6]; // a legacy code's array
-    /// let a = DualView::<f64, Dims<2>>::builder("u", Dims::new([3, 2]).unwrap()).device(Space::test_device(0)).adopt_host_vec(legacy).unwrap();
-    /// a.sync_device().unwrap(); // the legacy values go to the device side
-    /// assert_eq!(*a.device().unwrap().get([2, 1]).unwrap(), 1.5);
-    /// ```
-    pub fn adopt_host_vec(self, host: Vec<T>) -> Result<DualView<T, E>> {
-        if !self.device.kind().policy().needs_mirror || self.pinned_host {
-            // One allocation for both sides (host, managed or pinned memory), or a pinned mirror:
-            // a Vec's pageable memory cannot stand in for it.
-            bail!(InvalidArgument, "adopt_host_vec: a DualView over {} keeps no pageable host mirror to adopt", self.device);
-        }
-        let mut host = std::mem::ManuallyDrop::new(host);
-        let (ptr, len, cap) = (host.as_mut_ptr() as usize, host.len(), host.capacity());
-        // SAFETY: the parts of the Vec taken apart above, put back once.
-        let free = move || drop(unsafe { Vec::from_raw_parts(ptr as *mut T, len, cap) });
-        // SAFETY: the buffer is no one else's (the Vec was moved in), and
-        // lives until `free` runs, which the host allocation does when it goes.
-        match unsafe { self.adopt_host(std::slice::from_raw_parts_mut(ptr as *mut T, len)) } {
-            Ok(dv) => {
-                dv.raw.host_allocation().on_release(Box::new(free));
-                Ok(dv)
-            }
-            Err(e) => {
-                free();
-                Err(e)
-            }
-        }
-    }
-
-    fn desc(&self) -> Result<Desc> {
+    pub(super) fn desc(&self) -> Result<Desc> {
         self.extents.check()?;
         let ext = self.extents.to_dyn();
         let layout = self.layout.unwrap_or(self.device.default_layout());

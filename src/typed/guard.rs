@@ -3,7 +3,8 @@
 //! A guard keeps the allocation alive and borrows its side (or its
 //! subview's region of it) at run time: while it lives, a sync, fill or
 //! resize that would write that side answers `Busy`, and an overlapping
-//! mutable guard is refused. Guards of disjoint subviews coexist.
+//! mutable guard is refused. Guards of disjoint subviews coexist. What a
+//! guard lends (elements, slices, iterators) comes from raw.rs.
 //!
 //! Element order, for both layouts (pinned by `tests/rust_api.rs`):
 //!
@@ -13,12 +14,11 @@
 //! | `h[[i, j]]`, `h[(i, j)]`, `get([i, j])` | by multi-index, whatever the layout |
 //! | `to_vec` | row-major index order (last index fastest), whatever the layout |
 
-use super::iter::{Indexed, IndexedMut, Iter, IterMut};
+use super::raw::{Indexed, IndexedMut, Iter, IterMut};
 use crate::dual_view::RawDualView;
 use crate::element::Element;
 use crate::error::Result;
 use crate::extents::{AsIndex, DynIndex, DynRank, Extents, Rank};
-use crate::layout::for_each_run;
 use crate::side::Side;
 use crate::view::View;
 use std::marker::PhantomData;
@@ -207,11 +207,7 @@ macro_rules! read_methods {
             /// ```
             #[inline]
             pub fn get(&self, idx: impl AsIndex<E>) -> Result<&T> {
-                let off = self.b.offset(idx.indices())?;
-                let p = self.b.host_ptr::<T>()?;
-                // SAFETY: off < span inside the live, host-accessible allocation,
-                // borrowed for the guard's lifetime.
-                Ok(unsafe { &*p.add(off) })
+                self.b.get(idx.indices())
             }
 
             /// The whole span as a slice, in memory order, when it is
@@ -223,9 +219,7 @@ macro_rules! read_methods {
             /// assert_eq!(a.host().unwrap().as_slice().unwrap().len(), 6);
             /// ```
             pub fn as_slice(&self) -> Result<&[T]> {
-                let (p, n) = self.b.span::<T>()?;
-                // SAFETY: n contiguous, initialised elements, borrowed for the guard's lifetime.
-                Ok(unsafe { std::slice::from_raw_parts(p, n) })
+                self.b.as_slice()
             }
 
             /// Every element in row-major index order (last index fastest),
@@ -257,13 +251,7 @@ macro_rules! read_methods {
             /// ```
             #[track_caller]
             pub fn iter(&self) -> Iter<'_, T> {
-                let p = match self.b.host_ptr::<T>() {
-            Ok(x) => x,
-            Err(e) => Borrow::span_panic(e),
-        };
-                let (ext, st) = self.b.walk_parts();
-                // SAFETY: the view is live, host-accessible and borrowed for '_.
-                unsafe { Iter::new(p, ext, st, self.b.contiguous) }
+                self.b.iter()
             }
 
             /// `(multi-index, element)` pairs in memory order.
@@ -280,13 +268,7 @@ macro_rules! read_methods {
             /// ```
             #[track_caller]
             pub fn indexed(&self) -> Indexed<'_, T, E> {
-                let p = match self.b.host_ptr::<T>() {
-            Ok(x) => x,
-            Err(e) => Borrow::span_panic(e),
-        };
-                let (ext, st) = self.b.walk_parts();
-                // SAFETY: as `iter`.
-                unsafe { Indexed::new(p, ext, st) }
+                self.b.indexed()
             }
         }
 
@@ -300,12 +282,7 @@ macro_rules! read_methods {
             #[inline]
             #[track_caller]
             fn deref(&self) -> &[T] {
-                let (p, n) = match self.b.span::<T>() {
-            Ok(x) => x,
-            Err(e) => Borrow::span_panic(e),
-        };
-                // SAFETY: as `as_slice`.
-                unsafe { std::slice::from_raw_parts(p, n) }
+                self.b.span_slice()
             }
         }
 
@@ -338,8 +315,7 @@ macro_rules! read_methods {
             #[inline(always)]
             #[track_caller]
             fn index(&self, idx: [usize; R]) -> &T {
-                // SAFETY: index_fixed checked bounds and host access; borrowed for '_.
-                unsafe { &*self.b.index_fixed::<T, R>(&idx) }
+                self.b.at_fixed(&idx)
             }
         }
 
@@ -349,8 +325,7 @@ macro_rules! read_methods {
             #[inline]
             #[track_caller]
             fn index(&self, idx: [usize; N]) -> &T {
-                // SAFETY: as above.
-                unsafe { &*self.b.index_ptr::<T>(&idx) }
+                self.b.at(&idx)
             }
         }
 
@@ -360,8 +335,7 @@ macro_rules! read_methods {
             #[inline]
             #[track_caller]
             fn index(&self, idx: &[usize]) -> &T {
-                // SAFETY: as above.
-                unsafe { &*self.b.index_ptr::<T>(idx) }
+                self.b.at(idx)
             }
         }
 
@@ -371,8 +345,7 @@ macro_rules! read_methods {
             #[inline]
             #[track_caller]
             fn index(&self, idx: DynIndex) -> &T {
-                // SAFETY: as above.
-                unsafe { &*self.b.index_ptr::<T>(&idx) }
+                self.b.at(&idx)
             }
         }
     };
@@ -381,20 +354,6 @@ read_methods!(ViewRef);
 read_methods!(ViewMut);
 
 impl<T: Element, E: Extents> ViewMut<'_, T, E> {
-    /// Address of the element at index 0, for writing.
-    ///
-    /// ```
-    /// # use dualview::{DualView, Dims};
-    /// let a = DualView::<u16, Dims<2>>::new("A", Dims::from([2, 3])).unwrap();
-    /// let mut h = a.host_mut().unwrap();
-    /// // SAFETY: element 0 of 6, host memory, exclusively borrowed.
-    /// unsafe { *h.as_mut_ptr() = 3 };
-    /// assert_eq!(h[[0, 0]], 3);
-    /// ```
-    pub fn as_mut_ptr(&mut self) -> *mut T {
-        self.b.ptr as *mut T
-    }
-
     /// The element at `idx`, mutably (`h[[i, j]]` is the panicking form).
     ///
     /// ```
@@ -406,10 +365,7 @@ impl<T: Element, E: Extents> ViewMut<'_, T, E> {
     /// ```
     #[inline]
     pub fn get_mut(&mut self, idx: impl AsIndex<E>) -> Result<&mut T> {
-        let off = self.b.offset(idx.indices())?;
-        let p = self.b.host_ptr::<T>()?;
-        // SAFETY: as `get`, and the borrow is exclusive.
-        Ok(unsafe { &mut *p.add(off) })
+        self.b.get_mut(idx.indices())
     }
 
     /// Write `value` at `idx`.
@@ -437,9 +393,7 @@ impl<T: Element, E: Extents> ViewMut<'_, T, E> {
     /// assert_eq!(h[[1, 2]], 1);
     /// ```
     pub fn as_mut_slice(&mut self) -> Result<&mut [T]> {
-        let (p, n) = self.b.span::<T>()?;
-        // SAFETY: n contiguous elements, exclusively borrowed for the guard's lifetime.
-        Ok(unsafe { std::slice::from_raw_parts_mut(p, n) })
+        self.b.as_mut_slice()
     }
 
     /// Set every element to `value`.
@@ -452,18 +406,7 @@ impl<T: Element, E: Extents> ViewMut<'_, T, E> {
     /// assert_eq!(h.to_vec().unwrap(), vec![4; 6]);
     /// ```
     pub fn fill(&mut self, value: T) -> Result<()> {
-        if !self.b.view.space().is_host_accessible() {
-            // SAFETY: the guard holds the exclusive borrow of its region; the
-            // space fills device memory (the safe form of `View::fill`).
-            return unsafe { self.b.view.fill(crate::element::bytes_of(&value)) };
-        }
-        let p = self.b.host_ptr::<T>()?;
-        let (ext, st) = self.b.walk_parts();
-        for_each_run(ext, st, |off, n| {
-            // SAFETY: every run lies inside the exclusively borrowed allocation.
-            unsafe { std::slice::from_raw_parts_mut(p.add(off), n) }.fill(value);
-        });
-        Ok(())
+        self.b.fill(value)
     }
 
     /// Copy every element of `src` (the same extents, any layout, either
@@ -481,9 +424,7 @@ impl<T: Element, E: Extents> ViewMut<'_, T, E> {
     /// assert_eq!(b.host().unwrap().to_vec().unwrap(), vec![2.5; 6]);
     /// ```
     pub fn copy_from<E2: Extents>(&mut self, src: &ViewRef<'_, T, E2>) -> Result<()> {
-        // SAFETY: as said above: the borrows exclude every other writer of
-        // both regions, and a region cannot be borrowed both ways at once.
-        unsafe { self.b.view.copy_from(src.view()) }
+        self.b.copy_from(&src.b)
     }
 
     /// The elements in memory order, mutably, for contiguous and strided views.
@@ -500,13 +441,7 @@ impl<T: Element, E: Extents> ViewMut<'_, T, E> {
     /// ```
     #[track_caller]
     pub fn iter_mut(&mut self) -> IterMut<'_, T> {
-        let p = match self.b.host_ptr::<T>() {
-            Ok(x) => x,
-            Err(e) => Borrow::span_panic(e),
-        };
-        let (ext, st) = self.b.walk_parts();
-        // SAFETY: live, host-accessible, exclusively borrowed for '_; each offset once.
-        unsafe { IterMut::new(p, ext, st, self.b.contiguous) }
+        self.b.iter_mut()
     }
 
     /// `(multi-index, element)` pairs in memory order, mutably.
@@ -524,13 +459,7 @@ impl<T: Element, E: Extents> ViewMut<'_, T, E> {
     /// ```
     #[track_caller]
     pub fn indexed_mut(&mut self) -> IndexedMut<'_, T, E> {
-        let p = match self.b.host_ptr::<T>() {
-            Ok(x) => x,
-            Err(e) => Borrow::span_panic(e),
-        };
-        let (ext, st) = self.b.walk_parts();
-        // SAFETY: as `iter_mut`.
-        unsafe { IndexedMut::new(p, ext, st) }
+        self.b.indexed_mut()
     }
 }
 
@@ -542,12 +471,7 @@ impl<T: Element, E: Extents> DerefMut for ViewMut<'_, T, E> {
     #[inline]
     #[track_caller]
     fn deref_mut(&mut self) -> &mut [T] {
-        let (p, n) = match self.b.span::<T>() {
-            Ok(x) => x,
-            Err(e) => Borrow::span_panic(e),
-        };
-        // SAFETY: as `as_mut_slice`.
-        unsafe { std::slice::from_raw_parts_mut(p, n) }
+        self.b.span_slice_mut()
     }
 }
 
@@ -571,8 +495,7 @@ impl<T: Element, E: Rank<R>, const R: usize> IndexMut<[usize; R]> for ViewMut<'_
     #[inline(always)]
     #[track_caller]
     fn index_mut(&mut self, idx: [usize; R]) -> &mut T {
-        // SAFETY: index_fixed checked bounds and host access; exclusively borrowed.
-        unsafe { &mut *self.b.index_fixed::<T, R>(&idx) }
+        self.b.at_fixed_mut(&idx)
     }
 }
 
@@ -580,8 +503,7 @@ impl<T: Element, const N: usize> IndexMut<[usize; N]> for ViewMut<'_, T, DynRank
     #[inline]
     #[track_caller]
     fn index_mut(&mut self, idx: [usize; N]) -> &mut T {
-        // SAFETY: as above.
-        unsafe { &mut *self.b.index_ptr::<T>(&idx) }
+        self.b.at_mut(&idx)
     }
 }
 
@@ -589,8 +511,7 @@ impl<T: Element> IndexMut<&[usize]> for ViewMut<'_, T, DynRank> {
     #[inline]
     #[track_caller]
     fn index_mut(&mut self, idx: &[usize]) -> &mut T {
-        // SAFETY: as above.
-        unsafe { &mut *self.b.index_ptr::<T>(idx) }
+        self.b.at_mut(idx)
     }
 }
 
@@ -598,8 +519,7 @@ impl<T: Element> IndexMut<DynIndex> for ViewMut<'_, T, DynRank> {
     #[inline]
     #[track_caller]
     fn index_mut(&mut self, idx: DynIndex) -> &mut T {
-        // SAFETY: as above.
-        unsafe { &mut *self.b.index_ptr::<T>(&idx) }
+        self.b.at_mut(&idx)
     }
 }
 

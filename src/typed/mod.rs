@@ -11,11 +11,12 @@ mod builder;
 mod iter;
 #[cfg(feature = "ndarray")]
 mod nd;
+mod raw;
 mod slicing;
 
 pub use builder::Builder;
 pub use guard::{ViewMut, ViewRef};
-pub use iter::{Indexed, IndexedMut, Iter, IterMut};
+pub use raw::{Indexed, IndexedMut, Iter, IterMut};
 pub use slicing::{RankUp, SliceArg, SliceSpec};
 #[cfg(feature = "cudarc-interop")]
 pub use cuda_interop::{CudaMut, CudaRef};
@@ -457,24 +458,6 @@ impl<T: Element, E: Extents> DualView<T, E> {
     pub fn realloc(&self, extents: E) -> Result<()> {
         extents.check()?;
         self.raw.realloc(&extents.to_dyn(), true)
-    }
-
-    /// [`DualView::realloc`] without zero-filling.
-    ///
-    /// # Safety
-    /// Every element must be written before it is read through this DualView.
-    ///
-    /// ```
-    /// # use dualview::{DualView, Dims, Space};
-    /// let a = DualView::<f64, Dims<2>>::builder("A", Dims::new([3, 2]).unwrap())
-    ///     .device(Space::test_device(0)).build().unwrap();
-    /// // SAFETY: everything is written before it is read.
-    /// unsafe { a.realloc_without_initializing(Dims::new([2, 2]).unwrap()) }.unwrap();
-    /// a.host_write().unwrap().fill(4.0).unwrap();
-    /// ```
-    pub unsafe fn realloc_without_initializing(&self, extents: E) -> Result<()> {
-        extents.check()?;
-        self.raw.realloc(&extents.to_dyn(), false)
     }
 
     /// Set every host element to `value` and mark the host modified.

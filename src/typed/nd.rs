@@ -6,24 +6,14 @@
 //! | rank in the type, up to 6 | `array()` / `array_mut()` | `ArrayView<T, Ix{R}>` / `ArrayViewMut<T, Ix{R}>` |
 //! | any | `array_dyn()` / `array_dyn_mut()` | `ArrayViewD<T>` / `ArrayViewMutD<T>` |
 //!
-//! The views borrow the guard, so the DualView's borrow rules hold for them.
+//! The views borrow the guard, so the DualView's borrow rules hold for them;
+//! raw.rs makes them from the guard's pointer.
 
-use super::borrow::Borrow;
 use super::guard::{ViewMut, ViewRef};
 use crate::element::Element;
 use crate::error::Result;
 use crate::extents::Extents;
-use ndarray::{ArrayView, ArrayViewMut, ArrayViewD, ArrayViewMutD, Dimension, IntoDimension, IxDyn, ShapeBuilder, StrideShape};
-
-impl Borrow<'_> {
-    /// Shape and strides for ndarray, and a pointer it accepts (non-null even when empty).
-    fn nd_parts<T, D: Dimension>(&self, dim: impl Fn(&[usize]) -> D) -> Result<(StrideShape<D>, *mut T)> {
-        let p = self.host_ptr::<T>()?;
-        let p = if self.len == 0 { std::ptr::NonNull::dangling().as_ptr() } else { p };
-        let (ext, st) = self.walk_parts();
-        Ok((dim(ext).strides(dim(st)), p))
-    }
-}
+use ndarray::{ArrayView, ArrayViewD, ArrayViewMut, ArrayViewMutD, IntoDimension, IxDyn};
 
 fn fixed<E: Extents>(v: &[usize]) -> <E::Index as IntoDimension>::Dim
 where
@@ -50,10 +40,7 @@ macro_rules! nd_read {
             /// assert_eq!(v.strides(), &[1, 2]);
             /// ```
             pub fn array(&self) -> Result<ArrayView<'_, T, <E::Index as IntoDimension>::Dim>> {
-                let (shape, p) = self.b.nd_parts::<T, _>(fixed::<E>)?;
-                // SAFETY: host-accessible, live, borrowed for '_; strides are
-                // non-negative and never alias (Mapping checks), every index in bounds.
-                Ok(unsafe { ArrayView::from_shape_ptr(shape, p) })
+                self.b.array(fixed::<E>)
             }
         }
 
@@ -69,9 +56,7 @@ macro_rules! nd_read {
             /// assert_eq!(h.array_dyn().unwrap().sum(), 3);
             /// ```
             pub fn array_dyn(&self) -> Result<ArrayViewD<'_, T>> {
-                let (shape, p) = self.b.nd_parts::<T, _>(IxDyn)?;
-                // SAFETY: as `array`.
-                Ok(unsafe { ArrayView::from_shape_ptr(shape, p) })
+                self.b.array(IxDyn)
             }
         }
     };
@@ -92,9 +77,7 @@ where
     /// assert_eq!(a.device().unwrap().array().unwrap().sum(), 12.0);
     /// ```
     pub fn array_mut(&mut self) -> Result<ArrayViewMut<'_, T, <E::Index as IntoDimension>::Dim>> {
-        let (shape, p) = self.b.nd_parts::<T, _>(fixed::<E>)?;
-        // SAFETY: as `array`, and the borrow is exclusive.
-        Ok(unsafe { ArrayViewMut::from_shape_ptr(shape, p) })
+        self.b.array_mut(fixed::<E>)
     }
 }
 
@@ -108,8 +91,6 @@ impl<T: Element, E: Extents> ViewMut<'_, T, E> {
     /// assert_eq!(a.host().unwrap()[[1, 0]], 3);
     /// ```
     pub fn array_dyn_mut(&mut self) -> Result<ArrayViewMutD<'_, T>> {
-        let (shape, p) = self.b.nd_parts::<T, _>(IxDyn)?;
-        // SAFETY: as `array_mut`.
-        Ok(unsafe { ArrayViewMut::from_shape_ptr(shape, p) })
+        self.b.array_mut(IxDyn)
     }
 }
