@@ -4,7 +4,7 @@
 //! [`Driver::bind`], as CUDA's current context does. The raw layer, as
 //! cudarc's `result` is: addresses are [`Addr`] (never null), events
 //! [`EventHandle`] (never null, not `Clone`: destroyed once), streams
-//! [`Stream`] (null: the default stream). Only `raw.rs` calls the `unsafe` ones.
+//! [`StreamHandle`] (never null; `None`: the default stream). Only `raw.rs` calls the `unsafe` ones.
 //!
 //! | group | calls |
 //! | --- | --- |
@@ -53,6 +53,32 @@ impl Addr {
     /// `bytes` further on (an offset inside the range the address starts).
     pub(crate) const fn add(self, bytes: usize) -> Addr {
         Addr(self.0.saturating_add(bytes))
+    }
+}
+
+/// A stream of the driver (made by [`Driver::stream_create`], or a
+/// caller's, handed in): never null. A call that takes
+/// `Option<StreamHandle>` runs on the default stream for `None` ([`on`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct StreamHandle(NonZeroUsize);
+
+impl StreamHandle {
+    /// The driver's raw handle.
+    pub(crate) const fn get(self) -> usize {
+        self.0.get()
+    }
+
+    /// The public handle of this stream.
+    pub(crate) const fn stream(self) -> Stream {
+        Stream::from_raw(self.0.get())
+    }
+}
+
+/// The driver's form of `s`: `None` for the default (null) stream.
+pub(crate) const fn on(s: Stream) -> Option<StreamHandle> {
+    match NonZeroUsize::new(s.as_raw()) {
+        Some(h) => Some(StreamHandle(h)),
+        None => None,
     }
 }
 
@@ -170,42 +196,42 @@ pub(crate) trait Driver: Send + Sync {
     ///
     /// # Safety
     /// See the trait.
-    unsafe fn copy_async(&self, dst: Addr, src: Addr, bytes: usize, dir: Dir, stream: Stream) -> Result<()>;
+    unsafe fn copy_async(&self, dst: Addr, src: Addr, bytes: usize, dir: Dir, stream: Option<StreamHandle>) -> Result<()>;
     /// A contiguous copy between two devices, queued on `stream`.
     ///
     /// # Safety
     /// See the trait.
-    unsafe fn copy_peer_async(&self, dst: Addr, dst_device: u32, src: Addr, src_device: u32, bytes: usize, stream: Stream) -> Result<()>;
+    unsafe fn copy_peer_async(&self, dst: Addr, dst_device: u32, src: Addr, src_device: u32, bytes: usize, stream: Option<StreamHandle>) -> Result<()>;
     /// A 2D copy queued on `stream`.
     ///
     /// # Safety
     /// See the trait.
-    unsafe fn copy_2d_async(&self, c: &Copy2D, stream: Stream) -> Result<()>;
+    unsafe fn copy_2d_async(&self, c: &Copy2D, stream: Option<StreamHandle>) -> Result<()>;
     /// Write `word` `count` times from `dst` (device memory), queued on `stream`.
     ///
     /// # Safety
     /// See the trait.
-    unsafe fn memset_async(&self, dst: Addr, word: Word, count: usize, stream: Stream) -> Result<()>;
+    unsafe fn memset_async(&self, dst: Addr, word: Word, count: usize, stream: Option<StreamHandle>) -> Result<()>;
     /// Move managed memory towards device `to` (`None`: the host), queued on `stream`.
     ///
     /// # Safety
     /// See the trait.
-    unsafe fn prefetch_async(&self, addr: Addr, bytes: usize, to: Option<u32>, stream: Stream) -> Result<()>;
+    unsafe fn prefetch_async(&self, addr: Addr, bytes: usize, to: Option<u32>, stream: Option<StreamHandle>) -> Result<()>;
 
     /// Wait for all work of the bound device.
     fn synchronize(&self) -> Result<()>;
     /// Wait for the work queued on `stream` (the default stream: its own work).
-    fn stream_synchronize(&self, stream: Stream) -> Result<()>;
+    fn stream_synchronize(&self, stream: Option<StreamHandle>) -> Result<()>;
     /// A stream that does not wait for the default one.
-    fn stream_create(&self) -> Result<Stream>;
+    fn stream_create(&self) -> Result<StreamHandle>;
     /// Release a stream (its work still runs).
     ///
     /// # Safety
     /// See the trait.
-    unsafe fn stream_destroy(&self, stream: Stream) -> Result<()>;
+    unsafe fn stream_destroy(&self, stream: StreamHandle) -> Result<()>;
     /// Run `f` on the host once `stream` reaches this point. When it cannot be
     /// queued, `f` comes back with the error.
-    fn launch_host_fn(&self, stream: Stream, f: HostFn) -> std::result::Result<(), (Error, HostFn)>;
+    fn launch_host_fn(&self, stream: Option<StreamHandle>, f: HostFn) -> std::result::Result<(), (Error, HostFn)>;
 
     /// A new event (timing off).
     fn event_create(&self) -> Result<EventHandle>;
@@ -213,7 +239,7 @@ pub(crate) trait Driver: Send + Sync {
     ///
     /// # Safety
     /// See the trait.
-    unsafe fn event_record(&self, event: &EventHandle, stream: Stream) -> Result<()>;
+    unsafe fn event_record(&self, event: &EventHandle, stream: Option<StreamHandle>) -> Result<()>;
     /// Whether `event` has passed: `Ok(false)` while its work runs.
     ///
     /// # Safety
@@ -233,7 +259,7 @@ pub(crate) trait Driver: Send + Sync {
     ///
     /// # Safety
     /// See the trait.
-    unsafe fn stream_wait_event(&self, stream: Stream, event: &EventHandle) -> Result<()>;
+    unsafe fn stream_wait_event(&self, stream: Option<StreamHandle>, event: &EventHandle) -> Result<()>;
 
     /// Page-lock `[addr, addr + len)` of pageable host memory for every device.
     ///

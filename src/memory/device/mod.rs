@@ -29,7 +29,7 @@ use crate::space::{Space, SpaceKind, Stream};
 use crate::error::{bail, Error, Result};
 use crate::side::Side;
 use copy::End;
-pub(crate) use driver::{Addr, Copy2D, Dir, Driver, EventHandle, HostFn, Mem, Word};
+pub(crate) use driver::{on, Addr, Copy2D, Dir, Driver, EventHandle, HostFn, Mem, StreamHandle, Word};
 pub(crate) use events::Mark;
 use std::ptr::NonNull;
 use std::sync::atomic::AtomicUsize;
@@ -266,14 +266,14 @@ impl Backend for DeviceBackend {
                         // The copies queued before this one (and part of this one, a 2D copy) still
                         // run: let them finish before the caller's borrows go (a default-stream sync
                         // is complete on return, even failed).
-                        let _ = d.stream_synchronize(Stream::null());
+                        let _ = d.stream_synchronize(None);
                     }
                     return Err(e);
                 }
             }
         }
         if queued && t.stream.is_null() {
-            d.stream_synchronize(Stream::null())?;
+            d.stream_synchronize(None)?;
         }
         Ok(())
     }
@@ -305,7 +305,7 @@ impl Backend for DeviceBackend {
 
     fn stream_create(&self, ordinal: u32) -> Result<Stream> {
         let _bound = self.engine.bind(self.device(ordinal))?;
-        self.driver().stream_create()
+        self.driver().stream_create().map(StreamHandle::stream)
     }
 
     fn stream_destroy(&self, ordinal: u32, stream: Stream) -> Result<()> {
@@ -315,7 +315,7 @@ impl Backend for DeviceBackend {
 
     fn stream_fence(&self, ordinal: u32, stream: Stream) -> Result<()> {
         let _bound = self.engine.bind(self.device(ordinal))?;
-        self.driver().stream_synchronize(stream)
+        self.driver().stream_synchronize(on(stream))
     }
 
     fn grow_in_place(&self, ordinal: u32, block: &Block, new: usize) -> Result<bool> {
@@ -358,7 +358,7 @@ impl Backend for DeviceBackend {
         };
         raw::prefetch(self.engine, region, target, stream)?;
         if stream.is_null() {
-            self.driver().stream_synchronize(Stream::null())?;
+            self.driver().stream_synchronize(None)?;
         }
         Ok(())
     }

@@ -17,7 +17,7 @@
 
 use super::copy::{packed_like, End};
 use super::stage::{self, Buffer, Flag};
-use super::{Addr, Copy2D, Dir, Engine, EventHandle, Mem, Word};
+use super::{on, Addr, Copy2D, Dir, Engine, EventHandle, Mem, Word};
 use crate::error::{err, Result};
 use crate::layout::{for_each_outer, plan, Plan};
 use crate::memory::{host, Block, Held};
@@ -65,7 +65,7 @@ pub(super) fn zero_new(e: &Engine, block: &Block, mem: Mem, bytes: usize) -> Res
     }
     let a = Addr::new(block.addr()).ok_or_else(|| err!(Internal, "a block at address 0"))?;
     // SAFETY: device memory of the owned block, on the bound device.
-    unsafe { e.driver.memset_async(a, Word::W8(0), bytes, Stream::null()) }.and_then(|()| e.driver.synchronize())
+    unsafe { e.driver.memset_async(a, Word::W8(0), bytes, None) }.and_then(|()| e.driver.synchronize())
 }
 
 /// Grow a device block of device `ordinal` in place (see `Driver::grow_in_place`).
@@ -104,7 +104,7 @@ pub(super) fn issue(e: &Engine, dst: End<'_>, src: End<'_>, plan: &Plan, stream:
     if dst.mem.on_device() && src.mem.on_device() && dst.device != src.device {
         if outer.is_empty() {
             // SAFETY: contiguous ranges of the held regions on two devices.
-            return unsafe { d.copy_peer_async(da, dst.device, sa, src.device, run * es, stream) };
+            return unsafe { d.copy_peer_async(da, dst.device, sa, src.device, run * es, on(stream)) };
         }
         return through_host(e, dst, src, stream); // strided across devices: through a packed host buffer
     }
@@ -115,7 +115,7 @@ pub(super) fn issue(e: &Engine, dst: End<'_>, src: End<'_>, plan: &Plan, stream:
             _ => Dir::DtoD,
         };
         // SAFETY: one contiguous range in each held region.
-        return unsafe { d.copy_async(da, sa, run * es, dir, stream) };
+        return unsafe { d.copy_async(da, sa, run * es, dir, on(stream)) };
     }
     let (height, dpitch, spitch) = outer[0];
     let mut outcome = Ok(());
@@ -134,7 +134,7 @@ pub(super) fn issue(e: &Engine, dst: End<'_>, src: End<'_>, plan: &Plan, stream:
             height,
         };
         // SAFETY: the rows lie inside both held regions (the plan of their mappings).
-        outcome = unsafe { d.copy_2d_async(&c, stream) };
+        outcome = unsafe { d.copy_2d_async(&c, on(stream)) };
     });
     outcome
 }
@@ -153,7 +153,7 @@ pub(super) fn through_host(e: &Engine, dst: End<'_>, src: End<'_>, stream: Strea
             .ok_or_else(|| err!(Internal, "a copy through the host of an empty region"))?;
         let _bound = e.bind(device)?;
         let queued = issue(e, to, from, &p, stream);
-        let synced = e.driver.stream_synchronize(stream);
+        let synced = e.driver.stream_synchronize(on(stream));
         queued.and(synced)
     };
     let r = step(host_end, src, src.device).and_then(|()| step(dst, host_end, dst.device));
@@ -174,7 +174,7 @@ pub(super) fn memset(e: &Engine, dst: &Held<'_>, word: Word, count: usize, strea
         return Err(err!(Internal, "a memset past a held region (a dualview bug)"));
     }
     // SAFETY: `count` words inside the held region.
-    unsafe { e.driver.memset_async(at(dst)?, word, count, stream) }
+    unsafe { e.driver.memset_async(at(dst)?, word, count, on(stream)) }
 }
 
 /// Fill the `n` contiguous elements at the start of `dst` with `value`, as a
@@ -196,16 +196,16 @@ pub(super) fn fill_by_doubling(e: &Engine, dst: &Held<'_>, value: &[u8], n: usiz
     // inside the first `n`; the host seed lives until the stream has run the
     // copies (synchronised below, or leaked).
     let queued = (|| unsafe {
-        d.copy_async(a, s, seed.len(), Dir::HtoD, stream)?;
+        d.copy_async(a, s, seed.len(), Dir::HtoD, on(stream))?;
         let mut filled = seed_n;
         while filled < n {
             let k = filled.min(n - filled);
-            d.copy_async(a.add(filled * es), a, k * es, Dir::DtoD, stream)?;
+            d.copy_async(a.add(filled * es), a, k * es, Dir::DtoD, on(stream))?;
             filled += k;
         }
         Ok(())
     })();
-    let synced = d.stream_synchronize(stream);
+    let synced = d.stream_synchronize(on(stream));
     if synced.is_err() {
         std::mem::forget(seed); // a copy may still read it: leaked, never freed under it
     }
@@ -223,7 +223,7 @@ pub(super) fn fill_strided(e: &Engine, ordinal: u32, dst: &Held<'_>, value: &[u8
     let p = plan(r.extents.as_slice(), r.strides.as_slice(), packed.region().strides.as_slice()).ok_or_else(|| err!(Internal, "fill: an empty strided region"))?;
     let (to, from) = (End { mem: Mem::Device, device: ordinal, held: *dst }, End { mem: Mem::Device, device: ordinal, held: packed });
     let done = fill_by_doubling(e, &packed, value, n, stream).and_then(|()| issue(e, to, from, &p, stream));
-    let synced = e.driver.stream_synchronize(stream);
+    let synced = e.driver.stream_synchronize(on(stream));
     if synced.is_ok() {
         free(e, scratch, Mem::Device);
     } // else: work may still use it: leaked (the token dropped), never freed under it
@@ -292,7 +292,7 @@ pub(super) fn prefetch(e: &Engine, region: &Held<'_>, to: Option<u32>, stream: S
         return Ok(());
     }
     // SAFETY: the range of the held region; a prefetch moves pages, it reads and writes no element.
-    unsafe { e.driver.prefetch_async(at(region)?, bytes, to, stream) }
+    unsafe { e.driver.prefetch_async(at(region)?, bytes, to, on(stream)) }
 }
 
 /// Page-lock `[addr, addr + len)`, a live host block whose registration the caller owns.
@@ -313,7 +313,7 @@ pub(super) fn host_unregister(e: &Engine, addr: usize) {
 /// Record `event` after the work queued on `stream` so far.
 pub(super) fn event_record(e: &Engine, event: &EventHandle, stream: Stream) -> Result<()> {
     // SAFETY: a live event of the driver (the handle is not Clone and destroyed once).
-    unsafe { e.driver.event_record(event, stream) }
+    unsafe { e.driver.event_record(event, on(stream)) }
 }
 
 /// Whether `event` has passed.
@@ -337,11 +337,12 @@ pub(super) fn event_destroy(e: &Engine, event: EventHandle) {
 /// Make `stream`'s later work wait for `event`.
 pub(super) fn stream_wait_event(e: &Engine, stream: Stream, event: &EventHandle) -> Result<()> {
     // SAFETY: as `event_record`.
-    unsafe { e.driver.stream_wait_event(stream, event) }
+    unsafe { e.driver.stream_wait_event(on(stream), event) }
 }
 
-/// Release a stream of the bound device (its work still runs).
+/// Release a stream of the bound device (its work still runs); the default stream is never released.
 pub(super) fn stream_destroy(e: &Engine, stream: Stream) -> Result<()> {
+    let Some(h) = on(stream) else { return Ok(()) };
     // SAFETY: the caller's stream from `stream_create` (`memory::stream::destroy`'s contract).
-    unsafe { e.driver.stream_destroy(stream) }
+    unsafe { e.driver.stream_destroy(h) }
 }

@@ -15,7 +15,7 @@
 
 use super::copy::End;
 use super::raw::{self, Job};
-use super::{Engine, Mem};
+use super::{on, Engine, Mem};
 use crate::error::Result;
 use crate::layout::plan;
 use crate::memory::{host, Block};
@@ -149,16 +149,16 @@ pub(super) fn stage(e: &'static Engine, dst: End<'_>, src: End<'_>, stream: Stre
     if let Err(err) = queued {
         // Whatever was queued must finish before the buffer is reused; when
         // that wait fails too, the buffer is leaked, never reused under a copy.
-        if e.driver.stream_synchronize(stream).is_ok() {
+        if e.driver.stream_synchronize(on(stream)).is_ok() {
             give_back(e, job.into_buffer());
         } else {
             std::mem::forget(job);
         }
         return Err(err);
     }
-    if let Err((err, f)) = e.driver.launch_host_fn(stream, Box::new(move || job.finish())) {
+    if let Err((err, f)) = e.driver.launch_host_fn(on(stream), Box::new(move || job.finish())) {
         // Not queued: run it here once the stream has run the copy (leaked when that wait fails).
-        if e.driver.stream_synchronize(stream).is_ok() {
+        if e.driver.stream_synchronize(on(stream)).is_ok() {
             f();
         } else {
             std::mem::forget(f);

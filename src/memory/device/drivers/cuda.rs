@@ -21,7 +21,7 @@
 //! `cuMemPrefetchAsync` (the wrapper calls the `_v2` of CUDA 12.2+, G1). Every
 //! other call goes through its `result` wrapper.
 
-use crate::memory::device::{Addr, Copy2D, DeviceBackend, Dir, Driver, Engine, EnginePolicy, EventHandle, HostFn, Mem, Word};
+use crate::memory::device::{Addr, Copy2D, DeviceBackend, Dir, Driver, Engine, EnginePolicy, EventHandle, HostFn, Mem, StreamHandle, Word};
 use crate::memory::Backend;
 use crate::space::{Space, SpaceKind, Stream};
 use crate::error::{bail, Error, ErrorKind, Result};
@@ -130,8 +130,8 @@ pub(crate) fn backend(space: Space) -> Result<&'static dyn Backend> {
     context(ordinal).map(|_| b as &dyn Backend)
 }
 
-fn raw(s: Stream) -> sys::CUstream {
-    s.as_raw() as sys::CUstream
+fn raw(s: Option<StreamHandle>) -> sys::CUstream {
+    s.map_or(0, StreamHandle::get) as sys::CUstream
 }
 
 /// How the driver sees an address of a memory.
@@ -205,7 +205,7 @@ impl Driver for Cuda {
             }
         }
     }
-    unsafe fn copy_async(&self, dst: Addr, src: Addr, bytes: usize, dir: Dir, stream: Stream) -> Result<()> {
+    unsafe fn copy_async(&self, dst: Addr, src: Addr, bytes: usize, dir: Dir, stream: Option<StreamHandle>) -> Result<()> {
         let (dst, src) = (dst.get(), src.get());
         let (d, s, st) = (dst as sys::CUdeviceptr, src as sys::CUdeviceptr, raw(stream));
         let r = unsafe {
@@ -217,11 +217,11 @@ impl Driver for Cuda {
         };
         check(r, "cuMemcpyAsync")
     }
-    unsafe fn copy_peer_async(&self, dst: Addr, dst_device: u32, src: Addr, src_device: u32, bytes: usize, stream: Stream) -> Result<()> {
+    unsafe fn copy_peer_async(&self, dst: Addr, dst_device: u32, src: Addr, src_device: u32, bytes: usize, stream: Option<StreamHandle>) -> Result<()> {
         let (dc, sc) = (context(dst_device)?, context(src_device)?);
         check(unsafe { result::memcpy_peer_async(dc, dst.get() as _, sc, src.get() as _, bytes, raw(stream)) }, "cuMemcpyPeerAsync")
     }
-    unsafe fn copy_2d_async(&self, c: &Copy2D, stream: Stream) -> Result<()> {
+    unsafe fn copy_2d_async(&self, c: &Copy2D, stream: Option<StreamHandle>) -> Result<()> {
         let p = sys::CUDA_MEMCPY2D {
             srcXInBytes: 0,
             srcY: 0,
@@ -242,7 +242,7 @@ impl Driver for Cuda {
         };
         check(unsafe { sys::cuMemcpy2DAsync_v2(&p, raw(stream)) }.result(), "cuMemcpy2DAsync")
     }
-    unsafe fn memset_async(&self, dst: Addr, word: Word, count: usize, stream: Stream) -> Result<()> {
+    unsafe fn memset_async(&self, dst: Addr, word: Word, count: usize, stream: Option<StreamHandle>) -> Result<()> {
         let (d, s) = (dst.get() as sys::CUdeviceptr, raw(stream));
         unsafe {
             match word {
@@ -252,24 +252,24 @@ impl Driver for Cuda {
             }
         }
     }
-    unsafe fn prefetch_async(&self, addr: Addr, bytes: usize, to: Option<u32>, stream: Stream) -> Result<()> {
+    unsafe fn prefetch_async(&self, addr: Addr, bytes: usize, to: Option<u32>, stream: Option<StreamHandle>) -> Result<()> {
         let target = to.map_or(-1, |o| o as sys::CUdevice); // -1: CU_DEVICE_CPU
         check(unsafe { sys::cuMemPrefetchAsync(addr.get() as _, bytes, target, raw(stream)) }.result(), "cuMemPrefetchAsync")
     }
     fn synchronize(&self) -> Result<()> {
         check(result::ctx::synchronize(), "cuCtxSynchronize")
     }
-    fn stream_synchronize(&self, stream: Stream) -> Result<()> {
+    fn stream_synchronize(&self, stream: Option<StreamHandle>) -> Result<()> {
         check(unsafe { result::stream::synchronize(raw(stream)) }, "cuStreamSynchronize")
     }
-    fn stream_create(&self) -> Result<Stream> {
+    fn stream_create(&self) -> Result<StreamHandle> {
         let s = check(result::stream::create(result::stream::StreamKind::NonBlocking), "cuStreamCreate")?;
-        Ok(Stream::from_raw(s as usize))
+        crate::memory::device::on(Stream::from_raw(s as usize)).ok_or_else(|| crate::error::err!(Device, "cuStreamCreate returned a null stream"))
     }
-    unsafe fn stream_destroy(&self, stream: Stream) -> Result<()> {
-        check(unsafe { result::stream::destroy(raw(stream)) }, "cuStreamDestroy")
+    unsafe fn stream_destroy(&self, stream: StreamHandle) -> Result<()> {
+        check(unsafe { result::stream::destroy(raw(Some(stream))) }, "cuStreamDestroy")
     }
-    fn launch_host_fn(&self, stream: Stream, f: HostFn) -> std::result::Result<(), (Error, HostFn)> {
+    fn launch_host_fn(&self, stream: Option<StreamHandle>, f: HostFn) -> std::result::Result<(), (Error, HostFn)> {
         let arg = Box::into_raw(Box::new(f)) as *mut c_void;
         // SAFETY: `run_host_fn` takes `arg` back exactly once, when the stream reaches it.
         match unsafe { result::stream::launch_host_function(raw(stream), run_host_fn, arg) } {
@@ -282,7 +282,7 @@ impl Driver for Cuda {
         let e = check(result::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING), "cuEventCreate")?;
         EventHandle::new(e as usize).ok_or_else(|| crate::error::err!(Device, "cuEventCreate returned a null event"))
     }
-    unsafe fn event_record(&self, event: &EventHandle, stream: Stream) -> Result<()> {
+    unsafe fn event_record(&self, event: &EventHandle, stream: Option<StreamHandle>) -> Result<()> {
         check(unsafe { result::event::record(ev(event), raw(stream)) }, "cuEventRecord")
     }
     unsafe fn event_query(&self, event: &EventHandle) -> Result<bool> {
@@ -298,7 +298,7 @@ impl Driver for Cuda {
     unsafe fn event_destroy(&self, event: EventHandle) {
         let _ = unsafe { result::event::destroy(ev(&event)) };
     }
-    unsafe fn stream_wait_event(&self, stream: Stream, event: &EventHandle) -> Result<()> {
+    unsafe fn stream_wait_event(&self, stream: Option<StreamHandle>, event: &EventHandle) -> Result<()> {
         let flags = sys::CUevent_wait_flags::CU_EVENT_WAIT_DEFAULT;
         check(unsafe { result::stream::wait_event(raw(stream), ev(event), flags) }, "cuStreamWaitEvent")
     }

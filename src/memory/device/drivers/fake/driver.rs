@@ -8,7 +8,7 @@
 use super::streams::{self, Sim};
 use super::{delay, device, ORDINALS};
 use crate::error::{bail, Error, ErrorKind, Result};
-use crate::memory::device::{Addr, Copy2D, Dir, Driver, EventHandle, HostFn, Mem, Word};
+use crate::memory::device::{Addr, Copy2D, Dir, Driver, EventHandle, HostFn, Mem, StreamHandle, Word};
 use crate::memory::{host, Block};
 use crate::space::Stream;
 use std::cell::{Cell, RefCell};
@@ -108,6 +108,11 @@ fn on(stream: Stream, delay: Duration, job: impl FnOnce() + Send + 'static) {
         }
         None => job(),
     }
+}
+
+/// The public handle of a driver stream (`None`: the default stream).
+fn st(s: Option<StreamHandle>) -> Stream {
+    s.map_or(Stream::null(), StreamHandle::stream)
 }
 
 /// The delay of a copy queued on `stream` (its device's, [`super::set_stream_delay`]).
@@ -219,17 +224,20 @@ impl Driver for Fake {
         unsafe { move_bytes(dst, src, bytes) };
         Ok(())
     }
-    unsafe fn copy_async(&self, dst: Addr, src: Addr, bytes: usize, _dir: Dir, stream: Stream) -> Result<()> {
+    unsafe fn copy_async(&self, dst: Addr, src: Addr, bytes: usize, _dir: Dir, stream: Option<StreamHandle>) -> Result<()> {
+        let stream = st(stream);
         enter("copy_async")?;
         on(stream, copy_delay(stream), move || unsafe { move_bytes(dst, src, bytes) });
         Ok(())
     }
-    unsafe fn copy_peer_async(&self, dst: Addr, _dd: u32, src: Addr, _sd: u32, bytes: usize, stream: Stream) -> Result<()> {
+    unsafe fn copy_peer_async(&self, dst: Addr, _dd: u32, src: Addr, _sd: u32, bytes: usize, stream: Option<StreamHandle>) -> Result<()> {
+        let stream = st(stream);
         enter("copy_peer_async")?;
         on(stream, copy_delay(stream), move || unsafe { move_bytes(dst, src, bytes) });
         Ok(())
     }
-    unsafe fn copy_2d_async(&self, c: &Copy2D, stream: Stream) -> Result<()> {
+    unsafe fn copy_2d_async(&self, c: &Copy2D, stream: Option<StreamHandle>) -> Result<()> {
+        let stream = st(stream);
         enter("copy_2d_async")?;
         let c = *c;
         on(stream, copy_delay(stream), move || {
@@ -239,7 +247,8 @@ impl Driver for Fake {
         });
         Ok(())
     }
-    unsafe fn memset_async(&self, dst: Addr, word: Word, count: usize, stream: Stream) -> Result<()> {
+    unsafe fn memset_async(&self, dst: Addr, word: Word, count: usize, stream: Option<StreamHandle>) -> Result<()> {
+        let stream = st(stream);
         enter("memset_async")?;
         let dst = dst.get();
         on(stream, copy_delay(stream), move || unsafe {
@@ -251,7 +260,7 @@ impl Driver for Fake {
         });
         Ok(())
     }
-    unsafe fn prefetch_async(&self, _addr: Addr, _bytes: usize, _to: Option<u32>, _stream: Stream) -> Result<()> {
+    unsafe fn prefetch_async(&self, _addr: Addr, _bytes: usize, _to: Option<u32>, _stream: Option<StreamHandle>) -> Result<()> {
         enter("prefetch_async")
     }
     fn synchronize(&self) -> Result<()> {
@@ -261,7 +270,8 @@ impl Driver for Fake {
         }
         r
     }
-    fn stream_synchronize(&self, stream: Stream) -> Result<()> {
+    fn stream_synchronize(&self, stream: Option<StreamHandle>) -> Result<()> {
+        let stream = st(stream);
         // An injected failure does not wait: the engine must not free what queued work still uses.
         enter("stream_synchronize")?;
         if let Some(sim) = streams::lookup(stream) {
@@ -269,18 +279,21 @@ impl Driver for Fake {
         }
         Ok(())
     }
-    fn stream_create(&self) -> Result<Stream> {
+    fn stream_create(&self) -> Result<StreamHandle> {
         enter("stream_create")?;
-        streams::create(current()).map_err(|e| crate::error::err!(Internal, "test device stream: cannot start its worker: {e}"))
+        let s = streams::create(current()).map_err(|e| crate::error::err!(Internal, "test device stream: cannot start its worker: {e}"))?;
+        crate::memory::device::on(s).ok_or_else(|| crate::error::err!(Internal, "test device stream: a null handle"))
     }
-    unsafe fn stream_destroy(&self, stream: Stream) -> Result<()> {
+    unsafe fn stream_destroy(&self, stream: StreamHandle) -> Result<()> {
+        let stream = stream.stream();
         enter("stream_destroy")?;
         if !streams::destroy(stream) {
             bail!(InvalidArgument, "{stream:?} is not a live stream of the test device");
         }
         Ok(())
     }
-    fn launch_host_fn(&self, stream: Stream, f: HostFn) -> std::result::Result<(), (Error, HostFn)> {
+    fn launch_host_fn(&self, stream: Option<StreamHandle>, f: HostFn) -> std::result::Result<(), (Error, HostFn)> {
+        let stream = st(stream);
         if let Err(e) = enter("launch_host_fn") {
             return Err((e, f));
         }
@@ -291,7 +304,8 @@ impl Driver for Fake {
         enter("event_create")?;
         Ok(EventHandle::new(Box::into_raw(Box::new(SimEvent::new(None))) as usize).expect("a Box is non-null"))
     }
-    unsafe fn event_record(&self, event: &EventHandle, stream: Stream) -> Result<()> {
+    unsafe fn event_record(&self, event: &EventHandle, stream: Option<StreamHandle>) -> Result<()> {
+        let stream = st(stream);
         enter("event_record")?;
         let at = streams::lookup(stream).map(|s| {
             let seq = s.last();
@@ -316,7 +330,8 @@ impl Driver for Fake {
         // SAFETY: from event_create, destroyed once.
         drop(unsafe { Box::from_raw(event.get() as *mut SimEvent) });
     }
-    unsafe fn stream_wait_event(&self, stream: Stream, event: &EventHandle) -> Result<()> {
+    unsafe fn stream_wait_event(&self, stream: Option<StreamHandle>, event: &EventHandle) -> Result<()> {
+        let stream = st(stream);
         enter("stream_wait_event")?;
         let Some((waited, seq)) = point(unsafe { self::event(event) }) else { return Ok(()) };
         match streams::lookup(stream) {
