@@ -28,6 +28,9 @@ RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --features $FEATURES
 echo "== Rust: the demo and the stencil example (ndarray + cudarc, or the test device without a GPU)"
 cargo run --quiet --example demo >/dev/null
 cargo run --quiet --features $FEATURES --example stencil -- 64 40
+echo "== Benchmark smoke: checked mode costs O(the call's box) (examples/checked_cost.rs, small; 10x limit on"
+echo "   a loaded 2-core machine over the 5x target the full size meets)"
+cargo run --quiet --release --example checked_cost -- 512 512 2000 10
 echo "== CUDA: nvcc from the Python wheels, to compile the .cu tests without a GPU"
 NVCC="$(need_nvcc || true)"
 export NVCC

@@ -66,6 +66,12 @@ impl Call {
         }
     }
 
+    /// Whether a change of `side` is allowed at every element of the box,
+    /// whatever the map holds there (the side the call marks).
+    fn allows_everywhere(self, side: Side) -> bool {
+        matches!(self, Call::Modify(x) | Call::Overwrite(x) | Call::DeepCopy(x) if x == side)
+    }
+
     /// Whether a change of `side` at an element in the call's box is
     /// allowed, the element being `cell` in the map before the call.
     fn allows(self, side: Side, cell: Cell) -> bool {
@@ -85,9 +91,25 @@ pub(super) struct Record {
     generation: u64,
     sides: [Option<Vec<u8>>; 2],
     /// What this call's verification read, for the record after it.
-    now: [Option<Vec<u8>>; 2],
+    now: [Option<Read>; 2],
     /// Buffers to reuse (a read of a GiB array must not fault in fresh pages).
     spare: Vec<Vec<u8>>,
+}
+
+/// What one verification read of a side: the whole span (as the side lays
+/// it out), or only the handle's box (its elements packed, row-major): a
+/// call through a subview costs O(its box), not O(the array).
+enum Read {
+    Whole(Vec<u8>),
+    Box(Vec<u8>),
+}
+
+impl Read {
+    fn into_buf(self) -> Vec<u8> {
+        match self {
+            Read::Whole(b) | Read::Box(b) => b,
+        }
+    }
 }
 
 /// What a call wrote between its verification and its record.
@@ -122,25 +144,32 @@ impl RawDualView {
         let Some(mut record) = self.settled_record(st)? else { return Ok(()) };
         let r = &mut *record;
         for n in &mut r.now {
-            r.spare.extend(n.take());
+            r.spare.extend(n.take().map(Read::into_buf));
         }
         if r.generation != st.generation {
             return Ok(()); // the arrays were replaced: the record is taken afresh afterwards
         }
         let cur = self.map_locked(st);
         let bounds = if call == Call::Resize { st.map.whole() } else { self.bounds(st) };
+        let boxed = bounds != st.map.whole();
         for side in Side::BOTH {
             let Some(before) = &r.sides[side as usize] else { continue };
             // Nothing to look at when every element may have changed.
             let uniform = super::flags::uniform(cur);
-            if uniform.is_some_and(|c| call.allows(side, c)) {
+            if call.allows_everywhere(side) || uniform.is_some_and(|c| call.allows(side, c)) {
                 continue;
             }
-            let Some(now) = self.read_side(st, side, r.spare.pop())? else { continue };
             let es = self.shared.elem.size();
-            let changed = first_change(before, &now, &st.mapping, es, |idx| {
-                bounds.holds(idx) && !call.allows(side, uniform.unwrap_or_else(|| st.map.get(idx)))
-            });
+            let bad = |idx: &[usize]| bounds.holds(idx) && !call.allows(side, uniform.unwrap_or_else(|| st.map.get(idx)));
+            let (now, changed) = if boxed {
+                let Some(now) = self.read_box(st, side, &bounds, r.spare.pop())? else { continue };
+                let changed = first_change_in_box(before, &now, &st.mapping, es, &bounds, bad);
+                (Read::Box(now), changed)
+            } else {
+                let Some(now) = self.read_side(st, side, r.spare.pop())? else { continue };
+                let changed = first_change(before, &now, &st.mapping, es, bad);
+                (Read::Whole(now), changed)
+            };
             r.now[side as usize] = Some(now);
             if let Some(idx) = changed {
                 let cell = uniform.unwrap_or_else(|| st.map.get(&idx));
@@ -156,8 +185,8 @@ impl RawDualView {
     pub(super) fn record_locked(&self, st: &mut State, wrote: Wrote) -> Result<()> {
         let Some(mut record) = self.settled_record(st)? else { return Ok(()) };
         let r = &mut *record;
-        let whole = wrote == Wrote::Everything || r.generation != st.generation || self.sub.is_none();
         let bounds = self.bounds(st);
+        let whole = wrote == Wrote::Everything || r.generation != st.generation || bounds == st.map.whole();
         let es = self.shared.elem.size();
         for side in Side::BOTH {
             let i = side as usize;
@@ -167,20 +196,32 @@ impl RawDualView {
                     Wrote::Side(x) => x != side,
                     Wrote::Unknown | Wrote::Everything => false,
                 };
-            let now = match r.now[i].take().filter(|_| reusable) {
-                Some(n) => Some(n),
-                None => self.read_side(st, side, r.spare.pop())?,
-            };
-            match (now, &mut r.sides[i]) {
-                (Some(now), Some(old)) if !whole => {
-                    copy_box(old, &now, &st.mapping, es, &bounds);
+            let kept = r.now[i].take();
+            if !whole && r.sides[i].is_some() {
+                // The box only: what the verification read, or read it now.
+                let now = match kept {
+                    Some(Read::Box(n)) if reusable => Some(n),
+                    other => {
+                        r.spare.extend(other.map(Read::into_buf));
+                        self.read_box(st, side, &bounds, r.spare.pop())?
+                    }
+                };
+                if let (Some(now), Some(old)) = (now, &mut r.sides[i]) {
+                    copy_box_packed(old, &now, &st.mapping, es, &bounds);
                     r.spare.push(now);
                 }
-                (now, slot) => {
-                    r.spare.extend(slot.take());
-                    *slot = now;
-                }
+                continue;
             }
+            let now = match kept {
+                Some(Read::Whole(n)) if reusable => Some(n),
+                other => {
+                    r.spare.extend(other.map(Read::into_buf));
+                    self.read_side(st, side, r.spare.pop())?
+                }
+            };
+            let slot = &mut r.sides[i];
+            r.spare.extend(slot.take());
+            *slot = now;
         }
         r.generation = st.generation;
         r.spare.truncate(2);
@@ -208,6 +249,22 @@ impl RawDualView {
         let mut out = buf.unwrap_or_default();
         out.resize(bytes, 0);
         proof.read_into(&Part::prefix(st.side(side), bytes)?, &mut out).map_err(|e| self.err_on(e, Some(side)))?;
+        Ok(Some(out))
+    }
+
+    /// The elements of box `b` of `side`, packed in row-major order, read
+    /// into `buf` when given; `None` while a guard holds it for writing.
+    fn read_box(&self, st: &State, side: Side, b: &IndexBox, buf: Option<Vec<u8>>) -> Result<Option<Vec<u8>>> {
+        let proof = match self.reading(st, side) {
+            Ok(p) => p,
+            Err(e) if e.kind() == ErrorKind::Busy => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        let es = self.shared.elem.size();
+        let part = Part::of_box(st.side(side), &st.mapping, 0, es, b)?;
+        let mut out = buf.unwrap_or_default();
+        out.resize(part.len() * es, 0);
+        proof.read_into(&part, &mut out).map_err(|e| self.err_on(e, Some(side)))?;
         Ok(Some(out))
     }
 
@@ -284,28 +341,88 @@ fn first_change(before: &[u8], now: &[u8], mapping: &Mapping, es: usize, mut bad
     None
 }
 
-/// Copy the elements of box `b` from `src` into `dst` (both a side's bytes).
-fn copy_box(dst: &mut [u8], src: &[u8], mapping: &Mapping, es: usize, b: &IndexBox) {
-    for b in std::iter::once(b).filter(|b| !b.is_empty()) {
-        let (lo, ext) = (b.lo().to_vec(), b.extents());
-        let ext = ext.as_slice();
-        let mut idx = lo.clone();
-        for _ in 0..ext.iter().product::<usize>() {
-            if let Ok(off) = mapping.offset(&idx) {
-                let (a, e) = (off * es, off * es + es);
-                if e <= dst.len().min(src.len()) {
-                    dst[a..e].copy_from_slice(&src[a..e]);
-                }
+/// One run of a box along its last axis: `len` elements from index `idx`,
+/// the `k`-th element of the box in row-major order, at byte `at` of the
+/// side, each `step` bytes after the last.
+struct Run<'a> {
+    k: usize,
+    idx: &'a [usize],
+    at: usize,
+    len: usize,
+    step: usize,
+}
+
+/// Call `f` on each run of box `b` of `mapping` along its last axis (one
+/// call per row of a LayoutRight box: a run is one slice when `step == es`).
+fn each_run_in_box(mapping: &Mapping, es: usize, b: &IndexBox, mut f: impl FnMut(Run<'_>)) {
+    if b.is_empty() {
+        return;
+    }
+    let Ok(start) = mapping.offset(b.lo()) else { return };
+    let (lo, ext) = (b.lo().to_vec(), b.extents());
+    let (ext, strides) = (ext.as_slice(), mapping.strides().as_slice());
+    let last = ext.len() - 1;
+    let mut idx = lo.clone();
+    // The element offset, kept as the index moves (one add a step, no mapping call).
+    let mut off = start;
+    let runs: usize = ext[..last].iter().product();
+    for r in 0..runs {
+        f(Run { k: r * ext[last], idx: &idx, at: off * es, len: ext[last], step: strides[last] * es });
+        for a in (0..last).rev() {
+            idx[a] += 1;
+            off += strides[a];
+            if idx[a] < lo[a] + ext[a] {
+                break;
             }
-            for r in (0..idx.len()).rev() {
-                idx[r] += 1;
-                if idx[r] < lo[r] + ext[r] {
-                    break;
-                }
-                idx[r] = lo[r];
-            }
+            idx[a] = lo[a];
+            off -= ext[a] * strides[a];
         }
     }
+}
+
+/// Write the elements of box `b`, packed in `packed` (row-major), into
+/// `dst`, a side's bytes as `mapping` lays them out.
+fn copy_box_packed(dst: &mut [u8], packed: &[u8], mapping: &Mapping, es: usize, b: &IndexBox) {
+    each_run_in_box(mapping, es, b, |run| {
+        let src = &packed[(run.k * es).min(packed.len())..((run.k + run.len) * es).min(packed.len())];
+        if run.step == es {
+            if let Some(d) = dst.get_mut(run.at..run.at + src.len()) {
+                d.copy_from_slice(src);
+            }
+            return;
+        }
+        for (j, e) in src.chunks_exact(es).enumerate() {
+            let at = run.at + j * run.step;
+            if let Some(d) = dst.get_mut(at..at + es) {
+                d.copy_from_slice(e);
+            }
+        }
+    });
+}
+
+/// [`first_change`] over box `b` only, its elements packed in `now`
+/// (row-major): the changed element with the lowest address for which `bad` holds.
+fn first_change_in_box(before: &[u8], now: &[u8], mapping: &Mapping, es: usize, b: &IndexBox, mut bad: impl FnMut(&[usize]) -> bool) -> Option<Vec<usize>> {
+    let mut found: Option<(usize, Vec<usize>)> = None;
+    each_run_in_box(mapping, es, b, |run| {
+        let new = &now[(run.k * es).min(now.len())..((run.k + run.len) * es).min(now.len())];
+        if run.step == es && before.get(run.at..run.at + new.len()) == Some(new) {
+            return; // the whole run unchanged: one comparison
+        }
+        let last = run.idx.len() - 1;
+        let mut idx = run.idx.to_vec();
+        for (j, e) in new.chunks_exact(es).enumerate() {
+            let at = run.at + j * run.step;
+            if before.get(at..at + es).is_none_or(|old| old == e) || found.as_ref().is_some_and(|(a, _)| *a <= at) {
+                continue;
+            }
+            idx[last] = run.idx[last] + j;
+            if bad(&idx) {
+                found = Some((at, idx.clone()));
+            }
+        }
+    });
+    found.map(|(_, idx)| idx)
 }
 
 /// The index at element offset `off` of `mapping` (`None`: a gap between elements).
@@ -349,6 +466,27 @@ mod tests {
         let padded = Mapping::with_strides(DynRank::new(&[3, 2]).unwrap(), &[1, 4]).unwrap();
         assert_eq!(index_of(&padded, 5), Some(vec![1, 1]));
         assert_eq!(index_of(&padded, 3), None, "a gap holds no element");
+    }
+
+    #[test]
+    fn a_box_is_compared_and_recorded_by_its_own_elements_only() {
+        // A 4 x 3 LayoutLeft array of u16; the box rows 1..3, columns 1..3.
+        let m = mapping(Layout::Left, &[4, 3]);
+        let whole = IndexBox::whole(&DynRank::new(&[4, 3]).unwrap());
+        let b = whole.narrow(&[0, 1], &[crate::Slice::Range(1, 3), crate::Slice::Range(1, 3)]).0;
+        let es = 2;
+        let before: Vec<u8> = (0..24).collect();
+        // The box packed row-major: (1,1) (1,2) (2,1) (2,2), at offsets 5, 9, 6, 10.
+        let mut packed: Vec<u8> = [5usize, 9, 6, 10].iter().flat_map(|&o| [before[o * es], before[o * es + 1]]).collect();
+        assert_eq!(first_change_in_box(&before, &packed, &m, es, &b, |_| true), None, "unchanged");
+        packed[3 * es] ^= 1; // (2, 2), offset 10
+        packed[es + 1] ^= 1; // (1, 2), offset 9: the lower address
+        assert_eq!(first_change_in_box(&before, &packed, &m, es, &b, |_| true), Some(vec![1, 2]));
+        assert_eq!(first_change_in_box(&before, &packed, &m, es, &b, |i| i != [1, 2]), Some(vec![2, 2]), "an allowed change is skipped");
+        let mut rec = before.clone();
+        copy_box_packed(&mut rec, &packed, &m, es, &b);
+        let changed: Vec<usize> = (0..12).filter(|&o| rec[o * es..(o + 1) * es] != before[o * es..(o + 1) * es]).collect();
+        assert_eq!(changed, vec![9, 10], "only the box's changed elements are written, at their offsets");
     }
 
     #[test]

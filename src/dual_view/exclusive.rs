@@ -59,7 +59,8 @@ impl<'a> Part<'a> {
         Ok(Part { alloc, region: Region { ptr: alloc.ptr(), elem_size: 1, extents: ext, strides } })
     }
 
-    fn len(&self) -> usize {
+    /// Its elements.
+    pub(crate) fn len(&self) -> usize {
         self.region.extents.as_slice().iter().product()
     }
 }
@@ -185,8 +186,9 @@ impl<'a> Exclusive<'a> {
         Ok(moved)
     }
 
-    /// Copy `part` (a prefix of a covered allocation, any space) into `out`,
-    /// host memory of the same length: checked mode's record of a side.
+    /// Copy `part` (of a covered allocation, any space) into `out`, host
+    /// memory holding its elements packed in row-major order: checked mode's
+    /// record of a side (a prefix) or of a handle's box.
     pub(crate) fn read_into(&self, part: &Part<'_>, out: &mut [u8]) -> Result<()> {
         self.check(part.alloc, &part.region, false)?;
         let n = part.len() * part.region.elem_size;
@@ -196,7 +198,8 @@ impl<'a> Exclusive<'a> {
         if n == 0 {
             return Ok(());
         }
-        let dst = Region { ptr: out.as_mut_ptr(), ..part.region };
+        let packed = crate::layout::Layout::Right.strides(&part.region.extents)?;
+        let dst = Region { ptr: out.as_mut_ptr(), strides: packed, ..part.region };
         // SAFETY: the source lies in its live allocation, which this proof may
         // read (checked); `out` is `n` bytes of host memory only we hold.
         let pair = unsafe { [(Proven::new(dst), Proven::new(part.region))] };
