@@ -31,6 +31,9 @@ cargo run --quiet --features $FEATURES --example stencil -- 64 40
 echo "== Benchmark smoke: checked mode costs O(the call's box) (examples/checked_cost.rs, small; 10x limit on"
 echo "   a loaded 2-core machine over the 5x target the full size meets)"
 cargo run --quiet --release --example checked_cost -- 512 512 2000 10
+echo "== Benchmark smoke: the coherence map's cost per mark and sync in five patterns (examples/map_cost.rs,"
+echo "   1M elements; limits 15 us a mark and 4x a whole copy on a loaded 2-core machine, over 5 us and 2x)"
+cargo run --quiet --release --example map_cost -- 1024 2048 15 4
 echo "== CUDA: nvcc from the Python wheels, to compile the .cu tests without a GPU"
 NVCC="$(need_nvcc || true)"
 export NVCC

@@ -144,6 +144,9 @@ impl Bits {
 
     /// `[a, e)` becomes `cell`.
     pub(super) fn assign(&mut self, a: usize, e: usize, cell: Cell) {
+        if e == a + 1 {
+            return self.assign_one(a, cell); // a column of a row-major array: one element a run
+        }
         let (h, d) = (&mut self.host, &mut self.device);
         match cell {
             Cell::Clean => {
@@ -158,6 +161,23 @@ impl Bits {
                 self.counts[0] -= h.clear(a, e);
                 self.counts[1] += d.set(a, e);
             }
+        }
+    }
+
+    /// Element `i` becomes `cell`: [`Bits::assign`] of one element, a word
+    /// of each plane read and written once.
+    #[inline]
+    fn assign_one(&mut self, i: usize, cell: Cell) {
+        let (w, m) = (i / 64, 1u64 << (i % 64));
+        let (h, d) = (self.host.0[w] & m != 0, self.device.0[w] & m != 0);
+        let (want_h, want_d) = (cell == Cell::Host, cell == Cell::Device);
+        if h != want_h {
+            self.host.0[w] ^= m;
+            if want_h { self.counts[0] += 1 } else { self.counts[0] -= 1 }
+        }
+        if d != want_d {
+            self.device.0[w] ^= m;
+            if want_d { self.counts[1] += 1 } else { self.counts[1] -= 1 }
         }
     }
 
@@ -202,7 +222,7 @@ impl Bits {
     pub(super) fn runs(&self, a: usize, e: usize, cell: Cell, avoid: Cell, gap: usize, mut f: impl FnMut(usize, usize)) {
         let avoid = avoid.plane().filter(|_| gap > 0).map(|j| self.plane(j));
         let mut open: Option<(usize, usize)> = None;
-        runs_of(|w| self.word(cell, w), a, e, |s, t| {
+        let mut join = |s: usize, t: usize| {
             open = match open {
                 Some((s0, t0)) if s - t0 <= gap && avoid.is_some_and(|p| !p.any(t0, s)) => Some((s0, t)),
                 Some(run) => {
@@ -211,7 +231,26 @@ impl Bits {
                 }
                 None => Some((s, t)),
             };
-        });
+        };
+        match avoid {
+            // Gaps inside one word are shorter than 64, so joined: a word whose span
+            // from its first to its last `cell` element holds no `avoid` element is one
+            // segment (one step per word, not per run: every other element of a row
+            // is 32 runs a word).
+            Some(p) if gap >= 64 => Plane::words(a, e, |w, m| {
+                let x = self.word(cell, w) & m;
+                if x == 0 {
+                    return;
+                }
+                let (s, t) = (w * 64 + x.trailing_zeros() as usize, w * 64 + 64 - x.leading_zeros() as usize);
+                if p.any(s, t) {
+                    runs_of(|v| if v == w { x } else { 0 }, s, t, &mut join);
+                } else {
+                    join(s, t);
+                }
+            }),
+            _ => runs_of(|w| self.word(cell, w), a, e, &mut join),
+        }
         if let Some((s, t)) = open {
             f(s, t);
         }

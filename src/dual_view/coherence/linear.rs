@@ -120,8 +120,9 @@ impl Order {
         for (i, &a) in idx.iter_mut().zip(&self.axis).take(r).skip(k + 1) {
             *i = lo[a as usize];
         }
+        // The run's start, kept as the odometer moves (one add a step).
+        let mut start = first + (k + 1..r).map(|j| idx[j] * stride[j]).sum::<usize>();
         loop {
-            let start = first + (k + 1..r).map(|j| idx[j] * stride[j]).sum::<usize>();
             f(start, start + run);
             let mut j = k + 1;
             loop {
@@ -129,10 +130,13 @@ impl Order {
                     return;
                 }
                 idx[j] += 1;
+                start += stride[j];
                 if idx[j] < hi[self.axis[j] as usize] {
                     break;
                 }
+                let back = idx[j] - lo[self.axis[j] as usize];
                 idx[j] = lo[self.axis[j] as usize];
+                start -= back * stride[j];
                 j += 1;
             }
         }
