@@ -206,9 +206,13 @@ impl RawDualView {
                         self.read_box(st, side, &bounds, r.spare.pop())?
                     }
                 };
-                if let (Some(now), Some(old)) = (now, &mut r.sides[i]) {
-                    copy_box_packed(old, &now, &st.mapping, es, &bounds);
-                    r.spare.push(now);
+                match (now, &mut r.sides[i]) {
+                    (Some(now), Some(old)) => {
+                        copy_box_packed(old, &now, &st.mapping, es, &bounds);
+                        r.spare.push(now);
+                    }
+                    // A guard holds the side for writing: not known now; the next call takes it afresh.
+                    (_, slot) => r.spare.extend(slot.take()),
                 }
                 continue;
             }

@@ -16,7 +16,7 @@ use crate::error::{err, Result};
 use crate::extents::{DynRank, Extents};
 use crate::layout::Mapping;
 use crate::side::Side;
-use crate::memory::{self, Allocation, Fence, Held as Proven, Transfer};
+use crate::memory::{self, Allocation, Fence, Held as Proven, Pair, Transfer};
 use crate::space::{Region, Space, Stream};
 use crate::view::View;
 use std::sync::{Arc, Weak};
@@ -152,7 +152,7 @@ impl<'a> Exclusive<'a> {
         // allocations are distinct, and this proof holds the exclusive borrow
         // of every destination and a borrow of every source (or nobody else
         // has the block): no one else reads or writes them meanwhile.
-        let prove = |d: &Part<'_>, s: &Part<'_>| unsafe { (Proven::new(d.region), Proven::new(s.region)) };
+        let prove = |d: &Part<'_>, s: &Part<'_>| Pair::new(unsafe { Proven::writable(dst, d.region) }, unsafe { Proven::readable(src, s.region) });
         // One pair (a whole sync) on the stack; more (subview boxes) in a Vec.
         let mut many = Vec::new();
         let mut moved = 0;
@@ -167,20 +167,20 @@ impl<'a> Exclusive<'a> {
             self.check(s.alloc, &s.region, false)?;
             if d.len() > 0 {
                 if pairs.len() > 1 {
-                    many.push(prove(d, s));
+                    many.push(prove(d, s)?);
                 }
                 moved += d.len() * d.region.elem_size;
             }
         }
-        let one = [prove(d0, s0)];
-        let proven: &[(Proven<'_>, Proven<'_>)] = match pairs.len() {
+        let one = [prove(d0, s0)?];
+        let proven: &[Pair<'_>] = match pairs.len() {
             1 if moved > 0 => &one,
             1 => &one[..0],
             _ => &many,
         };
         // Only asynchronous copies care (a backend stages pageable memory for them).
         let pageable_host = !stream.is_null() && [d0.alloc, s0.alloc].iter().any(|a| a.is_pageable_host());
-        let t = Transfer::new(dst, src, proven, stream, Some(pageable_host));
+        let t = Transfer::new(dst, src, proven, stream, Some(pageable_host))?;
         // Each pair is a Kokkos deep_copy for tools.
         memory::run(&t, fence.map_or(Fence::Nothing, Fence::Space), Some((d0.alloc.label(), s0.alloc.label())))?;
         Ok(moved)
@@ -202,8 +202,8 @@ impl<'a> Exclusive<'a> {
         let dst = Region { ptr: out.as_mut_ptr(), strides: packed, ..part.region };
         // SAFETY: the source lies in its live allocation, which this proof may
         // read (checked); `out` is `n` bytes of host memory only we hold.
-        let pair = unsafe { [(Proven::new(dst), Proven::new(part.region))] };
-        memory::run(&Transfer::new(Space::HOST, part.alloc.space(), &pair, Stream::null(), None), Fence::Nothing, None)
+        let pair = [Pair::new(unsafe { Proven::writable(Space::HOST, dst) }, unsafe { Proven::readable(part.alloc.space(), part.region) })?];
+        memory::run(&Transfer::new(Space::HOST, part.alloc.space(), &pair, Stream::null(), None)?, Fence::Nothing, None)
     }
 
     /// Prefetch each part of managed memory towards `to` (one allocation for both sides).
@@ -212,7 +212,7 @@ impl<'a> Exclusive<'a> {
             self.check(p.alloc, &p.region, false)?;
             // SAFETY: the region lies inside its live allocation (checked);
             // a prefetch moves pages, it neither reads nor writes elements.
-            let r = unsafe { Proven::new(p.region) };
+            let r = unsafe { Proven::readable(p.alloc.space(), p.region) };
             memory::prefetch(p.alloc.space(), &r, to, stream)?;
         }
         Ok(())

@@ -204,7 +204,10 @@ impl Allocation {
         let backend = space.backend()?;
         allocation_point("allocation")?;
         let _range = crate::tools::nvtx::range(|| format!("dualview allocate \"{label}\" {space} {}", crate::tools::nvtx::bytes(len)));
-        let ptr = backend.allocate(space.ordinal(), bytes, zeroed)?;
+        // The block as the backend made it: at least `bytes` (a kept device block: its size class).
+        let block = backend.allocate(space.ordinal(), bytes, zeroed)?;
+        let ptr = NonNull::new(block.ptr()).ok_or_else(|| crate::error::err!(Internal, "a block at address 0"))?;
+        let bytes = block.bytes();
         arm_exit_report();
         let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
         LIVE.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert_with(BTreeMap::new).insert(id, (label.clone(), space, len));

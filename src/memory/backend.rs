@@ -1,102 +1,21 @@
 //! The contract every space's backend keeps (`Backend`), the registration
-//! of a host block with a device's driver (`HostRegistration`), the copies
-//! of one sync (`Transfer`), and the two proofs the backends' methods take
-//! instead of `unsafe` contracts: [`Held`] (a region live and held for a
-//! fill or a copy) and [`Block`] (a block of one `allocate`, owned).
-//!
-//! | proof | made by | states |
-//! | --- | --- | --- |
-//! | [`Held`] | `unsafe` [`Held::new`]: the exclusive-access proof after its checks, `View`'s unsafe methods, the engines for their own buffers | the region lies in live memory until the work on it has run; no one else writes it, nor reads it where it is written |
-//! | [`Block`] | `unsafe` [`Block::from_raw`]: the `Allocation` that owns the block | the address and size of one `allocate` (or grow) of this backend, used by no one else |
+//! of a host block with a device's driver (`HostRegistration`), and the
+//! copies of one sync (`Transfer`). The proofs its methods take (held
+//! regions, copy pairs, owned blocks) are `proof.rs`.
 
 use super::device::Mark;
-use crate::space::{Region, Space, Stream};
-use crate::error::Result;
+use super::proof::{Block, Held, Pair};
+use crate::space::{Space, Stream};
+use crate::error::{err, Result};
 use crate::side::Side;
-use std::marker::PhantomData;
-use std::num::NonZeroUsize;
 use std::ptr::NonNull;
 use std::sync::Arc;
 
-/// A region proven live and held for the work on it: what fills, copies and
-/// prefetches take. Only [`Held::new`] (unsafe) makes one, or an engine for
-/// memory of its own.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Held<'a> {
-    region: Region,
-    _held: PhantomData<&'a ()>,
-}
-
-impl<'a> Held<'a> {
-    /// `region`, held for `'a`.
-    ///
-    /// # Safety
-    /// The region lies inside live memory of the space it is used with, and
-    /// stays live for `'a` and, for work queued on a stream, until the stream
-    /// has run it; meanwhile no one else writes it, nor reads it where the
-    /// work writes it.
-    pub(crate) const unsafe fn new(region: Region) -> Held<'a> {
-        Held { region, _held: PhantomData }
-    }
-
-    /// A region a unit test holds, taking [`Held::new`]'s contract on itself.
-    #[cfg(test)]
-    pub(crate) const fn for_test(region: Region) -> Held<'a> {
-        Held { region, _held: PhantomData }
-    }
-
-    /// The region.
-    pub(crate) const fn region(&self) -> &Region {
-        &self.region
-    }
-}
-
-/// One block from [`Backend::allocate`], owned: what freeing and growing
-/// take. Not `Clone`: a block is freed once.
-#[derive(Debug)]
-pub(crate) struct Block {
-    addr: NonZeroUsize,
-    bytes: usize,
-}
-
-impl Block {
-    /// The block at `ptr` of `bytes`.
-    ///
-    /// # Safety
-    /// `ptr` and `bytes` are those of one `allocate` (or a grow since) of the
-    /// backend and ordinal the block goes back to; nobody uses the block
-    /// through another `Block` or after it is freed.
-    pub(crate) unsafe fn from_raw(ptr: NonNull<u8>, bytes: usize) -> Block {
-        Block { addr: NonZeroUsize::new(ptr.as_ptr() as usize).unwrap_or(NonZeroUsize::MIN), bytes }
-    }
-
-    /// A token a unit test makes, taking [`Block::from_raw`]'s contract on
-    /// itself (made-up addresses for bookkeeping, or a block it allocated).
-    #[cfg(test)]
-    pub(crate) fn for_test(addr: usize, bytes: usize) -> Block {
-        Block { addr: NonZeroUsize::new(addr).expect("a test address is not 0"), bytes }
-    }
-
-    /// The base address.
-    pub(crate) fn ptr(&self) -> *mut u8 {
-        std::ptr::with_exposed_provenance_mut(self.addr.get())
-    }
-
-    /// The base address as a number (driver calls take them so).
-    pub(crate) const fn addr(&self) -> usize {
-        self.addr.get()
-    }
-
-    /// The size in bytes.
-    pub(crate) const fn bytes(&self) -> usize {
-        self.bytes
-    }
-}
-
 /// What a space must provide. Only `memory/*` implements it.
 pub(crate) trait Backend: Send + Sync {
-    /// `bytes` of memory aligned to [`ALIGNMENT`](super::ALIGNMENT), zeroed when asked.
-    fn allocate(&self, ordinal: u32, bytes: usize, zeroed: bool) -> Result<NonNull<u8>>;
+    /// `bytes` of memory aligned to [`ALIGNMENT`](super::ALIGNMENT), zeroed
+    /// when asked: the block, with the size the backend gave it (at least `bytes`).
+    fn allocate(&self, ordinal: u32, bytes: usize, zeroed: bool) -> Result<Block>;
 
     /// Release a block from [`Backend::allocate`] of this ordinal.
     fn deallocate(&self, ordinal: u32, block: Block);
@@ -228,32 +147,71 @@ pub(crate) trait HostRegistration: Send + Sync {
 }
 
 /// The copies of one sync (or one resize step) between two spaces, for
-/// [`Backend::transfer`]: `(dst, src)` region pairs of equal extents and
-/// element size, each held.
+/// [`Backend::transfer`]: checked pairs whose regions lie in `dst` and `src`.
 #[derive(Clone, Copy)]
 pub(crate) struct Transfer<'a> {
-    /// The space every destination region lies in.
-    pub dst: Space,
-    /// The space every source region lies in.
-    pub src: Space,
-    /// `(destination, source)` pairs; the two regions of a pair do not overlap.
-    pub pairs: &'a [(Held<'a>, Held<'a>)],
-    /// Where the copies are ordered; the default stream completes them before returning.
-    pub stream: Stream,
-    /// A host region of the pairs is pageable (not page-locked): a backend
-    /// whose asynchronous copies of pageable memory would block stages them.
-    /// `None`: the caller does not know (a view copy): the backend asks its
-    /// driver about the host party.
-    pub pageable_host: Option<bool>,
-    /// Wait for all outstanding device work first (a Kokkos fence).
-    pub fence: bool,
+    dst: Space,
+    src: Space,
+    pairs: &'a [Pair<'a>],
+    stream: Stream,
+    pageable_host: Option<bool>,
+    fence: bool,
 }
 
 impl<'a> Transfer<'a> {
     /// The copies of `pairs` from `src` into `dst` on `stream`, no fence
-    /// (the door, `memory::run`, sets it).
-    pub(crate) fn new(dst: Space, src: Space, pairs: &'a [(Held<'a>, Held<'a>)], stream: Stream, pageable_host: Option<bool>) -> Transfer<'a> {
-        Transfer { dst, src, pairs, stream, pageable_host, fence: false }
+    /// (the door, `memory::run`, asks for one). `pageable_host`: whether a
+    /// host region of the pairs is pageable (not page-locked), so that a
+    /// backend whose asynchronous copies of pageable memory would block
+    /// stages them; `None`: the caller does not know (a view copy), the
+    /// backend asks its driver. `Internal` when a pair lies in other spaces.
+    pub(crate) fn new(dst: Space, src: Space, pairs: &'a [Pair<'a>], stream: Stream, pageable_host: Option<bool>) -> Result<Transfer<'a>> {
+        if pairs.iter().any(|p| p.dst().space() != dst || p.src().space() != src) {
+            return Err(err!(Internal, "a transfer {src} -> {dst} with a region of another space (a dualview bug)"));
+        }
+        Ok(Transfer { dst, src, pairs, stream, pageable_host, fence: false })
+    }
+
+    /// This transfer, a fence of the driving backend's device first when `fence`.
+    pub(crate) fn fenced(self, fence: bool) -> Transfer<'a> {
+        Transfer { fence, ..self }
+    }
+
+    /// The one pair `pair` of this transfer, no fence.
+    pub(crate) fn one<'b>(&self, pair: &'b Pair<'a>) -> Transfer<'b>
+    where
+        'a: 'b,
+    {
+        Transfer { pairs: std::slice::from_ref(pair), fence: false, ..*self }
+    }
+
+    /// The space every destination lies in.
+    pub(crate) const fn dst(&self) -> Space {
+        self.dst
+    }
+
+    /// The space every source lies in.
+    pub(crate) const fn src(&self) -> Space {
+        self.src
+    }
+
+    /// The copies.
+    pub(crate) const fn pairs(&self) -> &'a [Pair<'a>] {
+        self.pairs
+    }
+
+    /// Where the copies are ordered; the default stream completes them before returning.
+    pub(crate) const fn stream(&self) -> Stream {
+        self.stream
+    }
+
+    /// Whether a host region is pageable (`None`: ask the driver).
+    pub(crate) const fn pageable_host(&self) -> Option<bool> {
+        self.pageable_host
+    }
+
+    /// Wait for all outstanding device work first (a Kokkos fence).
+    pub(crate) const fn fence(&self) -> bool {
+        self.fence
     }
 }
-

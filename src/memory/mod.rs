@@ -5,6 +5,7 @@
 //! | --- | --- |
 //! | `table.rs` | which backend serves each space kind, its device count |
 //! | `backend.rs` | the `Backend` contract every engine implements, a `Transfer` |
+//! | `proof.rs` | the proofs the backends take: held regions, checked copy pairs, owned blocks |
 //! | `allocation.rs` | an `Allocation`: a block, its space, its mirror registration, Kokkos Tools events |
 //! | `registration.rs` | the state machine that registers pageable mirrors with a device driver |
 //! | `background.rs` | the thread that frees and unregisters off the caller's path |
@@ -26,6 +27,7 @@
 mod allocation;
 mod background;
 mod backend;
+mod proof;
 pub(crate) mod device;
 pub(crate) mod host;
 mod registration;
@@ -53,7 +55,8 @@ pub fn cuda_device_count() -> usize {
 pub(crate) use allocation::{allocation_point, Allocation};
 pub use allocation::{inject_allocation_failure, live_allocations, LiveAllocation};
 pub use background::settle;
-pub(crate) use backend::{Backend, Block, Held, HostRegistration, Transfer};
+pub(crate) use backend::{Backend, HostRegistration, Transfer};
+pub(crate) use proof::{Block, Held, Pair};
 
 /// Bytes of host mirrors that dualview has registered with a device's driver
 /// (CUDA; the test device's fake driver when asked,
@@ -98,12 +101,22 @@ pub(crate) enum Fence {
 /// fence, fused into the driving backend's call when it fences that
 /// backend's own device; the copies, as one [`Backend::transfer`]; and, when
 /// a Kokkos tool listens and `labels` name the two sides, one `deep_copy`
-/// event around each pair's copy. On the default stream all of it is
-/// complete on return.
+/// event around each pair's copy. A fence of both parties (Kokkos'
+/// `deep_copy`) falls inside the first event, as Kokkos fences inside its
+/// deep copy; a sync's fence of its device space comes before. On the
+/// default stream all of it is complete on return.
 pub(crate) fn run(t: &Transfer<'_>, fence: Fence, labels: Option<(&str, &str)>) -> Result<()> {
-    let driver = copy_driver(t.dst, t.src);
+    let driver = copy_driver(t.dst(), t.src());
     let backend = driver.backend()?;
-    let other = if driver == t.dst { t.src } else { t.dst };
+    let other = if driver == t.dst() { t.src() } else { t.dst() };
+    // The fence as the driving backend's own call sees it: fused when it is that backend's device.
+    let fence_parties = || -> Result<bool> {
+        if other != driver && other.kind().memory() != Mem::Pageable {
+            self::fence(other)?; // the other party's device too (pinned memory: CUDA device 0's)
+        }
+        Ok(true)
+    };
+    let mut parties = false;
     let fused = match fence {
         Fence::Nothing => false,
         Fence::Space(f) if f == driver => true,
@@ -112,27 +125,31 @@ pub(crate) fn run(t: &Transfer<'_>, fence: Fence, labels: Option<(&str, &str)>) 
             false
         }
         Fence::Parties => {
-            if other != driver && other.kind().memory() != Mem::Pageable {
-                self::fence(other)?; // the other party's device too (pinned memory: CUDA device 0's)
-            }
-            true
+            parties = true;
+            false
         }
     };
     let tools = labels.filter(|_| crate::tools::wants_deep_copy());
     let Some((dl, sl)) = tools else {
-        return backend.transfer(driver.ordinal(), &Transfer { fence: fused, ..*t });
+        let fused = fused || (parties && fence_parties()?);
+        return backend.transfer(driver.ordinal(), &t.fenced(fused));
     };
     if fused {
         backend.fence(driver.ordinal())?;
     }
-    for pair in t.pairs {
-        let (d, s) = (pair.0.region(), pair.1.region());
-        let n: usize = d.extents.as_slice().iter().product();
-        if n == 0 {
+    for pair in t.pairs() {
+        let (d, s) = (pair.dst(), pair.src());
+        if d.len() == 0 {
             continue;
         }
-        let one = Transfer { pairs: std::slice::from_ref(pair), fence: false, ..*t };
-        as_deep_copy(((t.dst, dl, d.ptr), (t.src, sl, s.ptr)), n * d.elem_size, || backend.transfer(driver.ordinal(), &one))?;
+        let ends = ((t.dst(), dl, d.region().ptr as *const u8), (t.src(), sl, s.region().ptr as *const u8));
+        as_deep_copy(ends, d.len() * d.region().elem_size, || {
+            let first = std::mem::take(&mut parties) && fence_parties()?;
+            backend.transfer(driver.ordinal(), &t.one(pair).fenced(first))
+        })?;
+    }
+    if parties && fence_parties()? {
+        backend.fence(driver.ordinal())?; // no pair to copy: Kokkos fences all the same
     }
     Ok(())
 }
@@ -157,6 +174,7 @@ pub(crate) fn as_deep_copy<R>(ends: (CopyEnd<'_>, CopyEnd<'_>), bytes: usize, co
 /// scalar)` reports it: destination the view, source HostSpace "Scalar" at
 /// the value, `span * sizeof(element)` bytes (core/src/Kokkos_CopyViews.hpp).
 pub(crate) fn fill(space: Space, dst: &Held<'_>, value: &[u8], stream: Stream, label: Option<(&str, usize)>) -> Result<()> {
+    dst.check_fill(space, value)?;
     let run = || {
         space.backend()?.fill(space.ordinal(), dst, value, stream)?;
         if stream.is_null() { fence(space) } else { Ok(()) }
@@ -169,6 +187,7 @@ pub(crate) fn fill(space: Space, dst: &Held<'_>, value: &[u8], stream: Stream, l
 
 /// Prefetch managed memory of `space` towards side `to`.
 pub(crate) fn prefetch(space: Space, region: &Held<'_>, to: Side, stream: Stream) -> Result<()> {
+    region.check_space(space)?;
     space.backend()?.prefetch(space.ordinal(), region, to, stream)
 }
 

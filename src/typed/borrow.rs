@@ -14,7 +14,7 @@ pub(super) struct Borrow<'a> {
     dv: &'a RawDualView,
     pub(super) side: Side,
     pub(super) view: View,
-    pub(super) exclusive: bool,
+    exclusive: bool,
     /// Cached from `view` for the indexing hot path.
     pub(super) ptr: *mut u8,
     pub(super) rank: usize,
@@ -29,6 +29,11 @@ pub(super) struct Borrow<'a> {
 }
 
 impl<'a> Borrow<'a> {
+    /// Whether the borrow is exclusive (set once, by `new`): what lends `&mut`.
+    pub(super) fn is_exclusive(&self) -> bool {
+        self.exclusive
+    }
+
     pub(super) fn new<E: Extents>(dv: &'a RawDualView, side: Side, view: View, exclusive: bool) -> Result<Self> {
         E::try_from_extents(view.extents()).map_err(|e| dv.err_on(e, Some(side)))?;
         dv.try_borrow(side, exclusive)?;

@@ -10,8 +10,8 @@
 //! time while the `Borrow` lives (exclusively when `exclusive`), and
 //! readable by the host when `host_ok`. Each method checks the rest itself:
 //! the index in bounds, host access, contiguity. The `&mut` forms are
-//! called only through a [`ViewMut`], whose borrow is exclusive (asserted in
-//! debug builds).
+//! called only through a [`ViewMut`], whose borrow is exclusive (asserted:
+//! one predictable branch).
 
 use super::borrow::{index_fail, Borrow};
 use super::builder::Builder;
@@ -75,7 +75,7 @@ impl Borrow<'_> {
     /// `get`, mutably.
     #[inline]
     pub(super) fn get_mut<T: Element>(&mut self, idx: &[usize]) -> Result<&mut T> {
-        debug_assert!(self.exclusive);
+        assert!(self.is_exclusive(), "a mutable loan of a shared borrow (a dualview bug)");
         let off = self.offset(idx)?;
         let p = self.host_ptr::<T>()?;
         // SAFETY: as `get`, and the borrow is exclusive.
@@ -93,7 +93,7 @@ impl Borrow<'_> {
     /// `as_slice`, mutably.
     #[inline]
     pub(super) fn as_mut_slice<T: Element>(&mut self) -> Result<&mut [T]> {
-        debug_assert!(self.exclusive);
+        assert!(self.is_exclusive(), "a mutable loan of a shared borrow (a dualview bug)");
         let (p, n) = self.span::<T>()?;
         // SAFETY: n contiguous elements, exclusively borrowed for the guard's lifetime.
         Ok(unsafe { std::slice::from_raw_parts_mut(p, n) })
@@ -158,7 +158,7 @@ impl Borrow<'_> {
     #[inline(always)]
     #[track_caller]
     pub(super) fn at_fixed_mut<T: Element, const R: usize>(&mut self, idx: &[usize; R]) -> &mut T {
-        debug_assert!(self.exclusive);
+        assert!(self.is_exclusive(), "a mutable loan of a shared borrow (a dualview bug)");
         // SAFETY: fixed_ptr checked bounds and host access; exclusively borrowed.
         unsafe { &mut *self.fixed_ptr::<T, R>(idx) }
     }
@@ -175,7 +175,7 @@ impl Borrow<'_> {
     #[inline]
     #[track_caller]
     pub(super) fn at_mut<T: Element>(&mut self, idx: &[usize]) -> &mut T {
-        debug_assert!(self.exclusive);
+        assert!(self.is_exclusive(), "a mutable loan of a shared borrow (a dualview bug)");
         // SAFETY: as `at`, and exclusively borrowed.
         unsafe { &mut *self.dyn_ptr::<T>(idx) }
     }
@@ -206,7 +206,7 @@ impl Borrow<'_> {
 
     /// Set every element to `value`, in host or device memory.
     pub(super) fn fill<T: Element>(&mut self, value: T) -> Result<()> {
-        debug_assert!(self.exclusive);
+        assert!(self.is_exclusive(), "a mutable loan of a shared borrow (a dualview bug)");
         if !self.view.space().is_host_accessible() {
             // SAFETY: the guard holds the exclusive borrow of its region; the
             // space fills device memory (the safe form of `View::fill`).
@@ -223,7 +223,7 @@ impl Borrow<'_> {
 
     /// Copy every element of `src`'s view into this one (`ViewMut::copy_from`).
     pub(super) fn copy_from(&mut self, src: &Borrow<'_>) -> Result<()> {
-        debug_assert!(self.exclusive);
+        assert!(self.is_exclusive(), "a mutable loan of a shared borrow (a dualview bug)");
         // SAFETY: this borrow is exclusive over its region and `src` holds a
         // shared borrow of its own: no one else writes either meanwhile, and
         // a region cannot be borrowed both ways at once.
@@ -254,7 +254,7 @@ impl Borrow<'_> {
     /// `iter`, mutably.
     #[track_caller]
     pub(super) fn iter_mut<T: Element>(&mut self) -> IterMut<'_, T> {
-        debug_assert!(self.exclusive);
+        assert!(self.is_exclusive(), "a mutable loan of a shared borrow (a dualview bug)");
         let p = self.host_ptr_or_panic::<T>();
         let (ext, st) = self.walk_parts();
         // SAFETY: live, host-accessible, exclusively borrowed for '_; each offset once.
@@ -264,7 +264,7 @@ impl Borrow<'_> {
     /// `indexed`, mutably.
     #[track_caller]
     pub(super) fn indexed_mut<T: Element, E: Extents>(&mut self) -> IndexedMut<'_, T, E> {
-        debug_assert!(self.exclusive);
+        assert!(self.is_exclusive(), "a mutable loan of a shared borrow (a dualview bug)");
         let p = self.host_ptr_or_panic::<T>();
         let (ext, st) = self.walk_parts();
         // SAFETY: as `iter_mut`.
@@ -294,7 +294,7 @@ impl Borrow<'_> {
 
     /// `array`, mutably.
     pub(super) fn array_mut<T: Element, D: ndarray::Dimension>(&mut self, dim: impl Fn(&[usize]) -> D) -> Result<ndarray::ArrayViewMut<'_, T, D>> {
-        debug_assert!(self.exclusive);
+        assert!(self.is_exclusive(), "a mutable loan of a shared borrow (a dualview bug)");
         let (shape, p) = self.nd_parts::<T, _>(dim)?;
         // SAFETY: as `array`, and the borrow is exclusive.
         Ok(unsafe { ndarray::ArrayViewMut::from_shape_ptr(shape, p) })

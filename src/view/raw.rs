@@ -3,7 +3,7 @@
 
 use super::View;
 use crate::element::ElemSpec;
-use crate::memory::{Allocation, Fence, Held, Transfer};
+use crate::memory::{Allocation, Fence, Held, Pair, Transfer};
 use std::ptr::NonNull;
 use std::sync::Arc;
 use crate::error::{bail, Result};
@@ -97,7 +97,7 @@ impl View {
         }
         // SAFETY: the region is this view's mapping inside its live
         // allocation; exclusivity is the caller's contract.
-        let dst = unsafe { Held::new(self.region()) };
+        let dst = unsafe { Held::writable(self.space, self.region()) };
         memory::fill(self.space, &dst, value, stream, Some((self.label(), self.span() * self.elem.size())))
     }
 
@@ -197,8 +197,8 @@ impl View {
         }
         // SAFETY: both regions are the views' mappings inside distinct live
         // allocations; exclusivity is the caller's contract.
-        let pair = unsafe { [(Held::new(self.region()), Held::new(src.region()))] };
-        let t = Transfer::new(self.space, src.space, &pair, stream, None);
+        let pair = [Pair::new(unsafe { Held::writable(self.space, self.region()) }, unsafe { Held::readable(src.space, src.region()) })?];
+        let t = Transfer::new(self.space, src.space, &pair, stream, None)?;
         memory::run(&t, if fence { Fence::Parties } else { Fence::Nothing }, Some((self.label(), src.label())))
     }
 
@@ -222,8 +222,9 @@ impl View {
         // SAFETY: tmp is a fresh host allocation distinct from both views; both
         // copies use the default stream and are complete when they return;
         // exclusivity of the views is the caller's contract.
-        let (t, s, d) = unsafe { (Held::new(tmp.region()), Held::new(src.region()), Held::new(self.region())) };
-        memory::run(&Transfer::new(Space::HOST, src.space, &[(t, s)], Stream::null(), None), Fence::Nothing, None)?;
-        memory::run(&Transfer::new(self.space, Space::HOST, &[(d, t)], Stream::null(), None), Fence::Nothing, None)
+        let (tw, tr) = unsafe { (Held::writable(Space::HOST, tmp.region()), Held::readable(Space::HOST, tmp.region())) };
+        let (s, d) = unsafe { (Held::readable(src.space, src.region()), Held::writable(self.space, self.region())) };
+        memory::run(&Transfer::new(Space::HOST, src.space, &[Pair::new(tw, s)?], Stream::null(), None)?, Fence::Nothing, None)?;
+        memory::run(&Transfer::new(self.space, Space::HOST, &[Pair::new(d, tr)?], Stream::null(), None)?, Fence::Nothing, None)
     }
 }

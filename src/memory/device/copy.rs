@@ -3,12 +3,12 @@
 //! (contiguous, peer, 2D; strided copies between two devices through a
 //! packed host buffer, G3).
 
-use super::{mem, raw, stage, Dir, Engine, Mem};
+use super::{mem, raw, stage, Engine, Mem};
 use crate::error::Result;
 use crate::extents::DynRank;
 use crate::layout::{plan, Plan, Strides};
-use crate::memory::Held;
-use crate::space::{Region, Space, Stream};
+use crate::memory::{Held, Pair};
+use crate::space::{Region, Stream};
 
 /// Copies up to this many contiguous bytes between pageable host memory and a
 /// device take the tiny path (one synchronous driver copy).
@@ -30,18 +30,29 @@ pub(super) fn packed_like(r: &Region, ptr: *mut u8) -> Region {
     Region { ptr, elem_size: r.elem_size, extents: DynRank::from_slice_unchecked(ext), strides: Strides::from_slice(&strides) }
 }
 
-/// One side of a copy: the held region, what memory it is, and its device.
+/// One side of a copy: the held region, what memory it is and its device,
+/// both read from the region's space.
 #[derive(Clone, Copy)]
 pub(super) struct End<'a> {
-    pub mem: Mem,
-    pub device: u32,
-    pub held: Held<'a>,
+    mem: Mem,
+    device: u32,
+    held: Held<'a>,
 }
 
 impl<'a> End<'a> {
-    /// `held`, a region of `space`.
-    pub(super) fn of(space: Space, held: Held<'a>) -> End<'a> {
-        End { mem: mem(space), device: space.ordinal(), held }
+    /// The side `held` is.
+    pub(super) fn of(held: &Held<'a>) -> End<'a> {
+        End { mem: mem(held.space()), device: held.space().ordinal(), held: *held }
+    }
+
+    /// What memory it is.
+    pub(super) fn mem(&self) -> Mem {
+        self.mem
+    }
+
+    /// Its device.
+    pub(super) fn device(&self) -> u32 {
+        self.device
     }
 
     /// The region.
@@ -54,23 +65,23 @@ impl<'a> End<'a> {
 /// synchronous driver copy) on the default stream when it applies, otherwise
 /// queued on `stream`. True when something was queued (the caller
 /// synchronises the default stream). On another stream a copy with
-/// `pageable` host memory is staged (`stage.rs`): never synchronous. The
-/// two regions do not overlap.
-pub(super) fn copy_bound(e: &'static Engine, dst: End<'_>, src: End<'_>, stream: Stream, pageable: bool) -> Result<bool> {
+/// `pageable` host memory is staged (`stage.rs`): never synchronous.
+pub(super) fn copy_bound(e: &'static Engine, pair: &Pair<'_>, stream: Stream, pageable: bool) -> Result<bool> {
+    let (dst, src) = (End::of(pair.dst()), End::of(pair.src()));
     let (dr, sr) = (dst.region(), src.region());
     let Some(p) = plan(dr.extents.as_slice(), dr.strides.as_slice(), sr.strides.as_slice()) else {
         return Ok(false); // nothing to copy
     };
     stage::other_work_queued(); // this copy follows any host function queued before
-    if stream.is_null() && tiny(e, dst, src, &p)? {
+    if stream.is_null() && tiny(e, pair, dst, src, &p)? {
         return Ok(false);
     }
     let bytes = dr.extents.as_slice().iter().product::<usize>() * dr.elem_size;
     if stage::wants_stage(dst.mem, src.mem, bytes, stream, pageable) {
-        stage::stage(e, dst, src, stream)?;
+        stage::stage(e, pair, stream)?;
         return Ok(true);
     }
-    raw::issue(e, dst, src, &p, stream)?;
+    raw::issue(e, pair, stream)?;
     Ok(true)
 }
 
@@ -79,16 +90,13 @@ pub(super) fn copy_bound(e: &'static Engine, dst: End<'_>, src: End<'_>, stream:
 /// writes inline (measured faster than staging through pinned memory and
 /// then synchronising; docs/BENCHMARKS.md). `Ok(false)` when the copy is
 /// not such a one.
-fn tiny(e: &Engine, dst: End<'_>, src: End<'_>, plan: &Plan) -> Result<bool> {
-    let dir = match (dst.mem, src.mem) {
-        (Mem::Device, Mem::Pageable) => Dir::HtoD,
-        (Mem::Pageable, Mem::Device) => Dir::DtoH,
-        _ => return Ok(false),
-    };
-    let bytes = plan.0 * dst.region().elem_size;
-    if !plan.1.is_empty() || bytes > TINY_BYTES {
+fn tiny(e: &Engine, pair: &Pair<'_>, dst: End<'_>, src: End<'_>, plan: &Plan) -> Result<bool> {
+    if !matches!((dst.mem, src.mem), (Mem::Device, Mem::Pageable) | (Mem::Pageable, Mem::Device)) {
         return Ok(false);
     }
-    raw::copy_now(e, dst, src, bytes, dir)?;
+    if !plan.1.is_empty() || plan.0 * dst.region().elem_size > TINY_BYTES {
+        return Ok(false);
+    }
+    raw::copy_now(e, pair)?;
     Ok(true)
 }

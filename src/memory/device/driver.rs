@@ -90,7 +90,11 @@ pub(crate) struct EventHandle(NonZeroUsize);
 
 impl EventHandle {
     /// The driver's handle `raw`, unless it is 0.
-    pub(crate) const fn new(raw: usize) -> Option<EventHandle> {
+    ///
+    /// # Safety
+    /// `raw` is an event the driver just made, handed to no one else: the
+    /// handle is its only owner (it is destroyed through it, once).
+    pub(crate) const unsafe fn new(raw: usize) -> Option<EventHandle> {
         match NonZeroUsize::new(raw) {
             Some(r) => Some(EventHandle(r)),
             None => None,

@@ -11,28 +11,27 @@ use crate::space::Stream;
 
 /// Fill `dst` (held device memory of device `ordinal`, bound) with `value`,
 /// one element's bytes, on `stream`. Returns once queued (memset) or run (the rest).
-pub(super) fn fill(e: &'static Engine, ordinal: u32, dst: &Held<'_>, value: &[u8], stream: Stream) -> Result<()> {
+pub(super) fn fill(e: &'static Engine, dst: &Held<'_>, value: &[u8], stream: Stream) -> Result<()> {
     let r = dst.region();
     let es = r.elem_size;
-    let n: usize = r.extents.as_slice().iter().product();
-    if n == 0 {
+    if dst.len() == 0 {
         return Ok(());
     }
     let contiguous = plan(r.extents.as_slice(), r.strides.as_slice(), r.strides.as_slice()).is_some_and(|(_, outer)| outer.is_empty());
     if !contiguous {
-        return raw::fill_strided(e, ordinal, dst, value, stream);
+        return raw::fill_strided(e, dst, value, stream);
     }
     let word = if value.iter().all(|&b| b == value[0]) {
-        Some((Word::W8(value[0]), n * es))
+        Some(Word::W8(value[0]))
     } else if es.is_multiple_of(4) && value.chunks(4).all(|c| c == &value[..4]) {
-        Some((Word::W32(u32::from_ne_bytes(value[..4].try_into().expect("4 bytes"))), n * es / 4))
+        Some(Word::W32(u32::from_ne_bytes(value[..4].try_into().expect("4 bytes"))))
     } else if es.is_multiple_of(2) && value.chunks(2).all(|c| c == &value[..2]) {
-        Some((Word::W16(u16::from_ne_bytes(value[..2].try_into().expect("2 bytes"))), n * es / 2))
+        Some(Word::W16(u16::from_ne_bytes(value[..2].try_into().expect("2 bytes"))))
     } else {
         None
     };
     match word {
-        Some((w, count)) => raw::memset(e, dst, w, count, stream),
-        None => raw::fill_by_doubling(e, dst, value, n, stream),
+        Some(w) => raw::memset(e, dst, w, stream),
+        None => raw::fill_by_doubling(e, dst, value, stream),
     }
 }

@@ -28,24 +28,24 @@ use super::{allocation_point, host, Backend, Block, Held, HostRegistration, Tran
 use crate::space::{Space, SpaceKind, Stream};
 use crate::error::{bail, Error, Result};
 use crate::side::Side;
-use copy::End;
 pub(crate) use driver::{on, Addr, Copy2D, Dir, Driver, EventHandle, HostFn, Mem, StreamHandle, Word};
 pub(crate) use events::Mark;
 use std::ptr::NonNull;
 use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, Mutex};
 
-/// What an engine does differently by device: given by whoever makes the
-/// engine (the CUDA driver's module reads it once per process; the test
-/// device's switches set it per ordinal), never asked of the raw driver.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What an engine does differently by device, one rule a function of the
+/// device ordinal: given by whoever makes the engine (the CUDA driver's
+/// module: constants but `DV_PAGEABLE_MIRROR`, read when a DualView is made;
+/// the test device: its switches per ordinal), never asked of the raw driver.
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct EnginePolicy {
     /// DualViews over the device register their pageable host mirrors (docs/GPU.md, G13).
-    pub registers_mirrors: bool,
+    pub registers_mirrors: fn(u32) -> bool,
     /// Small device blocks are kept for reuse (G20); constant while the device has memory allocated.
-    pub keeps_small_blocks: bool,
+    pub keeps_small_blocks: fn(u32) -> bool,
     /// Device blocks may grow in place (CUDA's never do).
-    pub grows_in_place: bool,
+    pub grows_in_place: fn(u32) -> bool,
 }
 
 /// One driver with the engine's state: the pools of pinned staging buffers
@@ -53,7 +53,7 @@ pub(crate) struct EnginePolicy {
 pub(crate) struct Engine {
     driver: &'static dyn Driver,
     /// The policy of each device.
-    policy: fn(u32) -> EnginePolicy,
+    policy: EnginePolicy,
     /// Pinned staging buffers not in use (`stage.rs`).
     pool: Mutex<Vec<stage::Buffer>>,
     /// Idle events by device, recorded again by later copies (`events.rs`).
@@ -66,13 +66,8 @@ pub(crate) struct Engine {
 
 impl Engine {
     /// An engine over `driver`, run by `policy`.
-    pub(crate) const fn new(driver: &'static dyn Driver, policy: fn(u32) -> EnginePolicy) -> Engine {
+    pub(crate) const fn new(driver: &'static dyn Driver, policy: EnginePolicy) -> Engine {
         Engine { driver, policy, pool: Mutex::new(Vec::new()), events: Mutex::new(Vec::new()), registered: AtomicUsize::new(0), kept: blocks::Kept::new() }
-    }
-
-    /// The policy of device `ordinal`.
-    fn policy(&self, ordinal: u32) -> EnginePolicy {
-        (self.policy)(ordinal)
     }
 
     /// Make device `ordinal` current until the guard drops (what was current comes back).
@@ -142,7 +137,7 @@ impl DeviceBackend {
     /// device whose driver keeps such blocks (G20): then it is allocated at that
     /// size and kept for reuse when freed. `None`: allocated and freed as it is.
     fn kept_size(&self, ordinal: u32, bytes: usize) -> Option<usize> {
-        (self.mem == Mem::Device && bytes <= blocks::SMALL_MAX && self.engine.policy(ordinal).keeps_small_blocks).then(|| blocks::size_of(bytes))
+        (self.mem == Mem::Device && bytes <= blocks::SMALL_MAX && (self.engine.policy.keeps_small_blocks)(ordinal)).then(|| blocks::size_of(bytes))
     }
 
     /// A new block from the driver; when it is out of memory, the device's
@@ -178,9 +173,9 @@ impl DeviceBackend {
 }
 
 impl Backend for DeviceBackend {
-    fn allocate(&self, ordinal: u32, bytes: usize, zeroed: bool) -> Result<NonNull<u8>> {
+    fn allocate(&self, ordinal: u32, bytes: usize, zeroed: bool) -> Result<Block> {
         if bytes == 0 {
-            return Ok(host::dangling());
+            return Ok(Block::empty(host::dangling()));
         }
         let _bound = self.engine.bind(self.device(ordinal))?;
         let space = Space::new(self.kind, ordinal);
@@ -195,7 +190,7 @@ impl Backend for DeviceBackend {
             raw::free(self.engine, block, self.mem);
             return Err(e);
         }
-        NonNull::new(block.ptr()).ok_or_else(|| crate::error::err!(Device, "the driver returned address 0"))
+        Ok(block) // its size class when small: what `deallocate` keeps or frees
     }
 
     fn deallocate(&self, ordinal: u32, block: Block) {
@@ -205,12 +200,8 @@ impl Backend for DeviceBackend {
         // Errors cannot be reported from a drop: they leave the memory to the driver.
         if let Ok(_bound) = self.engine.bind(self.device(ordinal)) {
             let idle = self.mem == Mem::Pinned || self.driver().synchronize().is_ok();
-            let class = self.kept_size(ordinal, block.bytes());
-            // The block the engine allocated: its size class when small.
-            let block = match class {
-                Some(c) => raw::sized(block, c),
-                None => block,
-            };
+            // A small block was allocated at its size class: the block's own size.
+            let class = self.kept_size(ordinal, block.bytes()).filter(|&c| c == block.bytes());
             // Kept only once the synchronize above succeeded: no queued work uses it when it is
             // handed out again. Otherwise the driver's free (which waits for the device) takes it.
             let block = match class {
@@ -225,44 +216,42 @@ impl Backend for DeviceBackend {
     }
 
     fn fill(&self, ordinal: u32, dst: &Held<'_>, value: &[u8], stream: Stream) -> Result<()> {
+        dst.check_fill(Space::new(self.kind, ordinal), value)?;
         if self.mem == Mem::Pinned {
-            host::fill(dst, value); // pinned memory is host memory
-            return Ok(());
+            return host::fill(dst, value); // pinned memory is host memory
         }
         let _bound = self.engine.bind(ordinal)?;
         stage::other_work_queued();
-        fill::fill(self.engine, ordinal, dst, value, stream)
+        fill::fill(self.engine, dst, value, stream)
     }
 
     fn transfer(&self, _ordinal: u32, t: &Transfer<'_>) -> Result<()> {
-        if !mem(t.dst).on_device() && !mem(t.src).on_device() {
+        let (dst, src, stream) = (t.dst(), t.src(), t.stream());
+        if !mem(dst).on_device() && !mem(src).on_device() {
             // Pinned and pageable host memory: plain copies, no device (and a fence only when asked).
-            if t.fence {
+            if t.fence() {
                 self.fence(0)?;
             }
-            for (d, s) in t.pairs {
-                host::copy(d, s);
-            }
-            return Ok(());
+            return t.pairs().iter().try_for_each(host::copy);
         }
-        self.check_parties(t.dst, t.src)?;
+        self.check_parties(dst, src)?;
         // One bind for the fence and every copy.
-        let _bound = self.engine.bind(device_of(t.dst, t.src))?;
+        let _bound = self.engine.bind(device_of(dst, src))?;
         let d = self.driver();
-        if t.fence {
+        if t.fence() {
             d.synchronize()?;
         }
         let mut queued = false;
-        for (dr, sr) in t.pairs {
+        for p in t.pairs() {
             // A view copy's host memory may be a registered mirror: on a stream, ask the driver.
-            let pageable = t.pageable_host.unwrap_or_else(|| {
-                let host = if mem(t.dst).on_device() { sr.region().ptr } else { dr.region().ptr };
-                !t.stream.is_null() && !d.is_page_locked(host as usize)
+            let pageable = t.pageable_host().unwrap_or_else(|| {
+                let host = if mem(dst).on_device() { p.src().region().ptr } else { p.dst().region().ptr };
+                !stream.is_null() && !d.is_page_locked(host as usize)
             });
-            match copy::copy_bound(self.engine, End::of(t.dst, *dr), End::of(t.src, *sr), t.stream, pageable) {
+            match copy::copy_bound(self.engine, p, stream, pageable) {
                 Ok(q) => queued |= q,
                 Err(e) => {
-                    if t.stream.is_null() {
+                    if stream.is_null() {
                         // The copies queued before this one (and part of this one, a 2D copy) still
                         // run: let them finish before the caller's borrows go (a default-stream sync
                         // is complete on return, even failed).
@@ -272,7 +261,7 @@ impl Backend for DeviceBackend {
                 }
             }
         }
-        if queued && t.stream.is_null() {
+        if queued && stream.is_null() {
             d.stream_synchronize(None)?;
         }
         Ok(())
@@ -319,7 +308,7 @@ impl Backend for DeviceBackend {
     }
 
     fn grow_in_place(&self, ordinal: u32, block: &Block, new: usize) -> Result<bool> {
-        if self.mem != Mem::Device || !self.engine.policy(ordinal).grows_in_place {
+        if self.mem != Mem::Device || !(self.engine.policy.grows_in_place)(ordinal) {
             return Ok(false);
         }
         raw::grow_in_place(self.engine, ordinal, block, new)
@@ -327,12 +316,12 @@ impl Backend for DeviceBackend {
 
     fn can_grow_in_place(&self, ordinal: u32, ptr: NonNull<u8>, old: usize, new: usize) -> bool {
         self.mem == Mem::Device
-            && self.engine.policy(ordinal).grows_in_place
+            && (self.engine.policy.grows_in_place)(ordinal)
             && Addr::of(ptr.as_ptr()).is_some_and(|a| self.driver().can_grow_in_place(ordinal, a, old, new))
     }
 
     fn registers_mirror(&self, ordinal: u32, host: Space) -> bool {
-        self.mem == Mem::Device && host == Space::HOST && self.engine.policy(ordinal).registers_mirrors
+        self.mem == Mem::Device && host == Space::HOST && (self.engine.policy.registers_mirrors)(ordinal)
     }
 
     fn mirror_registration(&self, _ordinal: u32, ptr: NonNull<u8>, bytes: usize, label: &Arc<str>) -> Option<Box<dyn HostRegistration>> {
@@ -346,6 +335,7 @@ impl Backend for DeviceBackend {
         if self.mem != Mem::Managed {
             return Ok(());
         }
+        region.check_space(Space::new(self.kind, ordinal))?;
         stage::other_work_queued();
         let r = region.region();
         if r.extents.as_slice().contains(&0) {

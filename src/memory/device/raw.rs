@@ -1,14 +1,17 @@
 //! The device engine's only `unsafe`: every driver call that reads, writes
 //! or releases something, with the address arithmetic of copies and fills.
 //! Each function here takes what proves its addresses: [`Held`] regions
-//! (live and held until the stream has run the work), [`Block`]s (owned
-//! blocks of one allocation) and [`EventHandle`]s (live events, not
-//! `Clone`), so the engine's other files are safe code (cudarc's `result`
-//! and `safe` layers, in one file).
+//! (live and held until the stream has run the work) and checked [`Pair`]s
+//! of them, [`Block`]s (owned blocks of one allocation) and
+//! [`EventHandle`]s (live events, not `Clone`), and checks the rest itself
+//! (a contiguous region where one run is written, a buffer large enough),
+//! so the engine's other files are safe code (cudarc's `result` and `safe`
+//! layers, in one file). One fact the engine keeps rather than checks: a
+//! block's `mem` is the memory of the backend that allocated it.
 //!
 //! | group | functions |
 //! | --- | --- |
-//! | blocks | [`alloc`], [`free`], [`sized`], [`zero_new`], [`grow_in_place`] |
+//! | blocks | [`alloc`], [`free`], [`zero_new`], [`grow_in_place`] |
 //! | copies | [`copy_now`], [`issue`], [`through_host`] |
 //! | fills | [`memset`], [`fill_by_doubling`], [`fill_strided`] |
 //! | staging | [`buffer_held`], [`Job`] |
@@ -19,9 +22,10 @@ use super::copy::{packed_like, End};
 use super::stage::{self, Buffer, Flag};
 use super::{on, Addr, Copy2D, Dir, Engine, EventHandle, Mem, Word};
 use crate::error::{err, Result};
-use crate::layout::{for_each_outer, plan, Plan};
-use crate::memory::{host, Block, Held};
-use crate::space::{Region, Stream};
+use crate::extents::Extents;
+use crate::layout::{for_each_outer, plan};
+use crate::memory::{host, Block, Held, Pair};
+use crate::space::{Region, Space, Stream};
 use std::sync::Arc;
 
 /// The address a held region starts at.
@@ -43,15 +47,6 @@ pub(super) fn free(e: &Engine, block: Block, mem: Mem) {
         // SAFETY: the token owns one block of the driver's `alloc`; it is consumed here.
         unsafe { e.driver.free(a, block.bytes(), mem) };
     }
-}
-
-/// `block` as the engine allocated it: `size` bytes (a kept block's size
-/// class, at least what the allocation asked).
-pub(super) fn sized(block: Block, size: usize) -> Block {
-    debug_assert!(size >= block.bytes());
-    let p = std::ptr::NonNull::new(block.ptr()).expect("a block is never at address 0");
-    // SAFETY: the engine allocated `size` bytes at this address (`DeviceBackend::allocate`); the old token is consumed.
-    unsafe { Block::from_raw(p, size) }
 }
 
 /// Zero the first `bytes` of a new block of `mem`: the host writes pinned
@@ -78,38 +73,51 @@ pub(super) fn grow_in_place(e: &Engine, ordinal: u32, block: &Block, new: usize)
     unsafe { e.driver.grow_in_place(ordinal, a, block.bytes(), new) }
 }
 
-/// One synchronous contiguous copy of `bytes` from the start of `src` to the
-/// start of `dst` (at most each region's span), complete on return.
-pub(super) fn copy_now(e: &Engine, dst: End<'_>, src: End<'_>, bytes: usize, dir: Dir) -> Result<()> {
-    if bytes > span_bytes(dst.region()) || bytes > span_bytes(src.region()) {
-        return Err(err!(Internal, "a copy of {bytes} bytes past a held region (a dualview bug)"));
-    }
-    // SAFETY: contiguous runs of `bytes` inside both held regions.
-    unsafe { e.driver.copy(at(&dst.held)?, at(&src.held)?, bytes, dir) }
+/// The elements of a held region as one contiguous run of bytes, when they are one.
+fn contiguous(h: &Held<'_>) -> Option<usize> {
+    let r = h.region();
+    let (run, outer) = plan(r.extents.as_slice(), r.strides.as_slice(), r.strides.as_slice())?;
+    outer.is_empty().then_some(run * r.elem_size)
 }
 
-/// The bytes from a region's first element to the end of its last.
-fn span_bytes(r: &Region) -> usize {
-    crate::layout::Mapping::with_strides(r.extents, r.strides.as_slice()).map_or(0, |m| m.span()) * r.elem_size
+/// One synchronous copy of a contiguous pair between pageable host memory
+/// and the device (the tiny path), complete on return.
+pub(super) fn copy_now(e: &Engine, pair: &Pair<'_>) -> Result<()> {
+    let (dst, src) = (End::of(pair.dst()), End::of(pair.src()));
+    let dir = match (dst.mem(), src.mem()) {
+        (Mem::Device, Mem::Pageable) => Dir::HtoD,
+        (Mem::Pageable, Mem::Device) => Dir::DtoH,
+        _ => return Err(err!(Internal, "a synchronous copy between {:?} and {:?} (a dualview bug)", src.mem(), dst.mem())),
+    };
+    let (Some(bytes), Some(_)) = (contiguous(pair.dst()), contiguous(pair.src())) else {
+        return Err(err!(Internal, "a synchronous copy of a strided region (a dualview bug)"));
+    };
+    // SAFETY: one contiguous run of `bytes` in each held region (one shape, no overlap: a Pair).
+    unsafe { e.driver.copy(at(pair.dst())?, at(pair.src())?, bytes, dir) }
 }
 
-/// Queue the copy from `src` into `dst` on `stream` as `plan` (the plan of
-/// these two regions) lays it out: one contiguous or peer copy, or one 2D
-/// copy per combination of the outer axes beyond the first.
-pub(super) fn issue(e: &Engine, dst: End<'_>, src: End<'_>, plan: &Plan, stream: Stream) -> Result<()> {
-    let (run, outer) = (plan.0, &plan.1);
-    let es = dst.region().elem_size;
-    let (da, sa) = (at(&dst.held)?, at(&src.held)?);
+/// Queue the copy of `pair` on `stream` as the plan of its two regions lays
+/// it out: one contiguous or peer copy, or one 2D copy per combination of
+/// the outer axes beyond the first; strided between two devices, through a
+/// packed host buffer.
+pub(super) fn issue(e: &Engine, pair: &Pair<'_>, stream: Stream) -> Result<()> {
+    let (dst, src) = (End::of(pair.dst()), End::of(pair.src()));
+    let (dr, sr) = (dst.region(), src.region());
+    let Some((run, outer)) = plan(dr.extents.as_slice(), dr.strides.as_slice(), sr.strides.as_slice()) else {
+        return Ok(()); // nothing to copy
+    };
+    let es = dr.elem_size;
+    let (da, sa) = (at(pair.dst())?, at(pair.src())?);
     let d = e.driver;
-    if dst.mem.on_device() && src.mem.on_device() && dst.device != src.device {
+    if dst.mem().on_device() && src.mem().on_device() && dst.device() != src.device() {
         if outer.is_empty() {
             // SAFETY: contiguous ranges of the held regions on two devices.
-            return unsafe { d.copy_peer_async(da, dst.device, sa, src.device, run * es, on(stream)) };
+            return unsafe { d.copy_peer_async(da, dst.device(), sa, src.device(), run * es, on(stream)) };
         }
-        return through_host(e, dst, src, stream); // strided across devices: through a packed host buffer
+        return through_host(e, pair, stream); // strided across devices: through a packed host buffer
     }
     if outer.is_empty() {
-        let dir = match (dst.mem.on_device(), src.mem.on_device()) {
+        let dir = match (dst.mem().on_device(), src.mem().on_device()) {
             (true, false) => Dir::HtoD,
             (false, true) => Dir::DtoH,
             _ => Dir::DtoD,
@@ -125,10 +133,10 @@ pub(super) fn issue(e: &Engine, dst: End<'_>, src: End<'_>, plan: &Plan, stream:
         }
         let c = Copy2D {
             dst: da.add(doff * es),
-            dst_mem: dst.mem,
+            dst_mem: dst.mem(),
             dst_pitch: dpitch * es,
             src: sa.add(soff * es),
-            src_mem: src.mem,
+            src_mem: src.mem(),
             src_pitch: spitch * es,
             width: run * es,
             height,
@@ -141,52 +149,54 @@ pub(super) fn issue(e: &Engine, dst: End<'_>, src: End<'_>, plan: &Plan, stream:
 
 /// A strided copy between two devices, through a packed host buffer: each
 /// step synchronised, so the buffer is never freed under a copy.
-pub(super) fn through_host(e: &Engine, dst: End<'_>, src: End<'_>, stream: Stream) -> Result<()> {
+fn through_host(e: &Engine, pair: &Pair<'_>, stream: Stream) -> Result<()> {
+    let (dst, src) = (pair.dst(), pair.src());
     let dr = dst.region();
-    let n: usize = dr.extents.as_slice().iter().product();
-    let mut buf = vec![0u8; n * dr.elem_size];
-    // SAFETY: `buf` holds the packed region and lives until both steps have run (or is leaked).
-    let tmp = unsafe { Held::new(packed_like(dr, buf.as_mut_ptr())) };
-    let host_end = End { mem: Mem::Pageable, device: 0, held: tmp };
-    let step = |to: End<'_>, from: End<'_>, device: u32| -> Result<()> {
-        let p = plan(to.region().extents.as_slice(), to.region().strides.as_slice(), from.region().strides.as_slice())
-            .ok_or_else(|| err!(Internal, "a copy through the host of an empty region"))?;
+    let mut buf = vec![0u8; pair.dst().len() * dr.elem_size];
+    let packed = packed_like(dr, buf.as_mut_ptr());
+    // SAFETY: `buf` holds the packed region, only this function uses it, and
+    // it lives until both steps have run (or is leaked).
+    let w = unsafe { Held::writable(Space::HOST, packed) };
+    let r = w.read_only();
+    let step = |p: Pair<'_>, device: u32| -> Result<()> {
         let _bound = e.bind(device)?;
-        let queued = issue(e, to, from, &p, stream);
+        let queued = issue(e, &p, stream);
         let synced = e.driver.stream_synchronize(on(stream));
         queued.and(synced)
     };
-    let r = step(host_end, src, src.device).and_then(|()| step(dst, host_end, dst.device));
+    let r = Pair::new(w, *src).and_then(|p| step(p, src.space().ordinal())).and_then(|()| Pair::new(*dst, r)).and_then(|p| step(p, dst.space().ordinal()));
     if r.is_err() {
         std::mem::forget(buf); // a failed wait may leave a copy using it: leaked, never freed under it
     }
     r
 }
 
-/// Write `word` `count` times from the start of `dst` (device memory), on `stream`.
-pub(super) fn memset(e: &Engine, dst: &Held<'_>, word: Word, count: usize, stream: Stream) -> Result<()> {
+/// Write `word` over the whole of `dst` (contiguous device memory; the word's
+/// width divides its bytes), on `stream`.
+pub(super) fn memset(e: &Engine, dst: &Held<'_>, word: Word, stream: Stream) -> Result<()> {
     let width = match word {
         Word::W8(_) => 1,
         Word::W16(_) => 2,
         Word::W32(_) => 4,
     };
-    if count * width > span_bytes(dst.region()) {
-        return Err(err!(Internal, "a memset past a held region (a dualview bug)"));
-    }
-    // SAFETY: `count` words inside the held region.
-    unsafe { e.driver.memset_async(at(dst)?, word, count, on(stream)) }
+    let Some(bytes) = contiguous(dst).filter(|b| b % width == 0) else {
+        return Err(err!(Internal, "a memset of a strided region or by a word that does not divide it (a dualview bug)"));
+    };
+    // SAFETY: `bytes / width` words: the whole contiguous held region.
+    unsafe { e.driver.memset_async(at(dst)?, word, bytes / width, on(stream)) }
 }
 
-/// Fill the `n` contiguous elements at the start of `dst` with `value`, as a
-/// memset cannot: one small host seed copied in, then device-to-device
-/// copies that double the filled prefix. About `n * value.len()` bytes of
-/// device traffic; no host buffer of the array's size. Returns once the
-/// stream has run it (the seed lives only until then).
-pub(super) fn fill_by_doubling(e: &Engine, dst: &Held<'_>, value: &[u8], n: usize, stream: Stream) -> Result<()> {
+/// Fill the whole of `dst` (contiguous device memory) with `value`, one
+/// element's bytes, as a memset cannot: one small host seed copied in, then
+/// device-to-device copies that double the filled prefix. About
+/// `n * value.len()` bytes of device traffic; no host buffer of the array's
+/// size. Returns once the stream has run it (the seed lives only until then).
+pub(super) fn fill_by_doubling(e: &Engine, dst: &Held<'_>, value: &[u8], stream: Stream) -> Result<()> {
     let es = value.len();
-    if n * es > span_bytes(dst.region()) {
-        return Err(err!(Internal, "a fill past a held region (a dualview bug)"));
-    }
+    let Some(bytes) = contiguous(dst).filter(|_| es == dst.region().elem_size && es > 0) else {
+        return Err(err!(Internal, "a fill by doubling of a strided region or with a value of another size (a dualview bug)"));
+    };
+    let n = bytes / es;
     let a = at(dst)?;
     let d = e.driver;
     let seed_n = n.min((64usize << 10).div_ceil(es).max(1));
@@ -214,15 +224,15 @@ pub(super) fn fill_by_doubling(e: &Engine, dst: &Held<'_>, value: &[u8], n: usiz
 
 /// Fill a strided device region: a packed scratch block filled by doubling,
 /// then one strided device copy; complete on return.
-pub(super) fn fill_strided(e: &Engine, ordinal: u32, dst: &Held<'_>, value: &[u8], stream: Stream) -> Result<()> {
+pub(super) fn fill_strided(e: &Engine, dst: &Held<'_>, value: &[u8], stream: Stream) -> Result<()> {
     let r = dst.region();
-    let n: usize = r.extents.as_slice().iter().product();
-    let scratch = alloc(e, n * r.elem_size, Mem::Device)?;
-    // SAFETY: the owned scratch block holds the packed region; freed only after the stream has run both steps.
-    let packed = unsafe { Held::new(packed_like(r, scratch.ptr())) };
-    let p = plan(r.extents.as_slice(), r.strides.as_slice(), packed.region().strides.as_slice()).ok_or_else(|| err!(Internal, "fill: an empty strided region"))?;
-    let (to, from) = (End { mem: Mem::Device, device: ordinal, held: *dst }, End { mem: Mem::Device, device: ordinal, held: packed });
-    let done = fill_by_doubling(e, &packed, value, n, stream).and_then(|()| issue(e, to, from, &p, stream));
+    let scratch = alloc(e, dst.len() * r.elem_size, Mem::Device)?;
+    let packed = packed_like(r, scratch.ptr());
+    // SAFETY: the owned scratch block holds the packed region, only this
+    // function uses it, and it is freed only after the stream has run both steps.
+    let w = unsafe { Held::writable(dst.space(), packed) };
+    let rd = w.read_only();
+    let done = fill_by_doubling(e, &w, value, stream).and_then(|()| issue(e, &Pair::new(*dst, rd)?, stream));
     let synced = e.driver.stream_synchronize(on(stream));
     if synced.is_ok() {
         free(e, scratch, Mem::Device);
@@ -230,11 +240,17 @@ pub(super) fn fill_strided(e: &Engine, ordinal: u32, dst: &Held<'_>, value: &[u8
     done.and(synced)
 }
 
-/// A staging buffer holding `like`'s elements packed: the engine's own
-/// pinned block, which this copy alone uses until its job returns it.
-pub(super) fn buffer_held<'a>(buf: &'a Buffer, like: &Region) -> Held<'a> {
-    // SAFETY: the buffer is taken from the pool for this one copy and is large enough (`stage::take`).
-    unsafe { Held::new(packed_like(like, buf.block.ptr())) }
+/// A staging buffer holding `like`'s elements packed, held for this one
+/// copy: the engine's own pinned block, taken from the pool for it.
+/// `Internal` when the buffer is too small.
+pub(super) fn buffer_held<'a>(buf: &'a Buffer, like: &Region) -> Result<Held<'a>> {
+    let n: usize = like.extents.as_slice().iter().product();
+    if n * like.elem_size > buf.block.bytes() {
+        return Err(err!(Internal, "a staging buffer of {} bytes for {} (a dualview bug)", buf.block.bytes(), n * like.elem_size));
+    }
+    let packed = packed_like(like, buf.block.ptr());
+    // SAFETY: the buffer holds the packed region; the pool hands it to this copy alone until its job returns it.
+    Ok(unsafe { Held::writable(Space::host_pinned(), packed) })
 }
 
 /// What a stream's host function does when the stream reaches it: unpack a
@@ -242,8 +258,8 @@ pub(super) fn buffer_held<'a>(buf: &'a Buffer, like: &Region) -> Held<'a> {
 /// to the pool, set the flag.
 pub(super) struct Job {
     engine: &'static Engine,
-    /// Unpack the buffer into this host region, or nothing.
-    unpack: Option<Region>,
+    /// Unpack the buffer into this host region (of this space), or nothing.
+    unpack: Option<(Space, Region)>,
     /// The buffer, packed as `packed` describes.
     packed: Region,
     buf: Buffer,
@@ -258,20 +274,38 @@ pub(super) struct Job {
 unsafe impl Send for Job {}
 
 impl Job {
-    /// The job of one staged copy; `unpack`: the host region to unpack into.
-    pub(super) fn new(engine: &'static Engine, unpack: Option<Held<'_>>, like: &Region, buf: Buffer, flag: Arc<Flag>) -> Job {
+    /// The job of one staged copy; `unpack`: the pageable host region to
+    /// unpack into, of `like`'s shape. `Internal` when the buffer does not hold
+    /// `like` or `unpack` is not writable host memory of that shape.
+    /// `Internal` unless `buf` holds `like` packed and `unpack`, when given,
+    /// is writable host memory of `like`'s shape: what [`Job::new`] relies on.
+    pub(super) fn check(unpack: Option<&Held<'_>>, like: &Region, buf: &Buffer) -> Result<()> {
+        buffer_held(buf, like)?;
+        if let Some(u) = unpack {
+            let r = u.region();
+            if !u.is_writable() || !u.space().is_host_accessible() || !r.extents.same_as(&like.extents) || r.elem_size != like.elem_size {
+                return Err(err!(Internal, "a staged copy unpacking into {} of another shape, or not writable (a dualview bug)", u.space()));
+            }
+        }
+        Ok(())
+    }
+
+    /// The job of one staged copy, checked by [`Job::check`]; `unpack`: the
+    /// host region to unpack into. (Unchecked here, the unpack is refused
+    /// when the job runs.)
+    pub(super) fn new(engine: &'static Engine, unpack: Option<&Held<'_>>, like: &Region, buf: Buffer, flag: Arc<Flag>) -> Job {
         let packed = packed_like(like, buf.block.ptr());
-        Job { engine, unpack: unpack.map(|h| *h.region()), packed, buf, flag }
+        Job { engine, unpack: unpack.map(|h| (h.space(), *h.region())), packed, buf, flag }
     }
 
     /// Unpack if asked, then return the buffer to the pool and set the flag.
     /// Calls no driver function (the driver forbids it there) and never unwinds.
     pub(super) fn finish(self) {
         let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            if let Some(dst) = self.unpack {
-                // SAFETY: as `Job`'s Send says; the stream has written the buffer.
-                let (d, s) = unsafe { (Held::new(dst), Held::new(self.packed)) };
-                host::copy(&d, &s);
+            if let Some((space, dst)) = self.unpack {
+                // SAFETY: as `Job`'s Send says; the stream has written the buffer. `new` checked the shapes.
+                let (d, s) = unsafe { (Held::writable(space, dst), Held::readable(Space::host_pinned(), self.packed)) };
+                let _ = Pair::new(d, s).and_then(|p| host::copy(&p));
             }
         }));
         let Job { engine, buf, flag, .. } = self;
@@ -287,7 +321,7 @@ impl Job {
 
 /// Move the held managed range towards device `to` (`None`: the host) on `stream`.
 pub(super) fn prefetch(e: &Engine, region: &Held<'_>, to: Option<u32>, stream: Stream) -> Result<()> {
-    let bytes = span_bytes(region.region());
+    let bytes = region.span_bytes();
     if bytes == 0 {
         return Ok(());
     }

@@ -13,12 +13,10 @@
 //! mirror that large is registered (page-locked) before its first copy unless
 //! the driver refused it or `DV_PAGEABLE_MIRROR` is set.
 
-use super::copy::End;
 use super::raw::{self, Job};
-use super::{on, Engine, Mem};
+use super::{mem, on, Engine, Mem};
 use crate::error::Result;
-use crate::layout::plan;
-use crate::memory::{host, Block};
+use crate::memory::{host, Block, Pair};
 use crate::space::Stream;
 use std::sync::{Arc, Condvar, Mutex};
 
@@ -124,28 +122,28 @@ pub(super) fn wants_stage(dst: Mem, src: Mem, bytes: usize, stream: Stream, page
 /// the default one) through a pinned buffer: the host packs (to the device)
 /// now, or a host function on the stream unpacks (to the host) later. The
 /// host never waits for the stream.
-pub(super) fn stage(e: &'static Engine, dst: End<'_>, src: End<'_>, stream: Stream) -> Result<()> {
-    let (dr, sr) = (dst.region(), src.region());
-    let es = dr.elem_size;
-    let to_device = !src.mem.on_device();
-    let n: usize = dr.extents.as_slice().iter().product();
-    let buf = take(e, n * es)?;
+pub(super) fn stage(e: &'static Engine, pair: &Pair<'_>, stream: Stream) -> Result<()> {
+    let (dst, src) = (pair.dst(), pair.src());
+    let to_device = !mem(src.space()).on_device();
+    let buf = take(e, dst.len() * dst.region().elem_size)?;
     // Packed in the device region's order: its copy keeps the device side's runs.
-    let like = if to_device { *dr } else { *sr };
-    let queued = {
-        let packed = raw::buffer_held(&buf, &like);
-        let pinned = End { mem: Mem::Pinned, device: 0, held: packed };
+    let like = if to_device { *dst.region() } else { *src.region() };
+    let unpack = (!to_device).then_some(dst);
+    if let Err(err) = Job::check(unpack, &like, &buf) {
+        give_back(e, buf);
+        return Err(err);
+    }
+    let queued = (|| {
+        let w = raw::buffer_held(&buf, &like)?;
         if to_device {
-            host::copy(&packed, &src.held);
-            let p = plan(dr.extents.as_slice(), dr.strides.as_slice(), packed.region().strides.as_slice());
-            p.map_or(Ok(()), |p| raw::issue(e, dst, pinned, &p, stream))
+            host::copy(&Pair::new(w, *src)?)?;
+            raw::issue(e, &Pair::new(*dst, w.read_only())?, stream)
         } else {
-            let p = plan(packed.region().extents.as_slice(), packed.region().strides.as_slice(), sr.strides.as_slice());
-            p.map_or(Ok(()), |p| raw::issue(e, pinned, src, &p, stream))
+            raw::issue(e, &Pair::new(w, *src)?, stream)
         }
-    };
+    })();
     let flag = Arc::new(Flag { stream: stream.as_raw(), done: Mutex::new(false), ran: Condvar::new() });
-    let job = Job::new(e, (!to_device).then_some(dst.held), &like, buf, flag.clone());
+    let job = Job::new(e, unpack, &like, buf, flag.clone());
     if let Err(err) = queued {
         // Whatever was queued must finish before the buffer is reused; when
         // that wait fails too, the buffer is leaked, never reused under a copy.

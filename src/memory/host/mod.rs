@@ -206,27 +206,23 @@ pub(crate) fn copy_threads() -> usize {
 
 
 impl Backend for HostBackend {
-    fn allocate(&self, _ordinal: u32, bytes: usize, zeroed: bool) -> Result<NonNull<u8>> {
+    fn allocate(&self, _ordinal: u32, bytes: usize, zeroed: bool) -> Result<Block> {
         allocate(bytes, zeroed)
     }
     fn deallocate(&self, _ordinal: u32, block: Block) {
         deallocate(block)
     }
     fn fill(&self, _ordinal: u32, dst: &Held<'_>, value: &[u8], _stream: Stream) -> Result<()> {
-        fill(dst, value);
-        Ok(())
+        fill(dst, value)
     }
     fn fence(&self, _ordinal: u32) -> Result<()> {
         Ok(())
     }
     fn transfer(&self, _ordinal: u32, t: &Transfer<'_>) -> Result<()> {
-        if !t.dst.is_host_accessible() || !t.src.is_host_accessible() {
-            bail!(Internal, "the host backend cannot copy {} -> {}", t.src, t.dst);
+        if !t.dst().is_host_accessible() || !t.src().is_host_accessible() {
+            bail!(Internal, "the host backend cannot copy {} -> {}", t.src(), t.dst());
         }
-        for (d, s) in t.pairs {
-            copy(d, s);
-        }
-        Ok(())
+        t.pairs().iter().try_for_each(copy)
     }
     fn grow_in_place(&self, _ordinal: u32, block: &Block, new: usize) -> Result<bool> {
         grow_in_place(block, new)

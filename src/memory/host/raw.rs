@@ -8,7 +8,7 @@
 use super::{human, mode, refused, reservation, rounded, small_align, Churn, Mode, CACHE, CACHE_BYTES, LARGE, MEDIUM, PAGE, RESERVED};
 use crate::error::{bail, Result};
 use crate::layout::{for_each_outer, for_each_run, plan};
-use crate::memory::{Block, Held};
+use crate::memory::{Block, Held, Pair};
 use std::alloc::{alloc, alloc_zeroed, dealloc, Layout};
 use std::ptr::{self, NonNull};
 
@@ -25,10 +25,17 @@ pub(super) fn exports_asan() -> bool {
 }
 
 /// Allocate `bytes` aligned to [`ALIGNMENT`]; zero bytes give [`dangling`].
-pub(crate) fn allocate(bytes: usize, zeroed: bool) -> Result<NonNull<u8>> {
+pub(crate) fn allocate(bytes: usize, zeroed: bool) -> Result<Block> {
     if bytes == 0 {
-        return Ok(super::dangling());
+        return Ok(Block::empty(super::dangling()));
     }
+    let p = allocate_ptr(bytes, zeroed)?;
+    // SAFETY: the block of `bytes` just allocated here; the token is its only owner.
+    Ok(unsafe { Block::from_raw(p, bytes) })
+}
+
+/// [`allocate`]'s address, for more than 0 bytes.
+fn allocate_ptr(bytes: usize, zeroed: bool) -> Result<NonNull<u8>> {
     #[cfg(unix)]
     match mode() {
         Mode::Guard => return map(bytes),
@@ -231,8 +238,13 @@ pub(crate) fn deallocate(block: Block) {
     unsafe { dealloc(ptr, Layout::from_size_align_unchecked(bytes, small_align(bytes))) };
 }
 
-/// Fill a held host region with one element's bytes.
-pub(crate) fn fill(dst: &Held<'_>, value: &[u8]) {
+/// Fill a held host region with one element's bytes: `Internal` (nothing
+/// written) unless it may be written with that value, in host memory.
+pub(crate) fn fill(dst: &Held<'_>, value: &[u8]) -> Result<()> {
+    dst.check_fill(dst.space(), value)?;
+    if !dst.space().is_host_accessible() {
+        bail!(Internal, "a host fill of {} (a dualview bug)", dst.space());
+    }
     let dst = dst.region();
     let es = dst.elem_size;
     debug_assert_eq!(value.len(), es);
@@ -256,6 +268,7 @@ pub(crate) fn fill(dst: &Held<'_>, value: &[u8]) {
             }
         }
     });
+    Ok(())
 }
 
 /// Fault in the pages of `[ptr, ptr + bytes)` for writing, keeping their
@@ -359,15 +372,20 @@ impl Ptrs {
     }
 }
 
-/// Copy between two held host regions of equal extents, which do not
-/// overlap. Large copies are split across threads (fresh pages are faulted
-/// in in parallel too).
-pub(crate) fn copy(dst: &Held<'_>, src: &Held<'_>) {
+/// One copy between two host regions (a checked pair: one shape, no
+/// overlap); `Internal` (nothing copied) when a party is not host memory.
+/// Large copies are split across threads (fresh pages are faulted in in
+/// parallel too).
+pub(crate) fn copy(pair: &Pair<'_>) -> Result<()> {
+    let (dst, src) = (pair.dst(), pair.src());
+    if !dst.space().is_host_accessible() || !src.space().is_host_accessible() {
+        bail!(Internal, "a host copy {} -> {} (a dualview bug)", src.space(), dst.space());
+    }
     let (dst, src) = (dst.region(), src.region());
     let es = dst.elem_size;
     debug_assert_eq!(es, src.elem_size);
     let Some((run, outer)) = plan(dst.extents.as_slice(), dst.strides.as_slice(), src.strides.as_slice()) else {
-        return;
+        return Ok(());
     };
     let bytes = run * es * outer.iter().map(|o| o.0).product::<usize>();
     let threads = if bytes >= PARALLEL_COPY && !cfg!(miri) { super::copy_threads() } else { 1 };
@@ -378,7 +396,7 @@ pub(crate) fn copy(dst: &Held<'_>, src: &Held<'_>) {
     };
     if threads == 1 {
         copy_runs(p, &outer);
-        return;
+        return Ok(());
     }
     std::thread::scope(|scope| match outer.split_last() {
         None => {
@@ -406,12 +424,13 @@ pub(crate) fn copy(dst: &Held<'_>, src: &Held<'_>) {
             }
         }
     });
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::space::{Region, ALIGNMENT};
+    use crate::space::{Region, Space, ALIGNMENT};
 
     /// The test's own block (from `allocate`), to free or grow.
     fn blk(p: NonNull<u8>, bytes: usize) -> Block {
@@ -421,7 +440,7 @@ mod tests {
     #[test]
     fn populating_pages_keeps_what_was_written() {
         let bytes = 40 << 20;
-        let p = allocate(bytes, true).unwrap();
+        let p = allocate_ptr(bytes, true).unwrap();
         // SAFETY: our own block of `bytes` bytes.
         unsafe {
             *p.as_ptr() = 7;
@@ -438,7 +457,7 @@ mod tests {
             return;
         }
         let n = LARGE + 100;
-        let p = allocate(n, true).unwrap();
+        let p = allocate_ptr(n, true).unwrap();
         // SAFETY: n fresh bytes; then the grown block of 2n, then freed.
         unsafe {
             ptr::write_bytes(p.as_ptr(), 7, n);
@@ -463,7 +482,7 @@ mod tests {
         let ext = DynRank::new(&[rows, cols]).unwrap();
         let s = Region { ptr: src.as_mut_ptr() as *mut u8, elem_size: 8, extents: ext, strides: Strides::from_slice(&[cols + 3, 1]) };
         let d = Region { ptr: dst.as_mut_ptr() as *mut u8, elem_size: 8, extents: ext, strides: Strides::from_slice(&[cols, 1]) };
-        copy(&Held::for_test(d), &Held::for_test(s)); // two distinct live vectors hold them
+        copy(&Pair::new(Held::for_test(Space::HOST, d), Held::for_test(Space::HOST, s)).unwrap()).unwrap(); // two distinct live vectors hold them
         for i in [0, 1, rows / 2, rows - 1] {
             for j in [0, 17, cols - 1] {
                 assert_eq!(dst[i * cols + j], (i * (cols + 3) + j) as u64);
@@ -479,10 +498,10 @@ mod tests {
         // LAMMPS' grows: three arrays of each size, each size freed once the next is made
         // (odd sizes that no other test uses).
         let size = |k: usize| MEDIUM + 7 * PAGE + k * 101 * PAGE;
-        let mut live: Vec<NonNull<u8>> = (0..3).map(|_| allocate(size(0), true).unwrap()).collect();
+        let mut live: Vec<NonNull<u8>> = (0..3).map(|_| allocate_ptr(size(0), true).unwrap()).collect();
         for k in 1..8 {
             for b in live.iter_mut() {
-                let grown = allocate(size(k), true).unwrap();
+                let grown = allocate_ptr(size(k), true).unwrap();
                 let old = std::mem::replace(b, grown);
                 deallocate(blk(old, size(k - 1)));
                 let kept = CACHE.lock().unwrap().iter().any(|&(_, a)| a == old.as_ptr() as usize);
@@ -500,9 +519,9 @@ mod tests {
             return;
         }
         let n = MEDIUM + 3 * PAGE + 77 * PAGE; // a size no other test uses
-        let first = allocate(n, false).unwrap();
+        let first = allocate_ptr(n, false).unwrap();
         deallocate(blk(first, n));
-        let blocks: Vec<NonNull<u8>> = (0..4).map(|_| allocate(n, false).unwrap()).collect();
+        let blocks: Vec<NonNull<u8>> = (0..4).map(|_| allocate_ptr(n, false).unwrap()).collect();
         for b in &blocks {
             deallocate(blk(*b, n));
         }
@@ -521,16 +540,16 @@ mod tests {
     /// (16 MiB: zeroed on several threads where there are cores).
     fn recycled_block_comes_back_zeroed(n: usize) {
         // Free the size, then ask for it again: the cache keeps sizes that churn.
-        let first = allocate(n, false).unwrap();
+        let first = allocate_ptr(n, false).unwrap();
         deallocate(blk(first, n));
-        let p = allocate(n, true).unwrap();
+        let p = allocate_ptr(n, true).unwrap();
         // SAFETY: n bytes of our own, zeroed.
         unsafe {
             assert!(std::slice::from_raw_parts(p.as_ptr(), n).iter().all(|&b| b == 0));
             ptr::write_bytes(p.as_ptr(), 0xAB, n);
             deallocate(blk(p, n));
         }
-        let q = allocate(n, true).unwrap();
+        let q = allocate_ptr(n, true).unwrap();
         if mode() == Mode::Fast {
             assert_eq!(q, p, "a size that churns comes back from the cache");
         }

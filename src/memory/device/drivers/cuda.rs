@@ -107,14 +107,16 @@ pub(crate) fn device_count() -> usize {
 /// The CUDA driver API.
 struct Cuda;
 
-static ENGINE: Engine = Engine::new(&Cuda, policy);
-
 /// Every CUDA device: mirrors registered unless `DV_PAGEABLE_MIRROR` (read
-/// at each DualView's creation, docs/ENVIRONMENT.md), small blocks kept, no
+/// when a DualView is made, docs/ENVIRONMENT.md), small blocks kept, no
 /// block grown in place (the driver cannot).
-fn policy(_ordinal: u32) -> EnginePolicy {
-    EnginePolicy { registers_mirrors: !crate::env::switch("DV_PAGEABLE_MIRROR"), keeps_small_blocks: true, grows_in_place: false }
-}
+const POLICY: EnginePolicy = EnginePolicy {
+    registers_mirrors: |_| !crate::env::switch("DV_PAGEABLE_MIRROR"),
+    keeps_small_blocks: |_| true,
+    grows_in_place: |_| false,
+};
+
+static ENGINE: Engine = Engine::new(&Cuda, POLICY);
 static DEVICE: DeviceBackend = DeviceBackend::new(&ENGINE, SpaceKind::Cuda);
 static MANAGED: DeviceBackend = DeviceBackend::new(&ENGINE, SpaceKind::CudaUvm);
 static PINNED: DeviceBackend = DeviceBackend::new(&ENGINE, SpaceKind::HostPinned);
@@ -130,15 +132,17 @@ pub(crate) fn backend(space: Space) -> Result<&'static dyn Backend> {
     context(ordinal).map(|_| b as &dyn Backend)
 }
 
+/// The driver's stream (null: the default stream).
 fn raw(s: Option<StreamHandle>) -> sys::CUstream {
     s.map_or(0, StreamHandle::get) as sys::CUstream
 }
 
-/// How the driver sees an address of a memory.
+/// The driver's event.
 fn ev(e: &EventHandle) -> sys::CUevent {
     e.get() as sys::CUevent
 }
 
+/// How the driver sees an address of a memory.
 fn memtype(m: Mem) -> sys::CUmemorytype {
     match m {
         Mem::Device => sys::CUmemorytype::CU_MEMORYTYPE_DEVICE,
@@ -147,7 +151,6 @@ fn memtype(m: Mem) -> sys::CUmemorytype {
     }
 }
 
-/// `DV_PAGEABLE_MIRROR=1` (any value but empty and 0): DualViews made now keep their mirrors pageable.
 /// The host function every `launch_host_fn` queues: runs the boxed closure once.
 unsafe extern "C" fn run_host_fn(arg: *mut c_void) {
     // SAFETY: `arg` is the Box<HostFn> leaked by `launch_host_fn`, handed over once.
@@ -280,7 +283,8 @@ impl Driver for Cuda {
     }
     fn event_create(&self) -> Result<EventHandle> {
         let e = check(result::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING), "cuEventCreate")?;
-        EventHandle::new(e as usize).ok_or_else(|| crate::error::err!(Device, "cuEventCreate returned a null event"))
+        // SAFETY: the event just made; the handle is its only owner.
+        unsafe { EventHandle::new(e as usize) }.ok_or_else(|| crate::error::err!(Device, "cuEventCreate returned a null event"))
     }
     unsafe fn event_record(&self, event: &EventHandle, stream: Option<StreamHandle>) -> Result<()> {
         check(unsafe { result::event::record(ev(event), raw(stream)) }, "cuEventRecord")

@@ -171,11 +171,11 @@ impl Driver for Fake {
             }
         }
         match host::allocate(bytes, false) {
-            Ok(p) => {
+            Ok(b) => {
                 if !on_device {
-                    locked().insert(p.as_ptr() as usize, bytes);
+                    locked().insert(b.addr(), bytes);
                 }
-                Ok(Addr::of(p.as_ptr()).expect("host blocks are non-null"))
+                Ok(Addr::new(b.addr()).expect("host blocks are non-null")) // freed by `free`, by address
             }
             Err(e) => {
                 if on_device {
@@ -302,7 +302,8 @@ impl Driver for Fake {
     }
     fn event_create(&self) -> Result<EventHandle> {
         enter("event_create")?;
-        Ok(EventHandle::new(Box::into_raw(Box::new(SimEvent::new(None))) as usize).expect("a Box is non-null"))
+        // SAFETY: the event just made (a leaked Box, taken back by `event_destroy`); the handle is its only owner.
+        Ok(unsafe { EventHandle::new(Box::into_raw(Box::new(SimEvent::new(None))) as usize) }.expect("a Box is non-null"))
     }
     unsafe fn event_record(&self, event: &EventHandle, stream: Option<StreamHandle>) -> Result<()> {
         let stream = st(stream);

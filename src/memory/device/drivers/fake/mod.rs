@@ -56,20 +56,15 @@ const DEVICE: Device = Device {
 };
 static DEVICES: [Device; ORDINALS as usize] = [DEVICE; ORDINALS as usize];
 
-static ENGINE: Engine = Engine::new(&driver::Fake, policy);
+/// The policy of each test device: its switches (CUDA's by default), and
+/// `DV_PAGEABLE_MIRROR` as on CUDA.
+const POLICY: EnginePolicy = EnginePolicy {
+    registers_mirrors: |o| device(o).is_ok_and(|d| d.registers.load(Ordering::SeqCst)) && !crate::env::switch("DV_PAGEABLE_MIRROR"),
+    keeps_small_blocks: |o| device(o).is_ok_and(|d| d.keeps.load(Ordering::SeqCst)),
+    grows_in_place: |o| device(o).is_ok_and(|d| d.grows.load(Ordering::SeqCst)),
+};
 
-/// The policy of test device `ordinal`: its switches (CUDA's by default),
-/// and `DV_PAGEABLE_MIRROR` as on CUDA.
-fn policy(ordinal: u32) -> EnginePolicy {
-    match device(ordinal) {
-        Ok(d) => EnginePolicy {
-            registers_mirrors: d.registers.load(Ordering::SeqCst) && !crate::env::switch("DV_PAGEABLE_MIRROR"),
-            keeps_small_blocks: d.keeps.load(Ordering::SeqCst),
-            grows_in_place: d.grows.load(Ordering::SeqCst),
-        },
-        Err(_) => EnginePolicy { registers_mirrors: false, keeps_small_blocks: false, grows_in_place: false },
-    }
-}
+static ENGINE: Engine = Engine::new(&driver::Fake, POLICY);
 static BACKEND: DeviceBackend = DeviceBackend::new(&ENGINE, SpaceKind::TestDevice);
 
 fn device(ordinal: u32) -> Result<&'static Device> {
