@@ -6,7 +6,7 @@
 use super::{mem, raw, stage, Engine, Mem};
 use crate::error::Result;
 use crate::extents::DynRank;
-use crate::layout::{plan, Plan, Strides};
+use crate::layout::Strides;
 use crate::memory::{Held, Pair};
 use crate::space::{Region, Stream};
 
@@ -67,36 +67,30 @@ impl<'a> End<'a> {
 /// synchronises the default stream). On another stream a copy with
 /// `pageable` host memory is staged (`stage.rs`): never synchronous.
 pub(super) fn copy_bound(e: &'static Engine, pair: &Pair<'_>, stream: Stream, pageable: bool) -> Result<bool> {
-    let (dst, src) = (End::of(pair.dst()), End::of(pair.src()));
-    let (dr, sr) = (dst.region(), src.region());
-    let Some(p) = plan(dr.extents.as_slice(), dr.strides.as_slice(), sr.strides.as_slice()) else {
+    let Some(p) = raw::plan_of(pair) else {
         return Ok(false); // nothing to copy
     };
+    let (dst, src) = (End::of(pair.dst()), End::of(pair.src()));
     stage::other_work_queued(); // this copy follows any host function queued before
-    if stream.is_null() && tiny(e, pair, dst, src, &p)? {
+    if stream.is_null() && tiny(dst, src, &p) {
+        raw::copy_now(e, &p)?;
         return Ok(false);
     }
-    let bytes = dr.extents.as_slice().iter().product::<usize>() * dr.elem_size;
+    let bytes = pair.dst().len() * dst.region().elem_size;
     if stage::wants_stage(dst.mem, src.mem, bytes, stream, pageable) {
         stage::stage(e, pair, stream)?;
         return Ok(true);
     }
-    raw::issue(e, pair, stream)?;
+    raw::issue(e, &p, stream)?;
     Ok(true)
 }
 
-/// A small contiguous copy between pageable host memory and device memory:
-/// one synchronous driver copy, which for small pageable sources the driver
-/// writes inline (measured faster than staging through pinned memory and
-/// then synchronising; docs/BENCHMARKS.md). `Ok(false)` when the copy is
-/// not such a one.
-fn tiny(e: &Engine, pair: &Pair<'_>, dst: End<'_>, src: End<'_>, plan: &Plan) -> Result<bool> {
-    if !matches!((dst.mem, src.mem), (Mem::Device, Mem::Pageable) | (Mem::Pageable, Mem::Device)) {
-        return Ok(false);
-    }
-    if !plan.1.is_empty() || plan.0 * dst.region().elem_size > TINY_BYTES {
-        return Ok(false);
-    }
-    raw::copy_now(e, pair)?;
-    Ok(true)
+/// Whether a copy takes the tiny path: small and contiguous, between
+/// pageable host memory and device memory: one synchronous driver copy,
+/// which for small pageable sources the driver writes inline (measured
+/// faster than staging through pinned memory and then synchronising;
+/// docs/BENCHMARKS.md).
+fn tiny(dst: End<'_>, src: End<'_>, p: &raw::Planned<'_, '_>) -> bool {
+    matches!((dst.mem, src.mem), (Mem::Device, Mem::Pageable) | (Mem::Pageable, Mem::Device))
+        && p.contiguous_bytes().is_some_and(|b| b <= TINY_BYTES)
 }

@@ -164,7 +164,8 @@ impl DeviceBackend {
     fn check_parties(&self, dst: Space, src: Space) -> Result<()> {
         let mine = crate::space::feature_of(self.kind);
         for s in [dst, src] {
-            if mem(s).on_device() && crate::space::feature_of(s.kind()) != mine {
+            // The backend's own kind first: a sync's device party is (no string compared).
+            if mem(s).on_device() && s.kind() != self.kind && crate::space::feature_of(s.kind()) != mine {
                 bail!(Incompatible, "no copy path between {} and {}", src, dst);
             }
         }

@@ -23,7 +23,7 @@ use super::stage::{self, Buffer, Flag};
 use super::{on, Addr, Copy2D, Dir, Engine, EventHandle, Mem, Word};
 use crate::error::{err, Result};
 use crate::extents::Extents;
-use crate::layout::{for_each_outer, plan};
+use crate::layout::{for_each_outer, plan, Plan};
 use crate::memory::{host, Block, Held, Pair};
 use crate::space::{Region, Space, Stream};
 use std::sync::Arc;
@@ -73,40 +73,59 @@ pub(super) fn grow_in_place(e: &Engine, ordinal: u32, block: &Block, new: usize)
     unsafe { e.driver.grow_in_place(ordinal, a, block.bytes(), new) }
 }
 
-/// The elements of a held region as one contiguous run of bytes, when they are one.
+/// The bytes of a held region when its elements are one contiguous run:
+/// its span holds no gap (a mapping's elements never alias, so a span of
+/// exactly its elements is dense). O(rank), no plan.
 fn contiguous(h: &Held<'_>) -> Option<usize> {
-    let r = h.region();
-    let (run, outer) = plan(r.extents.as_slice(), r.strides.as_slice(), r.strides.as_slice())?;
-    outer.is_empty().then_some(run * r.elem_size)
+    let bytes = h.len() * h.region().elem_size;
+    (h.span_bytes() == bytes).then_some(bytes)
+}
+
+/// A copy planned once: a checked pair and the plan of its two regions
+/// (made only by [`plan_of`], so the plan is the pair's).
+pub(super) struct Planned<'p, 'a> {
+    pair: &'p Pair<'a>,
+    plan: Plan,
+}
+
+/// The plan of `pair`'s copy; `None` when there is nothing to copy.
+pub(super) fn plan_of<'p, 'a>(pair: &'p Pair<'a>) -> Option<Planned<'p, 'a>> {
+    let (dr, sr) = (pair.dst().region(), pair.src().region());
+    let plan = plan(dr.extents.as_slice(), dr.strides.as_slice(), sr.strides.as_slice())?;
+    Some(Planned { pair, plan })
+}
+
+impl Planned<'_, '_> {
+    /// The bytes of the copy when it is one contiguous run in both regions.
+    pub(super) fn contiguous_bytes(&self) -> Option<usize> {
+        self.plan.1.is_empty().then(|| self.plan.0 * self.pair.dst().region().elem_size)
+    }
 }
 
 /// One synchronous copy of a contiguous pair between pageable host memory
 /// and the device (the tiny path), complete on return.
-pub(super) fn copy_now(e: &Engine, pair: &Pair<'_>) -> Result<()> {
-    let (dst, src) = (End::of(pair.dst()), End::of(pair.src()));
+pub(super) fn copy_now(e: &Engine, p: &Planned<'_, '_>) -> Result<()> {
+    let (dst, src) = (End::of(p.pair.dst()), End::of(p.pair.src()));
     let dir = match (dst.mem(), src.mem()) {
         (Mem::Device, Mem::Pageable) => Dir::HtoD,
         (Mem::Pageable, Mem::Device) => Dir::DtoH,
         _ => return Err(err!(Internal, "a synchronous copy between {:?} and {:?} (a dualview bug)", src.mem(), dst.mem())),
     };
-    let (Some(bytes), Some(_)) = (contiguous(pair.dst()), contiguous(pair.src())) else {
+    let Some(bytes) = p.contiguous_bytes() else {
         return Err(err!(Internal, "a synchronous copy of a strided region (a dualview bug)"));
     };
-    // SAFETY: one contiguous run of `bytes` in each held region (one shape, no overlap: a Pair).
-    unsafe { e.driver.copy(at(pair.dst())?, at(pair.src())?, bytes, dir) }
+    // SAFETY: one contiguous run of `bytes` in each held region, in one order (the pair's plan).
+    unsafe { e.driver.copy(at(p.pair.dst())?, at(p.pair.src())?, bytes, dir) }
 }
 
-/// Queue the copy of `pair` on `stream` as the plan of its two regions lays
-/// it out: one contiguous or peer copy, or one 2D copy per combination of
-/// the outer axes beyond the first; strided between two devices, through a
-/// packed host buffer.
-pub(super) fn issue(e: &Engine, pair: &Pair<'_>, stream: Stream) -> Result<()> {
+/// Queue a planned copy on `stream` as its plan lays it out: one contiguous
+/// or peer copy, or one 2D copy per combination of the outer axes beyond
+/// the first; strided between two devices, through a packed host buffer.
+pub(super) fn issue(e: &Engine, p: &Planned<'_, '_>, stream: Stream) -> Result<()> {
+    let pair = p.pair;
     let (dst, src) = (End::of(pair.dst()), End::of(pair.src()));
-    let (dr, sr) = (dst.region(), src.region());
-    let Some((run, outer)) = plan(dr.extents.as_slice(), dr.strides.as_slice(), sr.strides.as_slice()) else {
-        return Ok(()); // nothing to copy
-    };
-    let es = dr.elem_size;
+    let (run, outer) = (p.plan.0, &p.plan.1);
+    let es = dst.region().elem_size;
     let (da, sa) = (at(pair.dst())?, at(pair.src())?);
     let d = e.driver;
     if dst.mem().on_device() && src.mem().on_device() && dst.device() != src.device() {
@@ -147,6 +166,11 @@ pub(super) fn issue(e: &Engine, pair: &Pair<'_>, stream: Stream) -> Result<()> {
     outcome
 }
 
+/// [`issue`] of a pair, planned here.
+pub(super) fn issue_pair(e: &Engine, pair: &Pair<'_>, stream: Stream) -> Result<()> {
+    plan_of(pair).map_or(Ok(()), |p| issue(e, &p, stream))
+}
+
 /// A strided copy between two devices, through a packed host buffer: each
 /// step synchronised, so the buffer is never freed under a copy.
 fn through_host(e: &Engine, pair: &Pair<'_>, stream: Stream) -> Result<()> {
@@ -160,7 +184,7 @@ fn through_host(e: &Engine, pair: &Pair<'_>, stream: Stream) -> Result<()> {
     let r = w.read_only();
     let step = |p: Pair<'_>, device: u32| -> Result<()> {
         let _bound = e.bind(device)?;
-        let queued = issue(e, &p, stream);
+        let queued = issue_pair(e, &p, stream);
         let synced = e.driver.stream_synchronize(on(stream));
         queued.and(synced)
     };
@@ -232,7 +256,7 @@ pub(super) fn fill_strided(e: &Engine, dst: &Held<'_>, value: &[u8], stream: Str
     // function uses it, and it is freed only after the stream has run both steps.
     let w = unsafe { Held::writable(dst.space(), packed) };
     let rd = w.read_only();
-    let done = fill_by_doubling(e, &w, value, stream).and_then(|()| issue(e, &Pair::new(*dst, rd)?, stream));
+    let done = fill_by_doubling(e, &w, value, stream).and_then(|()| issue_pair(e, &Pair::new(*dst, rd)?, stream));
     let synced = e.driver.stream_synchronize(on(stream));
     if synced.is_ok() {
         free(e, scratch, Mem::Device);

@@ -137,9 +137,9 @@ pub(super) fn stage(e: &'static Engine, pair: &Pair<'_>, stream: Stream) -> Resu
         let w = raw::buffer_held(&buf, &like)?;
         if to_device {
             host::copy(&Pair::new(w, *src)?)?;
-            raw::issue(e, &Pair::new(*dst, w.read_only())?, stream)
+            raw::issue_pair(e, &Pair::new(*dst, w.read_only())?, stream)
         } else {
-            raw::issue(e, &Pair::new(w, *src)?, stream)
+            raw::issue_pair(e, &Pair::new(w, *src)?, stream)
         }
     })();
     let flag = Arc::new(Flag { stream: stream.as_raw(), done: Mutex::new(false), ran: Condvar::new() });
