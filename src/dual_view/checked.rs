@@ -365,7 +365,9 @@ fn each_run_in_box(mapping: &Mapping, es: usize, b: &IndexBox, mut f: impl FnMut
     let Ok(start) = mapping.offset(b.lo()) else { return };
     let (lo, ext) = (b.lo().to_vec(), b.extents());
     let (ext, strides) = (ext.as_slice(), mapping.strides().as_slice());
-    let last = ext.len() - 1;
+    let Some(last) = ext.len().checked_sub(1) else {
+        return f(Run { k: 0, idx: &[], at: start * es, len: 1, step: es }); // rank 0: one element
+    };
     let mut idx = lo.clone();
     // The element offset, kept as the index moves (one add a step, no mapping call).
     let mut off = start;
@@ -413,14 +415,15 @@ fn first_change_in_box(before: &[u8], now: &[u8], mapping: &Mapping, es: usize, 
         if run.step == es && before.get(run.at..run.at + new.len()) == Some(new) {
             return; // the whole run unchanged: one comparison
         }
-        let last = run.idx.len() - 1;
         let mut idx = run.idx.to_vec();
         for (j, e) in new.chunks_exact(es).enumerate() {
             let at = run.at + j * run.step;
             if before.get(at..at + es).is_none_or(|old| old == e) || found.as_ref().is_some_and(|(a, _)| *a <= at) {
                 continue;
             }
-            idx[last] = run.idx[last] + j;
+            if let Some(last) = idx.len().checked_sub(1) {
+                idx[last] = run.idx[last] + j;
+            }
             if bad(&idx) {
                 found = Some((at, idx.clone()));
             }
@@ -491,6 +494,17 @@ mod tests {
         copy_box_packed(&mut rec, &packed, &m, es, &b);
         let changed: Vec<usize> = (0..12).filter(|&o| rec[o * es..(o + 1) * es] != before[o * es..(o + 1) * es]).collect();
         assert_eq!(changed, vec![9, 10], "only the box's changed elements are written, at their offsets");
+    }
+
+    #[test]
+    fn a_rank_0_box_is_its_one_element() {
+        let m = Mapping::new(Layout::Right, DynRank::new(&[]).unwrap()).unwrap();
+        let b = IndexBox::whole(&DynRank::new(&[]).unwrap());
+        let (before, now) = (vec![1u8, 2], vec![1u8, 3]);
+        assert_eq!(first_change_in_box(&before, &now, &m, 2, &b, |_| true), Some(vec![]));
+        let mut rec = before.clone();
+        copy_box_packed(&mut rec, &now, &m, 2, &b);
+        assert_eq!(rec, now);
     }
 
     #[test]

@@ -174,7 +174,6 @@ pub(crate) fn as_deep_copy<R>(ends: (CopyEnd<'_>, CopyEnd<'_>), bytes: usize, co
 /// scalar)` reports it: destination the view, source HostSpace "Scalar" at
 /// the value, `span * sizeof(element)` bytes (core/src/Kokkos_CopyViews.hpp).
 pub(crate) fn fill(space: Space, dst: &Held<'_>, value: &[u8], stream: Stream, label: Option<(&str, usize)>) -> Result<()> {
-    dst.check_fill(space, value)?;
     let run = || {
         space.backend()?.fill(space.ordinal(), dst, value, stream)?;
         if stream.is_null() { fence(space) } else { Ok(()) }

@@ -203,8 +203,8 @@ pub(super) fn memset(e: &Engine, dst: &Held<'_>, word: Word, stream: Stream) -> 
         Word::W16(_) => 2,
         Word::W32(_) => 4,
     };
-    let Some(bytes) = contiguous(dst).filter(|b| b % width == 0) else {
-        return Err(err!(Internal, "a memset of a strided region or by a word that does not divide it (a dualview bug)"));
+    let Some(bytes) = contiguous(dst).filter(|b| b % width == 0 && dst.is_writable()) else {
+        return Err(err!(Internal, "a memset of a strided or read-only region, or by a word that does not divide it (a dualview bug)"));
     };
     // SAFETY: `bytes / width` words: the whole contiguous held region.
     unsafe { e.driver.memset_async(at(dst)?, word, bytes / width, on(stream)) }
@@ -217,8 +217,8 @@ pub(super) fn memset(e: &Engine, dst: &Held<'_>, word: Word, stream: Stream) -> 
 /// size. Returns once the stream has run it (the seed lives only until then).
 pub(super) fn fill_by_doubling(e: &Engine, dst: &Held<'_>, value: &[u8], stream: Stream) -> Result<()> {
     let es = value.len();
-    let Some(bytes) = contiguous(dst).filter(|_| es == dst.region().elem_size && es > 0) else {
-        return Err(err!(Internal, "a fill by doubling of a strided region or with a value of another size (a dualview bug)"));
+    let Some(bytes) = contiguous(dst).filter(|_| es == dst.region().elem_size && es > 0 && dst.is_writable()) else {
+        return Err(err!(Internal, "a fill by doubling of a strided or read-only region, or with a value of another size (a dualview bug)"));
     };
     let n = bytes / es;
     let a = at(dst)?;
