@@ -9,6 +9,7 @@
 #   .gpu/doctests/    the documentation examples, compiled (nightly rustdoc
 #                     --persist-doctests --no-run), listed in .gpu/doctests.txt
 #                     (without a nightly toolchain: .gpu/doctests.skipped says so)
+#   .gpu/old/         with OLD_COMMIT=<rev>: that commit's library and headers (gpu-ab.sh)
 #   .gpu/shim/cargo   answers `cargo metadata` there (tests/msrv.rs, and cbindgen
 #                     in tests/header.rs) from what cargo says here
 set -euo pipefail
@@ -103,6 +104,21 @@ if [ -n "${KOKKOS_SRC:-}" ]; then
   tar -C "$KOKKOS_SRC" -czf .gpu/kokkos-src.tar.gz --exclude=.git --exclude='./*/unit_test*' --exclude='./*/*/unit_test*' \
       --exclude='./*/perf_test*' --exclude='./*/*/perf_test*' --exclude=./doc .
   echo "Kokkos sources for gpu-bench: $(du -h .gpu/kokkos-src.tar.gz | cut -f1)"
+fi
+# The library of another commit with its headers, for scripts/gpu-ab.sh (old against
+# new): OLD_COMMIT=<rev>, built in a worktree of its own (target/old keeps its build).
+if [ -n "${OLD_COMMIT:-}" ]; then
+  old=$(mktemp -d)
+  git worktree add --detach "$old" "$OLD_COMMIT" >/dev/null
+  (cd "$old" && CARGO_TARGET_DIR="$OLDPWD/target/old" cargo rustc --release --lib --crate-type cdylib -- \
+    -C link-arg=-Wl,-soname,$SONAME) || { git worktree remove --force "$old"; exit 1; }
+  mkdir -p .gpu/old/lib
+  cp target/old/release/libdualview.so .gpu/old/lib/$SONAME
+  ln -sf $SONAME .gpu/old/lib/libdualview.so
+  cp -r "$old/include" .gpu/old/
+  git rev-parse --short "$OLD_COMMIT" > .gpu/old/commit
+  git worktree remove --force "$old"
+  strip --strip-all .gpu/old/lib/$SONAME
 fi
 strip --strip-debug .gpu/bin/* .gpu/lib/$SONAME .gpu/doctests/*  # not the link
 # What travels to the GPU machine holds 64 MiB with the working tree: past 56 MiB here, the
