@@ -184,3 +184,17 @@ TEST(DualView, PinnedHostMirrorOnTheTestDevice) {
   b.resize(dv::view_alloc("p2", dv::PinnedHostMirror), 3, 2);
   EXPECT_EQ(b.span(), 6u);
 }
+
+// The pool of registered host blocks (DECISIONS S11): a DualView whose mirror registered
+// leaves its block kept; dv::pool_release gives the bytes back, then nothing.
+TEST(Pool, ReleaseGivesAKeptMirrorBack) {
+  (void)dv::pool_release();
+  {
+    dv::DualView<double*, dv::LayoutRight, TestDev> a("pooled", (2u << 20) / 8);
+    for (std::size_t k = 0; k < a.extent(0); ++k) a.h_view.data()[k] = 1.0;
+    a.modify_host();
+    a.sync_device();  // registers the mirror at the latest
+  }
+  EXPECT_EQ(dv::pool_release(), 2u << 20);
+  EXPECT_EQ(dv::pool_release(), 0u);
+}

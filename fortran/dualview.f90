@@ -39,7 +39,7 @@ module dualview
   public :: dualview_t, dv_info_t, dv_space_info_t, dv_stats_t
   public :: dv_last_error_message, dv_status_str, dv_dtype_str, dv_get_last_error_message, dv_get_status_str, &
             dv_get_dtype_str, dv_get_version, dv_space_info, space_available, &
-            space_device_count, cuda_available, dv_fence, dv_version, dv_handle_count, &
+            space_device_count, cuda_available, dv_fence, dv_version, dv_handle_count, dv_pool_release, &
             dv_transfer_report_start, dv_transfer_report, dualview_stats, dualview_stats_reset, &
             dualview_initialize
 
@@ -55,7 +55,7 @@ module dualview
       c_dv_resize, c_dv_realloc, c_dv_handle_count, c_dv_space_info, c_dv_space_available, &
       c_dv_space_device_count, c_dv_fence, c_dv_cuda_available, c_dv_dtype_str, c_dv_version, &
       c_dv_status_str, c_dv_report_start, c_dv_report_write, c_dv_stats, c_dv_stats_reset, c_dv_stats_global, &
-      c_dv_stats_global_reset, c_dv_last_error_set, c_dv_subview, c_dv_push_host, c_dv_push_device
+      c_dv_stats_global_reset, c_dv_last_error_set, c_dv_subview, c_dv_push_host, c_dv_push_device, c_dv_pool_release
   private :: c_strlen
   private :: dv_f_create_i32, dv_f_create_i64, dv_f_destroy, dv_f_final, dv_f_assign, dv_f_is_valid, &
       dv_f_as_result, dv_f_modify_host, dv_f_modify_device, dv_f_sync_host, dv_f_sync_device, &
@@ -240,6 +240,14 @@ module dualview
 
     !> How many DualView handles are live in the process (for leak checks; 0 on failure).
     module function dv_handle_count(stat, errmsg) result(n)
+      integer, intent(out), optional :: stat
+      character(len=:), allocatable, intent(out), optional :: errmsg
+      integer(int64) :: n
+    end function
+
+    !> Unregister and free the registered host blocks kept for reuse (DV_POOL_BYTES,
+    !> DECISIONS S11); the bytes given back (0 on failure).
+    module function dv_pool_release(stat, errmsg) result(n)
       integer, intent(out), optional :: stat
       character(len=:), allocatable, intent(out), optional :: errmsg
       integer(int64) :: n

@@ -36,7 +36,7 @@ module dualview_abi
       c_dv_space_device_count, c_dv_fence, c_dv_cuda_available, c_dv_dtype_str, c_dv_version, &
       c_dv_status_str, c_dv_report_start, c_dv_report_write, c_dv_stats, c_dv_stats_reset, &
       c_dv_stats_global, c_dv_stats_global_reset, c_dv_last_error_set, c_dv_subview, &
-      c_dv_push_host, c_dv_push_device
+      c_dv_push_host, c_dv_push_device, c_dv_pool_release
 
   ! ---- Constants: every numeric #define DV_* and every dv_status_t code of dualview.h ----
   integer(c_int32_t), parameter, public :: DV_VERSION_MAJOR = 0
@@ -743,6 +743,11 @@ module dualview_abi
     function c_dv_push_device(dv) bind(c, name="dv_push_device") result(res_)
       import
       type(c_ptr), value :: dv
+      integer(c_int) :: res_
+    end function
+    function c_dv_pool_release(released_bytes) bind(c, name="dv_pool_release") result(res_)
+      import
+      integer(c_int64_t), intent(inout) :: released_bytes
       integer(c_int) :: res_
     end function
   end interface

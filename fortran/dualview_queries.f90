@@ -140,6 +140,18 @@ contains
     if (present(errmsg)) errmsg = m_
   end procedure dv_handle_count
 
+  module procedure dv_pool_release
+    character(len=:), allocatable :: m_
+    integer(c_int64_t) :: c
+    integer(c_int) :: st
+    n = 0
+    c = 0
+    st = c_dv_pool_release(c)
+    if (st == DV_OK) n = int(c, int64)
+    call report(st, stat, m_)
+    if (present(errmsg)) errmsg = m_
+  end procedure dv_pool_release
+
   module procedure dualview_stats
     character(len=:), allocatable :: m_
     type(dv_stats_t) :: out

@@ -167,7 +167,7 @@ contains
       r = "dualview_t%device_ptr"
     case ("dv_host_access", "dv_desc_of")
       r = "dualview_t%host"
-    case ("dv_space_info", "dv_fence", "dv_handle_count")
+    case ("dv_space_info", "dv_fence", "dv_handle_count", "dv_pool_release")
       r = c
     case ("dv_space_available", "dv_space_device_count", "dv_cuda_available")
       r = c(4:)

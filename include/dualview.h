@@ -1467,6 +1467,18 @@ DV_NODISCARD enum dv_status_t dv_block_release(uint64_t token);
 DV_NODISCARD enum dv_status_t dv_live_memory(uint32_t space, uint64_t *bytes, uint64_t *blocks);
 
 /**
+ * Unregister and free every registered host block dualview keeps for reuse
+ * (the mirrors of DualViews that went, up to `DV_POOL_BYTES`: DECISIONS
+ * S11); `*released_bytes` = the bytes given back (NULL: not written). For a
+ * program about to need that memory elsewhere; `Kokkos::finalize` does it
+ * too. The pool fills again as registered DualViews go.
+ *
+ * # Safety
+ * `released_bytes` is NULL or writable.
+ */
+DV_NODISCARD enum dv_status_t dv_pool_release(uint64_t *released_bytes);
+
+/**
  * Mark `dv` as a function's result: the next `dv_take` of it hands this very
  * handle over instead of making a new one, so a language without move
  * semantics returns a DualView without leaking a handle (the Fortran module's

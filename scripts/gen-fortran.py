@@ -59,7 +59,8 @@ C_FUNCTIONS = ["dv_last_error_copy", "dv_create", "dv_wrap", "dv_clone", "dv_des
                "dv_resize", "dv_realloc", "dv_handle_count", "dv_space_info", "dv_space_available",
                "dv_space_device_count", "dv_fence", "dv_cuda_available", "dv_dtype_str", "dv_version", "dv_status_str",
                "dv_report_start", "dv_report_write", "dv_stats", "dv_stats_reset", "dv_stats_global",
-               "dv_stats_global_reset", "dv_last_error_set", "dv_subview", "dv_push_host", "dv_push_device"]
+               "dv_stats_global_reset", "dv_last_error_set", "dv_subview", "dv_push_host", "dv_push_device",
+               "dv_pool_release"]
 # Structs that module dualview re-exports (the others are internal to the binding).
 PUBLIC_STRUCTS = ["dv_info_t", "dv_space_info_t", "dv_stats_t"]
 # The abstract parent of dualview_t, which carries the typed accessors.

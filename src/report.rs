@@ -258,6 +258,22 @@ pub fn text() -> String {
             rate.map_or(String::from("-"), |(d, h)| format!("{d:.1}, {h:.1} ({})", r.device.map(|d| d.to_string()).unwrap_or_default())),
         );
     }
+    let p = crate::memory::pool_stats();
+    if p.kept > 0 {
+        let _ = writeln!(
+            out,
+            "pool of registered host blocks (cap {}, DV_POOL_BYTES): held {} in {} block(s); kept {} ({}), reused {} ({}), released {} ({})",
+            human(p.cap_bytes as u64),
+            human(p.held_bytes as u64),
+            p.held_blocks,
+            p.kept,
+            human(p.kept_bytes),
+            p.reused,
+            human(p.reused_bytes),
+            p.released,
+            human(p.released_bytes)
+        );
+    }
     out
 }
 

@@ -151,6 +151,8 @@ fn staging_to_the_host_unpacks_when_the_stream_reaches_it() {
 
 #[test]
 fn a_page_locked_mirror_copies_without_staging_and_its_events_are_pooled() {
+    // The registration's own path: no kept block of another test comes registered (tests/pool.rs).
+    dualview::memory::set_pool_cap(0);
     let dev = 36;
     test_device::set_registers_mirror(dev, true).unwrap();
     let a = dv::<i64>("events", dev, 4096);
@@ -317,6 +319,8 @@ fn out_of_memory_at_allocation_leaves_nothing_behind() {
 
 #[test]
 fn out_of_memory_at_registration_leaves_the_mirror_pageable_and_copies_staged() {
+    // The registration's own path: no kept block of another test comes registered (tests/pool.rs).
+    dualview::memory::set_pool_cap(0);
     let dev = 42;
     test_device::set_registers_mirror(dev, true).unwrap();
     let a = marked_halves("oom_register", dev, 4096);

@@ -66,6 +66,8 @@ fn round_trip(a: &RawDualView, seed: usize) {
 
 #[test]
 fn test_device_mirrors_are_registered_as_cuda_ones_are() {
+    // The state machine's own path: no registered block kept for reuse (tests/pool.rs tests the pool).
+    dualview::memory::set_pool_cap(0);
     settle();
     assert_eq!(registered_host_bytes(), 0);
     // Every byte goes back to the driver at the end (the oracle below): no small block kept.

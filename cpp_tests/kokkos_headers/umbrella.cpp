@@ -90,8 +90,15 @@ int main(int argc, char* argv[]) {
     double sum = 0;
     for (int i = 0; i < 6; ++i) sum += copy(i, 3);  // dispatch is the program's (DECISIONS K4)
     check(sum == 6 * 3 + 10 * 15, "deep_copy");
+    // A registered mirror (the test device's, as CUDA's) is kept for reuse when its DualView goes.
+    {
+      Kokkos::DualView<double*, Kokkos::LayoutRight, dv::Device<dv::TestDevice, dv::TestDeviceSpace>> m("m", (2u << 20) / 8);
+      m.modify_host();
+      m.sync_device();
+    }
   }
-  Kokkos::finalize();
+  Kokkos::finalize();  // gives the kept block back
+  check(dv::pool_release() == 0, "Kokkos::finalize releases the pool of registered blocks");
   if (failures == 0) std::printf("umbrella: every check passed (C++ %ld)\n", static_cast<long>(__cplusplus));
   return failures == 0 ? 0 : 1;
 }

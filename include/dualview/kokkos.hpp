@@ -368,6 +368,8 @@ inline void initialize() { initialize(InitializationSettings()); }
 inline void initialize(int& argc, char** argv) { detail_init::start(argc, argv, InitializationSettings()); }
 inline void finalize() {
   dv::tools::finalize();
+  // Registered host memory kept for reuse goes back with the program's end of Kokkos.
+  (void)dv::pool_release();
   detail_init::state() = false;
 }
 inline bool is_initialized() { return detail_init::state(); }

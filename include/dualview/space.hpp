@@ -452,6 +452,14 @@ inline void report(const std::string& prefix = "") {
 /// Forget the transfer report's rows.
 inline void report_reset() { detail::check(dv_report_reset()); }
 
+/// Unregister and free the registered host blocks dualview keeps for reuse
+/// (`DV_POOL_BYTES`, DECISIONS S11); the bytes given back. `Kokkos::finalize` calls it.
+inline std::uint64_t pool_release() {
+  std::uint64_t n = 0;
+  detail::check(dv_pool_release(&n));
+  return n;
+}
+
 /// Whether memory space `Memory` (a memory space tag, or any space-like
 /// type) can be used here on device `ordinal` (ignored by host spaces):
 /// dv_space_available.

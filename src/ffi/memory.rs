@@ -100,3 +100,23 @@ pub unsafe extern "C" fn dv_live_memory(space: u32, bytes: *mut u64, blocks: *mu
         Ok(())
     })
 }
+
+/// Unregister and free every registered host block dualview keeps for reuse
+/// (the mirrors of DualViews that went, up to `DV_POOL_BYTES`: DECISIONS
+/// S11); `*released_bytes` = the bytes given back (NULL: not written). For a
+/// program about to need that memory elsewhere; `Kokkos::finalize` does it
+/// too. The pool fills again as registered DualViews go.
+///
+/// # Safety
+/// `released_bytes` is NULL or writable.
+#[must_use]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dv_pool_release(released_bytes: *mut u64) -> dv_status_t {
+    call(function!(), || {
+        let n = crate::memory::pool_release() as u64;
+        if !released_bytes.is_null() {
+            put(released_bytes, n);
+        }
+        Ok(())
+    })
+}

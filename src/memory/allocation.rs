@@ -44,6 +44,8 @@ pub(crate) struct Allocation {
     /// DualView whose device space registers mirrors; set once, by
     /// [`Allocation::new_mirror`].
     registration: OnceLock<Option<Box<dyn HostRegistration>>>,
+    /// The device kind whose driver the registration is with (the pool's key).
+    registered_with: OnceLock<SpaceKind>,
     /// For wrapped memory whose owner was handed over (a `Vec` adopted as a
     /// host side): what frees it when this block goes.
     release: Mutex<Option<Box<dyn FnOnce() + Send>>>,
@@ -180,15 +182,42 @@ impl Allocation {
     /// started ([`Allocation::start_registration`], or the first copying
     /// sync); `None`, a plain block. Tools, reports and bounds still see
     /// `len` bytes, as Kokkos reports a View's.
+    ///
+    /// A registering mirror first looks in the pool of registered blocks
+    /// (`pool.rs`): a kept block comes registered, its pages faulted in.
     pub(crate) fn new_mirror(space: Space, len: usize, registering_with: Option<Space>, zeroed: bool, label: &Arc<str>) -> Result<Arc<Allocation>> {
-        let a = Self::new_in(space, len, registering_with.is_some(), zeroed, label)?;
-        if let Some(device) = registering_with {
-            a.registration.get_or_init(|| {
-                let b = device.backend().ok()?;
-                b.mirror_registration(device.ordinal(), a.ptr, a.bytes(), &a.label)
-            });
+        let Some(device) = registering_with else {
+            return Self::new_in(space, len, false, zeroed, label);
+        };
+        super::pool::cap()?;
+        if space == Space::HOST {
+            Self::check_len(len)?;
+            allocation_point("allocation")?;
+            let backend = space.backend()?;
+            if let Some((block, registration)) = super::pool::take(device.kind(), Self::block_for(len, true)) {
+                // What the mirror sees is zero when asked; past it always (a grow in place shows it).
+                super::host::clear(&block, if zeroed { 0 } else { len }, block.bytes());
+                let a = Self::from_block(space, backend, block, len, true, label)?;
+                a.registration.get_or_init(|| Some(registration));
+                a.registered_with.get_or_init(|| device.kind());
+                return Ok(a);
+            }
         }
+        let a = Self::new_in(space, len, true, zeroed, label)?;
+        a.registration.get_or_init(|| {
+            let b = device.backend().ok()?;
+            b.mirror_registration(device.ordinal(), a.ptr, a.bytes(), &a.label)
+        });
+        a.registered_with.get_or_init(|| device.kind());
         Ok(a)
+    }
+
+    /// `Overflow` for a request no array may make.
+    fn check_len(len: usize) -> Result<()> {
+        if len > isize::MAX as usize - crate::space::HOST_PAGE {
+            bail!(Overflow, "an allocation of {len} bytes exceeds the largest array, 2^63 - 1 bytes");
+        }
+        Ok(())
     }
 
     /// The block a request of `len` bytes takes.
@@ -197,15 +226,24 @@ impl Allocation {
     }
 
     fn new_in(space: Space, len: usize, pages: bool, zeroed: bool, label: &Arc<str>) -> Result<Arc<Allocation>> {
-        if len > isize::MAX as usize - crate::space::HOST_PAGE {
-            bail!(Overflow, "an allocation of {len} bytes exceeds the largest array, 2^63 - 1 bytes");
-        }
+        Self::check_len(len)?;
         let bytes = Self::block_for(len, pages);
         let backend = space.backend()?;
         allocation_point("allocation")?;
         let _range = crate::tools::nvtx::range(|| format!("dualview allocate \"{label}\" {space} {}", crate::tools::nvtx::bytes(len)));
         // The block as the backend made it: at least `bytes` (a kept device block: its size class).
-        let block = backend.allocate(space.ordinal(), bytes, zeroed)?;
+        let block = match backend.allocate(space.ordinal(), bytes, zeroed) {
+            // Registered blocks kept for reuse hold host memory: given back, the request may fit.
+            Err(e) if e.kind() == crate::ErrorKind::OutOfMemory && space.kind() == SpaceKind::Host && super::pool::drain() > 0 => {
+                backend.allocate(space.ordinal(), bytes, zeroed)?
+            }
+            other => other?,
+        };
+        Self::from_block(space, backend, block, len, pages, label)
+    }
+
+    /// The allocation of `block` (from `backend`, or a kept one) for `len` bytes, listed and announced.
+    fn from_block(space: Space, backend: &'static dyn Backend, block: Block, len: usize, pages: bool, label: &Arc<str>) -> Result<Arc<Allocation>> {
         let ptr = NonNull::new(block.ptr()).ok_or_else(|| crate::error::err!(Internal, "a block at address 0"))?;
         let bytes = block.bytes();
         arm_exit_report();
@@ -223,6 +261,7 @@ impl Allocation {
             label: label.clone(),
             id,
             registration: OnceLock::new(),
+            registered_with: OnceLock::new(),
             release: Mutex::new(None),
         }))
     }
@@ -243,6 +282,7 @@ impl Allocation {
             label: label.clone(),
             id: 0,
             registration: OnceLock::new(),
+            registered_with: OnceLock::new(),
             release: Mutex::new(None),
         })
     }
@@ -406,15 +446,21 @@ impl Drop for Allocation {
         // registration runs `free` once its workers are done).
         let owned = unsafe { Block::from_raw(self.ptr, bytes) };
         let (space, backend) = (self.space, self.backend());
-        let free = move || {
+        let free = move |block: Block| {
             if let Ok(b) = backend {
-                b.deallocate(space.ordinal(), owned);
+                b.deallocate(space.ordinal(), block);
             }
         };
-        match self.registration.take().flatten() {
+        match (self.registration.take().flatten(), self.registered_with.get()) {
+            // Registered whole: kept for the next mirror, when the pool has room.
+            (Some(r), Some(&kind)) if space == Space::HOST && r.is_registered() => {
+                if let Err((block, r)) = super::pool::keep(kind, owned, r) {
+                    r.release(Box::new(move || free(block)));
+                }
+            }
             // Cancels what is pending; unregisters off the caller's path, then frees.
-            Some(r) => r.release(Box::new(free)),
-            None => free(),
+            (Some(r), _) => r.release(Box::new(move || free(owned))),
+            (None, _) => free(owned),
         }
     }
 }

@@ -144,6 +144,10 @@ pub(crate) trait HostRegistration: Send + Sync {
     /// registration, then run `free`, on the background thread when the driver
     /// has work to do or a worker still touches the pages.
     fn release(self: Box<Self>, free: Box<dyn FnOnce() + Send>);
+
+    /// [`HostRegistration::release`] on the caller's thread: returns once the
+    /// block is unregistered and `free` has run (the pool drains so before a retry).
+    fn release_now(self: Box<Self>, free: Box<dyn FnOnce() + Send>);
 }
 
 /// The copies of one sync (or one resize step) between two spaces, for

@@ -8,6 +8,7 @@
 //! | `proof.rs` | the proofs the backends take: held regions, checked copy pairs, owned blocks |
 //! | `allocation.rs` | an `Allocation`: a block, its space, its mirror registration, Kokkos Tools events |
 //! | `registration.rs` | the state machine that registers pageable mirrors with a device driver |
+//! | `pool.rs` | registered mirror blocks kept for reuse, up to a cap |
 //! | `background.rs` | the thread that frees and unregisters off the caller's path |
 //! | `stream.rs` | streams and events of a space's device (public: [`stream`]) |
 //! | `host/` | the host engine: pageable memory, parallel copies |
@@ -27,6 +28,7 @@
 mod allocation;
 mod background;
 mod backend;
+mod pool;
 mod proof;
 pub(crate) mod device;
 pub(crate) mod host;
@@ -55,14 +57,16 @@ pub fn cuda_device_count() -> usize {
 pub(crate) use allocation::{allocation_point, Allocation};
 pub use allocation::{inject_allocation_failure, live_allocations, LiveAllocation};
 pub use background::settle;
+pub use pool::{release as pool_release, set_cap as set_pool_cap, stats as pool_stats, PoolStats};
 pub(crate) use backend::{Backend, HostRegistration, Transfer};
 pub(crate) use proof::{Block, Held, Pair};
 
 /// Bytes of host mirrors that dualview has registered with a device's driver
 /// (CUDA; the test device's fake driver when asked,
-/// [`test_device::set_registers_mirror`]) and not yet unregistered. Every
-/// registration ends when its block is freed, so this returns to 0 when the
-/// last DualView goes (after [`settle`]: the background thread unregisters).
+/// [`test_device::set_registers_mirror`]) and not yet unregistered: the
+/// mirrors of live DualViews and the blocks the pool keeps for reuse
+/// ([`pool_stats`], DECISIONS S11). It returns to 0 when the last DualView
+/// goes and [`pool_release`] has run (after [`settle`]: the background thread unregisters).
 ///
 /// ```
 /// assert_eq!(dualview::memory::registered_host_bytes(), 0); // no registering DualView here

@@ -26,7 +26,7 @@
 //! behind `memory::registered_host_bytes`).
 
 use crate::error::Result;
-use crate::memory::{background, host, HostRegistration};
+use crate::memory::{background, host, pool, HostRegistration};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
@@ -204,7 +204,8 @@ impl Block {
         drop(g);
         let result = {
             let _range = crate::tools::nvtx::range(|| format!("dualview register \"{}\" {}", self.label, crate::tools::nvtx::bytes(len)));
-            self.driver.register(self.addr, len)
+            // Refused while the pool keeps registered blocks: given back, the driver may take this one.
+            self.driver.register(self.addr, len).or_else(|e| if pool::drain() > 0 { self.driver.register(self.addr, len) } else { Err(e) })
         };
         let mut g = self.lock();
         g.workers -= 1;
@@ -249,6 +250,19 @@ impl Block {
             run();
         });
         live()
+    }
+
+    /// The end of a released block: wait for its workers, undo its
+    /// registration, then `free` it.
+    fn finish(&self, free: Box<dyn FnOnce() + Send>) {
+        let mut g = self.lock();
+        while g.workers > 0 {
+            g = self.wait(g);
+        }
+        self.unregister(&mut g);
+        g.state = State::Released;
+        drop(g);
+        free();
     }
 
     /// Undo a registration (the lock is held): `Registered` -> `Idle`.
@@ -355,16 +369,13 @@ impl HostRegistration for Registration {
         drop(g);
         // A registration to undo (milliseconds per GiB), or a worker that may
         // still touch the pages: off the caller's path, after that worker.
-        background::submit(move || {
-            let mut g = b.lock();
-            while g.workers > 0 {
-                g = b.wait(g);
-            }
-            b.unregister(&mut g);
-            g.state = State::Released;
-            drop(g);
-            free();
-        });
+        background::submit(move || b.finish(free));
+    }
+
+    fn release_now(self: Box<Self>, free: Box<dyn FnOnce() + Send>) {
+        let b = self.0;
+        b.cancel(&mut b.lock());
+        b.finish(free);
     }
 }
 

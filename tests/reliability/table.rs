@@ -827,6 +827,12 @@ fn rows() -> BTreeMap<&'static str, Row> {
             .oom(|_| unsafe { dv_live_memory(DV_SPACE_TEST_DEVICE, &mut 0, &mut 0) }),
     );
     m.insert(
+        "dv_pool_release",
+        Row::default()
+            .null("`released_bytes` (not written)", |_| unsafe { dv_pool_release(null_mut()) })
+            .oom(|_| unsafe { dv_pool_release(&mut 0) }),
+    );
+    m.insert(
         "dv_space_info",
         Row::default()
             .null("`out`", |_| unsafe { dv_space_info(DV_SPACE_HOST, null_mut()) })

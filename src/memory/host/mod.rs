@@ -8,7 +8,7 @@
 
 mod raw;
 
-pub(crate) use raw::{allocate, copy, deallocate, fill, grow_in_place, populate};
+pub(crate) use raw::{allocate, clear, copy, deallocate, fill, grow_in_place, populate};
 use super::{Backend, Block, Held, Transfer};
 use crate::space::{Stream, ALIGNMENT};
 use crate::error::{bail, Error, Result};

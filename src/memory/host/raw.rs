@@ -193,6 +193,16 @@ pub(crate) fn grow_in_place(block: &Block, new: usize) -> Result<bool> {
 }
 
 /// Free a block from [`allocate`].
+/// Zero bytes `from..to` of an owned block (a kept block handed to a new
+/// owner), on several threads when large; the range is clipped to the block.
+pub(crate) fn clear(block: &Block, from: usize, to: usize) {
+    let to = to.min(block.bytes());
+    if from < to {
+        // SAFETY: the token owns the block (nobody else uses it) and `from..to` lies inside it.
+        unsafe { zero(block.ptr().add(from), to - from) };
+    }
+}
+
 pub(crate) fn deallocate(block: Block) {
     let (ptr, bytes) = (block.ptr(), block.bytes());
     if bytes == 0 {

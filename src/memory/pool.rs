@@ -1,0 +1,244 @@
+//! The pool of registered host blocks (DECISIONS S11): the registered mirror
+//! of a DualView that goes is kept, registered and with its pages faulted
+//! in, for the next mirror of about its size over the same device kind, so
+//! that neither the driver's unregistration nor a fresh registration and
+//! fault-in is paid again.
+//!
+//! | rule | value |
+//! | --- | --- |
+//! | what is kept | a mirror's block whose registration covers it whole when it is freed |
+//! | cap | `DV_POOL_BYTES` (bytes, or a number with `K`, `M`, `G`; `0`: no pool), default [`DEFAULT_CAP`]; a bad value is refused, naming it, by the next registering DualView's creation |
+//! | over the cap | the oldest kept blocks go first (unregistered and freed); a block larger than the cap is not kept |
+//! | reuse | a mirror of `n` bytes (whole pages) takes the smallest kept block of `n` to `n + n/8` bytes; its bytes are zeroed (the ones the mirror sees when it asks for zeroed memory, the rest always: a grow in place shows them) |
+//! | drained | when a host allocation or a registration fails (then retried once), by [`release`] (`dv_pool_release`, `dv::pool_release`, `Kokkos::finalize`, Fortran `dv_pool_release`) |
+
+use super::{host, Block, HostRegistration};
+use crate::error::{bail, Result};
+use crate::space::SpaceKind;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
+
+/// The cap when `DV_POOL_BYTES` is not set.
+pub(crate) const DEFAULT_CAP: usize = 512 << 20;
+
+/// One kept block: registered whole with the driver of `kind`'s engine.
+struct Kept {
+    kind: SpaceKind,
+    block: Block,
+    registration: Box<dyn HostRegistration>,
+}
+
+/// The kept blocks, oldest first, and their bytes.
+struct Pool {
+    kept: Vec<Kept>,
+    held: usize,
+}
+
+static POOL: Mutex<Pool> = Mutex::new(Pool { kept: Vec::new(), held: 0 });
+
+/// A cap set by [`set_cap`] (`usize::MAX`: none, the environment's).
+static CAP_OVERRIDE: AtomicUsize = AtomicUsize::new(usize::MAX);
+
+/// What the pool did: blocks and bytes kept, reused and released (unregistered and freed).
+static COUNTS: [AtomicU64; 6] = [const { AtomicU64::new(0) }; 6];
+const KEPT: usize = 0;
+const REUSED: usize = 2;
+const RELEASED: usize = 4;
+
+fn count(what: usize, bytes: usize) {
+    COUNTS[what].fetch_add(1, Ordering::Relaxed);
+    COUNTS[what + 1].fetch_add(bytes as u64, Ordering::Relaxed);
+}
+
+fn lock() -> std::sync::MutexGuard<'static, Pool> {
+    // Every change is a push or a remove with its count: a panic elsewhere leaves a valid pool.
+    POOL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// `DV_POOL_BYTES` read: bytes, or a number followed by `K`, `M` or `G` (powers of 1024).
+fn parse(text: &str) -> std::result::Result<usize, String> {
+    let t = text.trim();
+    let (digits, shift) = match t.char_indices().last() {
+        Some((k, 'K' | 'k')) => (&t[..k], 10),
+        Some((k, 'M' | 'm')) => (&t[..k], 20),
+        Some((k, 'G' | 'g')) => (&t[..k], 30),
+        _ => (t, 0),
+    };
+    let n: usize = digits.trim().parse().map_err(|_| format!("DV_POOL_BYTES=\"{text}\" is not a size: give bytes, or a number followed by K, M or G (0: no pool)"))?;
+    n.checked_mul(1 << shift).ok_or_else(|| format!("DV_POOL_BYTES=\"{text}\" is larger than this machine's address space"))
+}
+
+/// The cap on the bytes the pool keeps; `InvalidArgument` naming `DV_POOL_BYTES` when its value is not a size.
+pub(crate) fn cap() -> Result<usize> {
+    let set = CAP_OVERRIDE.load(Ordering::Relaxed);
+    if set != usize::MAX {
+        return Ok(set);
+    }
+    static CAP: OnceLock<std::result::Result<usize, String>> = OnceLock::new();
+    match CAP.get_or_init(|| crate::env::value("DV_POOL_BYTES").map_or(Ok(DEFAULT_CAP), |v| parse(&v))) {
+        Ok(n) => Ok(*n),
+        Err(why) => bail!(InvalidArgument, "{why}"),
+    }
+}
+
+/// Set the cap for the rest of the process (tests and programs that know
+/// their needs), releasing what it no longer holds. `usize::MAX`: back to `DV_POOL_BYTES`.
+pub fn set_cap(bytes: usize) {
+    CAP_OVERRIDE.store(bytes, Ordering::Relaxed);
+    let cap = cap().unwrap_or(0);
+    let gone = {
+        let mut p = lock();
+        evict(&mut p, cap)
+    };
+    free_all(gone);
+}
+
+/// Remove the oldest kept blocks until at most `cap` bytes are held.
+fn evict(p: &mut Pool, cap: usize) -> Vec<Kept> {
+    let mut gone = Vec::new();
+    while p.held > cap && !p.kept.is_empty() {
+        let k = p.kept.remove(0);
+        p.held -= k.block.bytes();
+        gone.push(k);
+    }
+    gone
+}
+
+/// Unregister and free `kept` here, on the caller's thread (a failure being
+/// retried needs the memory back before it tries again).
+fn free_all(kept: Vec<Kept>) -> usize {
+    let mut bytes = 0;
+    for k in kept {
+        let n = k.block.bytes();
+        bytes += n;
+        count(RELEASED, n);
+        let block = k.block;
+        k.registration.release_now(Box::new(move || host::deallocate(block)));
+    }
+    bytes
+}
+
+/// Keep a freed mirror's block, registered whole with `kind`'s driver, when
+/// the cap allows; else hand block and registration back (the caller releases them).
+pub(crate) fn keep(kind: SpaceKind, block: Block, registration: Box<dyn HostRegistration>) -> std::result::Result<(), (Block, Box<dyn HostRegistration>)> {
+    let cap = cap().unwrap_or(0);
+    let n = block.bytes();
+    if n == 0 || n > cap || !registration.is_registered() {
+        return Err((block, registration));
+    }
+    let gone = {
+        let mut p = lock();
+        p.held += n;
+        p.kept.push(Kept { kind, block, registration });
+        evict(&mut p, cap)
+    };
+    count(KEPT, n);
+    free_all(gone);
+    Ok(())
+}
+
+/// A kept block for a mirror of `need` bytes over `kind`: the smallest of
+/// `need` to `need + need / 8` bytes, taken out of the pool.
+pub(crate) fn take(kind: SpaceKind, need: usize) -> Option<(Block, Box<dyn HostRegistration>)> {
+    if need == 0 {
+        return None;
+    }
+    let most = need.saturating_add(need / 8);
+    let mut p = lock();
+    let k = (0..p.kept.len())
+        .filter(|&k| p.kept[k].kind == kind && (need..=most).contains(&p.kept[k].block.bytes()))
+        .min_by_key(|&k| p.kept[k].block.bytes())?;
+    let kept = p.kept.remove(k);
+    p.held -= kept.block.bytes();
+    drop(p);
+    count(REUSED, kept.block.bytes());
+    Some((kept.block, kept.registration))
+}
+
+/// Unregister and free every kept block now; the bytes released.
+pub(crate) fn drain() -> usize {
+    let all = {
+        let mut p = lock();
+        p.held = 0;
+        std::mem::take(&mut p.kept)
+    };
+    free_all(all)
+}
+
+/// Unregister and free every block the pool keeps (registered host memory
+/// kept for the next DualView), returning the bytes released: for a program
+/// about to need its memory elsewhere, and at `Kokkos::finalize`. The pool
+/// fills again as registered DualViews go.
+///
+/// ```
+/// let released = dualview::memory::pool_release();
+/// assert_eq!(dualview::memory::pool_stats().held_bytes, 0);
+/// # let _ = released;
+/// ```
+pub fn release() -> usize {
+    drain()
+}
+
+/// What the pool of registered host blocks holds and did in this process
+/// ([`pool_stats`](crate::memory::pool_stats)).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PoolStats {
+    /// The cap (`DV_POOL_BYTES`, or [`set_cap`]'s; 0 when the variable is not a size).
+    pub cap_bytes: usize,
+    /// Bytes kept now.
+    pub held_bytes: usize,
+    /// Blocks kept now.
+    pub held_blocks: usize,
+    /// Blocks (and their bytes) kept when their DualView went.
+    pub kept: u64,
+    /// See `kept`.
+    pub kept_bytes: u64,
+    /// Blocks a new mirror took from the pool.
+    pub reused: u64,
+    /// See `reused`.
+    pub reused_bytes: u64,
+    /// Blocks the pool unregistered and freed (over the cap, drained, released).
+    pub released: u64,
+    /// See `released`.
+    pub released_bytes: u64,
+}
+
+/// The pool's state and counts now.
+pub fn stats() -> PoolStats {
+    let (held_bytes, held_blocks) = {
+        let p = lock();
+        (p.held, p.kept.len())
+    };
+    let c = |k: usize| COUNTS[k].load(Ordering::Relaxed);
+    PoolStats {
+        cap_bytes: cap().unwrap_or(0),
+        held_bytes,
+        held_blocks,
+        kept: c(KEPT),
+        kept_bytes: c(KEPT + 1),
+        reused: c(REUSED),
+        reused_bytes: c(REUSED + 1),
+        released: c(RELEASED),
+        released_bytes: c(RELEASED + 1),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse;
+
+    #[test]
+    fn sizes_parse_and_bad_ones_name_the_variable() {
+        assert_eq!(parse("0"), Ok(0));
+        assert_eq!(parse("4096"), Ok(4096));
+        assert_eq!(parse(" 64K"), Ok(64 << 10));
+        assert_eq!(parse("512M"), Ok(512 << 20));
+        assert_eq!(parse("2g"), Ok(2 << 30));
+        for bad in ["", "lots", "1.5G", "-1", "12T", "G"] {
+            let e = parse(bad).unwrap_err();
+            assert!(e.starts_with("DV_POOL_BYTES=") && e.contains("not a size"), "{bad}: {e}");
+        }
+        assert!(parse("99999999999999999999G").unwrap_err().contains("not a size"));
+        assert!(parse("17179869184G").unwrap_err().contains("address space"));
+    }
+}
