@@ -23,6 +23,10 @@ run() { # name, command...
 }
 
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
+# The test programs travel packed (scripts/gpu-prepare.sh): unpacked once.
+if [ -f "$GPU/bin.tar.xz" ] && [ ! -d "$GPU/bin" ]; then
+  tar -C "$GPU" -xJf "$GPU/bin.tar.xz" || { echo "gpu-check: $GPU/bin.tar.xz did not unpack"; exit 1; }
+fi
 
 # NVRTC for the cudarc kernels of tests/interop.rs and examples/stencil.rs:
 # cudarc loads `libnvrtc.so`, which a toolkit or the nvidia-cuda-nvrtc wheel holds under a versioned name.

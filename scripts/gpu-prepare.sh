@@ -3,7 +3,7 @@
 # runs and copy it into .gpu/ (ignored by git), for scripts/gpu-check.sh on a
 # GPU machine, which has no Rust. See docs/GPU.md.
 #   .gpu/lib/         libdualview.so (the C library)
-#   .gpu/bin/         every Rust test binary (tests/*.rs and the library's unit
+#   .gpu/bin/         (packed with doctests/ into .gpu/bin.tar.xz) every Rust test binary (tests/*.rs and the library's unit
 #                     tests as `lib`, listed in .gpu/rust-tests.txt), the stencil
 #                     example, dv_gtest
 #   .gpu/doctests/    the documentation examples, compiled (nightly rustdoc
@@ -121,10 +121,9 @@ if [ -n "${OLD_COMMIT:-}" ]; then
   strip --strip-all .gpu/old/lib/$SONAME
 fi
 strip --strip-debug .gpu/bin/* .gpu/lib/$SONAME .gpu/doctests/*  # not the link
-# What travels to the GPU machine holds 64 MiB with the working tree: past 56 MiB here, the
-# test programs lose their symbol tables too (a panic still prints its message and line).
-if [ "$(du -sb .gpu | cut -f1)" -gt $((56 << 20)) ]; then
-  strip --strip-all .gpu/bin/* .gpu/doctests/*
-  echo "gpu-prepare: test programs stripped of symbols to fit the 64 MiB that travels"
-fi
+# What travels to the GPU machine holds 64 MiB with the working tree (and .lammps/, when a
+# LAMMPS run goes with it): the test programs and doctests travel as one xz archive (about an
+# eighth of their size), which scripts/gpu-check.sh unpacks there.
+tar -C .gpu -cf - bin doctests | xz -T0 -6 > .gpu/bin.tar.xz
+rm -rf .gpu/bin .gpu/doctests
 du -sh .gpu
