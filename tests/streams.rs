@@ -190,6 +190,27 @@ fn streams_of_host_spaces_are_the_default_stream_and_bad_streams_are_refused() {
     assert!(raw_values(a.raw(), Side::Host).iter().all(|&v| v == 4));
 }
 
+/// Under a page, a mirror never registers: a page of its own would be most of
+/// a small DualView's memory, and a blocking copy of a few bytes is faster
+/// from pageable memory (DECISIONS G13). Its copies on a stream are staged:
+/// packed or unpacked by the host, a host function their completion.
+#[test]
+fn a_mirror_under_a_page_never_registers_and_its_stream_copies_are_staged() {
+    let dev = 28;
+    test_device::set_registers_mirror(dev, true).unwrap();
+    let a = dv("tiny_mirror", dev, 8); // 64 bytes
+    a.fill_device(3).unwrap();
+    let s = Owned::new(dev);
+    let (r, calls) = test_device::driver_calls(|| a.sync_host_on(s.1));
+    r.unwrap();
+    let n = |c: &str| calls.iter().filter(|&&x| x == c).count();
+    assert_eq!((n("host_register"), n("launch_host_fn")), (0, 1), "staged, not registered: {calls:?}");
+    assert!(!a.raw().is_mirror_pinned());
+    a.sync_host().unwrap();
+    assert!(raw_values(a.raw(), Side::Host).iter().all(|&v| v == 3));
+    test_device::set_registers_mirror(dev, false).unwrap();
+}
+
 /// A small mirror (under the 256 KiB that registration starts at) is left
 /// pageable by blocking syncs, and registered at its first copy on a stream,
 /// so that such copies need no staging (DECISIONS G13); it gets whole pages

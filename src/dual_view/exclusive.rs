@@ -280,14 +280,15 @@ mod tests {
 
     #[test]
     fn a_region_outside_its_allocation_is_refused() {
-        let a = raw::<u32>(&[8], Space::test_device(0));
+        // Past a page: the mirror registers, so its block is whole pages.
+        let a = raw::<u32>(&[1025], Space::test_device(0));
         let st = a.shared.write();
         let proof = a.exclusive(&st, Side::Host, Side::Device).unwrap();
         let mut d = Part::of_box(st.side(Side::Host), &st.mapping, 0, 4, &IndexBox::whole(st.mapping.extents())).unwrap();
         let s = Part::of_box(st.side(Side::Device), &st.mapping, 0, 4, &IndexBox::whole(st.mapping.extents())).unwrap();
-        // One element past: the last one falls outside the 8 elements, although the mirror's
+        // One element past: the last one falls outside the 1025 elements, although the mirror's
         // block is whole pages (it registers with the device's driver, as a CUDA device's does).
-        assert!(st.side(Side::Host).bytes() > 32);
+        assert!(st.side(Side::Host).bytes() > 4100);
         d.region.ptr = d.region.ptr.wrapping_add(4);
         let e = proof.transfer(&[(d, s)], Stream::null(), None).unwrap_err();
         assert!(e.message().contains("outside"), "{e}");

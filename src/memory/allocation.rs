@@ -68,8 +68,7 @@ unsafe impl Sync for Allocation {}
 ///     .build()
 ///     .unwrap();
 /// let mine: Vec<_> = dualview::memory::live_allocations().into_iter().filter(|x| x.label.starts_with("listed")).collect();
-/// // The device side and the host mirror, 40 bytes each (the array's bytes,
-/// // although the mirror's block is whole pages: it registers, as on CUDA).
+/// // The device side and the host mirror, 40 bytes each (the array's bytes).
 /// assert_eq!(mine.len(), 2);
 /// assert!(mine.iter().all(|x| x.bytes == 40));
 /// assert!(mine.iter().any(|x| x.label == "listed_mirror" && x.space == Space::HOST));
@@ -186,7 +185,10 @@ impl Allocation {
     /// A registering mirror first looks in the pool of registered blocks
     /// (`pool.rs`): a kept block comes registered, its pages faulted in.
     pub(crate) fn new_mirror(space: Space, len: usize, registering_with: Option<Space>, zeroed: bool, label: &Arc<str>) -> Result<Arc<Allocation>> {
-        let Some(device) = registering_with else {
+        // Under a page, a mirror never registers: a page of its own would be most of the
+        // DualView's memory, and a blocking copy of a few bytes is faster from pageable
+        // memory (DECISIONS G13); its copies on a stream are staged.
+        let Some(device) = registering_with.filter(|_| len >= crate::space::HOST_PAGE) else {
             return Self::new_in(space, len, false, zeroed, label);
         };
         super::pool::cap()?;
