@@ -18,6 +18,30 @@ pub fn row_major(ext: &[usize]) -> Vec<Vec<usize>> {
         .collect()
 }
 
+/// Call `f` with every multi-index of `ext` in row-major order, in one
+/// buffer (no allocation per index).
+pub fn for_each_index(ext: &[usize], mut f: impl FnMut(&[usize])) {
+    if ext.contains(&0) {
+        return;
+    }
+    let mut idx = vec![0; ext.len()];
+    loop {
+        f(&idx);
+        let mut ax = idx.len();
+        loop {
+            if ax == 0 {
+                return;
+            }
+            ax -= 1;
+            idx[ax] += 1;
+            if idx[ax] < ext[ax] {
+                break;
+            }
+            idx[ax] = 0;
+        }
+    }
+}
+
 /// The row-major position of multi-index `idx` in `ext`.
 pub fn flat(ext: &[usize], idx: &[usize]) -> usize {
     idx.iter().zip(ext).fold(0, |acc, (i, e)| acc * e + i)

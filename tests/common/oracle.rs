@@ -30,6 +30,38 @@
 
 use std::collections::HashMap;
 use std::fmt::Debug;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A tracked index packed into one number, the index map's key: up to rank
+/// 4, each index below 2^32 (every array the tests make). All indices of one
+/// oracle have one rank, so keys of different ranks never meet.
+fn key(idx: &[usize]) -> u128 {
+    assert!(idx.len() <= 4, "the oracle tracks arrays of rank 4 at most, not {}", idx.len());
+    idx.iter().fold(0u128, |k, &i| {
+        assert!(i < 1 << 32, "index {i} is past the oracle's 2^32");
+        (k << 32) | i as u128
+    })
+}
+
+/// A cheap hash of a packed index (the keys are distinct numbers, not an attacker's).
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    fn write_u128(&mut self, v: u128) {
+        self.0 = ((v as u64) ^ ((v >> 64) as u64).rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+    fn finish(&self) -> u64 {
+        self.0 ^ (self.0 >> 29)
+    }
+}
+
+type Index = HashMap<u128, usize, BuildHasherDefault<KeyHasher>>;
 
 /// A box of parent indices: `lo[r]..hi[r]` per axis (a handle's region).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -132,8 +164,8 @@ pub struct Refused;
 #[derive(Clone, Debug)]
 pub struct Oracle<V> {
     pub elems: Vec<Elem<V>>,
-    /// Where each tracked index sits in `elems`.
-    index: HashMap<Vec<usize>, usize>,
+    /// Where each tracked index (its [`key`]) sits in `elems`.
+    index: Index,
     /// Kokkos' counters, host and device.
     pub counters: [u64; 2],
     /// Elements where the program broke the rule so far.
@@ -143,22 +175,39 @@ pub struct Oracle<V> {
 impl<V: Copy + PartialEq + Debug + Default> Oracle<V> {
     /// Track `indices`, each side holding `init` (`None`: uninitialised memory).
     pub fn new(indices: impl IntoIterator<Item = Vec<usize>>, init: Option<V>) -> Oracle<V> {
-        let mut o = Oracle { elems: indices.into_iter().map(|i| Elem::new(i, init)).collect(), index: HashMap::new(), counters: [0, 0], broken: 0 };
+        let mut o = Oracle { elems: indices.into_iter().map(|i| Elem::new(i, init)).collect(), index: Index::default(), counters: [0, 0], broken: 0 };
         o.reindex();
         o
     }
 
     /// Rebuild the index of the tracked elements (after some were added).
     pub fn reindex(&mut self) {
-        self.index = self.elems.iter().enumerate().map(|(k, e)| (e.idx.clone(), k)).collect();
+        self.index = self.elems.iter().enumerate().map(|(k, e)| (key(&e.idx), k)).collect();
     }
 
     /// Call `f` on each tracked element of `b`.
     fn each(&mut self, b: &Bx, mut f: impl FnMut(&mut Elem<V>)) {
+        if b.len() == 0 {
+            return;
+        }
         if b.len() <= self.elems.len() {
-            for idx in b.indices() {
-                if let Some(&k) = self.index.get(&idx) {
+            // Every index of the box, row-major, in one buffer.
+            let mut idx = b.lo.clone();
+            loop {
+                if let Some(&k) = self.index.get(&key(&idx)) {
                     f(&mut self.elems[k]);
+                }
+                let mut ax = idx.len();
+                loop {
+                    if ax == 0 {
+                        return;
+                    }
+                    ax -= 1;
+                    idx[ax] += 1;
+                    if idx[ax] < b.hi[ax] {
+                        break;
+                    }
+                    idx[ax] = b.lo[ax];
                 }
             }
         } else {
@@ -170,7 +219,7 @@ impl<V: Copy + PartialEq + Debug + Default> Oracle<V> {
 
     /// The tracked element at `idx`.
     pub fn at(&self, idx: &[usize]) -> Option<&Elem<V>> {
-        self.index.get(idx).map(|&k| &self.elems[k])
+        self.index.get(&key(idx)).map(|&k| &self.elems[k])
     }
 
     // ---- what the program does --------------------------------------------------------

@@ -83,7 +83,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 #[path = "../common/mod.rs"]
 mod common;
 use common::oracle::{self, Bx, Oracle};
-use common::{flat, row_major, two_mut};
+use common::{flat, for_each_index, row_major, two_mut};
 
 /// `DV_ENGINE_TRACE=1`: print each operation and each coherence call (to read a finding).
 fn tracing() -> bool {
@@ -340,8 +340,16 @@ impl Fam {
     /// `o` is the oracle to resize (this family's, or a copy of it).
     fn resized_model(&self, new: &[usize], mut o: Oracle<u64>) -> (Oracle<u64>, Vec<u64>, Vec<u8>) {
         let n: usize = new.iter().product();
+        let inside = |idx: &[usize]| idx.iter().zip(&self.ext).all(|(i, e)| i < e);
         if self.two {
-            o.resize(&self.ext, row_major(new), new);
+            // Only the new elements are made (the kept ones are tracked already).
+            let mut fresh = Vec::new();
+            for_each_index(new, |idx| {
+                if !inside(idx) {
+                    fresh.push(idx.to_vec());
+                }
+            });
+            o.resize(&self.ext, fresh, new);
         }
         let mut mem = if self.two { Vec::new() } else { vec![0; n] };
         let fill = if o.counters[0] > o.counters[1] {
@@ -352,15 +360,15 @@ impl Fam {
             0
         };
         let mut shadow = vec![fill; n];
-        for idx in row_major(new) {
-            if idx.iter().zip(&self.ext).all(|(i, e)| i < e) {
-                let (k, old) = (flat(new, &idx), flat(&self.ext, &idx));
+        for_each_index(new, |idx| {
+            if inside(idx) {
+                let (k, old) = (flat(new, idx), flat(&self.ext, idx));
                 shadow[k] = self.shadow[old];
                 if !self.two {
                     mem[k] = self.mem[old];
                 }
             }
-        }
+        });
         (o, mem, shadow)
     }
 }
@@ -3197,6 +3205,9 @@ pub fn run(data: &[u8]) {
 
 /// Like [`run`], returning what the run did.
 pub fn run_summary(data: &[u8]) -> Summary {
+    // Each program starts and ends with no registered block kept for reuse (DECISIONS S11):
+    // what it does never depends on the program before it, and it frees what it allocated.
+    dualview::memory::pool_release();
     let mut inp = Input::new(data);
     let mut w = World::new();
     let mut n = 0;
@@ -3208,6 +3219,7 @@ pub fn run_summary(data: &[u8]) -> Summary {
     w.check_all();
     let s = w.summary();
     w.finish();
+    dualview::memory::pool_release();
     s
 }
 
