@@ -114,6 +114,27 @@ const BIG: usize = if cfg!(miri) { 16 } else { 2048 };
 /// (rather than turning into a bitmap for its memory first).
 const BIG_SPAN: usize = if cfg!(miri) { 16 } else { 8192 - 2048 };
 const HUGE: usize = if cfg!(miri) { 16 } else { 32768 };
+/// Two-space families of more elements than this track a sample of about
+/// this many in the oracle (the library works on every element; the oracle
+/// checks the sample, a different one in each program): the fuzzer's speed.
+/// `run_tracking_all` (the fragmentation programs) tracks every element.
+const TRACK: usize = 4096;
+
+/// Whether a family of `size` elements tracks the element at `idx` ([`TRACK`]):
+/// a hash of the multi-index and the family's salt, so that a resize keeps the choice.
+fn sampled(idx: &[usize], size: usize, track: usize, salt: u64) -> bool {
+    let rate = size.div_ceil(track) as u64;
+    if rate <= 1 {
+        return true;
+    }
+    let mut h = salt ^ 0x9e37_79b9_7f4a_7c15;
+    for &i in idx {
+        h = (h ^ i as u64).wrapping_mul(0x0100_0000_01b3);
+        h ^= h >> 29;
+    }
+    h % rate == 0
+}
+
 /// After an operation, families above this many elements are compared only
 /// through the handles it named (time); at the end, through every handle.
 const SMALL: usize = 1024;
@@ -235,8 +256,12 @@ struct Fam {
     /// Two spaces: the oracle of what the program wrote and marked, and of
     /// Kokkos' counters (indexed by parent multi-index).
     oracle: Oracle<u64>,
-    /// Two spaces: where the element of row-major parent index `k` sits in `oracle.elems`.
+    /// Two spaces: where the element of row-major parent index `k` sits in
+    /// `oracle.elems` (`usize::MAX`: not tracked, [`sampled`]).
     pos: Vec<usize>,
+    /// Which elements a large family tracks ([`sampled`]): about `track` of them.
+    salt: u64,
+    track: usize,
     /// One space (one memory): the last value written at each element (`UNDEF`: unknown).
     mem: Vec<u64>,
     /// A statistic, never checked: per element 0 clean, 1 host-newer, 2
@@ -263,7 +288,13 @@ impl Fam {
     fn reset_model(&mut self, init: Option<u64>) {
         let n = self.size();
         if self.two {
-            self.oracle = Oracle::new(row_major(&self.ext), init);
+            let mut tracked = Vec::new();
+            for_each_index(&self.ext, |idx| {
+                if sampled(idx, n, self.track, self.salt) {
+                    tracked.push(idx.to_vec());
+                }
+            });
+            self.oracle = Oracle::new(tracked, init);
             self.reindex();
         } else {
             self.oracle = Oracle::new(std::iter::empty(), init);
@@ -277,14 +308,15 @@ impl Fam {
             self.pos[flat(&self.ext, &e.idx)] = k;
         }
     }
-    fn elem_at(&self, k: usize) -> &oracle::Elem<u64> {
-        &self.oracle.elems[self.pos[k]]
+    /// The oracle's element at row-major parent index `k`, when tracked.
+    fn elem_at(&self, k: usize) -> Option<&oracle::Elem<u64>> {
+        self.oracle.elems.get(self.pos[k])
     }
     /// What `side` of element `k` (row-major parent index) must hold where it
     /// is up to date (`None`: anything).
     fn expect(&self, side: u32, k: usize) -> Option<u64> {
         if self.two {
-            self.elem_at(k).expect(six(side))
+            self.elem_at(k)?.expect(six(side))
         } else {
             (self.mem[k] != UNDEF).then_some(self.mem[k])
         }
@@ -292,7 +324,7 @@ impl Fam {
     /// What the program knows `side` of element `k` holds (a copy's source).
     fn known(&self, side: u32, k: usize) -> Option<u64> {
         if self.two {
-            self.elem_at(k).known[six(side)]
+            self.elem_at(k)?.known[six(side)]
         } else {
             (self.mem[k] != UNDEF).then_some(self.mem[k])
         }
@@ -345,7 +377,7 @@ impl Fam {
             // Only the new elements are made (the kept ones are tracked already).
             let mut fresh = Vec::new();
             for_each_index(new, |idx| {
-                if !inside(idx) {
+                if !inside(idx) && sampled(idx, n, self.track, self.salt) {
                     fresh.push(idx.to_vec());
                 }
             });
@@ -556,6 +588,8 @@ const FOREIGN: [usize; 3] = [0xdead_beef, 0x0000_0000_ffff_fff0, 8];
 // ---- the world ---------------------------------------------------------------------
 
 pub struct World {
+    /// The oracle's sample size per family ([`TRACK`]; `usize::MAX`: every element).
+    track: usize,
     fams: Vec<Fam>,
     hs: Vec<H>,
     dead: Vec<*mut dv_dualview_t>,
@@ -688,6 +722,7 @@ impl World {
         // SAFETY: cuda is writable.
         assert_eq!(unsafe { dv_cuda_available(&mut cuda) }, DV_OK);
         World {
+            track: TRACK,
             fams: vec![],
             hs: vec![],
             dead: vec![],
@@ -1284,6 +1319,8 @@ impl World {
             single_flag,
             oracle: Oracle::new(std::iter::empty(), None),
             pos: vec![],
+            salt: self.ops as u64 ^ (self.fams.len() as u64) << 32,
+            track: self.track,
             mem: vec![],
             shadow: vec![],
             generation: 0,
@@ -2076,8 +2113,10 @@ impl World {
                         if !two_s {
                             f.mem[k]
                         } else {
-                            let e = f.elem_at(k);
-                            if e.pending.iter().any(Option::is_some) { UNDEF } else { e.value.unwrap_or(UNDEF) }
+                            match f.elem_at(k) {
+                                Some(e) if e.pending.iter().all(Option::is_none) => e.value.unwrap_or(UNDEF),
+                                _ => UNDEF, // an unmarked write there, or not tracked
+                            }
                         }
                     })
                     .collect()
@@ -2295,6 +2334,8 @@ impl World {
             single_flag: f.single_flag,
             oracle,
             pos: vec![],
+            salt: f.salt,
+            track: f.track,
             mem,
             shadow,
             generation: 0,
@@ -3205,11 +3246,22 @@ pub fn run(data: &[u8]) {
 
 /// Like [`run`], returning what the run did.
 pub fn run_summary(data: &[u8]) -> Summary {
+    run_with(data, TRACK)
+}
+
+/// [`run_summary`] with the oracle tracking every element of every family
+/// (the fragmentation programs' deep check), not a sample of large ones.
+pub fn run_tracking_all(data: &[u8]) -> Summary {
+    run_with(data, usize::MAX)
+}
+
+fn run_with(data: &[u8], track: usize) -> Summary {
     // Each program starts and ends with no registered block kept for reuse (DECISIONS S11):
     // what it does never depends on the program before it, and it frees what it allocated.
     dualview::memory::pool_release();
     let mut inp = Input::new(data);
     let mut w = World::new();
+    w.track = track;
     let mut n = 0;
     while !inp.done() && n < MAX_OPS {
         w.step(&mut inp);

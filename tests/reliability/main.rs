@@ -100,7 +100,7 @@ fn fragmented_maps_follow_the_oracle() {
     let mut total = engine::Summary::default();
     for seed in 0..3 {
         let p = engine::fragmentation_program(seed);
-        match std::panic::catch_unwind(|| engine::run_summary(&p)) {
+        match std::panic::catch_unwind(|| engine::run_tracking_all(&p)) {
             Ok(s) => total.add(&s),
             Err(_) => panic!("fragmentation program {seed} fails (see the panic above)"),
         }
