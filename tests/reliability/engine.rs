@@ -132,7 +132,7 @@ fn sampled(idx: &[usize], size: usize, track: usize, salt: u64) -> bool {
         h = (h ^ i as u64).wrapping_mul(0x0100_0000_01b3);
         h ^= h >> 29;
     }
-    h % rate == 0
+    h.is_multiple_of(rate)
 }
 
 /// After an operation, families above this many elements are compared only
