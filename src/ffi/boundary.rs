@@ -39,23 +39,24 @@ const CALLS: [&str; 5] = ["modify_host", "modify_device", "sync_host", "sync_dev
 fn in_c_terms(message: &str) -> String {
     let mut out = String::with_capacity(message.len() + 16);
     let mut rest = message;
-    'scan: while !rest.is_empty() {
-        for name in CALLS {
-            if let Some(tail) = rest.strip_prefix(name).and_then(|t| t.strip_prefix("()")) {
-                let prev = out.chars().last();
-                if !prev.is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '%')) {
-                    out.push_str("dv_");
-                }
-                out.push_str(name);
-                out.push_str("()");
-                rest = tail;
-                continue 'scan;
+    // Only a name right before "()" can be a call: each "()" is looked at once.
+    while let Some(at) = rest.find("()") {
+        let head = &rest[..at];
+        if let Some(name) = CALLS.iter().find(|n| head.ends_with(*n)) {
+            let before = &head[..head.len() - name.len()];
+            out.push_str(before);
+            let prev = out.chars().last();
+            if !prev.is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '%')) {
+                out.push_str("dv_");
             }
+            out.push_str(name);
+        } else {
+            out.push_str(head);
         }
-        let c = rest.chars().next().expect("not empty");
-        out.push(c);
-        rest = &rest[c.len_utf8()..];
+        out.push_str("()");
+        rest = &rest[at + 2..];
     }
+    out.push_str(rest);
     out
 }
 
@@ -426,6 +427,8 @@ mod tests {
         );
         assert_eq!(in_c_terms("a.sync_host() x%modify_host() my_sync_host() sync_host"), "a.sync_host() x%modify_host() my_sync_host() sync_host");
         assert_eq!(in_c_terms("é sync_device()"), "é dv_sync_device()");
+        assert_eq!(in_c_terms("sync_host()() f() ()modify_host() (clear_sync_state())"), "dv_sync_host()() f() ()dv_modify_host() (dv_clear_sync_state())");
+        assert_eq!(in_c_terms("no call here"), "no call here");
     }
 
     #[test]
