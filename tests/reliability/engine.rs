@@ -1045,8 +1045,22 @@ impl World {
         let r = hh.ext.len();
         let strides: Vec<usize> = v.stride[..r].iter().map(|&s| s as usize).collect();
         let mut n = 0;
-        for (k, off) in offsets(&hh.ext, &strides).into_iter().enumerate() {
-            let at = hh.region.as_ref().map_or(k, |reg| reg[k]);
+        // A sampled family (TRACK): only its tracked elements inside the handle's box, each
+        // at the offset its handle-local index gives; else every element of the handle.
+        let positions: Vec<(usize, usize)> = if f.two && f.oracle.elems.len() < f.size() {
+            f.oracle
+                .elems
+                .iter()
+                .filter(|e| e.idx.iter().zip(hh.lo.iter().zip(&hh.hi)).all(|(&i, (&l, &u))| l <= i && i < u))
+                .map(|e| {
+                    let off: usize = hh.axes.iter().zip(&strides).map(|(&pa, &st)| (e.idx[pa] - hh.lo[pa]) * st).sum();
+                    (flat(&f.ext, &e.idx), off)
+                })
+                .collect()
+        } else {
+            offsets(&hh.ext, &strides).into_iter().enumerate().map(|(k, off)| (hh.region.as_ref().map_or(k, |reg| reg[k]), off)).collect()
+        };
+        for (at, off) in positions {
             let Some(want) = f.expect(side, at) else { continue };
             // SAFETY: host or test-device memory; the offset lies inside the view's span.
             let got = unsafe { rd((v.data as *const u8).add(off * f.elem), f.elem) };
