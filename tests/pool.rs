@@ -3,7 +3,8 @@
 //! same state machine and a stand-in driver that counts registered bytes.
 //!
 //! What a program can see, checked against what it did: a registered mirror
-//! whose DualView goes stays registered (the driver's count keeps its bytes);
+//! whose DualView goes stays registered (the driver's count keeps its bytes)
+//! when its size churns (a DualView of that size was made again after one went);
 //! the next mirror of about its size gets that block (the same address),
 //! registered at once and zero whatever the last owner wrote; a mirror of
 //! another size does not; the cap bounds what is kept, the oldest going
@@ -71,7 +72,14 @@ fn registered_mirrors_are_kept_reused_capped_drained_and_released() {
     let base = registered(0);
     set_pool_cap(8 * MIB);
 
-    // 1. A registered mirror that goes is kept, still registered.
+    // 0. A size seen freed once is not kept: a program that only grows keeps nothing.
+    let x = doubles("pool_x", 2 * MIB);
+    settle();
+    assert!(x.is_mirror_pinned());
+    drop(x);
+    assert_eq!((registered(base), pool_stats().held_bytes), (0, 0), "a first free of a size is not kept");
+
+    // 1. Asked for again, the size churns: its next registered mirror that goes is kept, still registered.
     let a = doubles("pool_a", 2 * MIB);
     settle();
     assert!(a.is_mirror_pinned());
@@ -108,8 +116,9 @@ fn registered_mirrors_are_kept_reused_capped_drained_and_released() {
     assert!(v[..MIB].iter().all(|&x| x == 0x11) && v[MIB..].iter().all(|&x| x == 0), "old values kept, the new part zero");
     round_trip(&c, 0x22);
     drop(c);
-    // No mirror lives: every registered byte is a kept one (c's old 1 MiB and its grown 2 MiB).
-    assert_eq!((registered(base), pool_stats().held_bytes), (3 * MIB, 3 * MIB));
+    // No mirror lives: every registered byte is a kept one (c's grown 2 MiB; its old 1 MiB, a
+    // size never asked for again, was not kept).
+    assert_eq!((registered(base), pool_stats().held_bytes), (2 * MIB, 2 * MIB));
 
     // 5. The cap: at most 3 MiB kept, the oldest block going first.
     pool_release();
@@ -142,7 +151,11 @@ fn registered_mirrors_are_kept_reused_capped_drained_and_released() {
     // SAFETY: made above, used no more.
     unsafe { dualview::memory::stream::destroy(Space::test_device(ORD), stream) }.unwrap();
     drop(g);
-    assert_eq!(pool_stats().held_bytes, 128 * 1024);
+    assert_eq!(pool_stats().held_bytes, 0, "128 KiB was never asked for again: not kept");
+    let k = doubles("pool_k2", 2 * MIB); // the churning size: kept again when it goes
+    settle();
+    drop(k);
+    assert_eq!(pool_stats().held_bytes, 2 * MIB);
 
     // 7. A host allocation the system refuses drains the pool too (then fails as before).
     if !cfg!(miri) {

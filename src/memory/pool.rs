@@ -6,7 +6,7 @@
 //!
 //! | rule | value |
 //! | --- | --- |
-//! | what is kept | a mirror's block whose registration covers it whole when it is freed |
+//! | what is kept | a mirror's block whose registration covers it whole when it is freed, of a size that churns: a mirror of `n` to `n + n/8` bytes was asked for after a block of that size was freed (a temporary made each step, a DualView created anew); a size a program only grows through (LAMMPS' 1 % grows) is never kept |
 //! | cap | `DV_POOL_BYTES` (bytes, or a number with `K`, `M`, `G`; `0`: no pool), default [`DEFAULT_CAP`]; a bad value is refused, naming it, by the next registering DualView's creation |
 //! | over the cap | the oldest kept blocks go first (unregistered and freed); a block larger than the cap is not kept |
 //! | reuse | a mirror of `n` bytes (whole pages) takes the smallest kept block of `n` to `n + n/8` bytes; its bytes are zeroed (the ones the mirror sees when it asks for zeroed memory, the rest always: a grow in place shows them) |
@@ -15,6 +15,7 @@
 use super::{host, Block, HostRegistration};
 use crate::error::{bail, Result};
 use crate::space::SpaceKind;
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
@@ -28,13 +29,29 @@ struct Kept {
     registration: Box<dyn HostRegistration>,
 }
 
-/// The kept blocks, oldest first, and their bytes.
+/// The kept blocks, oldest first, and their bytes; the sizes lately freed,
+/// and those asked for again after a free (each list at most [`REMEMBER`]).
 struct Pool {
     kept: Vec<Kept>,
     held: usize,
+    freed: VecDeque<usize>,
+    churning: VecDeque<usize>,
 }
 
-static POOL: Mutex<Pool> = Mutex::new(Pool { kept: Vec::new(), held: 0 });
+/// How many sizes each list of [`Pool`] remembers.
+const REMEMBER: usize = 64;
+
+static POOL: Mutex<Pool> = Mutex::new(Pool { kept: Vec::new(), held: 0, freed: VecDeque::new(), churning: VecDeque::new() });
+
+/// Put `size` last in `list` (once), forgetting the oldest past [`REMEMBER`].
+fn remember(list: &mut VecDeque<usize>, size: usize) {
+    if let Some(k) = list.iter().position(|&s| s == size) {
+        list.remove(k);
+    } else if list.len() == REMEMBER {
+        list.pop_front();
+    }
+    list.push_back(size);
+}
 
 /// A cap set by [`set_cap`] (`usize::MAX`: none, the environment's).
 static CAP_OVERRIDE: AtomicUsize = AtomicUsize::new(usize::MAX);
@@ -128,6 +145,12 @@ pub(crate) fn keep(kind: SpaceKind, block: Block, registration: Box<dyn HostRegi
     }
     let gone = {
         let mut p = lock();
+        let churns = p.churning.contains(&n);
+        remember(&mut p.freed, n);
+        if !churns {
+            drop(p);
+            return Err((block, registration));
+        }
         p.held += n;
         p.kept.push(Kept { kind, block, registration });
         evict(&mut p, cap)
@@ -145,6 +168,10 @@ pub(crate) fn take(kind: SpaceKind, need: usize) -> Option<(Block, Box<dyn HostR
     }
     let most = need.saturating_add(need / 8);
     let mut p = lock();
+    // A size freed lately and asked for again churns: its next free is kept.
+    if let Some(s) = p.freed.iter().copied().filter(|s| (need..=most).contains(s)).min() {
+        remember(&mut p.churning, s);
+    }
     let k = (0..p.kept.len())
         .filter(|&k| p.kept[k].kind == kind && (need..=most).contains(&p.kept[k].block.bytes()))
         .min_by_key(|&k| p.kept[k].block.bytes())?;

@@ -1,7 +1,8 @@
 /* The pool of registered host blocks through the C ABI (DECISIONS S11), on the
  * test device, whose mirrors register as CUDA ones do.
- *   pool release   (DV_POOL_BYTES=16M): a destroyed DualView's registered mirror is
- *                  kept; dv_pool_release gives its bytes back, then nothing; NULL is fine.
+ *   pool release   (DV_POOL_BYTES=16M): a destroyed DualView's registered mirror, of a
+ *                  size made again, is kept; dv_pool_release gives its bytes back, then
+ *                  nothing; NULL is fine.
  *   pool bad-env   (DV_POOL_BYTES=lots): a DualView whose mirror registers is refused
  *                  with DV_ERROR_INVALID_ARGUMENT naming the variable, and nothing is
  *                  left behind; a host-only DualView is made as before. */
@@ -35,13 +36,16 @@ static dv_status_t make(uint32_t space, dv_dualview_t **out) {
 }
 
 static void release(void) {
-    dv_dualview_t *a = NULL;
-    EXPECT(make(DV_SPACE_TEST_DEVICE, &a) == DV_OK);
-    /* The first copying sync registers the mirror at the latest. */
-    EXPECT(dv_modify_host(a) == DV_OK && dv_sync_device(a) == DV_OK);
-    dv_info_t info;
-    EXPECT(dv_info(a, &info) == DV_OK && (info.bits & DV_INFO_MIRROR_PINNED));
-    EXPECT(dv_destroy(a) == DV_OK);
+    /* Twice: a size is kept once it churns (made again after one of its size went). */
+    for (int round = 0; round < 2; ++round) {
+        dv_dualview_t *a = NULL;
+        EXPECT(make(DV_SPACE_TEST_DEVICE, &a) == DV_OK);
+        /* The first copying sync registers the mirror at the latest. */
+        EXPECT(dv_modify_host(a) == DV_OK && dv_sync_device(a) == DV_OK);
+        dv_info_t info;
+        EXPECT(dv_info(a, &info) == DV_OK && (info.bits & DV_INFO_MIRROR_PINNED));
+        EXPECT(dv_destroy(a) == DV_OK);
+    }
     uint64_t n = 0;
     EXPECT(dv_pool_release(&n) == DV_OK);
     EXPECT(n == (2u << 20));
