@@ -266,7 +266,8 @@ struct Fam {
     mem: Vec<u64>,
     /// A statistic, never checked: per element 0 clean, 1 host-newer, 2
     /// device-newer, as docs/SEMANTICS.md says the map goes; its runs say
-    /// how fragmented the programs made the map.
+    /// how fragmented the programs made the map. Empty for a family the
+    /// oracle samples (TRACK).
     shadow: Vec<u8>,
     generation: u64,
     owned: bool,
@@ -300,7 +301,8 @@ impl Fam {
             self.oracle = Oracle::new(std::iter::empty(), init);
             self.mem = vec![init.unwrap_or(UNDEF); n];
         }
-        self.shadow = vec![0; n];
+        // The statistic, where the oracle tracks every element (time: TRACK).
+        self.shadow = if n <= self.track { vec![0; n] } else { Vec::new() };
     }
     fn reindex(&mut self) {
         self.pos = vec![usize::MAX; self.size()];
@@ -347,8 +349,8 @@ impl Fam {
     }
     /// The statistic: box `b` set to `f(old state)`.
     fn shade(&mut self, b: &Bx, f: impl Fn(u8) -> u8) {
-        if !self.two {
-            return;
+        if !self.two || self.shadow.is_empty() {
+            return; // one memory, or a sampled family (the statistic is kept where every element is)
         }
         for idx in b.indices() {
             let k = flat(&self.ext, &idx);
@@ -391,16 +393,21 @@ impl Fam {
         } else {
             0
         };
-        let mut shadow = vec![fill; n];
-        for_each_index(new, |idx| {
-            if inside(idx) {
-                let (k, old) = (flat(new, idx), flat(&self.ext, idx));
-                shadow[k] = self.shadow[old];
-                if !self.two {
-                    mem[k] = self.mem[old];
+        let keep_shadow = self.two && n <= self.track && self.shadow.len() == self.size();
+        let mut shadow = if keep_shadow { vec![fill; n] } else { Vec::new() };
+        if keep_shadow || !self.two {
+            for_each_index(new, |idx| {
+                if inside(idx) {
+                    let (k, old) = (flat(new, idx), flat(&self.ext, idx));
+                    if keep_shadow {
+                        shadow[k] = self.shadow[old];
+                    }
+                    if !self.two {
+                        mem[k] = self.mem[old];
+                    }
                 }
-            }
-        });
+            });
+        }
         (o, mem, shadow)
     }
 }
@@ -1045,13 +1052,14 @@ impl World {
         let r = hh.ext.len();
         let strides: Vec<usize> = v.stride[..r].iter().map(|&s| s as usize).collect();
         let mut n = 0;
-        // A sampled family (TRACK): only its tracked elements inside the handle's box, each
-        // at the offset its handle-local index gives; else every element of the handle.
-        let positions: Vec<(usize, usize)> = if f.two && f.oracle.elems.len() < f.size() {
+        // A handle with more elements than its sampled family (TRACK) tracks: only the tracked
+        // ones inside its box, each at the offset its handle-local index gives; else every
+        // element of the handle (a small subview of a large family: a few).
+        let positions: Vec<(usize, usize)> = if f.two && f.oracle.elems.len() < f.size() && f.oracle.elems.len() < hh.len() {
             f.oracle
                 .elems
                 .iter()
-                .filter(|e| e.idx.iter().zip(hh.lo.iter().zip(&hh.hi)).all(|(&i, (&l, &u))| l <= i && i < u))
+                .filter(|e| hh.region.is_none() || e.idx.iter().zip(hh.lo.iter().zip(&hh.hi)).all(|(&i, (&l, &u))| l <= i && i < u))
                 .map(|e| {
                     let off: usize = hh.axes.iter().zip(&strides).map(|(&pa, &st)| (e.idx[pa] - hh.lo[pa]) * st).sum();
                     (flat(&f.ext, &e.idx), off)
