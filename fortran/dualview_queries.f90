@@ -129,28 +129,34 @@ contains
   end procedure dv_transfer_report
 
   module procedure dv_handle_count
-    character(len=:), allocatable :: m_
     integer(c_size_t) :: c
     integer(c_int) :: st
-    n = 0
     c = 0
     st = c_dv_handle_count(c)
-    if (st == DV_OK) n = int(c, int64)
-    call report(st, stat, m_)
-    if (present(errmsg)) errmsg = m_
+    n = counted(st, c, stat, errmsg)
   end procedure dv_handle_count
 
   module procedure dv_pool_release
-    character(len=:), allocatable :: m_
     integer(c_int64_t) :: c
     integer(c_int) :: st
-    n = 0
     c = 0
     st = c_dv_pool_release(c)
+    n = counted(st, int(c, c_size_t), stat, errmsg)
+  end procedure dv_pool_release
+
+  !> The count c a C call wrote (0 when its status st is a failure), st reported in stat and errmsg.
+  function counted(st, c, stat, errmsg) result(n)
+    integer(c_int), intent(in) :: st
+    integer(c_size_t), intent(in) :: c
+    integer, intent(out), optional :: stat
+    character(len=:), allocatable, intent(out), optional :: errmsg
+    integer(int64) :: n
+    character(len=:), allocatable :: m_
+    n = 0
     if (st == DV_OK) n = int(c, int64)
     call report(st, stat, m_)
     if (present(errmsg)) errmsg = m_
-  end procedure dv_pool_release
+  end function
 
   module procedure dualview_stats
     character(len=:), allocatable :: m_

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "dualview.h"
+#include "expect.h"
 
-static int failures = 0;
 
 #define EXPECT_STATUS(call, code)                                                            \
     do {                                                                                     \
@@ -24,13 +24,6 @@ static int failures = 0;
 
 #define OK(call) EXPECT_STATUS(call, DV_OK)
 
-#define EXPECT(cond)                                                                  \
-    do {                                                                              \
-        if (!(cond)) {                                                                \
-            fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond);       \
-            ++failures;                                                               \
-        }                                                                             \
-    } while (0)
 
 /* Everything observable about a DualView of doubles. */
 typedef struct {

@@ -7,16 +7,9 @@
 #include <string.h>
 
 #include "dualview.h"
+#include "expect.h"
 
-static int failures = 0;
 
-#define EXPECT(cond)                                                            \
-    do {                                                                        \
-        if (!(cond)) {                                                          \
-            fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond); \
-            ++failures;                                                         \
-        }                                                                       \
-    } while (0)
 
 /* An unmarked-change status whose message holds `text`. */
 #define EXPECT_UNMARKED(call, text)                                                                 \

@@ -10,16 +10,9 @@
 #include <string.h>
 
 #include "dualview.h"
+#include "expect.h"
 
-static int failures = 0;
 
-#define EXPECT(cond)                                                            \
-    do {                                                                        \
-        if (!(cond)) {                                                          \
-            fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond); \
-            ++failures;                                                         \
-        }                                                                       \
-    } while (0)
 
 /* A DualView of 2 MiB of doubles in `space`. */
 static dv_status_t make(uint32_t space, dv_dualview_t **out) {

@@ -20,11 +20,16 @@ pub fn row_major(ext: &[usize]) -> Vec<Vec<usize>> {
 
 /// Call `f` with every multi-index of `ext` in row-major order, in one
 /// buffer (no allocation per index).
-pub fn for_each_index(ext: &[usize], mut f: impl FnMut(&[usize])) {
-    if ext.contains(&0) {
+pub fn for_each_index(ext: &[usize], f: impl FnMut(&[usize])) {
+    for_each_index_in(&vec![0; ext.len()], ext, f);
+}
+
+/// [`for_each_index`] over the box `lo..hi` (per axis).
+pub fn for_each_index_in(lo: &[usize], hi: &[usize], mut f: impl FnMut(&[usize])) {
+    if lo.iter().zip(hi).any(|(l, h)| l >= h) {
         return;
     }
-    let mut idx = vec![0; ext.len()];
+    let mut idx = lo.to_vec();
     loop {
         f(&idx);
         let mut ax = idx.len();
@@ -34,10 +39,10 @@ pub fn for_each_index(ext: &[usize], mut f: impl FnMut(&[usize])) {
             }
             ax -= 1;
             idx[ax] += 1;
-            if idx[ax] < ext[ax] {
+            if idx[ax] < hi[ax] {
                 break;
             }
-            idx[ax] = 0;
+            idx[ax] = lo[ax];
         }
     }
 }

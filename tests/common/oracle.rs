@@ -191,25 +191,12 @@ impl<V: Copy + PartialEq + Debug + Default> Oracle<V> {
             return;
         }
         if b.len() <= self.elems.len() {
-            // Every index of the box, row-major, in one buffer.
-            let mut idx = b.lo.clone();
-            loop {
-                if let Some(&k) = self.index.get(&key(&idx)) {
-                    f(&mut self.elems[k]);
+            let (index, elems) = (&self.index, &mut self.elems);
+            super::for_each_index_in(&b.lo, &b.hi, |idx| {
+                if let Some(&k) = index.get(&key(idx)) {
+                    f(&mut elems[k]);
                 }
-                let mut ax = idx.len();
-                loop {
-                    if ax == 0 {
-                        return;
-                    }
-                    ax -= 1;
-                    idx[ax] += 1;
-                    if idx[ax] < b.hi[ax] {
-                        break;
-                    }
-                    idx[ax] = b.lo[ax];
-                }
-            }
+            });
         } else {
             for e in self.elems.iter_mut().filter(|e| b.holds(&e.idx)) {
                 f(e);
