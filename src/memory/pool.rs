@@ -7,7 +7,7 @@
 //! | rule | value |
 //! | --- | --- |
 //! | what is kept | a mirror's block whose registration covers it whole when it is freed, of a size that churns: a mirror of `n` to `n + n/8` bytes was asked for after a block of that size was freed (a temporary made each step, a DualView created anew); a size a program only grows through (LAMMPS' 1 % grows) is never kept |
-//! | cap | `DV_POOL_BYTES` (bytes, or a number with `K`, `M`, `G`; `0`: no pool), default [`DEFAULT_CAP`]; a bad value is refused, naming it, by the next registering DualView's creation |
+//! | cap | `DV_POOL_BYTES` (bytes, or a number with `K`, `M`, `G`; `0`: no pool), default [`DEFAULT_CAP`]; a bad value is refused, naming it, by the next registering DualView's creation; `0` under `DV_DEBUG_MEMORY` (freed pages must fault) |
 //! | over the cap | the oldest kept blocks go first (unregistered and freed); a block larger than the cap is not kept |
 //! | reuse | a mirror of `n` bytes (whole pages) takes the smallest kept block of `n` to `n + n/8` bytes; its bytes are zeroed (the ones the mirror sees when it asks for zeroed memory, the rest always: a grow in place shows them) |
 //! | drained | when a host allocation or a registration fails (then retried once), by [`release`] (`dv_pool_release`, `dv::pool_release`, `Kokkos::finalize`, Fortran `dv_pool_release`) |
@@ -87,6 +87,10 @@ fn parse(text: &str) -> std::result::Result<usize, String> {
 
 /// The cap on the bytes the pool keeps; `InvalidArgument` naming `DV_POOL_BYTES` when its value is not a size.
 pub(crate) fn cap() -> Result<usize> {
+    // DV_DEBUG_MEMORY makes freed pages inaccessible so that a stale pointer faults: nothing kept.
+    if host::mode() == host::Mode::Guard {
+        return Ok(0);
+    }
     let set = CAP_OVERRIDE.load(Ordering::Relaxed);
     if set != usize::MAX {
         return Ok(set);

@@ -5,7 +5,8 @@
  *                  nothing; NULL is fine.
  *   pool bad-env   (DV_POOL_BYTES=lots): a DualView whose mirror registers is refused
  *                  with DV_ERROR_INVALID_ARGUMENT naming the variable, and nothing is
- *                  left behind; a host-only DualView is made as before. */
+ *                  left behind; a host-only DualView is made as before.
+ *   pool debug-memory  (DV_DEBUG_MEMORY=1): nothing is kept (freed pages must fault). */
 #include <stdio.h>
 #include <string.h>
 
@@ -46,6 +47,18 @@ static void release(void) {
     EXPECT(dv_pool_release(NULL) == DV_OK);
 }
 
+/* DV_DEBUG_MEMORY=1: freed pages must fault on a stale pointer, so nothing is kept. */
+static void debug_memory(void) {
+    for (int round = 0; round < 2; ++round) {
+        dv_dualview_t *a = NULL;
+        EXPECT(make(DV_SPACE_TEST_DEVICE, &a) == DV_OK);
+        EXPECT(dv_modify_host(a) == DV_OK && dv_sync_device(a) == DV_OK);
+        EXPECT(dv_destroy(a) == DV_OK);
+    }
+    uint64_t n = 1;
+    EXPECT(dv_pool_release(&n) == DV_OK && n == 0);
+}
+
 static void bad_env(void) {
     size_t before = 0, after = 0;
     EXPECT(dv_handle_count(&before) == DV_OK);
@@ -67,8 +80,10 @@ int main(int argc, char **argv) {
         release();
     } else if (argc == 2 && strcmp(argv[1], "bad-env") == 0) {
         bad_env();
+    } else if (argc == 2 && strcmp(argv[1], "debug-memory") == 0) {
+        debug_memory();
     } else {
-        fprintf(stderr, "usage: %s release | bad-env\n", argv[0]);
+        fprintf(stderr, "usage: %s release | bad-env | debug-memory\n", argv[0]);
         return 2;
     }
     if (failures == 0) printf("pool %s: all checks passed\n", argv[1]);
