@@ -385,6 +385,8 @@ fn the_default_mirror_is_registered_whole_in_the_background_and_released_with_it
     if !gpu("the_default_mirror_is_registered_whole_in_the_background_and_released_with_it") {
         return;
     }
+    // The registration's own path: no registered block kept for reuse (the pool has its own test).
+    dualview::memory::set_pool_cap(0);
     use dualview::memory::{registered_host_bytes, settle};
     settle();
     let before = registered_host_bytes();
@@ -450,6 +452,8 @@ fn the_opt_out_keeps_the_mirror_pageable() {
     if !gpu("the_opt_out_keeps_the_mirror_pageable") {
         return;
     }
+    // The registration's own path: no registered block kept for reuse (the pool has its own test).
+    dualview::memory::set_pool_cap(0);
     use dualview::memory::{registered_host_bytes, settle};
     settle();
     let before = registered_host_bytes();
@@ -578,6 +582,8 @@ fn lammps_growth_right_after_creation_never_leaves_part_of_the_mirror_registered
     if !gpu("lammps_growth_right_after_creation_never_leaves_part_of_the_mirror_registered") {
         return;
     }
+    // The registration's own path: no registered block kept for reuse (the pool has its own test).
+    dualview::memory::set_pool_cap(0);
     use dualview::memory::{registered_host_bytes, settle};
     let n0 = 8 << 20; // 8M atoms x 3 doubles = 192 MiB
     let want = atom_values(n0 * 3);
@@ -638,6 +644,8 @@ fn a_resize_right_after_creating_a_gib_does_not_wait_for_the_registration() {
     if !gpu("a_resize_right_after_creating_a_gib_does_not_wait_for_the_registration") {
         return;
     }
+    // The registration's own path: no registered block kept for reuse (the pool has its own test).
+    dualview::memory::set_pool_cap(0);
     use dualview::memory::{registered_host_bytes, settle};
     use std::time::Instant;
     settle();
@@ -745,4 +753,45 @@ fn guards_fill_and_copy_device_memory_safely() {
     assert_eq!(a.host().unwrap().to_vec().unwrap(), vec![1.25; 300 * 70]);
     b.device_write().unwrap().copy_from(&a.device().unwrap()).unwrap(); // device to device, Left to Right
     assert_eq!(b.host().unwrap().to_vec().unwrap(), vec![1.25; 300 * 70]);
+}
+
+// Run by scripts/gpu-check.sh with --test-threads 1: the pool and registered_host_bytes() are process-wide.
+/// The pool of registered host blocks on CUDA (DECISIONS S11; tests/pool.rs on the test
+/// device): a registered mirror of a size made again is kept when its DualView goes, still
+/// registered; the next mirror of its size gets the same block, registered at once and zero
+/// where the last owner wrote; `pool_release` unregisters it.
+#[test]
+fn a_churning_registered_mirror_is_kept_and_reused_registered_and_zeroed() {
+    if !gpu("a_churning_registered_mirror_is_kept_and_reused_registered_and_zeroed") {
+        return;
+    }
+    use dualview::memory::{pool_release, pool_stats, registered_host_bytes, set_pool_cap, settle};
+    set_pool_cap(usize::MAX); // DV_POOL_BYTES, or the default
+    pool_release();
+    settle();
+    let before = registered_host_bytes();
+    let mut block = 0;
+    for round in 0..2 {
+        let a = doubles("pooled", 1 << 15, 8, true); // 2 MiB
+        settle();
+        assert!(a.is_mirror_pinned(), "round {round}: registered");
+        round_trip(&a, 7 + round);
+        block = a.view(Side::Host).unwrap().data() as usize;
+    }
+    settle();
+    assert_eq!(pool_stats().held_bytes, 2 << 20, "the second 2 MiB mirror (a size made again) is kept");
+    assert_eq!(registered_host_bytes() - before, 2 << 20, "still registered");
+    let b = doubles("pooled", 1 << 15, 8, true);
+    assert_eq!(b.view(Side::Host).unwrap().data() as usize, block, "the kept block comes back");
+    assert!(b.is_mirror_pinned(), "registered from the start");
+    let h = b.view(Side::Host).unwrap();
+    // SAFETY: a host view of 2 MiB that nothing else writes now.
+    let bytes = unsafe { std::slice::from_raw_parts(h.data(), 2 << 20) };
+    assert!(bytes.iter().all(|&x| x == 0), "zero where the last owner wrote");
+    round_trip(&b, 9);
+    drop(h);
+    drop(b);
+    assert_eq!(pool_release(), 2 << 20);
+    settle();
+    assert_eq!(registered_host_bytes(), before, "released: unregistered");
 }
