@@ -65,7 +65,8 @@ static int async_never_blocks(cudaStream_t s) {
       const cudaError_t q = cudaEventQuery(kernel_end);
       if (q == cudaErrorNotReady) (void)cudaGetLastError();  // not an error: the answer
       if (q != cudaErrorNotReady) {
-        std::printf("FAIL %ld B: sync_host(exec) returned after the kernel ended (cudaEventQuery: %s)\n", bytes, cudaGetErrorName(q));
+        std::printf("FAIL %ld B, rep %d: sync_host(exec) returned after the kernel ended (cudaEventQuery: %s)\n", bytes, rep,
+                    cudaGetErrorName(q));
         ++failures;
       }
       CUDA_OK(cudaEventDestroy(kernel_end));
