@@ -192,20 +192,19 @@ impl Allocation {
             return Self::new_in(space, len, false, zeroed, label);
         };
         super::pool::cap()?;
-        if space == Space::HOST {
-            Self::check_len(len)?;
-            allocation_point("allocation")?;
-            let backend = space.backend()?;
-            if let Some((block, registration)) = super::pool::take(device.kind(), Self::block_for(len, true)) {
-                // What the mirror sees is zero when asked; past it always (a grow in place shows it).
-                super::host::clear(&block, if zeroed { 0 } else { len }, block.bytes());
-                let a = Self::from_block(space, backend, block, len, true, label)?;
-                a.registration.get_or_init(|| Some(registration));
-                a.registered_with.get_or_init(|| device.kind());
-                return Ok(a);
-            }
+        Self::check_len(len)?;
+        space.backend()?;
+        allocation_point("allocation")?;
+        let kept = if space == Space::HOST { super::pool::take(device.kind(), Self::block_for(len, true)) } else { None };
+        if let Some((block, registration)) = kept {
+            // What the mirror sees is zero when asked; past it always (a grow in place shows it).
+            super::host::clear(&block, if zeroed { 0 } else { len }, block.bytes());
+            let a = Self::from_block(space, space.backend()?, block, len, true, label)?;
+            a.registration.get_or_init(|| Some(registration));
+            a.registered_with.get_or_init(|| device.kind());
+            return Ok(a);
         }
-        let a = Self::new_in(space, len, true, zeroed, label)?;
+        let a = Self::fresh(space, len, true, zeroed, label)?;
         a.registration.get_or_init(|| {
             let b = device.backend().ok()?;
             b.mirror_registration(device.ordinal(), a.ptr, a.bytes(), &a.label)
@@ -229,9 +228,15 @@ impl Allocation {
 
     fn new_in(space: Space, len: usize, pages: bool, zeroed: bool, label: &Arc<str>) -> Result<Arc<Allocation>> {
         Self::check_len(len)?;
+        space.backend()?;
+        allocation_point("allocation")?;
+        Self::fresh(space, len, pages, zeroed, label)
+    }
+
+    /// A new block from the space's backend (the request checked and its allocation point counted).
+    fn fresh(space: Space, len: usize, pages: bool, zeroed: bool, label: &Arc<str>) -> Result<Arc<Allocation>> {
         let bytes = Self::block_for(len, pages);
         let backend = space.backend()?;
-        allocation_point("allocation")?;
         let _range = crate::tools::nvtx::range(|| format!("dualview allocate \"{label}\" {space} {}", crate::tools::nvtx::bytes(len)));
         // The block as the backend made it: at least `bytes` (a kept device block: its size class).
         let block = match backend.allocate(space.ordinal(), bytes, zeroed) {

@@ -8,7 +8,7 @@
 //! | --- | --- |
 //! | what is kept | a mirror's block whose registration covers it whole when it is freed, of a size that churns: a mirror of `n` to `n + n/8` bytes was asked for after a block of that size was freed (a temporary made each step, a DualView created anew); a size a program only grows through (LAMMPS' 1 % grows) is never kept |
 //! | cap | `DV_POOL_BYTES` (bytes, or a number with `K`, `M`, `G`; `0`: no pool), default [`DEFAULT_CAP`]; a bad value is refused, naming it, by the next registering DualView's creation; `0` under `DV_DEBUG_MEMORY` (freed pages must fault) |
-//! | over the cap | the oldest kept blocks go first (unregistered and freed); a block larger than the cap is not kept |
+//! | over the cap | the oldest kept blocks go first (unregistered and freed on the background thread); a block larger than the cap is not kept |
 //! | reuse | a mirror of `n` bytes (whole pages) takes the smallest kept block of `n` to `n + n/8` bytes; its bytes are zeroed (the ones the mirror sees when it asks for zeroed memory, the rest always: a grow in place shows them) |
 //! | drained | when a host allocation or a registration fails (then retried once), by [`release`] (`dv_pool_release`, `dv::pool_release`, `Kokkos::finalize`, Fortran `dv_pool_release`) |
 
@@ -111,7 +111,7 @@ pub fn set_cap(bytes: usize) {
         let mut p = lock();
         evict(&mut p, cap)
     };
-    free_all(gone);
+    free_all(gone, false);
 }
 
 /// Remove the oldest kept blocks until at most `cap` bytes are held.
@@ -125,16 +125,23 @@ fn evict(p: &mut Pool, cap: usize) -> Vec<Kept> {
     gone
 }
 
-/// Unregister and free `kept` here, on the caller's thread (a failure being
-/// retried needs the memory back before it tries again).
-fn free_all(kept: Vec<Kept>) -> usize {
+/// Unregister and free `kept`: here, on the caller's thread, when `now` (a
+/// failure being retried needs the memory back before it tries again, and a
+/// release returns what it gave back); else on the background thread, as a
+/// registered mirror's free always went (an eviction is no caller's work).
+fn free_all(kept: Vec<Kept>, now: bool) -> usize {
     let mut bytes = 0;
     for k in kept {
         let n = k.block.bytes();
         bytes += n;
         count(RELEASED, n);
         let block = k.block;
-        k.registration.release_now(Box::new(move || host::deallocate(block)));
+        let free = Box::new(move || host::deallocate(block));
+        if now {
+            k.registration.release_now(free);
+        } else {
+            k.registration.release(free);
+        }
     }
     bytes
 }
@@ -160,7 +167,7 @@ pub(crate) fn keep(kind: SpaceKind, block: Block, registration: Box<dyn HostRegi
         evict(&mut p, cap)
     };
     count(KEPT, n);
-    free_all(gone);
+    free_all(gone, false);
     Ok(())
 }
 
@@ -193,7 +200,7 @@ pub(crate) fn drain() -> usize {
         p.held = 0;
         std::mem::take(&mut p.kept)
     };
-    free_all(all)
+    free_all(all, true)
 }
 
 /// Unregister and free every block the pool keeps (registered host memory
