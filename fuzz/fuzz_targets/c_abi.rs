@@ -11,14 +11,13 @@
 //! which libFuzzer reports as a crash.
 //!
 //! The interpreter lives in `tests/reliability/engine.rs`, so
-//! `cargo test --test reliability` replays this target's corpus too.
+//! `cargo test --test reliability` replays this target's corpus too; here it is
+//! the crate `dualview-fuzz-harness` (`harness/`), built without coverage
+//! instrumentation (see `Cargo.toml`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
-#[path = "../../tests/reliability/engine.rs"]
-mod engine;
-
 fuzz_target!(|data: &[u8]| {
-    engine::run(data);
+    dualview_fuzz_harness::run(data);
 });
