@@ -49,7 +49,8 @@ module dualview
       c_bool, c_char, c_null_char, int32, int64, error_unit
   private :: dualview_typed_t, dv_extents_t, dv_desc_t, dv_range_t, dv_init_t
   private :: c_dv_last_error_copy, c_dv_create, c_dv_wrap, c_dv_clone, c_dv_destroy, c_dv_mark_result, &
-      c_dv_take, c_dv_release, c_dv_initialize, c_dv_modify_host, c_dv_modify_device, c_dv_sync_host, &
+      c_dv_take, c_dv_release, c_dv_hold, c_dv_hold_use, c_dv_let_go, c_dv_initialize, c_dv_modify_host, &
+      c_dv_modify_device, c_dv_sync_host, &
       c_dv_sync_device, c_dv_clear_sync_state, c_dv_need_sync_host, c_dv_need_sync_device, c_dv_host_access, &
       c_dv_device_access, c_dv_rank, c_dv_extent, c_dv_info, c_dv_label, c_dv_view_label, c_dv_desc_of, &
       c_dv_resize, c_dv_realloc, c_dv_handle_count, c_dv_space_info, c_dv_space_available, &
@@ -70,9 +71,11 @@ module dualview
   !> also runs from the (elemental) finalizer.
   !>
   !> Copies the language makes without calling the assignment (allocate(x, source=a),
-  !> copy-in of a dummy argument) share the handle: create and wrap record the object's
-  !> address, and destroy or finalization of a copy at another address only detaches the
-  !> copy (its handle becomes null) without releasing the original's handle.
+  !> array constructors, copy-in of a dummy argument, gfortran's temporary for a
+  !> component) share the handle: the library keeps which objects hold it, by address
+  !> (the one that made or received it, and each copy once used), and destroy or
+  !> finalization releases it only where no other holder remains; a copy never used
+  !> only detaches (docs/FORTRAN.md "Copies and ownership").
   !>
   !> A function that returns a dualview_t calls as_result on its result last: the
   !> assignment that receives it takes that handle over (no leak, whether or not the

@@ -28,15 +28,15 @@ module dualview_abi
   public :: dv_extents_t, dv_desc_t, dv_range_t, dv_init_t, dv_info_t, dv_space_info_t, &
       dv_stats_t
   public :: c_dv_last_error_copy, c_dv_create, c_dv_wrap, c_dv_clone, c_dv_destroy, &
-      c_dv_mark_result, c_dv_take, c_dv_release, c_dv_initialize, c_dv_modify_host, &
-      c_dv_modify_device, c_dv_sync_host, c_dv_sync_device, c_dv_clear_sync_state, &
-      c_dv_need_sync_host, c_dv_need_sync_device, c_dv_host_access, c_dv_device_access, &
-      c_dv_rank, c_dv_extent, c_dv_info, c_dv_label, c_dv_view_label, c_dv_desc_of, &
-      c_dv_resize, c_dv_realloc, c_dv_handle_count, c_dv_space_info, c_dv_space_available, &
-      c_dv_space_device_count, c_dv_fence, c_dv_cuda_available, c_dv_dtype_str, c_dv_version, &
-      c_dv_status_str, c_dv_report_start, c_dv_report_write, c_dv_stats, c_dv_stats_reset, &
-      c_dv_stats_global, c_dv_stats_global_reset, c_dv_last_error_set, c_dv_subview, &
-      c_dv_push_host, c_dv_push_device, c_dv_pool_release
+      c_dv_mark_result, c_dv_take, c_dv_release, c_dv_hold, c_dv_hold_use, c_dv_let_go, &
+      c_dv_initialize, c_dv_modify_host, c_dv_modify_device, c_dv_sync_host, c_dv_sync_device, &
+      c_dv_clear_sync_state, c_dv_need_sync_host, c_dv_need_sync_device, c_dv_host_access, &
+      c_dv_device_access, c_dv_rank, c_dv_extent, c_dv_info, c_dv_label, c_dv_view_label, &
+      c_dv_desc_of, c_dv_resize, c_dv_realloc, c_dv_handle_count, c_dv_space_info, &
+      c_dv_space_available, c_dv_space_device_count, c_dv_fence, c_dv_cuda_available, &
+      c_dv_dtype_str, c_dv_version, c_dv_status_str, c_dv_report_start, c_dv_report_write, &
+      c_dv_stats, c_dv_stats_reset, c_dv_stats_global, c_dv_stats_global_reset, &
+      c_dv_last_error_set, c_dv_subview, c_dv_push_host, c_dv_push_device, c_dv_pool_release
 
   ! ---- Constants: every numeric #define DV_* and every dv_status_t code of dualview.h ----
   integer(c_int32_t), parameter, public :: DV_VERSION_MAJOR = 0
@@ -525,6 +525,27 @@ module dualview_abi
     function c_dv_release(dv, released) bind(c, name="dv_release") result(res_)
       import
       type(c_ptr), value :: dv
+      logical(c_bool), intent(inout) :: released
+      integer(c_int) :: res_
+    end function
+    function c_dv_hold(dv, owner, assigned_at) bind(c, name="dv_hold") result(res_)
+      import
+      type(c_ptr), value :: dv
+      integer(c_size_t), value :: owner
+      integer(c_size_t), value :: assigned_at
+      integer(c_int) :: res_
+    end function
+    function c_dv_hold_use(dv, at, owner) bind(c, name="dv_hold_use") result(res_)
+      import
+      type(c_ptr), value :: dv
+      integer(c_size_t), value :: at
+      integer(c_size_t), intent(inout) :: owner
+      integer(c_int) :: res_
+    end function
+    function c_dv_let_go(dv, at, released) bind(c, name="dv_let_go") result(res_)
+      import
+      type(c_ptr), value :: dv
+      integer(c_size_t), value :: at
       logical(c_bool), intent(inout) :: released
       integer(c_int) :: res_
     end function

@@ -39,6 +39,7 @@ contains
   module procedure dv_f_destroy
     character(len=:), allocatable :: m_
     integer(c_int) :: st
+    call note_use(self)  ! a compiler's temporary never calls destroy: self holds the handle
     call release(self, st)
     call report(st, stat, m_)
     if (present(errmsg)) errmsg = m_
@@ -67,14 +68,15 @@ contains
     end if
     owner = c_null_ptr
     if (c_associated(lhs%h)) then
-      if (c_associated(lhs%h, rhs%h) .and. (borrowed(lhs) .or. taken)) then
+      if (c_associated(lhs%h, rhs%h) .and. (taken .or. (borrowed(lhs) .and. .not. borrowed(rhs)))) then
         ! x = a on a raw copy of a (allocate(x, source=a)): a keeps its handle;
-        ! or x = x on a result: x takes what it holds.
+        ! or x = x on a result: x takes what it holds. (Both sides copies of one
+        ! element, gfortran's temporaries of arr(1:3:2) = arr(3): the old value goes.)
         lhs%h = c_null_ptr
       else
-        ! The old handle goes; the recorded owner stays (a compiler temporary of the
-        ! left side is copied back there).
-        owner = lhs%owner
+        ! The old handle goes; its owner stays (a compiler temporary of the left side
+        ! is copied back there).
+        owner = known_owner(lhs)
         st = drop_handle(lhs)
         lhs%h = c_null_ptr
       end if
@@ -103,6 +105,7 @@ contains
   end procedure dv_f_as_result
 
   module procedure dv_f_is_valid
+    call note_use(self)
     dv_f_is_valid = c_associated(self%h)
   end procedure dv_f_is_valid
   ! ---- Shape ------------------------------------------------------------------------------------

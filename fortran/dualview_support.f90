@@ -268,6 +268,7 @@ contains
     character(len=:), allocatable, intent(out) :: msg
     live = c_associated(self%h)
     if (live) then
+      call note_use(self)
       msg = ""
       if (present(stat)) stat = DV_OK
     else if (self%state == 0) then
@@ -348,16 +349,16 @@ contains
     end do
   end subroutine
   ! ---- Ownership ------------------------------------------------------------------------------
-  ! Fortran copies objects without asking (allocate(x, source=a), copy-in/copy-out,
-  ! temporaries), so a handle is released only by the object that owns it:
-  ! - create and wrap record the object's own address (c_loc) as the owner: a raw copy
-  !   (another address) is borrowed, and destroy or finalization of it only detaches it;
-  ! - assignment into an empty object leaves the owner unrecorded (c_null_ptr): the
-  !   compiler may assign through a temporary copy of the left side (gfortran does for a
-  !   derived type with a dualview_t component) whose address means nothing afterwards,
-  !   so any holder of such a handle releases it;
-  ! - assignment into an object that holds a handle keeps the recorded owner (the place
-  !   a temporary copy of the left side is copied back to).
+  ! Fortran copies objects without asking (allocate(x, source=a), array constructors,
+  ! function results, copy-in/copy-out, and gfortran's temporary for a component with a
+  ! defined assignment, which it finalizes after copying it into the component), so a
+  ! handle is released only by the object that holds it, named by its address (c_loc):
+  ! - create, wrap and subview record the object's own address as the owner (here and in
+  !   C): a raw copy (another address) is borrowed, and letting it go only detaches it;
+  ! - an assignment keeps the owner the left side's old handle had; where none is known
+  !   (an empty left side), C records the address the assignment wrote, which may be
+  !   gfortran's temporary: the first object to use the handle becomes its owner, and
+  !   letting go releases only where no other holder can remain (dv_hold, src/ffi/holder.rs).
 
   !> The address of x (its identity for ownership).
   function addr_of(x) result(p)
@@ -366,25 +367,59 @@ contains
     p = c_loc(x)
   end function
 
+  !> x's address as the C side names holders.
+  integer(c_size_t) function at_of(x)
+    type(dualview_t), intent(in) :: x
+    at_of = transfer(addr_of(x), 0_c_size_t)
+  end function
+
   !> Whether self got its handle from create or wrap at its own address.
   logical function owns(self)
     type(dualview_t), intent(in) :: self
     owns = c_associated(self%h) .and. c_associated(self%owner, addr_of(self))
   end function
 
-  !> Whether self is a raw copy of an object that owns the handle elsewhere.
+  !> Whether self is a raw copy of an object that holds the handle elsewhere.
   logical function borrowed(self)
     type(dualview_t), intent(in) :: self
-    borrowed = c_associated(self%h) .and. c_associated(self%owner) .and. .not. owns(self)
+    integer(c_size_t) :: o
+    borrowed = .false.
+    if (.not. c_associated(self%h)) return
+    if (c_associated(self%owner)) then
+      borrowed = .not. owns(self)
+    else if (c_dv_hold_use(self%h, 0_c_size_t, o) == DV_OK) then
+      borrowed = o /= 0 .and. o /= at_of(self)
+    end if
   end function
 
-  !> Give up self's handle: released unless self is borrowed, which is only detached.
+  !> A use of self's handle: unless self made it, C notes self as one of its users
+  !> (a used copy shares the handle with its original; dv_hold).
+  subroutine note_use(self)
+    type(dualview_t), intent(in) :: self
+    integer(c_size_t) :: o
+    integer(c_int) :: st
+    if (c_associated(self%h) .and. .not. owns(self)) st = c_dv_hold_use(self%h, at_of(self), o)
+  end subroutine
+
+  !> The owner C knows for self's handle (c_null_ptr: none yet).
+  function known_owner(self) result(p)
+    type(dualview_t), intent(in) :: self
+    type(c_ptr) :: p
+    integer(c_size_t) :: o
+    p = self%owner
+    if (c_associated(p) .or. .not. c_associated(self%h)) return
+    if (c_dv_hold_use(self%h, 0_c_size_t, o) == DV_OK .and. o /= 0) p = transfer(o, p)
+  end function
+
+  !> Give up self's handle: destroyed where self is its last holder (dv_let_go), else
+  !> only detached.
   subroutine release(self, st)
     type(dualview_t), intent(inout) :: self
     integer(c_int), intent(out), optional :: st
     integer(c_int) :: s
+    logical(c_bool) :: released
     s = DV_OK
-    if (c_associated(self%h) .and. .not. borrowed(self)) s = drop_handle(self)
+    if (c_associated(self%h)) s = c_dv_let_go(self%h, at_of(self), released)
     if (present(st)) st = s
     if (c_associated(self%h)) self%state = 2
     self%h = c_null_ptr
@@ -392,9 +427,10 @@ contains
     self%took = .false.
   end subroutine
 
-  !> Release self%h: the object that took a function result destroys it; any other
-  !> holder releases it unless another object took it over (dv_release: then only
-  !> detached, as a compiler's copy of a function result is).
+  !> Release self%h whoever holds it (the old value an assignment replaces): the object
+  !> that took a function result destroys it; any other holder releases it unless another
+  !> object took it over (dv_release: then only detached, as a compiler's copy of a
+  !> function result is).
   integer(c_int) function drop_handle(self) result(st)
     type(dualview_t), intent(in) :: self
     logical(c_bool) :: released
@@ -405,15 +441,21 @@ contains
     end if
   end function
 
-  !> Make h self's handle, owned at address owner (c_null_ptr: unrecorded), after
-  !> releasing the old one.
+  !> Make h self's handle, owned at address owner (c_null_ptr: the assignment wrote self,
+  !> C finds the owner at the first use), after releasing the old one.
   subroutine adopt(self, h, owner)
     type(dualview_t), intent(inout) :: self
     type(c_ptr), intent(in) :: h, owner
+    integer(c_int) :: st
     call release(self)
     self%h = h
     self%owner = owner
     self%state = 1
+    if (c_associated(owner)) then
+      st = c_dv_hold(h, transfer(owner, 0_c_size_t), 0_c_size_t)
+    else
+      st = c_dv_hold(h, 0_c_size_t, at_of(self))
+    end if
   end subroutine
   ! ---- Life cycle -----------------------------------------------------------------------------
 

@@ -1518,6 +1518,41 @@ enum dv_status_t dv_take(struct dv_dualview_t *src,
 DV_NODISCARD enum dv_status_t dv_release(struct dv_dualview_t *dv, bool *released);
 
 /**
+ * Record which object holds `dv`: `owner` (an address naming the object that
+ * made or received it, when known), else `assigned_at` (the object an
+ * assignment wrote, which may be a compiler's temporary when it lies on the
+ * calling thread's stack; elsewhere it is the owner). Both 0: none. For
+ * a language whose compiler copies objects bitwise (the Fortran module);
+ * then `dv_hold_use` at each use and `dv_let_go` instead of `dv_release`.
+ *
+ * # Safety
+ * `dv` is a handle or NULL.
+ */
+DV_NODISCARD enum dv_status_t dv_hold(struct dv_dualview_t *dv, size_t owner, size_t assigned_at);
+
+/**
+ * A use of `dv` by the object at `at`: when no owner is recorded yet, that
+ * object becomes it. `*owner` = the owner after the call (0: none known);
+ * `at` = 0 only asks.
+ *
+ * # Safety
+ * `dv` is a handle or NULL; `owner` is writable.
+ */
+DV_NODISCARD enum dv_status_t dv_hold_use(struct dv_dualview_t *dv, size_t at, size_t *owner);
+
+/**
+ * The object at `at` gives `dv` up: `dv` is destroyed when that object is
+ * its last holder by the rules of `dv_hold` (a result not yet taken: always),
+ * else only detached (another object still holds it). `*released` (may be
+ * NULL) says which. `dv_let_go(NULL, ...)` does nothing.
+ *
+ * # Safety
+ * `dv` is a handle or NULL; `released` is NULL or writable. No other thread
+ * may use `dv` during or after a call that destroys it.
+ */
+DV_NODISCARD enum dv_status_t dv_let_go(struct dv_dualview_t *dv, size_t at, bool *released);
+
+/**
  * `*out` = the rank.
  *
  * # Safety

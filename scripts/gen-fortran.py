@@ -52,7 +52,7 @@ RANKS = [1, 2, 3, 4, 5, 6, 7, 8]
 
 # The C functions module dualview calls; each gets an interface c_<name> from its prototype.
 C_FUNCTIONS = ["dv_last_error_copy", "dv_create", "dv_wrap", "dv_clone", "dv_destroy",
-               "dv_mark_result", "dv_take", "dv_release", "dv_initialize",
+               "dv_mark_result", "dv_take", "dv_release", "dv_hold", "dv_hold_use", "dv_let_go", "dv_initialize",
                "dv_modify_host", "dv_modify_device", "dv_sync_host", "dv_sync_device", "dv_clear_sync_state",
                "dv_need_sync_host", "dv_need_sync_device", "dv_host_access", "dv_device_access",
                "dv_rank", "dv_extent", "dv_info", "dv_label", "dv_view_label", "dv_desc_of",

@@ -1,5 +1,6 @@
 //! Handing a handle over (`dv_mark_result`, `dv_take`, `dv_release`), for
-//! languages without move semantics: src/ffi/ownership.rs, through the C entries;
+//! languages without move semantics, and which objects hold it (`dv_hold`,
+//! `dv_hold_use`, `dv_let_go`): src/ffi/ownership.rs, through the C entries;
 //! and holding one side's block past its DualView (`dv_block_hold`, `dv_block_release`,
 //! `dv_live_memory`: src/ffi/memory.rs, DECISIONS C16).
 
@@ -135,5 +136,95 @@ fn holds_refuse_bad_input_and_a_second_release() {
         assert_eq!(dv_live_memory(DV_SPACE_HOST, std::ptr::null_mut(), &mut n), dv_status_t::DV_OK);
         assert!(n >= 1, "at least this DualView's block");
         assert_eq!(dv_destroy(a), dv_status_t::DV_OK);
+    }
+}
+
+/// Whether `h` is a live handle.
+fn alive(h: *mut dv_dualview_t) -> bool {
+    let mut r = 0u32;
+    // SAFETY: any handle bits are accepted; the output is writable.
+    unsafe { dv_rank(h, &mut r) == dv_status_t::DV_OK }
+}
+
+#[test]
+fn holders_share_a_handle_and_the_last_releases_it() {
+    use dv_status_t::DV_OK;
+    // Addresses name objects; these are off any stack (static), so an assignment's
+    // left side holds at once.
+    static A: u8 = 0;
+    static T: u8 = 0;
+    let (a, t) = (&A as *const u8 as usize, &T as *const u8 as usize);
+    let mut released = true;
+    let mut owner = 0usize;
+    // Made by A; T, a copy, uses it: either may go first.
+    for a_first in [true, false] {
+        let h = make();
+        // SAFETY: live handle, writable outputs (here and below).
+        assert_eq!(unsafe { dv_hold(h, a, 0) }, DV_OK);
+        assert_eq!(unsafe { dv_hold_use(h, t, &mut owner) }, DV_OK);
+        assert_eq!(owner, a, "the maker stays the first holder");
+        let (first, second) = if a_first { (a, t) } else { (t, a) };
+        assert_eq!(unsafe { dv_let_go(h, first, &mut released) }, DV_OK);
+        assert!(!released && alive(h), "the other holder still uses it");
+        assert_eq!(unsafe { dv_let_go(h, second, &mut released) }, DV_OK);
+        assert!(released && !alive(h), "the last holder releases it");
+    }
+    // A copy never used only detaches.
+    let h = make();
+    assert_eq!(unsafe { dv_hold(h, a, 0) }, DV_OK);
+    assert_eq!(unsafe { dv_let_go(h, t, &mut released) }, DV_OK);
+    assert!(!released && alive(h));
+    assert_eq!(unsafe { dv_let_go(h, a, std::ptr::null_mut()) }, DV_OK);
+    assert!(!alive(h));
+    // An assignment that wrote a static object: that object holds it at once.
+    let h = make();
+    assert_eq!(unsafe { dv_hold(h, 0, a) }, DV_OK);
+    assert_eq!(unsafe { dv_hold_use(h, 0, &mut owner) }, DV_OK);
+    assert_eq!(owner, a);
+    assert_eq!(unsafe { dv_let_go(h, a, &mut released) }, DV_OK);
+    assert!(released);
+}
+
+#[test]
+fn an_assignment_into_a_stack_object_waits_for_a_use() {
+    use dv_status_t::DV_OK;
+    let on_stack = 0u8; // where a compiler's temporary would be
+    let x = &on_stack as *const u8 as usize;
+    static Y: u8 = 0; // the component the temporary is copied into
+    let y = &Y as *const u8 as usize;
+    let (mut released, mut owner) = (true, 1usize);
+    let h = make();
+    // SAFETY: live handle, writable outputs (here and below).
+    assert_eq!(unsafe { dv_hold(h, 0, x) }, DV_OK);
+    assert_eq!(unsafe { dv_hold_use(h, 0, &mut owner) }, DV_OK);
+    assert_eq!(owner, 0, "nobody holds it before a use");
+    assert_eq!(unsafe { dv_let_go(h, x, &mut released) }, DV_OK);
+    assert!(!released && alive(h), "the temporary's finalization releases nothing");
+    assert_eq!(unsafe { dv_hold_use(h, y, &mut owner) }, DV_OK);
+    assert_eq!(owner, y);
+    assert_eq!(unsafe { dv_let_go(h, y, &mut released) }, DV_OK);
+    assert!(released && !alive(h));
+}
+
+#[test]
+fn holder_calls_refuse_bad_input_and_change_nothing() {
+    use dv_status_t::*;
+    let mut owner = 7usize;
+    let mut released = true;
+    // SAFETY: NULL and dead handles are refused; outputs are writable or NULL.
+    unsafe {
+        assert_eq!(dv_hold(std::ptr::null_mut(), 1, 0), DV_ERROR_NULL_ARGUMENT);
+        assert_eq!(dv_hold_use(std::ptr::null_mut(), 1, &mut owner), DV_ERROR_NULL_ARGUMENT);
+        assert_eq!(owner, 7);
+        assert_eq!(dv_let_go(std::ptr::null_mut(), 1, &mut released), DV_OK, "letting go of NULL does nothing");
+        assert!(!released);
+        let h = make();
+        assert_eq!(dv_hold_use(h, 1, std::ptr::null_mut()), DV_ERROR_NULL_ARGUMENT);
+        assert!(alive(h));
+        assert_eq!(dv_destroy(h), DV_OK);
+        assert_eq!(dv_hold(h, 1, 0), DV_ERROR_INVALID_HANDLE);
+        assert_eq!(dv_hold_use(h, 1, &mut owner), DV_ERROR_INVALID_HANDLE);
+        assert_eq!(dv_let_go(h, 1, &mut released), DV_ERROR_INVALID_HANDLE);
+        assert_eq!(owner, 7);
     }
 }

@@ -363,6 +363,39 @@ pub(crate) fn set_tools_callback(event: u32, f: Option<unsafe extern "C" fn()>) 
     unsafe { crate::tools::set_callback(event, f) }
 }
 
+/// Whether `addr` lies on the calling thread's stack: a compiler's automatic
+/// storage (its temporaries live there), as opposed to heap or static memory,
+/// which only named objects occupy. The bounds are read once per thread.
+pub(crate) fn on_callers_stack(addr: usize) -> bool {
+    thread_local! {
+        static STACK: (usize, usize) = stack_bounds();
+    }
+    STACK.with(|&(lo, hi)| lo <= addr && addr < hi)
+}
+
+/// The calling thread's stack, `lo..hi` (everything where it cannot be read:
+/// then every object may be a temporary, the cautious answer).
+#[cfg(all(target_os = "linux", not(miri)))]
+fn stack_bounds() -> (usize, usize) {
+    let mut attr = std::mem::MaybeUninit::<libc::pthread_attr_t>::uninit();
+    let (mut base, mut size) = (std::ptr::null_mut(), 0usize);
+    // SAFETY: pthread_getattr_np initialises `attr` for the calling thread when it
+    // returns 0; only then is it read (pthread_attr_getstack) and destroyed, once.
+    let ok = unsafe {
+        libc::pthread_getattr_np(libc::pthread_self(), attr.as_mut_ptr()) == 0 && {
+            let got = libc::pthread_attr_getstack(attr.as_ptr(), &mut base, &mut size) == 0;
+            libc::pthread_attr_destroy(attr.as_mut_ptr());
+            got
+        }
+    };
+    if ok { (base as usize, base as usize + size) } else { (0, usize::MAX) }
+}
+
+#[cfg(not(all(target_os = "linux", not(miri))))]
+fn stack_bounds() -> (usize, usize) {
+    (0, usize::MAX)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

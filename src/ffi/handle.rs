@@ -17,6 +17,7 @@
 //! handle marked as a result is handed over once by `dv_take`, and after that
 //! `dv_release` by any holder other than its taker only detaches.
 
+use super::holder::Holder;
 use crate::dual_view::RawDualView;
 use crate::error::{Error, ErrorKind};
 use std::ptr::null_mut;
@@ -60,6 +61,8 @@ struct Slot {
     state: AtomicU32,
     /// The live handle's [`Mark`] (0 when it is made).
     mark: AtomicU8,
+    /// Which object of a language without copy control holds it (under the lock).
+    holder: UnsafeCell<Holder>,
     /// The generation the next handle of this slot gets (under the lock).
     next: UnsafeCell<u32>,
     entry: UnsafeCell<MaybeUninit<Entry>>,
@@ -72,7 +75,13 @@ struct Slot {
 unsafe impl Sync for Slot {}
 
 #[allow(clippy::declare_interior_mutable_const)]
-const EMPTY: Slot = Slot { state: AtomicU32::new(0), mark: AtomicU8::new(0), next: UnsafeCell::new(1), entry: UnsafeCell::new(MaybeUninit::uninit()) };
+const EMPTY: Slot = Slot {
+    state: AtomicU32::new(0),
+    mark: AtomicU8::new(0),
+    holder: UnsafeCell::new(Holder::NONE),
+    next: UnsafeCell::new(1),
+    entry: UnsafeCell::new(MaybeUninit::uninit()),
+};
 
 type Segment = [Slot; SEG_LEN];
 
@@ -152,6 +161,8 @@ pub(crate) fn insert(entry: Entry) -> Result<*mut dv_dualview_t, Error> {
         *s.next.get()
     };
     s.mark.store(Mark::Plain as u8, Ordering::Relaxed);
+    // SAFETY: under the allocator lock, which every access to `holder` takes.
+    unsafe { *s.holder.get() = Holder::NONE };
     s.state.store(generation, Ordering::Release);
     let bits = ((generation as u64) << 32) | (index as u64 + 1);
     Ok(bits as usize as *mut dv_dualview_t)
@@ -231,6 +242,15 @@ pub(crate) fn mark(h: *const dv_dualview_t, arg: &str) -> Result<Mark, Error> {
     })
 }
 
+/// Read or change a live handle's [`Holder`] under the allocator lock (the
+/// handle is checked under it too, so a concurrent destroy is seen).
+pub(crate) fn with_holder<R>(h: *const dv_dualview_t, arg: &str, f: impl FnOnce(&mut Holder) -> R) -> Result<R, Error> {
+    let _a = ALLOC.lock().unwrap_or_else(|e| e.into_inner());
+    let s = live_slot(h, arg)?;
+    // SAFETY: `holder` is read and written only under the allocator lock, held here.
+    Ok(f(unsafe { &mut *s.holder.get() }))
+}
+
 /// Invalidate a handle and return what it owned.
 pub(crate) fn remove(h: *const dv_dualview_t) -> Result<Entry, Error> {
     let (low, generation) = decode(h);
@@ -245,6 +265,7 @@ pub(crate) fn remove(h: *const dv_dualview_t) -> Result<Entry, Error> {
     // reach `entry`, which held an initialised Entry while live.
     let entry = unsafe {
         *s.next.get() = generation.wrapping_add(1).max(1);
+        *s.holder.get() = Holder::NONE;
         (*s.entry.get()).assume_init_read()
     };
     a.free.push(index);

@@ -16,6 +16,7 @@ mod boundary;
 mod dual_view;
 mod extents;
 mod handle;
+mod holder;
 mod init;
 mod memory;
 mod ownership;

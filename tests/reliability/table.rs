@@ -388,6 +388,69 @@ fn rows() -> BTreeMap<&'static str, Row> {
                 release(c)
             }),
     );
+    // Holders (src/ffi/holder.rs), on fresh handles too: a handle is held by an
+    // object named by address (1 here), released by the call where it is the last.
+    let hold = move |c: *mut dv_dualview_t| {
+        // SAFETY: a fresh handle, released here.
+        let st = unsafe { dv_hold(c, 1, 0) };
+        ok(unsafe { dv_destroy(c) });
+        st
+    };
+    m.insert(
+        "dv_hold",
+        Row::default()
+            .null("`dv`", |_| unsafe { dv_hold(null_mut(), 1, 0) })
+            .dead(|fx| unsafe { dv_hold(fx.d, 1, 0) })
+            .konst(move |fx| hold(fresh(fx.a, true)))
+            .stale(move |fx| hold(fresh(fx.s, false)))
+            .oom(move |fx| {
+                inject_allocation_failure(0);
+                let c = fresh(fx.a, false);
+                inject_allocation_failure(1);
+                hold(c)
+            }),
+    );
+    let hold_use = move |c: *mut dv_dualview_t, out: bool| {
+        let mut o = 0usize;
+        // SAFETY: a fresh handle, released here; the output writable or NULL on purpose.
+        let st = unsafe { dv_hold_use(c, 1, if out { &mut o } else { null_mut() }) };
+        ok(unsafe { dv_destroy(c) });
+        st
+    };
+    m.insert(
+        "dv_hold_use",
+        Row::default()
+            .null("`dv`", |_| unsafe { dv_hold_use(null_mut(), 1, &mut 0) })
+            .null("`owner`", move |fx| hold_use(fresh(fx.a, false), false))
+            .dead(|fx| unsafe { dv_hold_use(fx.d, 1, &mut 0) })
+            .konst(move |fx| hold_use(fresh(fx.a, true), true))
+            .stale(move |fx| hold_use(fresh(fx.s, false), true))
+            .oom(move |fx| {
+                inject_allocation_failure(0);
+                let c = fresh(fx.a, false);
+                inject_allocation_failure(1);
+                hold_use(c, true)
+            }),
+    );
+    let let_go = move |c: *mut dv_dualview_t| {
+        let mut r = false;
+        // SAFETY: a fresh handle with no holder recorded: released by the call.
+        unsafe { dv_let_go(c, 1, &mut r) }
+    };
+    m.insert(
+        "dv_let_go",
+        Row::default()
+            .null("`dv`", |_| unsafe { dv_let_go(null_mut(), 1, null_mut()) })
+            .dead(|fx| unsafe { dv_let_go(fx.d, 1, null_mut()) })
+            .konst(move |fx| let_go(fresh(fx.a, true)))
+            .stale(move |fx| let_go(fresh(fx.s, false)))
+            .oom(move |fx| {
+                inject_allocation_failure(0);
+                let c = fresh(fx.a, false);
+                inject_allocation_failure(1);
+                let_go(c)
+            }),
+    );
     m.insert(
         "dv_destroy",
         Row::default()
