@@ -86,21 +86,25 @@ impl Boxes {
         if b.is_empty() {
             return Some(self.clone());
         }
+        // The boxes `b` leaves alone stay as they are (no two of them join: this map
+        // was joined); the pieces cut from the others and `b` itself are added one
+        // at a time, each joined with what it touches.
         let mut list: Vec<(IndexBox, Cell)> = Vec::with_capacity(self.list.len() + 2 * b.rank() + 1);
+        let mut new: Vec<(IndexBox, Cell)> = Vec::new();
         for &(x, c) in &self.list {
             if x.overlaps(b) {
-                list.extend(x.subtract(b).into_iter().map(|p| (p, c)));
+                new.extend(x.subtract(b).into_iter().map(|p| (p, c)));
             } else {
                 list.push((x, c));
             }
-            if list.len() > 4 * MAX_BOXES {
+            if list.len() + new.len() > 4 * MAX_BOXES {
                 return None;
             }
         }
         if cell != self.base {
-            list.push((*b, cell));
+            new.push((*b, cell));
         }
-        join(&mut list);
+        join_into(&mut list, new);
         (list.len() <= MAX_BOXES).then(|| {
             list.shrink_to_fit();
             Boxes { base: self.base, list }
@@ -108,24 +112,21 @@ impl Boxes {
     }
 }
 
-/// Join boxes of one cell that are neighbours along one axis and equal on
-/// the others, until none are (fewer boxes, the same elements).
-fn join(list: &mut Vec<(IndexBox, Cell)>) {
-    list.retain(|(b, _)| !b.is_empty());
-    let mut again = true;
-    while again {
-        again = false;
-        'outer: for i in 0..list.len() {
-            for j in i + 1..list.len() {
-                if list[i].1 == list[j].1
-                    && let Some(u) = union(&list[i].0, &list[j].0)
-                {
-                    list[i].0 = u;
-                    list.swap_remove(j);
-                    again = true;
-                    break 'outer;
-                }
+/// Add `new` to `list`, in which no two boxes join, joining each added box
+/// with a box of its cell it touches (neighbours along one axis, equal on the
+/// others) until it touches none: every pair is tried once, when the later of
+/// the two comes in, so a mark costs the map's length times the boxes it adds.
+fn join_into(list: &mut Vec<(IndexBox, Cell)>, mut new: Vec<(IndexBox, Cell)>) {
+    while let Some((b, c)) = new.pop() {
+        if b.is_empty() {
+            continue;
+        }
+        match list.iter().enumerate().find_map(|(k, (x, xc))| if *xc == c { union(x, &b).map(|u| (k, u)) } else { None }) {
+            Some((k, u)) => {
+                list.swap_remove(k);
+                new.push((u, c));
             }
+            None => list.push((b, c)),
         }
     }
 }
