@@ -23,7 +23,7 @@ use crate::error::{Error, ErrorKind};
 use std::ptr::null_mut;
 use std::cell::UnsafeCell;
 use std::mem::MaybeUninit;
-use std::sync::atomic::{AtomicPtr, AtomicU32, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicPtr, AtomicU32, AtomicU8, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// An opaque DualView handle. Create with `dv_create`, `dv_wrap`, `dv_clone`
@@ -61,8 +61,10 @@ struct Slot {
     state: AtomicU32,
     /// The live handle's [`Mark`] (0 when it is made).
     mark: AtomicU8,
-    /// Which object of a language without copy control holds it (under the lock).
+    /// Which objects of a language without copy control hold it (under the lock).
     holder: UnsafeCell<Holder>,
+    /// The holder's first user, readable without the lock (0: none).
+    first_user: AtomicUsize,
     /// The generation the next handle of this slot gets (under the lock).
     next: UnsafeCell<u32>,
     entry: UnsafeCell<MaybeUninit<Entry>>,
@@ -79,6 +81,7 @@ const EMPTY: Slot = Slot {
     state: AtomicU32::new(0),
     mark: AtomicU8::new(0),
     holder: UnsafeCell::new(Holder::NONE),
+    first_user: AtomicUsize::new(0),
     next: UnsafeCell::new(1),
     entry: UnsafeCell::new(MaybeUninit::uninit()),
 };
@@ -163,6 +166,7 @@ pub(crate) fn insert(entry: Entry) -> Result<*mut dv_dualview_t, Error> {
     s.mark.store(Mark::Plain as u8, Ordering::Relaxed);
     // SAFETY: under the allocator lock, which every access to `holder` takes.
     unsafe { *s.holder.get() = Holder::NONE };
+    s.first_user.store(0, Ordering::Relaxed);
     s.state.store(generation, Ordering::Release);
     let bits = ((generation as u64) << 32) | (index as u64 + 1);
     Ok(bits as usize as *mut dv_dualview_t)
@@ -248,7 +252,17 @@ pub(crate) fn with_holder<R>(h: *const dv_dualview_t, arg: &str, f: impl FnOnce(
     let _a = ALLOC.lock().unwrap_or_else(|e| e.into_inner());
     let s = live_slot(h, arg)?;
     // SAFETY: `holder` is read and written only under the allocator lock, held here.
-    Ok(f(unsafe { &mut *s.holder.get() }))
+    let holder = unsafe { &mut *s.holder.get() };
+    let r = f(holder);
+    s.first_user.store(holder.users.first().copied().unwrap_or(0), Ordering::Release);
+    Ok(r)
+}
+
+/// Whether the object at `at` is a live handle's first user: the lock-free
+/// answer to a repeated use (`Ok(false)` sends the caller to [`with_holder`]).
+#[inline]
+pub(crate) fn is_first_user(h: *const dv_dualview_t, arg: &str, at: usize) -> Result<bool, Error> {
+    Ok(at != 0 && live_slot(h, arg)?.first_user.load(Ordering::Acquire) == at)
 }
 
 /// Invalidate a handle and return what it owned.

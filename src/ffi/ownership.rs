@@ -112,7 +112,8 @@ pub unsafe extern "C" fn dv_hold(dv: *mut dv_dualview_t, owner: usize, assigned_
 pub unsafe extern "C" fn dv_hold_use(dv: *mut dv_dualview_t, at: usize, owner: *mut usize) -> dv_status_t {
     call(function!(), || {
         let o = checked(owner, "owner")?;
-        let now = handle::with_holder(dv, "dv", |h| h.used_by(at))?;
+        // The common case, a holder using its handle again, takes no lock.
+        let now = if handle::is_first_user(dv, "dv", at)? { at } else { handle::with_holder(dv, "dv", |h| h.used_by(at))? };
         put(o, now);
         Ok(())
     })
