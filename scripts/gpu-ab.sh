@@ -31,7 +31,7 @@ build() { # name, include dir, library dir
 }
 build old "$GPU/old/include" "$GPU/old/lib"
 build new "$ROOT/include" "$GPU/lib"
-echo "old: $(cat "$GPU/old/commit" 2>/dev/null || echo '?'); new: $(git rev-parse --short HEAD 2>/dev/null || echo 'this tree')" |
+echo "old: $(cat "$GPU/old/commit" 2>/dev/null || echo '?'); new: $(cat "$GPU/lib/commit" 2>/dev/null || echo 'this tree')" |
   tee "$OUT_DIR/which.txt"
 status=0
 start=$SECONDS

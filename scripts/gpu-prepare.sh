@@ -21,6 +21,8 @@ SONAME=libdualview.so.$(sed -n 's/^version = "\([0-9]*\.[0-9]*\)\..*/\1/p' Cargo
 cargo rustc --release --lib --crate-type cdylib -- -C link-arg=-Wl,-soname,$SONAME
 cp target/release/libdualview.so .gpu/lib/$SONAME
 ln -sf $SONAME .gpu/lib/libdualview.so   # one copy: carry holds 64 MiB in all
+# The commit the library was built from (gpu-ab.sh's "new"; "+" when src/ differs from it).
+echo "$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src include || echo +)" > .gpu/lib/commit
 executables() { # cargo arguments...: "name path" of each executable they build
   cargo "$@" --message-format=json 2>/dev/null | python3 -c 'import json,sys
 for l in sys.stdin:

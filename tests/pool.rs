@@ -5,7 +5,8 @@
 //! What a program can see, checked against what it did: a registered mirror
 //! whose DualView goes stays registered (the driver's count keeps its bytes)
 //! when its size churns (a DualView of that size was made again after one went);
-//! the next mirror of about its size gets that block (the same address),
+//! the next mirror of about its size gets that block (the same address, once
+//! the background thread has zeroed it),
 //! registered at once and zero whatever the last owner wrote; a mirror of
 //! another size does not; the cap bounds what is kept, the oldest going
 //! first; a refused registration and a failed host allocation drain the pool
@@ -102,6 +103,7 @@ fn registered_mirrors_are_kept_reused_capped_drained_and_released() {
 
     // 3. A mirror much smaller than the kept block does not take it (at most 1/8 more).
     drop(b);
+    settle(); // the pool zeroes a kept block on the background thread
     let c = doubles("pool_c", MIB);
     assert_ne!(host_addr(&c), block, "1 MiB does not take a 2 MiB block");
     assert_eq!(pool_stats().held_bytes, 2 * MIB);
@@ -127,13 +129,16 @@ fn registered_mirrors_are_kept_reused_capped_drained_and_released() {
     settle();
     let (da, ea) = (host_addr(&d), host_addr(&e));
     drop(d);
+    settle(); // the pool zeroes a kept block on the background thread
     drop(e);
+    settle(); // the pool zeroes a kept block on the background thread
     let s = pool_stats();
     assert_eq!((s.held_bytes, s.held_blocks), (2 * MIB, 1), "two 2 MiB blocks do not fit 3 MiB");
     assert_eq!(registered(base), 2 * MIB, "the one over the cap was unregistered");
     let f = doubles("pool_f", 2 * MIB);
     assert_eq!(host_addr(&f), ea, "the newer block was kept, not {da:#x}");
     drop(f);
+    settle(); // the pool zeroes a kept block on the background thread
 
     // 6. A registration the driver refuses drains the pool and is tried again. A small mirror
     // registers at its first copy on a stream, on this thread, where the refusal is injected.
@@ -155,6 +160,7 @@ fn registered_mirrors_are_kept_reused_capped_drained_and_released() {
     let k = doubles("pool_k2", 2 * MIB); // the churning size: kept again when it goes
     settle();
     drop(k);
+    settle(); // the pool zeroes a kept block on the background thread
     assert_eq!(pool_stats().held_bytes, 2 * MIB);
 
     // 7. A host allocation the system refuses drains the pool too (then fails as before).
@@ -171,6 +177,7 @@ fn registered_mirrors_are_kept_reused_capped_drained_and_released() {
     let h = doubles("pool_h", 2 * MIB);
     settle();
     drop(h);
+    settle(); // the pool zeroes a kept block on the background thread
     // The transfer report (DV_REPORT) shows what the pool holds and did.
     let report = dualview::report::text();
     let line = report.lines().find(|l| l.starts_with("pool of registered host blocks")).unwrap_or_else(|| panic!("{report}"));
@@ -187,5 +194,6 @@ fn registered_mirrors_are_kept_reused_capped_drained_and_released() {
     let k = doubles("pool_k", 2 * MIB);
     settle();
     drop(k);
+    settle(); // the pool zeroes a kept block on the background thread
     assert_eq!((pool_stats().held_bytes, registered(base)), (0, 0));
 }

@@ -197,8 +197,7 @@ impl Allocation {
         allocation_point("allocation")?;
         let kept = if space == Space::HOST { super::pool::take(device.kind(), Self::block_for(len, true)) } else { None };
         if let Some((block, registration)) = kept {
-            // What the mirror sees is zero when asked; past it always (a grow in place shows it).
-            super::host::clear(&block, if zeroed { 0 } else { len }, block.bytes());
+            // The pool zeroed it whole before it kept it (pool.rs).
             let a = Self::from_block(space, space.backend()?, block, len, true, label)?;
             a.registration.get_or_init(|| Some(registration));
             a.registered_with.get_or_init(|| device.kind());

@@ -9,7 +9,7 @@
 //! | what is kept | a mirror's block whose registration covers it whole when it is freed, of a size that churns: a mirror of `n` to `n + n/8` bytes was asked for after a block of that size was freed (a temporary made each step, a DualView created anew); a size a program only grows through (LAMMPS' 1 % grows) is never kept |
 //! | cap | `DV_POOL_BYTES` (bytes, or a number with `K`, `M`, `G`; `0`: no pool), default [`DEFAULT_CAP`]; a bad value is refused, naming it, by the next registering DualView's creation; `0` under `DV_DEBUG_MEMORY` (freed pages must fault) |
 //! | over the cap | the oldest kept blocks go first (unregistered and freed on the background thread); a block larger than the cap is not kept |
-//! | reuse | a mirror of `n` bytes (whole pages) takes the smallest kept block of `n` to `n + n/8` bytes; its bytes are zeroed (the ones the mirror sees when it asks for zeroed memory, the rest always: a grow in place shows them) |
+//! | reuse | a mirror of `n` bytes (whole pages) takes the smallest kept block of `n` to `n + n/8` bytes; a block is zeroed on the background thread before it enters the pool, so it comes zeroed at no cost to the mirror (one freed just before is not there yet) |
 //! | drained | when a host allocation or a registration fails (then retried once), by [`release`] (`dv_pool_release`, `dv::pool_release`, `Kokkos::finalize`, Fortran `dv_pool_release`) |
 
 use super::{host, Block, HostRegistration};
@@ -154,7 +154,7 @@ pub(crate) fn keep(kind: SpaceKind, block: Block, registration: Box<dyn HostRegi
     if n == 0 || n > cap || !registration.is_registered() {
         return Err((block, registration));
     }
-    let gone = {
+    {
         let mut p = lock();
         let churns = p.churning.contains(&n);
         remember(&mut p.freed, n);
@@ -162,12 +162,21 @@ pub(crate) fn keep(kind: SpaceKind, block: Block, registration: Box<dyn HostRegi
             drop(p);
             return Err((block, registration));
         }
-        p.held += n;
-        p.kept.push(Kept { kind, block, registration });
-        evict(&mut p, cap)
-    };
-    count(KEPT, n);
-    free_all(gone, false);
+    }
+    // Zeroed on the background thread before any mirror can take it, so that taking it
+    // costs no more than the fresh block's zero pages would (a block still being zeroed
+    // is not there yet: that mirror gets a fresh block).
+    super::background::submit(move || {
+        host::clear(&block, 0, n);
+        let gone = {
+            let mut p = lock();
+            p.held += n;
+            p.kept.push(Kept { kind, block, registration });
+            evict(&mut p, cap)
+        };
+        count(KEPT, n);
+        free_all(gone, false);
+    });
     Ok(())
 }
 
@@ -214,6 +223,7 @@ pub(crate) fn drain() -> usize {
 /// # let _ = released;
 /// ```
 pub fn release() -> usize {
+    super::background::settle(); // blocks being zeroed for the pool are in it first
     drain()
 }
 
