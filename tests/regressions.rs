@@ -648,3 +648,25 @@ fn issue18_item3_through_the_c_abi() {
         }
     }
 }
+
+/// Fuzz finding (the hour at `-max_len=320`, issue 46): a blocking `deep_copy` into a
+/// one-space DualView from a source whose elements are newer on both sides answered
+/// `Busy` from the call alone: the copy of Kokkos' side still held the destination's
+/// borrow when the copy of the other side's newer elements took it again (one flag for
+/// both sides of one allocation). The destination must get each element's newest value.
+#[test]
+fn deep_copy_into_one_space_from_a_source_newer_on_both_sides() {
+    let a = raw(&[4]);
+    a.fill(Side::Host, &1.0f64.to_ne_bytes()).unwrap();
+    a.sync(Side::Device).unwrap();
+    let low = a.subview(&[Slice::Range(0, 2)]).unwrap();
+    low.view_fill(Side::Device, &2.0f64.to_ne_bytes()).unwrap();
+    low.modify(Side::Device).unwrap(); // elements 0, 1 newer on the device
+    let high = a.subview(&[Slice::Range(2, 4)]).unwrap();
+    high.sync(Side::Host).unwrap(); // clears Kokkos' counters (nothing to copy there)
+    high.view_fill(Side::Host, &3.0f64.to_ne_bytes()).unwrap();
+    high.modify(Side::Host).unwrap(); // elements 2, 3 newer on the host, Kokkos' host counter set
+    let one = dualview::doc::raw::<f64>(&[4], Space::HOST);
+    RawDualView::deep_copy(&one, &a).unwrap();
+    assert_eq!(read(&one, Side::Host), vec![2.0, 2.0, 3.0, 3.0], "each element's newest value");
+}

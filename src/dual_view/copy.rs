@@ -244,6 +244,9 @@ impl RawDualView {
             let src_st: &State = src_st.unwrap_or(dst_st);
             let proof = Self::copy_proof(dst, dst_st, dst_side, src, src_st, src_side)?;
             proof.copy_view(&d, &s).map_err(fail)?; // fences both devices first (G5)
+            // Its borrows go before the other side's copy takes its own: a one-space `dst`
+            // has one borrow flag for both sides (a fuzz finding: BUSY from a call alone).
+            drop(proof);
             Self::copy_also(dst, dst_st, dst_side.other(), src, src_st, src_side.other(), also, Stream::null())?;
             counted();
             return Ok(());
