@@ -328,6 +328,14 @@ fn rows() -> BTreeMap<&'static str, Row> {
         ok(unsafe { if konst { dv_clone_const(src, &mut c) } else { dv_clone(src, &mut c) } });
         c
     };
+    // The `oom` probe of these rows: a fresh handle made while allocations succeed, then the
+    // call with its first allocation failing.
+    let failing = move |fx: &Fx| {
+        inject_allocation_failure(0);
+        let c = fresh(fx.a, false);
+        inject_allocation_failure(1);
+        c
+    };
     let mark = move |c: *mut dv_dualview_t| {
         // SAFETY: a fresh handle, released here.
         let st = unsafe { dv_mark_result(c) };
@@ -341,12 +349,7 @@ fn rows() -> BTreeMap<&'static str, Row> {
             .dead(|fx| unsafe { dv_mark_result(fx.d) })
             .konst(move |fx| mark(fresh(fx.a, true)))
             .stale(move |fx| mark(fresh(fx.s, false)))
-            .oom(move |fx| {
-                inject_allocation_failure(0);
-                let c = fresh(fx.a, false);
-                inject_allocation_failure(1);
-                mark(c)
-            }),
+            .oom(move |fx| mark(failing(fx))),
     );
     let take = move |src: *mut dv_dualview_t, out: bool, taken: bool| {
         let (mut o, mut t) = (null_mut(), false);
@@ -381,12 +384,7 @@ fn rows() -> BTreeMap<&'static str, Row> {
             .dead(|fx| unsafe { dv_release(fx.d, null_mut()) })
             .konst(move |fx| release(fresh(fx.a, true)))
             .stale(move |fx| release(fresh(fx.s, false)))
-            .oom(move |fx| {
-                inject_allocation_failure(0);
-                let c = fresh(fx.a, false);
-                inject_allocation_failure(1);
-                release(c)
-            }),
+            .oom(move |fx| release(failing(fx))),
     );
     // Holders (src/ffi/holder.rs), on fresh handles too: a handle is held by an
     // object named by address (1 here), released by the call where it is the last.
@@ -403,12 +401,7 @@ fn rows() -> BTreeMap<&'static str, Row> {
             .dead(|fx| unsafe { dv_hold(fx.d, 1, 0) })
             .konst(move |fx| hold(fresh(fx.a, true)))
             .stale(move |fx| hold(fresh(fx.s, false)))
-            .oom(move |fx| {
-                inject_allocation_failure(0);
-                let c = fresh(fx.a, false);
-                inject_allocation_failure(1);
-                hold(c)
-            }),
+            .oom(move |fx| hold(failing(fx))),
     );
     let hold_use = move |c: *mut dv_dualview_t, out: bool| {
         let mut o = 0usize;
@@ -425,12 +418,7 @@ fn rows() -> BTreeMap<&'static str, Row> {
             .dead(|fx| unsafe { dv_hold_use(fx.d, 1, &mut 0) })
             .konst(move |fx| hold_use(fresh(fx.a, true), true))
             .stale(move |fx| hold_use(fresh(fx.s, false), true))
-            .oom(move |fx| {
-                inject_allocation_failure(0);
-                let c = fresh(fx.a, false);
-                inject_allocation_failure(1);
-                hold_use(c, true)
-            }),
+            .oom(move |fx| hold_use(failing(fx), true)),
     );
     let let_go = move |c: *mut dv_dualview_t| {
         let mut r = false;
@@ -444,12 +432,7 @@ fn rows() -> BTreeMap<&'static str, Row> {
             .dead(|fx| unsafe { dv_let_go(fx.d, 1, null_mut()) })
             .konst(move |fx| let_go(fresh(fx.a, true)))
             .stale(move |fx| let_go(fresh(fx.s, false)))
-            .oom(move |fx| {
-                inject_allocation_failure(0);
-                let c = fresh(fx.a, false);
-                inject_allocation_failure(1);
-                let_go(c)
-            }),
+            .oom(move |fx| let_go(failing(fx))),
     );
     m.insert(
         "dv_destroy",
