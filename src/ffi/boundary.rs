@@ -370,7 +370,40 @@ pub(crate) fn on_callers_stack(addr: usize) -> bool {
     thread_local! {
         static STACK: (usize, usize) = stack_bounds();
     }
-    STACK.with(|&(lo, hi)| lo <= addr && addr < hi)
+    STACK.with(|&(lo, hi)| lo <= addr && addr < hi) || in_asan_fake_stack(addr)
+}
+
+/// Whether `addr` lies in AddressSanitizer's fake stack of the calling thread: with
+/// `detect_stack_use_after_return`, ASan moves a function's locals there (heap memory).
+#[cfg(all(target_os = "linux", not(miri)))]
+fn in_asan_fake_stack(addr: usize) -> bool {
+    type Current = unsafe extern "C" fn() -> *mut c_void;
+    type IsIn = unsafe extern "C" fn(*mut c_void, *mut c_void, *mut *mut c_void, *mut *mut c_void) -> *mut c_void;
+    static ASAN: std::sync::OnceLock<Option<(Current, IsIn)>> = std::sync::OnceLock::new();
+    let found = ASAN.get_or_init(|| {
+        // SAFETY: dlsym with the default handle and NUL-terminated names only looks them up;
+        // where found they are ASan's interface functions of these signatures
+        // (sanitizer/asan_interface.h), so the transmutes give their types.
+        unsafe {
+            let (c, i) = (
+                libc::dlsym(libc::RTLD_DEFAULT, c"__asan_get_current_fake_stack".as_ptr()),
+                libc::dlsym(libc::RTLD_DEFAULT, c"__asan_addr_is_in_fake_stack".as_ptr()),
+            );
+            (!c.is_null() && !i.is_null()).then(|| (std::mem::transmute::<*mut c_void, Current>(c), std::mem::transmute::<*mut c_void, IsIn>(i)))
+        }
+    });
+    let Some((current, is_in)) = *found else { return false };
+    // SAFETY: ASan's own functions; a null fake stack (none on this thread) is not asked, and
+    // the two out-pointers may be null (they are optional).
+    unsafe {
+        let fake = current();
+        !fake.is_null() && !is_in(fake, addr as *mut c_void, std::ptr::null_mut(), std::ptr::null_mut()).is_null()
+    }
+}
+
+#[cfg(not(all(target_os = "linux", not(miri))))]
+fn in_asan_fake_stack(_: usize) -> bool {
+    false
 }
 
 /// The calling thread's stack, `lo..hi` (everything where it cannot be read:
