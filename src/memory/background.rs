@@ -10,8 +10,10 @@ use std::sync::{Mutex, OnceLock};
 /// A job: any closure that owns what it needs.
 type Job = Box<dyn FnOnce() + Send>;
 
+/// The queue of the background thread, once a first job started it.
+static Q: OnceLock<Mutex<Option<Sender<Job>>>> = OnceLock::new();
+
 fn queue() -> &'static Mutex<Option<Sender<Job>>> {
-    static Q: OnceLock<Mutex<Option<Sender<Job>>>> = OnceLock::new();
     Q.get_or_init(|| {
         let (tx, rx) = channel::<Job>();
         let spawned = std::thread::Builder::new().name("dualview-mirrors".into()).spawn(move || {
@@ -43,6 +45,9 @@ pub(crate) fn submit(job: impl FnOnce() + Send + 'static) {
 /// dualview::memory::settle(); // returns at once when nothing is pending
 /// ```
 pub fn settle() {
+    if Q.get().is_none() {
+        return; // never started: nothing pending (and no thread started to say so)
+    }
     let (tx, rx) = channel::<()>();
     submit(move || {
         let _ = tx.send(());
