@@ -105,7 +105,6 @@ contains
   end procedure dv_f_as_result
 
   module procedure dv_f_is_valid
-    call note_use(self)
     dv_f_is_valid = c_associated(self%h)
   end procedure dv_f_is_valid
   ! ---- Shape ------------------------------------------------------------------------------------

@@ -356,9 +356,10 @@ contains
   ! - create, wrap and subview record the object's own address as the owner (here and in
   !   C): a raw copy (another address) is borrowed, and letting it go only detaches it;
   ! - an assignment keeps the owner the left side's old handle had; where none is known
-  !   (an empty left side), C records the address the assignment wrote, which may be
-  !   gfortran's temporary: the first object to use the handle becomes its owner, and
-  !   letting go releases only where no other holder can remain (dv_hold, src/ffi/holder.rs).
+  !   (an empty left side), C records the address the assignment wrote: the holder itself
+  !   when off the stack, else a candidate (it may be gfortran's temporary);
+  ! - each object that uses the handle becomes one of its holders (a used copy shares it),
+  !   and letting go releases only where no other holder can remain (dv_hold, src/ffi/holder.rs).
 
   !> The address of x (its identity for ownership).
   function addr_of(x) result(p)
