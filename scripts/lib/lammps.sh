@@ -28,12 +28,42 @@ lammps_libdualview() {
   export LD_LIBRARY_PATH="$LIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 }
 
-# The CUDA binaries the cuda-build step archived (.lammps/lmp-cuda.tar.xz), for a GPU
-# machine: unpacked into $CACHE/bin unless a build of them is there.
+# The CUDA binaries the cuda-build step archived (.lammps/lmp-cuda.tar.xz and
+# .lammps/test_pair_style-cuda.tar.xz), for a GPU machine: each unpacked into
+# $CACHE/bin unless its binaries are there.
 lammps_cuda_binaries() {
-  local a=$ROOT/.lammps/lmp-cuda.tar.xz
-  [ -f "$a" ] && [ ! -x "$CACHE/bin/lmp-cuda-stock" ] || return 0
-  mkdir -p "$CACHE/bin" && tar xJf "$a" -C "$CACHE/bin" && note "CUDA binaries from $a (built by cuda-build)"
+  local kind a
+  for kind in lmp test_pair_style; do
+    a=$ROOT/.lammps/$kind-cuda.tar.xz
+    [ -f "$a" ] && [ ! -x "$CACHE/bin/$kind-cuda-stock" ] || continue
+    mkdir -p "$CACHE/bin" && tar xJf "$a" -C "$CACHE/bin" && note "CUDA binaries from $a (built by cuda-build)"
+  done
+  # The force-style tests look for their inputs where they were built: that path, made to
+  # lead to this copy's when it is not there.
+  local inputs
+  inputs=$(cat "$CACHE/bin/test_pair_style.inputs" 2>/dev/null)
+  if [ -n "$inputs" ] && [ ! -e "$inputs" ]; then
+    mkdir -p "$(dirname "$inputs")" && ln -s "$WORK/unittest/force-styles/tests" "$inputs" &&
+      note "$inputs -> $WORK/unittest/force-styles/tests (the test binaries' inputs)"
+  fi
+  # The shared libraries they were linked with, last: the machine's own come first.
+  [ -d "$CACHE/bin/lib" ] && export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$CACHE/bin/lib"
+  return 0
+}
+
+# Copy into $2 the shared libraries binary $1 loads that a GPU machine may lack (libyaml,
+# libjpeg, libpng, the CUDA runtime, ...): all but the C and C++ runtimes, the CUDA driver
+# and libdualview, which the machine brings.
+lammps_bundle_libs() {
+  mkdir -p "$2"
+  ldd "$1" | awk '$2 == "=>" && $3 ~ /^\// {print $3}' |
+    grep -vE '/(libc|libm|libdl|librt|libpthread|ld-linux[^/]*|libstdc\+\+|libgcc_s|libcuda|libdualview)\.so' |
+    xargs -r cp -L -t "$2"
+  # The CUDA runtime, which the loader finds only beside nvcc here.
+  local rt
+  for rt in $(ldd "$1" | awk '$3 == "not" && $1 ~ /^libcudart/ {print $1}'); do
+    cp -L "$(dirname "$(command -v nvcc)")/../lib/$rt" "$2/" || echo "note: $rt not found beside nvcc: not bundled"
+  done
 }
 
 # Whether the tree $1 was configured with LAMMPS' unit tests.
@@ -107,7 +137,7 @@ lammps_tree_variant() {
 
 # The stamp a switched binary is valid for: dualview's C++ headers (the stock
 # binary depends on LAMMPS alone).
-lammps_headers_stamp() { (cd "$ROOT/include" && find . -name '*.hpp' -o -name '*.h' | sort | xargs cat) | sha1sum | cut -c1-12; }
+lammps_headers_stamp() { (cd "$ROOT/include" && find . -name '*.hpp' -o -name '*.h' | LC_ALL=C sort | xargs cat) | sha1sum | cut -c1-12; }
 
 # Configure build tree $CACHE/build-$1 once.
 lammps_configure() {
@@ -342,6 +372,28 @@ lammps_cuda_steps() {
   esac
 }
 
+# Keep the force-style test binary of variant $2 of back end $1 as
+# $CACHE/bin/test_pair_style-$1-$2, built unless a valid one is there.
+lammps_test_binary() {
+  local backend=$1 v=$2 dir=$CACHE/build-$1 bin=$CACHE/bin/test_pair_style-$1-$2
+  if ! lammps_stale "$backend" "$v" test_pair_style; then
+    echo "unittests $backend $v: reusing $bin"
+    return 0
+  fi
+  lammps_switch "$v"
+  if ! cmake --build "$dir" -j "$JOBS" --target test_pair_style >"$OUT/build-unittests-$backend-$v.log" 2>&1; then
+    fail "unittests $backend $v: test_pair_style did not build (log: $OUT/build-unittests-$backend-$v.log)"
+    return 1
+  fi
+  # (a fresh cache has no bin/ yet: on a new GPU machine the copy once failed and 324 tests
+  # "failed" to start)
+  if ! { mkdir -p "$CACHE/bin" && cp "$dir/test_pair_style" "$bin"; }; then
+    fail "unittests $backend $v: test_pair_style built but could not be kept as $bin"
+    return 1
+  fi
+  { [ "$v" = stock ] && echo stock || lammps_headers_stamp; } >"$bin.stamp"
+}
+
 # The KOKKOS force-style tests (PairStyle.kokkos_omp, every pair and kspace YAML) on
 # the build of back end $1 (openmp; cuda: Kokkos for CUDA and OpenMP), stock and switched.
 lammps_unittests() {
@@ -349,37 +401,25 @@ lammps_unittests() {
   local dir=$CACHE/build-$backend
   echo >>"$SUMMARY"
   echo "## unit tests: PairStyle.kokkos_omp over every pair and kspace YAML ($backend build)" >>"$SUMMARY"
-  lammps_configure "$backend" || {
-    fail "unittests: LAMMPS did not configure"
-    return
-  }
   echo "| build | YAML files | run | passed | skipped | failed |" >>"$SUMMARY"
   echo "| --- | --- | --- | --- | --- | --- |" >>"$SUMMARY"
-  lammps_has_tests "$dir" || {
-    fail "unittests $backend: the tree was configured without LAMMPS' tests (no libyaml or googletest: $OUT/configure-$backend.log)"
-    return
-  }
+  # Test binaries from cuda-build (or an earlier run) need no build tree.
+  if lammps_stale "$backend" stock test_pair_style || lammps_stale "$backend" full test_pair_style; then
+    lammps_configure "$backend" || {
+      fail "unittests: LAMMPS did not configure"
+      return
+    }
+    lammps_has_tests "$dir" || {
+      fail "unittests $backend: the tree was configured without LAMMPS' tests (no libyaml or googletest: $OUT/configure-$backend.log)"
+      return
+    }
+  fi
   local order="stock full"
   # The variant the tree holds first: a binary to build for it costs no switch.
   [ "$(lammps_tree_variant)" = full ] && order="full stock"
   for v in $order; do
     local bin=$CACHE/bin/test_pair_style-$backend-$v
-    if lammps_stale "$backend" "$v" test_pair_style; then
-      lammps_switch "$v"
-      if ! cmake --build "$dir" -j "$JOBS" --target test_pair_style >"$OUT/build-unittests-$backend-$v.log" 2>&1; then
-        fail "unittests $backend $v: test_pair_style did not build (log: $OUT/build-unittests-$backend-$v.log)"
-        continue
-      fi
-      # (a fresh cache has no bin/ yet: on a new GPU machine the copy once failed and 324 tests
-      # "failed" to start)
-      if ! { mkdir -p "$CACHE/bin" && cp "$dir/test_pair_style" "$bin"; }; then
-        fail "unittests $backend $v: test_pair_style built but could not be kept as $bin"
-        continue
-      fi
-      { [ "$v" = stock ] && echo stock || lammps_headers_stamp; } >"$bin.stamp"
-    else
-      echo "unittests $backend $v: reusing $bin"
-    fi
+    lammps_test_binary "$backend" "$v" || continue
     local y passed=0 skipped=0 failures=0 n=0 rundir=$OUT/unittests/$backend-$v t0=$SECONDS
     rm -rf "$rundir" && mkdir -p "$rundir"
     # One process per YAML file, JOBS at a time, each in a directory of its own (the tests
@@ -515,9 +555,11 @@ lammps_syntax() {
   echo "- syntax ($how): $n compilations, $([ $bad -eq 0 ] && echo all pass || echo FAILURES)" >>"$SUMMARY"
 }
 
-# Build the CUDA binaries (stock and full) without running them, on a machine with
-# nvcc and no GPU, and archive them, stripped, as .lammps/lmp-cuda.tar.xz: the cuda
-# and checked steps on a GPU machine then run them instead of building.
+# Build the CUDA binaries (stock and full: lmp, and LAMMPS' force-style test binary when
+# the tree has its tests) without running them, on a machine with nvcc and no GPU, and
+# archive them, stripped: lmp in .lammps/lmp-cuda.tar.xz, the test binaries in
+# .lammps/test_pair_style-cuda.tar.xz. On a GPU machine the cuda, checked and
+# cuda-unittests steps then run them instead of building.
 lammps_cuda_build() {
   echo >>"$SUMMARY"
   echo "## cuda-build" >>"$SUMMARY"
@@ -525,16 +567,29 @@ lammps_cuda_build() {
     fail "cuda-build: LAMMPS did not configure (log: $OUT/configure-cuda.log)"
     return
   }
-  local v tmp
-  for v in stock full; do lammps_build cuda "$v" || return; done
-  tmp=$(mktemp -d)
-  for v in stock full; do
-    strip -o "$tmp/lmp-cuda-$v" "$CACHE/bin/lmp-cuda-$v" && cp "$CACHE/bin/lmp-cuda-$v.stamp" "$tmp/"
+  local v kinds=(lmp)
+  lammps_has_tests "$CACHE/build-cuda" && kinds+=(test_pair_style)
+  # The variant the tree holds first: its binaries cost no switch.
+  local order="stock full"
+  [ "$(lammps_tree_variant)" = full ] && order="full stock"
+  for v in $order; do
+    lammps_build cuda "$v" || return
+    [ ${#kinds[@]} -eq 1 ] || lammps_test_binary cuda "$v" || return
   done
+  local kind tmp a
   mkdir -p "$ROOT/.lammps"
-  tar cJf "$ROOT/.lammps/lmp-cuda.tar.xz" -C "$tmp" . && rm -rf "$tmp"
-  echo "- cuda-build: $ROOT/.lammps/lmp-cuda.tar.xz, $(du -h "$ROOT/.lammps/lmp-cuda.tar.xz" | cut -f1)" >>"$SUMMARY"
-  echo "PASS cuda-build: $ROOT/.lammps/lmp-cuda.tar.xz ($(du -h "$ROOT/.lammps/lmp-cuda.tar.xz" | cut -f1))"
+  for kind in "${kinds[@]}"; do
+    tmp=$(mktemp -d) a=$ROOT/.lammps/$kind-cuda.tar.xz
+    for v in stock full; do
+      strip -o "$tmp/$kind-cuda-$v" "$CACHE/bin/$kind-cuda-$v" && cp "$CACHE/bin/$kind-cuda-$v.stamp" "$tmp/"
+      lammps_bundle_libs "$CACHE/bin/$kind-cuda-$v" "$tmp/lib"
+    done
+    # test_pair_style reads its inputs from the directory it was built with (an absolute path).
+    [ "$kind" = test_pair_style ] && echo "$WORK/unittest/force-styles/tests" >"$tmp/test_pair_style.inputs"
+    tar cJf "$a" -C "$tmp" . && rm -rf "$tmp"
+    echo "- cuda-build: $a, $(du -h "$a" | cut -f1)" >>"$SUMMARY"
+    echo "PASS cuda-build: $a ($(du -h "$a" | cut -f1))"
+  done
 }
 
 # .lammps/lammps.tar.xz: the parts of LAMMPS_SRC the steps read (the core sources and fmt/, the five

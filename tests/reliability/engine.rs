@@ -1025,6 +1025,15 @@ impl World {
         }
     }
 
+    /// What the last operation costs against the fuel: one, and the elements of each
+    /// family it touched (of every family where it touched all).
+    fn cost(&self) -> usize {
+        let mut fams: Vec<usize> = self.touched.clone().unwrap_or_else(|| (0..self.fams.len()).collect());
+        fams.sort_unstable();
+        fams.dedup();
+        1 + fams.iter().map(|&f| self.fams[f].size()).sum::<usize>()
+    }
+
     /// Note the family of a handle argument as touched.
     fn touch(&mut self, a: HArg) {
         if let HArg::Live(h) = a {
@@ -3261,23 +3270,30 @@ impl Default for World {
     }
 }
 
-/// Run one program: the libFuzzer entry point's whole body.
+/// The work one program of the fuzzer may do: each operation costs the elements of the
+/// families it touched (the library works on them and the oracle checks them), and a
+/// program stops after the operation that spends past this. A few operations on the
+/// largest families fit (`HUGE`: 4 to 8), any number on small ones: a program's time is
+/// bounded, so the fuzzer runs more programs (docs/RELIABILITY.md, "Speed: fuel").
+const FUEL: usize = 1 << 18;
+
+/// Run one program within [`FUEL`]: the libFuzzer entry point's whole body.
 pub fn run(data: &[u8]) {
-    run_summary(data);
+    run_with(data, TRACK, FUEL);
 }
 
-/// Like [`run`], returning what the run did.
+/// Like [`run`] without its fuel (every operation the input holds), returning what the run did.
 pub fn run_summary(data: &[u8]) -> Summary {
-    run_with(data, TRACK)
+    run_with(data, TRACK, usize::MAX)
 }
 
 /// [`run_summary`] with the oracle tracking every element of every family
 /// (the fragmentation programs' deep check), not a sample of large ones.
 pub fn run_tracking_all(data: &[u8]) -> Summary {
-    run_with(data, usize::MAX)
+    run_with(data, usize::MAX, usize::MAX)
 }
 
-fn run_with(data: &[u8], track: usize) -> Summary {
+fn run_with(data: &[u8], track: usize, mut fuel: usize) -> Summary {
     // Each program starts and ends with no registered block kept for reuse (DECISIONS S11):
     // what it does never depends on the program before it, and it frees what it allocated.
     dualview::memory::pool_release();
@@ -3287,8 +3303,11 @@ fn run_with(data: &[u8], track: usize) -> Summary {
     let mut n = 0;
     while !inp.done() && n < MAX_OPS {
         w.step(&mut inp);
+        let cost = w.cost();
         w.check_touched();
         n += 1;
+        let Some(left) = fuel.checked_sub(cost) else { break };
+        fuel = left;
     }
     w.check_all();
     let s = w.summary();
