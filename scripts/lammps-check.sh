@@ -30,8 +30,9 @@
 #              both switches (what the test command runs when LAMMPS_SRC is set)
 #   cuda-syntax  the same files compiled by nvcc from the CUDA tree (no GPU needed)
 #   cuda-build build the CUDA binaries (stock, full) without a GPU (nvcc needed) and
-#              archive them as .lammps/lmp-cuda.tar.xz: on a GPU machine the cuda and
-#              checked steps then run them instead of building (its time goes to runs)
+#              archive them as .lammps/lmp-cuda.tar.xz and (LAMMPS' tests)
+#              .lammps/test_pair_style-cuda.tar.xz: on a GPU machine the cuda, checked and
+#              cuda-unittests steps then run them instead of building (its time goes to runs)
 #   pack       write .lammps/lammps.tar.xz (git-ignored): what the other steps read
 #              of LAMMPS_SRC, for a GPU machine (scripts/lammps-check.sh
 #              .lammps/lammps.tar.xz cuda there; docs/LAMMPS.md)

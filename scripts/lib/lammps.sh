@@ -32,22 +32,31 @@ lammps_libdualview() {
 # .lammps/test_pair_style-cuda.tar.xz), for a GPU machine: each unpacked into
 # $CACHE/bin unless its binaries are there.
 lammps_cuda_binaries() {
-  local kind a
+  local kind a sum
   for kind in lmp test_pair_style; do
     a=$ROOT/.lammps/$kind-cuda.tar.xz
-    [ -f "$a" ] && [ ! -x "$CACHE/bin/$kind-cuda-stock" ] || continue
-    mkdir -p "$CACHE/bin" && tar xJf "$a" -C "$CACHE/bin" && note "CUDA binaries from $a (built by cuda-build)"
+    [ -f "$a" ] || continue
+    sum=$(sha1sum "$a" | cut -c1-12)
+    [ "$(cat "$CACHE/bin/$kind-cuda.from" 2>/dev/null)" = "$sum" ] && continue
+    mkdir -p "$CACHE/bin" && tar xJf "$a" -C "$CACHE/bin" && echo "$sum" >"$CACHE/bin/$kind-cuda.from" &&
+      note "CUDA binaries from $a (built by cuda-build)"
   done
   # The force-style tests look for their inputs where they were built: that path, made to
   # lead to this copy's when it is not there.
-  local inputs
+  local inputs lib
   inputs=$(cat "$CACHE/bin/test_pair_style.inputs" 2>/dev/null)
   if [ -n "$inputs" ] && [ ! -e "$inputs" ]; then
     mkdir -p "$(dirname "$inputs")" && ln -s "$WORK/unittest/force-styles/tests" "$inputs" &&
       note "$inputs -> $WORK/unittest/force-styles/tests (the test binaries' inputs)"
   fi
-  # The shared libraries they were linked with, last: the machine's own come first.
-  [ -d "$CACHE/bin/lib" ] && export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$CACHE/bin/lib"
+  # The shared libraries they were linked with: only those this machine lacks stay (a
+  # directory in LD_LIBRARY_PATH comes before the machine's own for every program).
+  [ -d "$CACHE/bin/lib" ] || return 0
+  for lib in "$CACHE"/bin/lib/*; do
+    [ -e "$lib" ] || continue
+    ldconfig -p 2>/dev/null | awk '{print $1}' | grep -qxF "$(basename "$lib")" && rm -f "$lib"
+  done
+  export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$CACHE/bin/lib"
   return 0
 }
 
@@ -62,7 +71,8 @@ lammps_bundle_libs() {
   # The CUDA runtime, which the loader finds only beside nvcc here.
   local rt
   for rt in $(ldd "$1" | awk '$3 == "not" && $1 ~ /^libcudart/ {print $1}'); do
-    cp -L "$(dirname "$(command -v nvcc)")/../lib/$rt" "$2/" || echo "note: $rt not found beside nvcc: not bundled"
+    local d=$(dirname "$(command -v nvcc)")/..
+    cp -L "$d/lib/$rt" "$2/" 2>/dev/null || cp -L "$d/lib64/$rt" "$2/" || echo "note: $rt not found beside nvcc: not bundled"
   done
 }
 
@@ -397,7 +407,7 @@ lammps_test_binary() {
 # The KOKKOS force-style tests (PairStyle.kokkos_omp, every pair and kspace YAML) on
 # the build of back end $1 (openmp; cuda: Kokkos for CUDA and OpenMP), stock and switched.
 lammps_unittests() {
-  local backend=${1:-openmp} v
+  local backend=${1:-openmp} v ut_stock='' ut_full=''
   local dir=$CACHE/build-$backend
   echo >>"$SUMMARY"
   echo "## unit tests: PairStyle.kokkos_omp over every pair and kspace YAML ($backend build)" >>"$SUMMARY"
@@ -445,7 +455,6 @@ lammps_unittests() {
     echo "unittests $backend $v: $n YAML files, $passed passed, $skipped skipped, $failures failed"
     eval "ut_$v=\"$passed $skipped $failures\""
   done
-  local ut_stock=${ut_stock:-} ut_full=${ut_full:-}
   [ -n "$ut_stock" ] && [ "$ut_stock" = "$ut_full" ] || fail "unittests $backend: the switched build's counts differ from stock's ($ut_stock vs $ut_full; $OUT/unittests/*/failed.txt)"
 }
 
@@ -578,15 +587,26 @@ lammps_cuda_build() {
   done
   local kind tmp a
   mkdir -p "$ROOT/.lammps"
+  # A tree without LAMMPS' tests: no test binaries of an older build travel.
+  [ ${#kinds[@]} -eq 1 ] && rm -f "$ROOT/.lammps/test_pair_style-cuda.tar.xz"
   for kind in "${kinds[@]}"; do
     tmp=$(mktemp -d) a=$ROOT/.lammps/$kind-cuda.tar.xz
     for v in stock full; do
-      strip -o "$tmp/$kind-cuda-$v" "$CACHE/bin/$kind-cuda-$v" && cp "$CACHE/bin/$kind-cuda-$v.stamp" "$tmp/"
-      lammps_bundle_libs "$CACHE/bin/$kind-cuda-$v" "$tmp/lib"
+      strip -o "$tmp/$kind-cuda-$v" "$CACHE/bin/$kind-cuda-$v" && cp "$CACHE/bin/$kind-cuda-$v.stamp" "$tmp/" &&
+        lammps_bundle_libs "$CACHE/bin/$kind-cuda-$v" "$tmp/lib" || {
+        fail "cuda-build: $kind-cuda-$v could not be stripped and archived"
+        rm -rf "$tmp"
+        return
+      }
     done
     # test_pair_style reads its inputs from the directory it was built with (an absolute path).
     [ "$kind" = test_pair_style ] && echo "$WORK/unittest/force-styles/tests" >"$tmp/test_pair_style.inputs"
-    tar cJf "$a" -C "$tmp" . && rm -rf "$tmp"
+    tar cJf "$a" -C "$tmp" . || {
+      fail "cuda-build: $a could not be written"
+      rm -rf "$tmp" "$a"
+      return
+    }
+    rm -rf "$tmp"
     echo "- cuda-build: $a, $(du -h "$a" | cut -f1)" >>"$SUMMARY"
     echo "PASS cuda-build: $a ($(du -h "$a" | cut -f1))"
   done

@@ -3273,13 +3273,18 @@ impl Default for World {
 /// The work one program of the fuzzer may do: each operation costs the elements of the
 /// families it touched (the library works on them and the oracle checks them), and a
 /// program stops after the operation that spends past this. A few operations on the
-/// largest families fit (`HUGE`: 4 to 8), any number on small ones: a program's time is
+/// largest families fit (`HUGE`: 5 to 8), any number on small ones: a program's time is
 /// bounded, so the fuzzer runs more programs (docs/RELIABILITY.md, "Speed: fuel").
 const FUEL: usize = 1 << 18;
 
 /// Run one program within [`FUEL`]: the libFuzzer entry point's whole body.
 pub fn run(data: &[u8]) {
-    run_with(data, TRACK, FUEL);
+    run_as_fuzzed(data);
+}
+
+/// Like [`run`] (within [`FUEL`], as the fuzzer runs it), returning what the run did.
+pub fn run_as_fuzzed(data: &[u8]) -> Summary {
+    run_with(data, TRACK, FUEL)
 }
 
 /// Like [`run`] without its fuel (every operation the input holds), returning what the run did.

@@ -39,6 +39,11 @@ fn fuzz_corpus_replays_clean() {
     let mut total = engine::Summary::default();
     for f in &files {
         let data = std::fs::read(f).unwrap();
+        // As the fuzzer ran it (within its fuel), then every operation the input holds.
+        match std::panic::catch_unwind(|| engine::run_as_fuzzed(&data)) {
+            Ok(_) => {}
+            Err(_) => panic!("corpus input {} fails as the fuzzer runs it (see the panic above)", f.display()),
+        }
         match std::panic::catch_unwind(|| engine::run_summary(&data)) {
             Ok(s) => total.add(&s),
             Err(_) => panic!("corpus input {} fails (see the panic above)", f.display()),
@@ -326,6 +331,9 @@ fn fast_host_allocator_paths() {
 fn replay_input() {
     let Some(path) = std::env::var_os("DV_RELIABILITY_INPUT") else { return };
     let _g = lock();
-    let s = engine::run_summary(&std::fs::read(path).unwrap());
-    eprintln!("{} operations, {} elements compared with the oracle", s.ops, s.compared);
+    let data = std::fs::read(path).unwrap();
+    // As the fuzzer ran it (within its fuel: a fuzzer's crash), then every operation (a random program's).
+    let f = engine::run_as_fuzzed(&data);
+    let s = engine::run_summary(&data);
+    eprintln!("{} operations within the fuzzer's fuel, {} in all, {} elements compared with the oracle", f.ops, s.ops, s.compared);
 }
