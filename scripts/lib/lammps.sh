@@ -52,9 +52,11 @@ lammps_cuda_binaries() {
   # The shared libraries they were linked with: only those this machine lacks stay (a
   # directory in LD_LIBRARY_PATH comes before the machine's own for every program).
   [ -d "$CACHE/bin/lib" ] || return 0
+  local known
+  known=$("$(command -v ldconfig || echo /sbin/ldconfig)" -p 2>/dev/null | awk '{print $1}')
+  [ -n "$known" ] || echo "note: no ldconfig: every bundled library is used"
   for lib in "$CACHE"/bin/lib/*; do
-    [ -e "$lib" ] || continue
-    ldconfig -p 2>/dev/null | awk '{print $1}' | grep -qxF "$(basename "$lib")" && rm -f "$lib"
+    [ -e "$lib" ] && grep -qxF "$(basename "$lib")" <<<"$known" && rm -f "$lib"
   done
   export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$CACHE/bin/lib"
   return 0
