@@ -3,7 +3,7 @@
 //!
 //! | kind | rule | variables |
 //! | --- | --- | --- |
-//! | a switch | on when set to anything but the empty string and `0` | `DV_CHECK`, `DV_TRACE`, `DV_PAGEABLE_MIRROR`, `DV_DEBUG_MEMORY`, `DV_SYSTEM_ALLOCATOR`, `DV_LEAK_REPORT` |
+//! | a switch | on when set to anything but the empty string and `0` | `DV_CHECK`, `DV_TRACE`, `DV_TRACE_DRIVER`, `DV_PAGEABLE_MIRROR`, `DV_DEBUG_MEMORY`, `DV_SYSTEM_ALLOCATOR`, `DV_LEAK_REPORT` |
 //! | a value | its text when set and not empty | `DV_REPORT` (`0` also off), `DV_TRACE_FILE`, `DV_COPY_THREADS`, the MPI launchers' rank variables, Kokkos' device and tools variables, `NVTX_INJECTION64_PATH`, `LD_PRELOAD` |
 //!
 //! Each caller reads a variable once (its own `OnceLock`) where the

@@ -392,6 +392,9 @@ lammps_test_binary() {
     echo "unittests $backend $v: reusing $bin"
     return 0
   fi
+  if [ -x "$bin" ]; then
+    echo "unittests $backend $v: $bin was built for headers $(cat "$bin.stamp" 2>/dev/null || echo '(no stamp)'), these need $([ "$v" = stock ] && echo stock || lammps_headers_stamp): rebuilding"
+  fi
   lammps_switch "$v"
   if ! cmake --build "$dir" -j "$JOBS" --target test_pair_style >"$OUT/build-unittests-$backend-$v.log" 2>&1; then
     fail "unittests $backend $v: test_pair_style did not build (log: $OUT/build-unittests-$backend-$v.log)"

@@ -13,7 +13,7 @@
 //! | `Queued` | a background job will register the block | the job -> `Populating`; `ensure` takes the work over -> `Populating`; grow / free cancel -> `Idle` |
 //! | `Populating` | a worker faults the pages in, by chunks of 4 MiB | the worker -> `Registering`; grow / free cancel -> `Idle` without waiting (the worker stops before its next chunk) |
 //! | `Registering` | inside `cuMemHostRegister`: not cancellable | the worker -> `Registered(len)` or `Refused`; grow, free and `ensure` wait for it |
-//! | `Registered(len)` | `[ptr, ptr + len)` registered, `len` the block's size | grow: unregister -> `Idle`; free: unregister on the background thread -> `Released` |
+//! | `Registered(len)` | `[ptr, ptr + len)` registered, `len` the block's size | grow: unregister -> `Idle`; free: unregister (on the background thread; a block under `PIN_MIN`, registered at its first copy on a stream, on the caller's) -> `Released` |
 //! | `Refused` | the driver refused (any error): copies stay pageable, the reason goes to `DV_TRACE` | free -> `Released`; never retried for this block |
 //! | `Released` | the block is being freed | - |
 //!
@@ -360,6 +360,14 @@ impl HostRegistration for Registration {
         let b = self.0;
         let mut g = b.lock();
         b.cancel(&mut g);
+        // A block under PIN_MIN was registered on a caller's thread, at its first copy on a
+        // stream: it is unregistered here too. On the background thread the unregistration
+        // would wait for whatever kernel runs then, and hold up every driver call of the
+        // program's threads meanwhile (a `sync_host(exec)` behind a kernel returned after it,
+        // docs/GPU.md); here it follows the free's own synchronize.
+        if g.workers == 0 && matches!(g.state, State::Registered(n) if n < PIN_MIN) {
+            b.unregister(&mut g);
+        }
         if g.workers == 0 && matches!(g.state, State::Idle | State::Refused) {
             g.state = State::Released;
             drop(g);

@@ -400,6 +400,30 @@ fn a_free_while_registering_unregisters_then_frees_in_the_background() {
 }
 
 #[test]
+fn a_small_block_registered_for_a_stream_is_unregistered_and_freed_on_the_callers_thread() {
+    let _s = serial();
+    let f = Fake::leak(0);
+    let r = f.block(A, PIN_MIN - 4096);
+    assert!(r.ensure_any_size(), "a copy queued on a stream registers it");
+    let hold = hold_background(); // nothing of this free may wait for the background thread
+    let freed = f.free(r);
+    assert!(freed.load(Ordering::SeqCst), "unregistered and freed before release returned");
+    assert_eq!(f.registered.load(Ordering::SeqCst), 0);
+    hold.0.open();
+    f.assert_clean();
+    assert_eq!(f.events(), vec![Event::Register(A, PIN_MIN - 4096), Event::Unregister(A), Event::Free(A)]);
+    // From PIN_MIN, registered in the background: unregistered there, off the caller's path.
+    let r = f.block(B, PIN_MIN);
+    assert!(r.ensure());
+    let hold = hold_background();
+    let freed = f.free(r);
+    assert!(!freed.load(Ordering::SeqCst), "left to the background thread");
+    hold.0.open();
+    f.assert_clean();
+    assert!(freed.load(Ordering::SeqCst));
+}
+
+#[test]
 fn a_copying_sync_registers_a_queued_block_itself() {
     let _s = serial();
     let f = Fake::leak(0);

@@ -30,6 +30,7 @@ use cudarc::driver::sys;
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
+use std::time::Instant;
 
 /// libcuda was found (set before the first driver call): only then may
 /// [`check`] ask the driver for an error's name and text (cudarc panics without it).
@@ -53,6 +54,29 @@ fn check<T>(r: std::result::Result<T, DriverError>, call: &str) -> Result<T> {
         let (name, text) = (say(loaded.then(|| e.error_name())), say(loaded.then(|| e.error_string())));
         Error::new(kind, format!("{call} failed: {name}: {text}"))
     })
+}
+
+/// Driver call `name`: `f` run, timed when `DV_TRACE_DRIVER` is on (one trace line: the
+/// call, its thread, how long it took, when it ended), its result as it returned.
+fn timed<T>(name: &str, f: impl FnOnce() -> std::result::Result<T, DriverError>) -> std::result::Result<T, DriverError> {
+    static ON: OnceLock<Option<Instant>> = OnceLock::new();
+    let Some(epoch) = ON.get_or_init(|| crate::env::switch("DV_TRACE_DRIVER").then(Instant::now)) else {
+        return f();
+    };
+    let t0 = Instant::now();
+    let r = f();
+    let t1 = Instant::now();
+    let me = std::thread::current();
+    let who = me.name().map_or_else(|| format!("{:?}", me.id()), str::to_owned);
+    let us = |d: std::time::Duration| d.as_secs_f64() * 1e6;
+    let end = us(t1.duration_since(*epoch));
+    crate::stats::trace(format_args!("driver {name} {:.1} us on {who}, ended at {end:.0} us{}", us(t1 - t0), if r.is_ok() { "" } else { " (error)" }));
+    r
+}
+
+/// [`timed`], then [`check`]: a driver call as the crate's result.
+fn call<T>(name: &str, f: impl FnOnce() -> std::result::Result<T, DriverError>) -> Result<T> {
+    check(timed(name, f), name)
 }
 
 /// Every device's retained primary context, after `cuInit`.
@@ -166,63 +190,60 @@ impl Driver for Cuda {
     }
     fn bind(&self, ordinal: u32) -> Result<Option<usize>> {
         let ctx = context(ordinal)?;
-        let cur = check(result::ctx::get_current(), "cuCtxGetCurrent")?.unwrap_or(std::ptr::null_mut());
+        let cur = call("cuCtxGetCurrent", result::ctx::get_current)?.unwrap_or(std::ptr::null_mut());
         if cur == ctx {
             return Ok(None);
         }
-        check(unsafe { result::ctx::set_current(ctx) }, "cuCtxSetCurrent")?;
+        call("cuCtxSetCurrent", || unsafe { result::ctx::set_current(ctx) })?;
         Ok(Some(cur as usize))
     }
     fn restore(&self, previous: usize) {
         // `previous` was current on this thread a moment ago (or NULL, which
         // unbinds); failure leaves ours bound, which is harmless.
-        let _ = unsafe { result::ctx::set_current(previous as sys::CUcontext) };
+        let _ = call("cuCtxSetCurrent", || unsafe { result::ctx::set_current(previous as sys::CUcontext) });
     }
     fn alloc(&self, bytes: usize, mem: Mem) -> Result<Addr> {
         let a = unsafe {
             match mem {
-                Mem::Pinned => check(result::malloc_host(bytes, sys::CU_MEMHOSTALLOC_PORTABLE), "cuMemHostAlloc").map(|p| p as usize),
-                Mem::Managed => check(result::malloc_managed(bytes, sys::CUmemAttach_flags::CU_MEM_ATTACH_GLOBAL), "cuMemAllocManaged").map(|p| p as usize),
-                _ => check(result::malloc_sync(bytes), "cuMemAlloc").map(|p| p as usize),
+                Mem::Pinned => call("cuMemHostAlloc", || result::malloc_host(bytes, sys::CU_MEMHOSTALLOC_PORTABLE)).map(|p| p as usize),
+                Mem::Managed => call("cuMemAllocManaged", || result::malloc_managed(bytes, sys::CUmemAttach_flags::CU_MEM_ATTACH_GLOBAL)).map(|p| p as usize),
+                _ => call("cuMemAlloc", || result::malloc_sync(bytes)).map(|p| p as usize),
             }
         }?;
         Addr::new(a).ok_or_else(|| crate::error::err!(Device, "the driver returned address 0"))
     }
     unsafe fn free(&self, addr: Addr, _bytes: usize, mem: Mem) {
         let addr = addr.get();
-        unsafe {
-            let _ = match mem {
-                Mem::Pinned => result::free_host(addr as *mut c_void),
-                _ => result::free_sync(addr as sys::CUdeviceptr),
-            };
-        }
+        let _ = match mem {
+            Mem::Pinned => call("cuMemFreeHost", || unsafe { result::free_host(addr as *mut c_void) }),
+            _ => call("cuMemFree", || unsafe { result::free_sync(addr as sys::CUdeviceptr) }),
+        };
     }
     unsafe fn copy(&self, dst: Addr, src: Addr, bytes: usize, dir: Dir) -> Result<()> {
         let (dst, src) = (dst.get(), src.get());
         let (d, s) = (dst as sys::CUdeviceptr, src as sys::CUdeviceptr);
         unsafe {
             match dir {
-                Dir::HtoD => check(sys::cuMemcpyHtoD_v2(d, src as *const c_void, bytes).result(), "cuMemcpyHtoD"),
-                Dir::DtoH => check(sys::cuMemcpyDtoH_v2(dst as *mut c_void, s, bytes).result(), "cuMemcpyDtoH"),
-                Dir::DtoD => check(sys::cuMemcpyDtoD_v2(d, s, bytes).result(), "cuMemcpyDtoD"),
+                Dir::HtoD => call("cuMemcpyHtoD", || sys::cuMemcpyHtoD_v2(d, src as *const c_void, bytes).result()),
+                Dir::DtoH => call("cuMemcpyDtoH", || sys::cuMemcpyDtoH_v2(dst as *mut c_void, s, bytes).result()),
+                Dir::DtoD => call("cuMemcpyDtoD", || sys::cuMemcpyDtoD_v2(d, s, bytes).result()),
             }
         }
     }
     unsafe fn copy_async(&self, dst: Addr, src: Addr, bytes: usize, dir: Dir, stream: Option<StreamHandle>) -> Result<()> {
         let (dst, src) = (dst.get(), src.get());
         let (d, s, st) = (dst as sys::CUdeviceptr, src as sys::CUdeviceptr, raw(stream));
-        let r = unsafe {
+        call("cuMemcpyAsync", || unsafe {
             match dir {
                 Dir::HtoD => sys::cuMemcpyHtoDAsync_v2(d, src as *const c_void, bytes, st).result(),
                 Dir::DtoH => sys::cuMemcpyDtoHAsync_v2(dst as *mut c_void, s, bytes, st).result(),
                 Dir::DtoD => result::memcpy_dtod_async(d, s, bytes, st),
             }
-        };
-        check(r, "cuMemcpyAsync")
+        })
     }
     unsafe fn copy_peer_async(&self, dst: Addr, dst_device: u32, src: Addr, src_device: u32, bytes: usize, stream: Option<StreamHandle>) -> Result<()> {
         let (dc, sc) = (context(dst_device)?, context(src_device)?);
-        check(unsafe { result::memcpy_peer_async(dc, dst.get() as _, sc, src.get() as _, bytes, raw(stream)) }, "cuMemcpyPeerAsync")
+        call("cuMemcpyPeerAsync", || unsafe { result::memcpy_peer_async(dc, dst.get() as _, sc, src.get() as _, bytes, raw(stream)) })
     }
     unsafe fn copy_2d_async(&self, c: &Copy2D, stream: Option<StreamHandle>) -> Result<()> {
         let p = sys::CUDA_MEMCPY2D {
@@ -243,75 +264,75 @@ impl Driver for Cuda {
             WidthInBytes: c.width,
             Height: c.height,
         };
-        check(unsafe { sys::cuMemcpy2DAsync_v2(&p, raw(stream)) }.result(), "cuMemcpy2DAsync")
+        call("cuMemcpy2DAsync", || unsafe { sys::cuMemcpy2DAsync_v2(&p, raw(stream)) }.result())
     }
     unsafe fn memset_async(&self, dst: Addr, word: Word, count: usize, stream: Option<StreamHandle>) -> Result<()> {
         let (d, s) = (dst.get() as sys::CUdeviceptr, raw(stream));
         unsafe {
             match word {
-                Word::W8(v) => check(result::memset_d8_async(d, v, count, s), "cuMemsetD8Async"),
-                Word::W16(v) => check(sys::cuMemsetD16Async(d, v, count, s).result(), "cuMemsetD16Async"),
-                Word::W32(v) => check(sys::cuMemsetD32Async(d, v, count, s).result(), "cuMemsetD32Async"),
+                Word::W8(v) => call("cuMemsetD8Async", || result::memset_d8_async(d, v, count, s)),
+                Word::W16(v) => call("cuMemsetD16Async", || sys::cuMemsetD16Async(d, v, count, s).result()),
+                Word::W32(v) => call("cuMemsetD32Async", || sys::cuMemsetD32Async(d, v, count, s).result()),
             }
         }
     }
     unsafe fn prefetch_async(&self, addr: Addr, bytes: usize, to: Option<u32>, stream: Option<StreamHandle>) -> Result<()> {
         let target = to.map_or(-1, |o| o as sys::CUdevice); // -1: CU_DEVICE_CPU
-        check(unsafe { sys::cuMemPrefetchAsync(addr.get() as _, bytes, target, raw(stream)) }.result(), "cuMemPrefetchAsync")
+        call("cuMemPrefetchAsync", || unsafe { sys::cuMemPrefetchAsync(addr.get() as _, bytes, target, raw(stream)) }.result())
     }
     fn synchronize(&self) -> Result<()> {
-        check(result::ctx::synchronize(), "cuCtxSynchronize")
+        call("cuCtxSynchronize", result::ctx::synchronize)
     }
     fn stream_synchronize(&self, stream: Option<StreamHandle>) -> Result<()> {
-        check(unsafe { result::stream::synchronize(raw(stream)) }, "cuStreamSynchronize")
+        call("cuStreamSynchronize", || unsafe { result::stream::synchronize(raw(stream)) })
     }
     fn stream_create(&self) -> Result<StreamHandle> {
-        let s = check(result::stream::create(result::stream::StreamKind::NonBlocking), "cuStreamCreate")?;
+        let s = call("cuStreamCreate", || result::stream::create(result::stream::StreamKind::NonBlocking))?;
         crate::memory::device::on(Stream::from_raw(s as usize)).ok_or_else(|| crate::error::err!(Device, "cuStreamCreate returned a null stream"))
     }
     unsafe fn stream_destroy(&self, stream: StreamHandle) -> Result<()> {
-        check(unsafe { result::stream::destroy(raw(Some(stream))) }, "cuStreamDestroy")
+        call("cuStreamDestroy", || unsafe { result::stream::destroy(raw(Some(stream))) })
     }
     fn launch_host_fn(&self, stream: Option<StreamHandle>, f: HostFn) -> std::result::Result<(), (Error, HostFn)> {
         let arg = Box::into_raw(Box::new(f)) as *mut c_void;
         // SAFETY: `run_host_fn` takes `arg` back exactly once, when the stream reaches it.
-        match unsafe { result::stream::launch_host_function(raw(stream), run_host_fn, arg) } {
+        match call("cuLaunchHostFunc", || unsafe { result::stream::launch_host_function(raw(stream), run_host_fn, arg) }) {
             Ok(()) => Ok(()),
             // SAFETY: not queued: `arg` is still ours.
-            Err(e) => Err((check::<()>(Err(e), "cuLaunchHostFunc").unwrap_err(), *unsafe { Box::from_raw(arg as *mut HostFn) })),
+            Err(e) => Err((e, *unsafe { Box::from_raw(arg as *mut HostFn) })),
         }
     }
     fn event_create(&self) -> Result<EventHandle> {
-        let e = check(result::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING), "cuEventCreate")?;
+        let e = call("cuEventCreate", || result::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING))?;
         // SAFETY: the event just made; the handle is its only owner.
         unsafe { EventHandle::new(e as usize) }.ok_or_else(|| crate::error::err!(Device, "cuEventCreate returned a null event"))
     }
     unsafe fn event_record(&self, event: &EventHandle, stream: Option<StreamHandle>) -> Result<()> {
-        check(unsafe { result::event::record(ev(event), raw(stream)) }, "cuEventRecord")
+        call("cuEventRecord", || unsafe { result::event::record(ev(event), raw(stream)) })
     }
     unsafe fn event_query(&self, event: &EventHandle) -> Result<bool> {
-        match unsafe { result::event::query(ev(event)) } {
+        match timed("cuEventQuery", || unsafe { result::event::query(ev(event)) }) {
             Ok(()) => Ok(true),
             Err(e) if e.0 == sys::CUresult::CUDA_ERROR_NOT_READY => Ok(false),
             Err(e) => check(Err(e), "cuEventQuery"),
         }
     }
     unsafe fn event_synchronize(&self, event: &EventHandle) -> Result<()> {
-        check(unsafe { result::event::synchronize(ev(event)) }, "cuEventSynchronize")
+        call("cuEventSynchronize", || unsafe { result::event::synchronize(ev(event)) })
     }
     unsafe fn event_destroy(&self, event: EventHandle) {
-        let _ = unsafe { result::event::destroy(ev(&event)) };
+        let _ = call("cuEventDestroy", || unsafe { result::event::destroy(ev(&event)) });
     }
     unsafe fn stream_wait_event(&self, stream: Option<StreamHandle>, event: &EventHandle) -> Result<()> {
         let flags = sys::CUevent_wait_flags::CU_EVENT_WAIT_DEFAULT;
-        check(unsafe { result::stream::wait_event(raw(stream), ev(event), flags) }, "cuStreamWaitEvent")
+        call("cuStreamWaitEvent", || unsafe { result::stream::wait_event(raw(stream), ev(event), flags) })
     }
     unsafe fn host_register(&self, addr: Addr, len: usize) -> Result<()> {
         let flags = sys::CU_MEMHOSTREGISTER_PORTABLE;
-        check(unsafe { sys::cuMemHostRegister_v2(addr.get() as *mut c_void, len, flags) }.result(), "cuMemHostRegister")
+        call("cuMemHostRegister", || unsafe { sys::cuMemHostRegister_v2(addr.get() as *mut c_void, len, flags) }.result())
     }
     unsafe fn host_unregister(&self, addr: Addr) {
-        let _ = unsafe { sys::cuMemHostUnregister(addr.get() as *mut c_void) };
+        let _ = call("cuMemHostUnregister", || unsafe { sys::cuMemHostUnregister(addr.get() as *mut c_void) }.result());
     }
     fn is_page_locked(&self, addr: usize) -> bool {
         let mut kind: u32 = 0;
