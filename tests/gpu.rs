@@ -796,3 +796,57 @@ fn a_churning_registered_mirror_is_kept_and_reused_registered_and_zeroed() {
     settle();
     assert_eq!(registered_host_bytes(), before, "released: unregistered");
 }
+
+/// `DV_TRACE_DRIVER` (docs/ENVIRONMENT.md): one trace line per CUDA driver call, with its
+/// thread; and through it, a mirror under 256 KiB, registered at its first copy on a stream, is
+/// unregistered by the thread that frees its DualView, before the drop returns (on the
+/// background thread the unregistration waited for whatever kernel ran and held up the
+/// program's next driver call: docs/GPU.md, DECISIONS G13). The switch is read once per
+/// process, so the test runs itself again as a child process with it set.
+#[test]
+fn dv_trace_driver_names_each_call_and_a_small_mirror_is_unregistered_where_it_is_freed() {
+    const NAME: &str = "dv_trace_driver_names_each_call_and_a_small_mirror_is_unregistered_where_it_is_freed";
+    use dualview::memory::stream;
+    if std::env::var_os("DV_TRACE_DRIVER_CHILD").is_some() {
+        let s = stream::create(Space::cuda(0)).unwrap();
+        let a = dv(Space::cuda(0), Layout::Left, &[1024], 8); // 8 KiB
+        a.modify(Side::Host).unwrap();
+        a.sync_on(Side::Device, s).unwrap();
+        assert!(a.is_mirror_pinned(), "registered at its first copy on a stream");
+        drop(a);
+        eprintln!("CHILD: dropped");
+        dualview::memory::settle();
+        // SAFETY: made above, used no more.
+        unsafe { stream::destroy(Space::cuda(0), s) }.unwrap();
+        return;
+    }
+    if !gpu(NAME) {
+        return;
+    }
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([NAME, "--exact", "--nocapture", "--test-threads", "1"])
+        .env("DV_TRACE_DRIVER", "1")
+        .env("DV_TRACE_DRIVER_CHILD", "1")
+        .env_remove("DV_TRACE_FILE")
+        .env_remove("DV_POOL_BYTES")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("dualview[") || l.starts_with("CHILD:")).collect();
+    let calls: Vec<&str> = lines.iter().copied().filter(|l| l.contains("]: driver ")).collect();
+    for l in &calls {
+        // dualview[pid P]: driver <call> <time> us on <thread>, ended at <time> us
+        let rest = l.split("]: driver ").nth(1).unwrap();
+        let w: Vec<&str> = rest.split_whitespace().collect();
+        assert!(w[0].starts_with("cu") && w[1].parse::<f64>().is_ok() && w[2] == "us" && w[3] == "on", "{l}");
+        assert!(rest.contains(", ended at ") && rest.trim_end().ends_with(" us"), "{l}");
+    }
+    for call in ["cuMemAlloc", "cuMemHostRegister", "cuMemcpyAsync", "cuMemHostUnregister"] {
+        assert!(calls.iter().any(|l| l.contains(&format!("driver {call} "))), "no {call} traced: {err}");
+    }
+    let unregister = lines.iter().position(|l| l.contains("driver cuMemHostUnregister ")).unwrap();
+    let dropped = lines.iter().position(|l| *l == "CHILD: dropped").expect("the child's marker");
+    assert!(unregister < dropped, "unregistered before the drop returned: {err}");
+    assert!(!lines[unregister].contains(" on dualview-mirrors,"), "not on the background thread: {}", lines[unregister]);
+}
