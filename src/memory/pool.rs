@@ -127,8 +127,8 @@ fn evict(p: &mut Pool, cap: usize) -> Vec<Kept> {
 
 /// Unregister and free `kept`: here, on the caller's thread, when `now` (a
 /// failure being retried needs the memory back before it tries again, and a
-/// release returns what it gave back); else on the background thread, as a
-/// registered mirror's free always went (an eviction is no caller's work).
+/// release returns what it gave back); else as any registered mirror's free goes
+/// (`Registration::release`: on the background thread, a block under 256 KiB here).
 fn free_all(kept: Vec<Kept>, now: bool) -> usize {
     let mut bytes = 0;
     for k in kept {

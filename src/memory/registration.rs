@@ -364,7 +364,7 @@ impl HostRegistration for Registration {
         // stream: it is unregistered here too. On the background thread the unregistration
         // would wait for whatever kernel runs then, and hold up every driver call of the
         // program's threads meanwhile (a `sync_host(exec)` behind a kernel returned after it,
-        // docs/GPU.md); here it follows the free's own synchronize.
+        // docs/GPU.md); here it is done before the freeing call returns (DECISIONS G13 (7)).
         if g.workers == 0 && matches!(g.state, State::Registered(n) if n < PIN_MIN) {
             b.unregister(&mut g);
         }

@@ -412,7 +412,8 @@ fn a_small_block_registered_for_a_stream_is_unregistered_and_freed_on_the_caller
     hold.0.open();
     f.assert_clean();
     assert_eq!(f.events(), vec![Event::Register(A, PIN_MIN - 4096), Event::Unregister(A), Event::Free(A)]);
-    // From PIN_MIN, registered in the background: unregistered there, off the caller's path.
+    // From PIN_MIN (registered in the background, or here by a copying sync): unregistered
+    // on the background thread, off the caller's path.
     let r = f.block(B, PIN_MIN);
     assert!(r.ensure());
     let hold = hold_background();
