@@ -70,12 +70,7 @@ fn timed<T>(name: &str, f: impl FnOnce() -> std::result::Result<T, DriverError>)
     let who = me.name().map_or_else(|| format!("{:?}", me.id()), str::to_owned);
     let us = |d: std::time::Duration| d.as_secs_f64() * 1e6;
     let end = us(t1.duration_since(*epoch));
-    let how = match &r {
-        Ok(_) => "",
-        Err(e) if e.0 == sys::CUresult::CUDA_ERROR_NOT_READY => " (not ready)", // an answer of cuEventQuery
-        Err(_) => " (error)",
-    };
-    crate::stats::trace(format_args!("driver {name} {:.1} us on {who}, ended at {end:.0} us{how}", us(t1 - t0)));
+    crate::stats::trace(format_args!("driver {name} {:.1} us on {who}, ended at {end:.0} us{}", us(t1 - t0), if r.is_ok() { "" } else { " (error)" }));
     r
 }
 
@@ -105,13 +100,13 @@ fn contexts() -> Result<&'static Contexts> {
                 bail!(NoDevice, "no CUDA driver (libcuda.so) on this machine");
             }
             LIBCUDA.store(true, Ordering::Relaxed);
-            call("cuInit", result::init)?;
-            let n = call("cuDeviceGetCount", result::device::get_count)?;
+            check(result::init(), "cuInit")?;
+            let n = check(result::device::get_count(), "cuDeviceGetCount")?;
             let mut all = Vec::new();
             for i in 0..n {
-                let dev = call("cuDeviceGet", || result::device::get(i))?;
+                let dev = check(result::device::get(i), "cuDeviceGet")?;
                 // SAFETY: `dev` was just returned by `cuDeviceGet`.
-                all.push(call("cuDevicePrimaryCtxRetain", || unsafe { result::primary_ctx::retain(dev) })?);
+                all.push(check(unsafe { result::primary_ctx::retain(dev) }, "cuDevicePrimaryCtxRetain")?);
             }
             Ok(Contexts(all))
         })
@@ -205,7 +200,7 @@ impl Driver for Cuda {
     fn restore(&self, previous: usize) {
         // `previous` was current on this thread a moment ago (or NULL, which
         // unbinds); failure leaves ours bound, which is harmless.
-        let _ = timed("cuCtxSetCurrent", || unsafe { result::ctx::set_current(previous as sys::CUcontext) });
+        let _ = call("cuCtxSetCurrent", || unsafe { result::ctx::set_current(previous as sys::CUcontext) });
     }
     fn alloc(&self, bytes: usize, mem: Mem) -> Result<Addr> {
         let a = unsafe {
@@ -220,8 +215,8 @@ impl Driver for Cuda {
     unsafe fn free(&self, addr: Addr, _bytes: usize, mem: Mem) {
         let addr = addr.get();
         let _ = match mem {
-            Mem::Pinned => timed("cuMemFreeHost", || unsafe { result::free_host(addr as *mut c_void) }),
-            _ => timed("cuMemFree", || unsafe { result::free_sync(addr as sys::CUdeviceptr) }),
+            Mem::Pinned => call("cuMemFreeHost", || unsafe { result::free_host(addr as *mut c_void) }),
+            _ => call("cuMemFree", || unsafe { result::free_sync(addr as sys::CUdeviceptr) }),
         };
     }
     unsafe fn copy(&self, dst: Addr, src: Addr, bytes: usize, dir: Dir) -> Result<()> {
@@ -326,7 +321,7 @@ impl Driver for Cuda {
         call("cuEventSynchronize", || unsafe { result::event::synchronize(ev(event)) })
     }
     unsafe fn event_destroy(&self, event: EventHandle) {
-        let _ = timed("cuEventDestroy", || unsafe { result::event::destroy(ev(&event)) });
+        let _ = call("cuEventDestroy", || unsafe { result::event::destroy(ev(&event)) });
     }
     unsafe fn stream_wait_event(&self, stream: Option<StreamHandle>, event: &EventHandle) -> Result<()> {
         let flags = sys::CUevent_wait_flags::CU_EVENT_WAIT_DEFAULT;
@@ -337,15 +332,15 @@ impl Driver for Cuda {
         call("cuMemHostRegister", || unsafe { sys::cuMemHostRegister_v2(addr.get() as *mut c_void, len, flags) }.result())
     }
     unsafe fn host_unregister(&self, addr: Addr) {
-        let _ = timed("cuMemHostUnregister", || unsafe { sys::cuMemHostUnregister(addr.get() as *mut c_void) }.result());
+        let _ = call("cuMemHostUnregister", || unsafe { sys::cuMemHostUnregister(addr.get() as *mut c_void) }.result());
     }
     fn is_page_locked(&self, addr: usize) -> bool {
         let mut kind: u32 = 0;
         let mut attr = [sys::CUpointer_attribute::CU_POINTER_ATTRIBUTE_MEMORY_TYPE];
         let mut data = [(&mut kind as *mut u32).cast::<c_void>()];
         // One attribute, one writable u32 for it (CUmemorytype); nothing at `addr` is read.
-        let r = timed("cuPointerGetAttributes", || unsafe { sys::cuPointerGetAttributes(1, attr.as_mut_ptr(), data.as_mut_ptr(), addr as sys::CUdeviceptr) }.result());
-        r.is_ok() && kind == sys::CUmemorytype::CU_MEMORYTYPE_HOST as u32
+        let r = unsafe { sys::cuPointerGetAttributes(1, attr.as_mut_ptr(), data.as_mut_ptr(), addr as sys::CUdeviceptr) };
+        r == sys::CUresult::CUDA_SUCCESS && kind == sys::CUmemorytype::CU_MEMORYTYPE_HOST as u32
     }
 }
 
