@@ -185,7 +185,10 @@ fn main() -> Result<()> {
         }
     }
     if run("columns (LayoutRight)") {
-        println!("\nfloor of the column pattern: {:.2} us a mark (the same bits read and written in two planes of 64-bit words, nothing else)", column_floor(n, marks));
+        println!(
+            "\nfloor of the column pattern in linear words: {:.2} us a mark (the same bits read and written in two planes of 64-bit words, nothing else; the map now keeps such arrays in 8 x 8 tiles)",
+            column_floor(n, marks)
+        );
     }
     if !over.is_empty() {
         eprintln!("map_cost: over the limits ({max_mark_us} us a mark, sync {max_sync}x a whole copy): {over:?}");

@@ -8,6 +8,7 @@
 //! | --- | --- |
 //! | the linear runs of a box | [`Order::runs`]: one per row of its outer axes, fewer when it spans whole rows |
 //! | the boxes of a linear run | [`Order::boxes_of`]: at most `2 * rank - 1`, disjoint |
+//! | a box as rows and columns | [`Order::rects`]: rows of [`Order::row_len`] elements, one rectangle per position of the axes above the second fastest |
 
 use crate::dual_view::regions::IndexBox;
 use crate::extents::MAX_RANK;
@@ -57,6 +58,60 @@ impl Order {
     /// The rank.
     pub(crate) fn rank(&self) -> usize {
         self.rank as usize
+    }
+
+    /// The elements of a row: the extent of the fastest axis (1 for rank 0).
+    pub(crate) fn row_len(&self) -> usize {
+        if self.rank == 0 { 1 } else { self.dims[0] }
+    }
+
+    /// Call `f(r0, r1, c0, c1)` for rectangles of rows `[r0, r1)` (of
+    /// [`Order::row_len`] elements) and columns `[c0, c1)` that together hold
+    /// exactly the elements of `b` (a box inside the extents).
+    pub(crate) fn rects(&self, b: &IndexBox, mut f: impl FnMut(usize, usize, usize, usize)) {
+        let r = self.rank as usize;
+        if b.is_empty() {
+            return;
+        }
+        if r == 0 {
+            return f(0, 1, 0, 1);
+        }
+        let (lo, hi) = (b.lo(), b.hi());
+        let (c0, c1) = (lo[self.axis[0] as usize], hi[self.axis[0] as usize]);
+        if r == 1 {
+            return f(0, 1, c0, c1);
+        }
+        let (a1, d1) = (self.axis[1] as usize, self.dims[1]);
+        // Odometer over the axes above the second fastest, each with its stride in rows.
+        let mut stride = [0usize; MAX_RANK];
+        let mut s = d1;
+        for (st, &d) in stride.iter_mut().zip(&self.dims).take(r).skip(2) {
+            *st = s;
+            s *= d;
+        }
+        let mut idx = [0usize; MAX_RANK];
+        for (i, &a) in idx.iter_mut().zip(&self.axis).take(r).skip(2) {
+            *i = lo[a as usize];
+        }
+        let mut base: usize = (2..r).map(|j| idx[j] * stride[j]).sum();
+        loop {
+            f(base + lo[a1], base + hi[a1], c0, c1);
+            let mut j = 2;
+            loop {
+                if j >= r {
+                    return;
+                }
+                idx[j] += 1;
+                base += stride[j];
+                if idx[j] < hi[self.axis[j] as usize] {
+                    break;
+                }
+                let back = idx[j] - lo[self.axis[j] as usize];
+                idx[j] = lo[self.axis[j] as usize];
+                base -= back * stride[j];
+                j += 1;
+            }
+        }
     }
 
     /// The fastest axis of extent above 1 (the fastest axis when there is
@@ -284,6 +339,15 @@ mod tests {
                 let mut want: Vec<usize> = all.iter().filter(|i| b.holds(i)).map(|i| o.linear(i)).collect();
                 want.sort();
                 assert_eq!(lin, want, "runs of {b:?} in {ext:?}");
+                // Rows and columns: the same elements.
+                let w = o.row_len();
+                let mut rect: Vec<usize> = Vec::new();
+                o.rects(&b, |r0, r1, c0, c1| {
+                    assert!(r0 < r1 && c0 < c1 && c1 <= w, "rectangles are not empty and lie in the rows");
+                    rect.extend((r0..r1).flat_map(|r| (c0..c1).map(move |c| r * w + c)));
+                });
+                rect.sort();
+                assert_eq!(rect, want, "rects of {b:?} in {ext:?}");
                 // An arbitrary interval becomes disjoint boxes holding exactly it.
                 let a = next(o.len() + 1);
                 let e = a + next(o.len() + 1 - a);

@@ -5,7 +5,7 @@
 //! | form | when | memory | cost per call |
 //! | --- | --- | --- | --- |
 //! | a base state and at most `MAX_BOXES` (64) boxes (`boxes.rs`) | after whole-array calls and a few subview calls | 144 B a box | `O(k^3 * rank)` at worst (joining neighbours), `k` boxes |
-//! | one bit per element and side (`bits.rs`) | when the boxes would be more than `MAX_BOXES`, or would take more memory than the bits | 2 bits an element (rounded up to 64 elements) | `O(|B| / 64 + runs in B)` for a box `B` |
+//! | one bit per element and side (`bits.rs`), linear or in 8 x 8 tiles | when the boxes would be more than `MAX_BOXES`, or would take more memory than the bits | 2 bits an element (rounded up to 64 elements; tiles: to 8 x 8, at most a sixteenth more) | `O(|B| / 64 + runs in B)` for a box `B`; on tiles `O(blocks of 8 x 8 that B meets)` |
 //!
 //! The map never holds a superset or drops a region: every form is exact,
 //! and only an allocation failure (`OutOfMemory`, nothing changed) refuses
@@ -145,9 +145,9 @@ impl Map {
 
     /// The bitmap of a box form (or `OutOfMemory`).
     fn bits_of(&self, bx: &Boxes) -> Result<Bits> {
-        let mut bits = Bits::try_new(self.n(), bx.base)?;
+        let mut bits = Bits::try_new(&self.order, bx.base)?;
         for (x, c) in &bx.list {
-            self.order.runs(x, |a, e| bits.assign(a, e, *c));
+            bits.assign_box(&self.order, x, *c);
         }
         Ok(bits)
     }
@@ -171,7 +171,7 @@ impl Map {
             return Ok(Repr::Boxes(next));
         }
         let mut bits = self.bits_of(bx)?;
-        self.order.runs(b, |a, e| bits.assign(a, e, cell));
+        bits.assign_box(&self.order, b, cell);
         Ok(Repr::Bits(bits))
     }
 
@@ -211,10 +211,8 @@ impl Map {
         if let Repr::Bits(bits) = &mut self.repr {
             for (b, op) in ops {
                 match *op {
-                    Op::Assign(cell) => self.order.runs(b, |a, e| bits.assign(a, e, cell)),
-                    Op::Settle(cell) => self.order.runs(b, |a, e| {
-                        bits.settle(a, e, cell);
-                    }),
+                    Op::Assign(cell) => bits.assign_box(&self.order, b, cell),
+                    Op::Settle(cell) => bits.settle_box(&self.order, b, cell),
                 }
             }
         }
@@ -281,11 +279,7 @@ impl Map {
     pub(crate) fn any(&self, b: &IndexBox, cell: Cell) -> bool {
         match &self.repr {
             Repr::Boxes(bx) => bx.any(b, cell),
-            Repr::Bits(bits) => {
-                let mut any = false;
-                self.order.runs(b, |a, e| any = any || bits.any(a, e, cell));
-                any
-            }
+            Repr::Bits(bits) => bits.any_box(&self.order, b, cell),
         }
     }
 
@@ -336,7 +330,7 @@ impl Map {
                 out.apply(parts.into_iter().map(|(x, c)| (x, Op::Assign(c))).collect())?;
             }
             Repr::Bits(bits) => {
-                let mut nb = Bits::try_new(order.len(), fill)?;
+                let mut nb = Bits::try_new(&order, fill)?;
                 if !kept.is_empty() {
                     self.copy_rows(bits, &mut nb, &order, &kept);
                 }
