@@ -315,7 +315,9 @@ impl<V: Copy + PartialEq + Debug + Default> Oracle<V> {
     /// an unmarked write there included (the rule was broken);
     /// new elements (among `indices`, those beyond `old`) are zero on both
     /// sides, their writes marked for the side whose Kokkos counter is set
-    /// (dualview's D3: counters unchanged).
+    /// (dualview's D3: counters unchanged). The rule is docs/SEMANTICS.md's
+    /// row `resize(extents)`, written from the program's side: nothing of the
+    /// library's state is read.
     pub fn resize(&mut self, old: &[usize], indices: impl IntoIterator<Item = Vec<usize>>, ext: &[usize]) {
         let open = if self.counters[0] > self.counters[1] {
             Some(0)
@@ -374,6 +376,8 @@ impl<V: Copy + PartialEq + Debug + Default> Oracle<V> {
 /// `deep_copy(dst, src)`: `map` takes a destination index to its source
 /// index (both handles' boxes). Refused when Kokkos refuses `dst`'s modify.
 /// `src` is `None` when both are one family (then `dst` is read first).
+/// The rule is docs/SEMANTICS.md's row `deep_copy(dst, src)` (Kokkos' side `P`,
+/// and the other side too where `src` is newer there), from the ledgers alone.
 pub fn deep_copy<V: Copy + PartialEq + Debug + Default>(
     dst: &mut Oracle<V>,
     src: Option<&Oracle<V>>,

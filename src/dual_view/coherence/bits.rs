@@ -29,6 +29,11 @@ pub(super) enum Shape {
 /// The lowest bit of every byte: `b * BYTES` repeats byte `b` in all eight.
 const BYTES: u64 = 0x0101_0101_0101_0101;
 
+/// The most blocks of 8 tiles (64 columns) a row may have for a scan of
+/// several rows to transpose a band at once, on the stack (16 KiB); wider rows
+/// are read a row at a time.
+const GROUPS: usize = 128;
+
 impl Shape {
     /// The shape for `n` elements in rows of `w`.
     fn of(n: usize, w: usize) -> Shape {
@@ -176,8 +181,14 @@ impl Bits {
         Ok(b)
     }
 
+    /// The heap bytes held.
     pub(super) fn bytes(&self) -> usize {
         self.v.capacity() * 16
+    }
+
+    /// The heap bytes a bitmap of `order` takes.
+    pub(super) fn bytes_for(order: &Order) -> usize {
+        Shape::of(order.len(), order.row_len()).words(order.len()) * 16
     }
 
     /// How many elements are `cell` (of `n`).
@@ -309,10 +320,9 @@ impl Bits {
                     let (lo, hi) = (c0.max(64 * k) - 64 * k, c1.min(64 * k + 64) - 64 * k);
                     if hi - lo == 64 { u64::MAX } else { ((1u64 << (hi - lo)) - 1) << lo }
                 };
-                if ra == rl {
-                    // One row: a byte from each tile the range meets (one tile for one element).
-                    let (row, band, sh) = (ra * w, (ra / 8) * tw, (ra % 8) * 8);
-                    let (c0, c1) = (a - row, e - row);
+                // The columns [c0, c1) of row r: a byte from each tile they meet (one tile for one element).
+                let row_chunks = |r: usize, c0: usize, c1: usize, f: &mut dyn FnMut(usize, u64, u64)| {
+                    let (band, sh) = ((r / 8) * tw, (r % 8) * 8);
                     for k in c0 / 64..=(c1 - 1) / 64 {
                         let (mut x, mut y) = (0u64, 0u64);
                         for t in (8 * k).max(c0 / 8)..(8 * k + 8).min((c1 - 1) / 8 + 1) {
@@ -321,14 +331,20 @@ impl Bits {
                             y |= ((y_of(band + t) >> sh) & 0xFF) << (8 * j);
                         }
                         let m = mask(c0, c1, k);
-                        f(row + 64 * k, x & m, y & m);
+                        f(r * w + 64 * k, x & m, y & m);
+                    }
+                };
+                let groups = tw.div_ceil(8);
+                if ra == rl || groups > GROUPS {
+                    for r in ra..=rl {
+                        let (c0, c1) = (if r == ra { a - r * w } else { 0 }, if r == rl { e - r * w } else { w });
+                        row_chunks(r, c0, c1, &mut f);
                     }
                     return;
                 }
                 // Several rows: each block of 8 tiles of a band, transposed, is 64 columns of its
-                // 8 rows; a band's blocks are made once, then its rows read in order.
-                let groups = tw.div_ceil(8);
-                let mut rows = vec![[0u64; 2]; 8 * groups];
+                // 8 rows; a band's blocks are made once (on the stack), then its rows read in order.
+                let mut rows = [[0u64; 2]; 8 * GROUPS];
                 for band in ra / 8..=rl / 8 {
                     for g in 0..groups {
                         let (mut x, mut y) = ([0u64; 8], [0u64; 8]);
@@ -439,7 +455,11 @@ mod tests {
         };
         let cells = [Cell::Clean, Cell::Host, Cell::Device];
         let mut tiled_seen = 0;
-        for ext in [vec![64usize, 64], vec![72, 100], vec![130, 67], vec![3, 64, 80], vec![5000], vec![2, 70, 64]] {
+        // Tiled: 64 x 64; padded columns; 4 blocks of 8 tiles a row (w 200); 3D; padded rows;
+        // rows wider than the stack's band (w 8200: read a row at a time). Linear: the rest.
+        for ext in
+            [vec![64usize, 64], vec![72, 100], vec![70, 200], vec![130, 67], vec![3, 64, 80], vec![5000], vec![2, 70, 64], vec![64, 8200]]
+        {
             let o = order(&ext);
             let n = o.len();
             let mut b = Bits::try_new(&o, Cell::Device).unwrap();
@@ -497,21 +517,7 @@ mod tests {
                         let gap = [0, 3, 64, 1024][next(4)];
                         let mut got = vec![];
                         b.runs(a, e, c, avoid, gap, |s, t| got.push((s, t)));
-                        let mut last = a;
-                        for &(s, t) in &got {
-                            assert!(last <= s && s < t && t <= e, "runs ascend inside the range: {got:?}");
-                            assert!(want[s..t].iter().all(|&x| x != avoid), "never an avoided element");
-                            last = t;
-                        }
-                        for (i, &x) in want.iter().enumerate().take(e).skip(a) {
-                            let covered = got.iter().any(|&(s, t)| s <= i && i < t);
-                            if x == c {
-                                assert!(covered, "element {i} of {ext:?} is {c:?}");
-                            }
-                            if gap == 0 {
-                                assert_eq!(covered, x == c, "exact runs without a gap");
-                            }
-                        }
+                        assert_eq!(got, joined(&want, a, e, c, avoid, gap), "runs of {c:?} in [{a}, {e}) of {ext:?}, gap {gap}");
                     }
                 }
                 for c in cells {
@@ -527,7 +533,57 @@ mod tests {
                 b.bytes()
             );
         }
-        assert_eq!(tiled_seen, 4, "tiles where rows and row length reach 64 and padding stays small");
+        assert_eq!(tiled_seen, 6, "tiles where rows and row length reach 64 and padding stays small");
+    }
+
+    /// The runs of `c` in `want[a..e]`, each joined to the one before when they
+    /// touch, or when the gap between is at most `gap` and holds no `avoid`.
+    fn joined(want: &[Cell], a: usize, e: usize, c: Cell, avoid: Cell, gap: usize) -> Vec<(usize, usize)> {
+        let mut out: Vec<(usize, usize)> = vec![];
+        let mut i = a;
+        while i < e {
+            if want[i] != c {
+                i += 1;
+                continue;
+            }
+            let s = i;
+            while i < e && want[i] == c {
+                i += 1;
+            }
+            match out.last_mut() {
+                Some(last) if s == last.1 || (gap > 0 && s - last.1 <= gap && !want[last.1..s].contains(&avoid)) => last.1 = i,
+                _ => out.push((s, i)),
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn runs_join_across_tiles_and_stop_at_an_avoided_element_read_before() {
+        let o = order(&[64, 64]);
+        let mut b = Bits::try_new(&o, Cell::Clean).unwrap();
+        assert_ne!(b.shape, Shape::Linear);
+        b.assign(60, 61, Cell::Device); // (0, 60)
+        b.assign(64 + 3, 64 + 4, Cell::Device); // (1, 3)
+        let mut runs = vec![];
+        b.runs(0, 64 * 64, Cell::Device, Cell::Host, 1024, |s, t| runs.push((s, t)));
+        assert_eq!(runs, vec![(60, 68)], "one copy across the row's end");
+        b.assign(63, 64, Cell::Host); // (0, 63): in the gap, in the chunk before
+        runs.clear();
+        b.runs(0, 64 * 64, Cell::Device, Cell::Host, 1024, |s, t| runs.push((s, t)));
+        assert_eq!(runs, vec![(60, 61), (67, 68)], "the avoided element splits them");
+    }
+
+    #[test]
+    fn tiles_only_from_64_rows_of_64_and_a_sixteenth_of_padding() {
+        let tiled = |n: usize, w: usize| Shape::of(n, w) != Shape::Linear;
+        assert!(tiled(64 * 64, 64) && !tiled(64 * 63, 64) && !tiled(63 * 64, 63));
+        // Columns padded: 129 -> 136 is 448 more elements, within 8256 / 16 = 516.
+        assert!(tiled(64 * 136, 136) && tiled(64 * 129, 129));
+        // Rows padded: 72 x 72 = 5184 against 65 x 72 = 4680 plus a sixteenth, 292.
+        assert!(!tiled(65 * 72, 72), "65 rows pad to 72: 5184 > 4972");
+        assert!(tiled(120 * 72, 72), "120 rows: no padding");
+        assert_eq!(Shape::of(0, 0), Shape::Linear);
     }
 
     #[test]

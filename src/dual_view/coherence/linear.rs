@@ -60,56 +60,77 @@ impl Order {
         self.rank as usize
     }
 
-    /// The elements of a row: the extent of the fastest axis (1 for rank 0).
+    /// The elements of a row: the extent of the fastest axis of extent above 1
+    /// (1 when there is none; axes of extent 1 add nothing to a linear index).
     pub(crate) fn row_len(&self) -> usize {
-        if self.rank == 0 { 1 } else { self.dims[0] }
+        (0..self.rank as usize).map(|k| self.dims[k]).find(|&d| d > 1).unwrap_or(1)
     }
 
     /// Call `f(r0, r1, c0, c1)` for rectangles of rows `[r0, r1)` (of
     /// [`Order::row_len`] elements) and columns `[c0, c1)` that together hold
-    /// exactly the elements of `b` (a box inside the extents).
+    /// exactly the elements of `b` (a box inside the extents): the columns
+    /// along the fastest axis of extent above 1, the rows along the next, one
+    /// rectangle per position of the others (fewer where the box covers them
+    /// whole: their rows are then one range).
     pub(crate) fn rects(&self, b: &IndexBox, mut f: impl FnMut(usize, usize, usize, usize)) {
-        let r = self.rank as usize;
         if b.is_empty() {
             return;
         }
-        if r == 0 {
+        let (lo, hi) = (b.lo(), b.hi());
+        // The axes of extent above 1, fastest first, by their position in the order.
+        let mut ks = [0usize; MAX_RANK];
+        let mut m = 0;
+        for k in 0..self.rank as usize {
+            if self.dims[k] > 1 {
+                ks[m] = k;
+                m += 1;
+            }
+        }
+        let range = |k: usize| (lo[self.axis[k] as usize], hi[self.axis[k] as usize]);
+        if m == 0 {
             return f(0, 1, 0, 1);
         }
-        let (lo, hi) = (b.lo(), b.hi());
-        let (c0, c1) = (lo[self.axis[0] as usize], hi[self.axis[0] as usize]);
-        if r == 1 {
+        let (c0, c1) = range(ks[0]);
+        if m == 1 {
             return f(0, 1, c0, c1);
         }
-        let (a1, d1) = (self.axis[1] as usize, self.dims[1]);
-        // Odometer over the axes above the second fastest, each with its stride in rows.
+        // Rows: the second axis, and with it the next ones while the box covers it whole.
+        let (mut r0, mut r1) = range(ks[1]);
+        let mut rows = self.dims[ks[1]];
+        let mut j = 2;
+        while j < m && r0 == 0 && r1 == rows {
+            let (l, h) = range(ks[j]);
+            (r0, r1, rows) = (l * rows, h * rows, rows * self.dims[ks[j]]);
+            j += 1;
+        }
+        // Odometer over the axes left, each with its stride in rows.
         let mut stride = [0usize; MAX_RANK];
-        let mut s = d1;
-        for (st, &d) in stride.iter_mut().zip(&self.dims).take(r).skip(2) {
-            *st = s;
-            s *= d;
+        let mut s = rows;
+        for q in j..m {
+            stride[q] = s;
+            s *= self.dims[ks[q]];
         }
         let mut idx = [0usize; MAX_RANK];
-        for (i, &a) in idx.iter_mut().zip(&self.axis).take(r).skip(2) {
-            *i = lo[a as usize];
+        for q in j..m {
+            idx[q] = range(ks[q]).0;
         }
-        let mut base: usize = (2..r).map(|j| idx[j] * stride[j]).sum();
+        let mut base: usize = (j..m).map(|q| idx[q] * stride[q]).sum();
         loop {
-            f(base + lo[a1], base + hi[a1], c0, c1);
-            let mut j = 2;
+            f(base + r0, base + r1, c0, c1);
+            let mut q = j;
             loop {
-                if j >= r {
+                if q >= m {
                     return;
                 }
-                idx[j] += 1;
-                base += stride[j];
-                if idx[j] < hi[self.axis[j] as usize] {
+                idx[q] += 1;
+                base += stride[q];
+                let (l, h) = range(ks[q]);
+                if idx[q] < h {
                     break;
                 }
-                let back = idx[j] - lo[self.axis[j] as usize];
-                idx[j] = lo[self.axis[j] as usize];
-                base -= back * stride[j];
-                j += 1;
+                base -= (idx[q] - l) * stride[q];
+                idx[q] = l;
+                q += 1;
             }
         }
     }
@@ -316,6 +337,11 @@ mod tests {
             (Layout::Right, vec![7]),
             (Layout::Left, vec![2, 1, 3, 2]),
             (Layout::Right, vec![]),
+            (Layout::Right, vec![6, 5]),
+            (Layout::Left, vec![1, 4, 3]),
+            (Layout::Right, vec![3, 4, 1]),
+            (Layout::Right, vec![2, 3, 1, 2, 3]),
+            (Layout::Left, vec![2, 1, 2, 3, 1, 2]),
         ] {
             let o = order(layout, &ext);
             let all = indices(&ext);

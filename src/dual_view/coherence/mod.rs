@@ -164,7 +164,7 @@ impl Map {
     /// The box form after `b` becomes `cell`, or the bitmap when that is
     /// smaller or the boxes would be too many.
     fn assigned_boxes(&self, bx: &Boxes, b: &IndexBox, cell: Cell) -> Result<Repr> {
-        let bits_bytes = 2 * self.n().div_ceil(64) * 8;
+        let bits_bytes = Bits::bytes_for(&self.order);
         if let Some(next) = bx.assigned(b, cell, &self.whole())
             && (next.list.len() <= 1 || next.bytes() <= bits_bytes)
         {
