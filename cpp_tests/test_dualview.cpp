@@ -1,6 +1,11 @@
 // The behaviours of reference/kokkos_dualview.md section 5 that the C++ wrapper
 // expresses (kNN = case NN), on a two-space DualView without a GPU.
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
 
 #include "common.hpp"
 
@@ -169,6 +174,49 @@ TEST(DualView, MessagesNameTheCppCallNotTheCFunction) {
   const std::string m6 = what([&] { c.sync_host(); });
   EXPECT_EQ(m6.rfind("dv::DualView::sync_host: ", 0), 0u) << m6;
   for (const std::string& m : {m1, m2, m3, m4, m5, m6}) EXPECT_EQ(m.find("dv_"), std::string::npos) << "no C name: " << m;
+}
+
+// Every C function the C++ headers call (each status a C++ call can throw) gets a
+// C++ name that the headers declare (issue 46, item 3): the whole table, not samples.
+TEST(DualView, EveryCFunctionTheHeadersCallHasADeclaredCppName) {
+  namespace fs = std::filesystem;
+  auto slurp = [](const fs::path& p) {
+    std::ifstream in(p);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  };
+  const fs::path c_header(DUALVIEW_C_HEADER);
+  const std::string c_text = slurp(c_header);
+  ASSERT_FALSE(c_text.empty()) << c_header;
+  std::set<std::string> c_functions;
+  const std::regex decl(R"(dv_status_t\s+(dv_[a-z0-9_]+)\s*\()");
+  for (std::sregex_iterator i(c_text.begin(), c_text.end(), decl), end; i != end; ++i) c_functions.insert((*i)[1]);
+  ASSERT_GT(c_functions.size(), 80u);
+  std::string cpp_text;
+  for (const auto& f : fs::recursive_directory_iterator(c_header.parent_path() / "dualview"))
+    if (f.path().extension() == ".hpp") cpp_text += slurp(f.path());
+  // The C functions whose status a C++ call throws: on a line that checks it.
+  std::set<std::string> called;
+  const std::regex use(R"((^|[^A-Za-z0-9_:])(dv_[a-z0-9_]+)\b)");
+  std::istringstream lines(cpp_text);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("check(") == std::string::npos && line.find("call(dv_") == std::string::npos &&
+        line.find("query(dv_") == std::string::npos)
+      continue;
+    for (std::sregex_iterator i(line.begin(), line.end(), use), end; i != end; ++i)
+      if (c_functions.count((*i)[2])) called.insert((*i)[2]);
+  }
+  EXPECT_GT(called.size(), 50u);
+  auto declared = [&](const std::string& name) {
+    return std::regex_search(cpp_text, std::regex("(\\b" + name + "\\s*\\(|(class|struct|using)\\s+" + name + "\\b)"));
+  };
+  for (const std::string& c : called) {
+    const std::string cpp = dv::detail::cpp_name(c);
+    ASSERT_TRUE(cpp.rfind("dv::", 0) == 0 || cpp.rfind("Kokkos::", 0) == 0) << c << " -> " << cpp;
+    const std::string last = cpp.substr(cpp.rfind("::") + 2);
+    EXPECT_TRUE(declared(last)) << c << " is named " << cpp << " in C++ messages, which the headers do not declare";
+  }
 }
 
 TEST(DualView, K11_ClearSyncState) {

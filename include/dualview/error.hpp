@@ -260,7 +260,13 @@ inline std::string cpp_name(const std::string& c) {
       {"dv_deep_copy_async", "dv::deep_copy"},   {"dv_view_copy", "dv::deep_copy"},
       {"dv_view_copy_async", "dv::deep_copy"},   {"dv_view_fill", "dv::deep_copy"},
       {"dv_host_view", "dv::View"},              {"dv_device_view", "dv::View"},
-      {"dv_stream_fence", "dv::fence"},          {"dv_stream_create", "dv::Stream"}};
+      {"dv_stream_fence", "dv::fence"},          {"dv_stream_create", "dv::Cuda::impl_new_instance"},
+      {"dv_report_write", "dv::report"},         {"dv_view_label", "dv::View::label"},
+      {"dv_block_hold", "Kokkos::DualView"},     {"dv_tools_init", "dv::tools::profile_library_loaded"},
+      {"dv_tools_push_region", "dv::tools::push_region"}, {"dv_tools_pop_region", "dv::tools::pop_region"},
+      {"dv_tools_mark_event", "dv::tools::mark_event"},   {"dv_tools_create_section", "dv::tools::create_section"},
+      {"dv_tools_section", "dv::tools::start_section"},   {"dv_tools_declare_metadata", "dv::tools::declare_metadata"},
+      {"dv_tools_finalize", "dv::tools::finalize"},       {"dv_tools_set_callback", "dv::tools::set_callbacks"}};
   if (c.compare(0, 3, "dv_") != 0) return c;
   for (const auto& r : renamed)
     if (c == r[0]) return r[1];

@@ -177,8 +177,8 @@ inline EventSet& paused() {
   return e;
 }
 template <class F>
-void forward(uint32_t event, F f) {
-  dv::detail::check(dv_tools_set_callback(event, reinterpret_cast<void (*)(void)>(f)));
+void forward(uint32_t event, F f, const char* as) {
+  dv::detail::check(dv_tools_set_callback(event, reinterpret_cast<void (*)(void)>(f)), as);
 }
 }  // namespace detail
 
@@ -186,7 +186,7 @@ void forward(uint32_t event, F f) {
 #define DV_TOOLS_SETTER(fn, field, type, event) \
   inline void fn(type f) {                       \
     detail::current().field = f;                 \
-    detail::forward(event, f);                   \
+    detail::forward(event, f, "dv::tools::" #fn); \
   }
 // Events dualview never sends: stored only.
 #define DV_TOOLS_STORE(fn, field, type) \
@@ -292,8 +292,8 @@ inline uint32_t create_section(const std::string& name) {
   return id;
 }
 inline void start_section(uint32_t id) { dv::detail::check(dv_tools_section(id, 0)); }
-inline void stop_section(uint32_t id) { dv::detail::check(dv_tools_section(id, 1)); }
-inline void destroy_section(uint32_t id) { dv::detail::check(dv_tools_section(id, 2)); }
+inline void stop_section(uint32_t id) { dv::detail::check(dv_tools_section(id, 1), "dv::tools::stop_section"); }
+inline void destroy_section(uint32_t id) { dv::detail::check(dv_tools_section(id, 2), "dv::tools::destroy_section"); }
 /// Declare a key/value pair of metadata.
 inline void declare_metadata(const std::string& key, const std::string& value) {
   dv::detail::check(dv_tools_declare_metadata(key.c_str(), value.c_str()));
