@@ -1,11 +1,12 @@
 // The behaviours of reference/kokkos_dualview.md section 5 that the C++ wrapper
 // expresses (kNN = case NN), on a two-space DualView without a GPU.
+#include <cctype>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <set>
 #include <sstream>
+#include <vector>
 
 #include "common.hpp"
 
@@ -186,30 +187,58 @@ TEST(DualView, EveryCFunctionTheHeadersCallHasADeclaredCppName) {
     ss << in.rdbuf();
     return ss.str();
   };
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  // Each identifier starting with `prefix` at a word start in `text` (not after `::`).
+  auto words = [&](const std::string& text, const std::string& prefix) {
+    std::vector<std::pair<std::string, std::size_t>> out;
+    for (std::size_t p = text.find(prefix); p != std::string::npos; p = text.find(prefix, p + 1)) {
+      if (p > 0 && (ident(text[p - 1]) || text[p - 1] == ':')) continue;
+      std::size_t e = p;
+      while (e < text.size() && ident(text[e])) ++e;
+      out.emplace_back(text.substr(p, e - p), e);
+    }
+    return out;
+  };
+  auto next_char = [](const std::string& t, std::size_t e) {
+    while (e < t.size() && (t[e] == ' ' || t[e] == '\n')) ++e;
+    return e < t.size() ? t[e] : '\0';
+  };
   const fs::path c_header(DUALVIEW_C_HEADER);
   const std::string c_text = slurp(c_header);
   ASSERT_FALSE(c_text.empty()) << c_header;
   std::set<std::string> c_functions;
-  const std::regex decl(R"(dv_status_t\s+(dv_[a-z0-9_]+)\s*\()");
-  for (std::sregex_iterator i(c_text.begin(), c_text.end(), decl), end; i != end; ++i) c_functions.insert((*i)[1]);
+  for (std::size_t p = c_text.find("dv_status_t "); p != std::string::npos; p = c_text.find("dv_status_t ", p + 1)) {
+    std::size_t a = p + 12;
+    while (a < c_text.size() && c_text[a] == ' ') ++a;
+    std::size_t e = a;
+    while (e < c_text.size() && ident(c_text[e])) ++e;
+    if (c_text.compare(a, 3, "dv_") == 0 && next_char(c_text, e) == '(') c_functions.insert(c_text.substr(a, e - a));
+  }
   ASSERT_GT(c_functions.size(), 80u);
   std::string cpp_text;
   for (const auto& f : fs::recursive_directory_iterator(c_header.parent_path() / "dualview"))
     if (f.path().extension() == ".hpp") cpp_text += slurp(f.path());
   // The C functions whose status a C++ call throws: on a line that checks it.
   std::set<std::string> called;
-  const std::regex use(R"((^|[^A-Za-z0-9_:])(dv_[a-z0-9_]+)\b)");
   std::istringstream lines(cpp_text);
   for (std::string line; std::getline(lines, line);) {
     if (line.find("check(") == std::string::npos && line.find("call(dv_") == std::string::npos &&
         line.find("query(dv_") == std::string::npos)
       continue;
-    for (std::sregex_iterator i(line.begin(), line.end(), use), end; i != end; ++i)
-      if (c_functions.count((*i)[2])) called.insert((*i)[2]);
+    for (const auto& w : words(line, "dv_"))
+      if (c_functions.count(w.first)) called.insert(w.first);
   }
   EXPECT_GT(called.size(), 50u);
+  // Declared: `name(` (a function or a constructor) or `class|struct|using name`.
   auto declared = [&](const std::string& name) {
-    return std::regex_search(cpp_text, std::regex("(\\b" + name + "\\s*\\(|(class|struct|using)\\s+" + name + "\\b)"));
+    for (const auto& w : words(cpp_text, name)) {
+      if (w.first != name) continue;
+      if (next_char(cpp_text, w.second) == '(') return true;
+      const std::size_t at = w.second - name.size();
+      for (const char* kw : {"class ", "struct ", "using "})
+        if (at >= std::strlen(kw) && cpp_text.compare(at - std::strlen(kw), std::strlen(kw), kw) == 0) return true;
+    }
+    return false;
   };
   for (const std::string& c : called) {
     const std::string cpp = dv::detail::cpp_name(c);
