@@ -394,7 +394,9 @@ impl Bits {
         };
         // The last `avoid` element of the chunks read before this one.
         let mut seen: Option<usize> = None;
-        self.chunks(cell, avoid, a, e, |base, x, y| {
+        // With no `avoid` element anywhere there is none to read (a sync after marks of one side).
+        let read = avoid.filter(|c| c.plane().is_some_and(|i| self.counts[i] > 0));
+        self.chunks(cell, read, a, e, |base, x, y| {
             if x != 0 {
                 let before = |k: usize| match y & ((1u64 << k) - 1) {
                     0 => seen,
