@@ -109,6 +109,11 @@ impl Shape {
     }
 }
 
+/// The bits `[lo, hi)` of a word set (`hi` at most 64).
+fn ones(lo: usize, hi: usize) -> u64 {
+    if hi - lo == 64 { u64::MAX } else { ((1u64 << (hi - lo)) - 1) << lo }
+}
+
 /// Call `f(word index, mask)` for the linear words of `[a, e)`.
 fn linear_words(a: usize, e: usize, mut f: impl FnMut(usize, u64)) {
     if a >= e {
@@ -118,8 +123,7 @@ fn linear_words(a: usize, e: usize, mut f: impl FnMut(usize, u64)) {
     for w in wa..=we {
         let lo = if w == wa { a % 64 } else { 0 };
         let hi = if w == we { (e - 1) % 64 + 1 } else { 64 };
-        let mask = if hi - lo == 64 { u64::MAX } else { ((1u64 << (hi - lo)) - 1) << lo };
-        f(w, mask);
+        f(w, ones(lo, hi));
     }
 }
 
@@ -316,10 +320,7 @@ impl Bits {
                     return;
                 }
                 let (ra, rl) = (a / w, (e - 1) / w);
-                let mask = |c0: usize, c1: usize, k: usize| {
-                    let (lo, hi) = (c0.max(64 * k) - 64 * k, c1.min(64 * k + 64) - 64 * k);
-                    if hi - lo == 64 { u64::MAX } else { ((1u64 << (hi - lo)) - 1) << lo }
-                };
+                let mask = |c0: usize, c1: usize, k: usize| ones(c0.max(64 * k) - 64 * k, c1.min(64 * k + 64) - 64 * k);
                 // The columns [c0, c1) of row r: a byte from each tile they meet (one tile for one element).
                 let row_chunks = |r: usize, c0: usize, c1: usize, f: &mut dyn FnMut(usize, u64, u64)| {
                     let (band, sh) = ((r / 8) * tw, (r % 8) * 8);
@@ -406,8 +407,7 @@ impl Bits {
                 // chunk whose span from its first to its last `cell` element holds no `avoid`
                 // element is one segment (every other element of a row is 32 runs a chunk).
                 let (s, t) = (x.trailing_zeros() as usize, 64 - x.leading_zeros() as usize);
-                let span = if t - s == 64 { u64::MAX } else { ((1u64 << (t - s)) - 1) << s };
-                if avoid.is_some() && gap >= 64 && y & span == 0 {
+                if avoid.is_some() && gap >= 64 && y & ones(s, t) == 0 {
                     join(base + s, base + t, before(s));
                 } else {
                     bit_runs(x, |s, t| join(base + s, base + t, before(s)));

@@ -8,7 +8,7 @@
 //! | --- | --- |
 //! | the linear runs of a box | [`Order::runs`]: one per row of its outer axes, fewer when it spans whole rows |
 //! | the boxes of a linear run | [`Order::boxes_of`]: at most `2 * rank - 1`, disjoint |
-//! | a box as rows and columns | [`Order::rects`]: rows of [`Order::row_len`] elements, one rectangle per position of the axes above the second fastest |
+//! | a box as rows and columns | [`Order::rects`]: columns along the fastest axis of extent above 1, rows along the next; one rectangle per position of the axes above those (axes the box covers whole join the rows) |
 
 use crate::dual_view::regions::IndexBox;
 use crate::extents::MAX_RANK;
