@@ -24,7 +24,8 @@
 #   $OUT_DIR/halo-bench.txt    the halo row
 # OUT_DIR defaults to .gpu/bench. Extra arguments go to gpu_bench; --only picks
 # groups: gpu_bench's (sync,tiny,flags,strided,async,enqueue,resize,create,probe), kokkos
-# (benches/kokkos_rows.cu against dualview and Kokkos: $OUT_DIR/kokkos-rows.md), lammps,
+# (benches/kokkos_rows.cu against dualview and Kokkos, $KOKKOS_ROUNDS interleaved rounds:
+# $OUT_DIR/kokkos-rows.md), lammps ($LAMMPS_ROUNDS rounds, default 1),
 # mirror, halo and lammps-real (LAMMPS itself, when .lammps/lammps.tar.xz is there). Exits non-zero when a check failed (a wrong value, an exception, a crash)
 # or a gate was missed ($OUT_DIR/gates.md, scripts/bench-gates.py).
 set -euo pipefail
@@ -102,21 +103,37 @@ if want lammps || want mirror || want kokkos; then
   fi
 fi
 # benches/kokkos_rows.cu: gpu_bench's rows that Kokkos can run, one source built against
-# dualview's Kokkos-named headers and against Kokkos, joined into a ratio column.
+# dualview's Kokkos-named headers and against Kokkos, run in $KOKKOS_ROUNDS (default 3)
+# interleaved rounds (dualview, then Kokkos, each round), joined by the median of each
+# row (the spread shown) into a ratio column. The mirror rows run with DV_POOL_BYTES=2G
+# (their warm row needs a pool that may keep 1 GiB; Kokkos ignores it).
 if want kokkos; then
   nvcc -std=c++17 -O2 -arch=native -Xcompiler -pthread -I"$ROOT/include" -I"$ROOT/include/dualview/kokkos" \
     benches/kokkos_rows.cu -o "$GPU/kokkos_rows_dv" "${LINK[@]}"
-  "$GPU/kokkos_rows_dv" > "$OUT_DIR/kokkos-rows-dualview.txt" || status=1
   kname="Kokkos (not built: no .gpu/kokkos-src.tar.gz)"
-  : > "$OUT_DIR/kokkos-rows-kokkos.txt"
+  KROWS=""
   if [ -n "${KPREFIX:-}" ]; then
     "$KPREFIX/bin/nvcc_wrapper" -std=c++17 -O2 -arch=sm_90 --extended-lambda --expt-relaxed-constexpr -Xcompiler -pthread \
       -I"$KPREFIX/include" benches/kokkos_rows.cu -o "$GPU/kokkos_rows_kokkos" -L"$KLIB" -lkokkoscontainers -lkokkoscore -lcuda -ldl \
-      && { "$GPU/kokkos_rows_kokkos" > "$OUT_DIR/kokkos-rows-kokkos.txt" || status=1; } \
-      || { echo "FAIL kokkos_rows.cu did not build against Kokkos"; status=1; }
+      && KROWS=$GPU/kokkos_rows_kokkos || { echo "FAIL kokkos_rows.cu did not build against Kokkos"; status=1; }
     kname="Kokkos $(sed -n 's/^kokkos-build: Kokkos \([0-9.]*\).*/\1/p' <<< "$kout") (this run)"
   fi
-  python3 scripts/bench-ratio.py "$OUT_DIR/kokkos-rows-dualview.txt" "$OUT_DIR/kokkos-rows-kokkos.txt" "$kname" \
+  rm -f "$OUT_DIR"/kokkos-rows-dualview*.txt "$OUT_DIR"/kokkos-rows-kokkos*.txt
+  kokkos_rows() { # binary, output file: every group, the mirror rows in a process of their own
+    { "$1" --only "${KOKKOS_ROWS_ONLY:-memory,flags,tiny,sync,resize,create,enqueue,grow,destroy}" \
+        && env DV_POOL_BYTES=2G "$1" --only mirror; } > "$2" || status=1
+  }
+  dvs=()
+  kks=()
+  for ((r = 1; r <= ${KOKKOS_ROUNDS:-3}; r++)); do
+    kokkos_rows "$GPU/kokkos_rows_dv" "$OUT_DIR/kokkos-rows-dualview.$r.txt"
+    dvs+=("$OUT_DIR/kokkos-rows-dualview.$r.txt")
+    if [ -n "$KROWS" ]; then
+      kokkos_rows "$KROWS" "$OUT_DIR/kokkos-rows-kokkos.$r.txt"
+      kks+=("$OUT_DIR/kokkos-rows-kokkos.$r.txt")
+    fi
+  done
+  python3 scripts/bench-ratio.py "$(IFS=,; echo "${dvs[*]}")" "$(IFS=,; echo "${kks[*]:-}")" "$kname" \
     | tee "$OUT_DIR/kokkos-rows.md" || status=1
 fi
 kokkos_row() { # arguments of lammps_bench: Kokkos' row and dualview-in-Kokkos' row, when Kokkos was built here
@@ -132,15 +149,21 @@ if want lammps; then
   echo | tee -a "$LOG"
   "$GPU/lammps_bench" --header | tee -a "$LOG"
   [ -n "$KOKKOS_BENCH" ] || echo "Kokkos (this run): SKIPPED: no .gpu/kokkos-src.tar.gz; the Kokkos rows above are recorded figures" | tee -a "$LOG"
-  for atoms in ${LAMMPS_ATOMS:-4000000 32000000}; do
-    kokkos_row --lammps "$atoms"
-    for mirror in default pinned pageable; do row "$mirror" --lammps "$atoms"; done
+  # $LAMMPS_ROUNDS rounds, each Kokkos' rows then dualview's at each size: the gates take
+  # each cell's median over the rounds.
+  for ((r = 1; r <= ${LAMMPS_ROUNDS:-1}; r++)); do
+    for atoms in ${LAMMPS_ATOMS:-4000000 32000000}; do
+      kokkos_row --lammps "$atoms"
+      for mirror in default pinned pageable; do row "$mirror" --lammps "$atoms"; done
+    done
   done
 fi
 if want mirror; then
   "$GPU/lammps_bench" --mirror-header | tee -a "$LOG"
-  kokkos_row --mirror-rows
-  for mirror in default pinned pageable; do row "$mirror" --mirror-rows; done
+  for ((r = 1; r <= ${LAMMPS_ROUNDS:-1}; r++)); do
+    kokkos_row --mirror-rows
+    for mirror in default pinned pageable; do row "$mirror" --mirror-rows; done
+  done
 fi
 if want halo; then
   if command -v mpicxx >/dev/null; then
