@@ -92,8 +92,8 @@ struct Shared {
     generation: AtomicU64,
     borrows: [BorrowFlag; 2],
     stats: StatsCell,
-    /// Checked mode's record of both sides (`checked.rs`); `None`: not checked.
-    check: Option<std::sync::Mutex<checked::Record>>,
+    /// Checked mode's record of both sides (`checked.rs`; boxed: most DualViews are not checked); `None`: not checked.
+    check: Option<Box<std::sync::Mutex<checked::Record>>>,
     state: RwLock<State>,
 }
 
