@@ -65,13 +65,14 @@ void flags() {
 
 // One double written on the host, marked, synced to the device, fenced; in alternate
 // batches, the floor: the same double copied by cudaMemcpy from the stack and synchronized
-// (benches/gpu_bench.cu's raw sequence).
+// (benches/gpu_bench.cu's raw sequence), and the same with the device waits before and
+// after the copy that a synchronous sync owes (G5) and the row's fence.
 void tiny() {
   DV1 a("tiny", 1);
   double* d;
   cudaMalloc(&d, sizeof(double));
   const int batch = 2000;
-  std::vector<double> t, raw;
+  std::vector<double> t, raw, fenced;
   for (int r = 0; r < 11; ++r) {
     double t0 = now();
     for (int i = 0; i < batch; ++i) {
@@ -89,7 +90,18 @@ void tiny() {
       cudaDeviceSynchronize();
     }
     double t2 = now();
-    if (r) t.push_back((t1 - t0) / batch), raw.push_back((t2 - t1) / batch);
+    // The same copy with the waits a synchronous deep_copy owes (before and after), then the
+    // row's fence: the floor of the row's semantics (DECISIONS G5).
+    for (int i = 0; i < batch; ++i) {
+      x = i + 0.5;
+      double y = x;
+      cudaDeviceSynchronize();
+      cudaMemcpy(d, &y, sizeof y, cudaMemcpyHostToDevice);
+      cudaDeviceSynchronize();
+      cudaDeviceSynchronize();
+    }
+    double t3 = now();
+    if (r) t.push_back((t1 - t0) / batch), raw.push_back((t2 - t1) / batch), fenced.push_back((t3 - t2) / batch);
   }
   double got = 0, got_raw = 0;
   cudaMemcpy(&got, a.d_view.data(), sizeof(double), cudaMemcpyDeviceToHost);
@@ -97,6 +109,8 @@ void tiny() {
   cudaFree(d);
   row("tiny: write 1 double; modify_host; sync_device; fence", median(t), got == batch - 0.5 ? "ok" : "wrong value on the device");
   row("floor: tiny: cudaMemcpy of 1 double from the stack; cudaDeviceSynchronize", median(raw), got_raw == batch - 0.5 ? "ok" : "wrong value");
+  row("floor: tiny, fenced as a synchronous deep_copy: sync; cudaMemcpy; sync; then the row's fence", median(fenced),
+      got_raw == batch - 0.5 ? "ok" : "wrong value");
 }
 
 // Later syncs of 1 GiB (after a first one of each direction).
