@@ -81,7 +81,7 @@ def main():
         else:
             ratio = f"{median(k[0]) / median(d[0]):.2f}" if d[0] and k[0] and median(d[0]) > 0 else "-"
         print(f"| {row} | {cell(row, k[0])} | {cell(row, d[0])} | {ratio} | {'; '.join(checks) or 'ok'} |")
-    print(f"\nMedians of {rounds} interleaved round(s) (dualview, then Kokkos, each round); in brackets the smallest and the largest.")
+    print(f"\nMedians of {rounds} interleaved round(s) (dualview first in odd rounds, Kokkos first in even ones); in brackets the smallest and the largest.")
     sys.exit(1 if bad else 0)
 
 

@@ -104,7 +104,7 @@ if want lammps || want mirror || want kokkos; then
 fi
 # benches/kokkos_rows.cu: gpu_bench's rows that Kokkos can run, one source built against
 # dualview's Kokkos-named headers and against Kokkos, run in $KOKKOS_ROUNDS (default 3)
-# interleaved rounds (dualview, then Kokkos, each round), joined by the median of each
+# interleaved rounds (dualview first in odd rounds, Kokkos first in even ones), joined by the median of each
 # row (the spread shown) into a ratio column. The mirror rows run with DV_POOL_BYTES=2G
 # (their warm row needs a pool that may keep 1 GiB; Kokkos ignores it).
 if want kokkos; then
@@ -126,12 +126,12 @@ if want kokkos; then
   dvs=()
   kks=()
   for ((r = 1; r <= ${KOKKOS_ROUNDS:-3}; r++)); do
+    # Odd rounds dualview first, even rounds Kokkos first.
+    if [ -n "$KROWS" ] && [ $((r % 2)) -eq 0 ]; then kokkos_rows "$KROWS" "$OUT_DIR/kokkos-rows-kokkos.$r.txt"; fi
     kokkos_rows "$GPU/kokkos_rows_dv" "$OUT_DIR/kokkos-rows-dualview.$r.txt"
     dvs+=("$OUT_DIR/kokkos-rows-dualview.$r.txt")
-    if [ -n "$KROWS" ]; then
-      kokkos_rows "$KROWS" "$OUT_DIR/kokkos-rows-kokkos.$r.txt"
-      kks+=("$OUT_DIR/kokkos-rows-kokkos.$r.txt")
-    fi
+    if [ -n "$KROWS" ] && [ $((r % 2)) -eq 1 ]; then kokkos_rows "$KROWS" "$OUT_DIR/kokkos-rows-kokkos.$r.txt"; fi
+    if [ -n "$KROWS" ]; then kks+=("$OUT_DIR/kokkos-rows-kokkos.$r.txt"); fi
   done
   python3 scripts/bench-ratio.py "$(IFS=,; echo "${dvs[*]}")" "$(IFS=,; echo "${kks[*]:-}")" "$kname" \
     | tee "$OUT_DIR/kokkos-rows.md" || status=1

@@ -88,8 +88,14 @@ impl BorrowFlag {
     pub(crate) fn release(&self, region: Region, exclusive: bool) {
         let mut t = self.table();
         match region {
-            None if exclusive => t.whole_exclusive = false,
-            None => t.whole_shared = t.whole_shared.saturating_sub(1),
+            None if exclusive => {
+                debug_assert!(t.whole_exclusive, "a whole exclusive borrow released twice");
+                t.whole_exclusive = false;
+            }
+            None => {
+                debug_assert!(t.whole_shared > 0, "a whole shared borrow released twice");
+                t.whole_shared = t.whole_shared.saturating_sub(1);
+            }
             Some(region) => {
                 let e = Entry { region, exclusive };
                 if let Some(i) = t.boxes.iter().position(|h| *h == e) {
@@ -118,7 +124,9 @@ pub(crate) struct Held<'a> {
 impl<'a> Held<'a> {
     /// Take a whole borrow of `flag`; `None` when it conflicts with a live one.
     pub(crate) fn take(flag: &'a BorrowFlag, exclusive: bool) -> Option<Held<'a>> {
-        flag.try_take(None, exclusive).then_some(Held { flag, exclusive })
+        // `then`, not `then_some`: a `Held` made and dropped on a refusal would release the
+        // borrow of whoever holds the side (a refused writer freed the live writer's borrow).
+        flag.try_take(None, exclusive).then(|| Held { flag, exclusive })
     }
 }
 
@@ -154,6 +162,8 @@ mod tests {
             let _w = Held::take(&b, true).unwrap();
             assert!(Held::take(&b, false).is_none());
             assert!(!b.can_take(None, false), "a refused take leaves the live borrow alone");
+            assert!(Held::take(&b, true).is_none());
+            assert!(!b.can_take(None, false) && !b.can_take(None, true), "a refused writer leaves the live writer's borrow alone");
         }
         assert!(b.can_take(None, true));
     }
