@@ -14,6 +14,8 @@
 #include <Kokkos_DualView.hpp>
 #include <cuda_runtime.h>
 
+#include "resident.hpp"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -335,15 +337,6 @@ void destroys() {
 // Resident host memory per DualView of 64 bytes with 50,000 of them alive, each written on the
 // host and synced to the device (/proc/self/statm before and after; the handles' own bytes in
 // the vector are not counted). The value is bytes.
-long resident_bytes() {
-  long pages = 0, resident = 0;
-  if (FILE* f = std::fopen("/proc/self/statm", "r")) {
-    if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = 0;
-    std::fclose(f);
-  }
-  return resident * sysconf(_SC_PAGESIZE);
-}
-
 void memory() {
   const int count = 50000;
   std::vector<DV1> v;

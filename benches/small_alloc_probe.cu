@@ -5,19 +5,12 @@
 //   nvcc -O2 -std=c++17 -arch=native benches/small_alloc_probe.cu -o small_alloc_probe -lcuda && ./small_alloc_probe
 #include <cuda.h>
 #include <cuda_runtime.h>
+
+#include "resident.hpp"
 #include <unistd.h>
 
 #include <cstdio>
 #include <vector>
-
-static long resident_bytes() {
-  long pages = 0, resident = 0;
-  if (FILE* f = std::fopen("/proc/self/statm", "r")) {
-    if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = 0;
-    std::fclose(f);
-  }
-  return resident * sysconf(_SC_PAGESIZE);
-}
 
 int main() {
   if (cudaFree(0) != cudaSuccess) {
