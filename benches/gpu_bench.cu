@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "dualview/kokkos_compat.hpp"
+#include "tiny_round.hpp"
 
 using DV2 = Kokkos::DualView<double**, Kokkos::LayoutLeft, Kokkos::Cuda>;
 using DVR = Kokkos::DualView<double**, Kokkos::LayoutRight, Kokkos::Cuda>;
@@ -540,20 +541,9 @@ void tiny_rows() {
   std::vector<double> tdv, traw;
   for (int r = 0; r < 21; ++r) {
     double t0 = now();
-    for (int i = 0; i < batch; ++i) {
-      a.h_view(0) = i + 0.5;
-      a.modify_host();
-      a.sync_device();
-      Kokkos::fence();
-    }
+    tiny_batch(a, batch);
     double t1 = now();
-    volatile double x = 0;
-    for (int i = 0; i < batch; ++i) {
-      x = i + 0.5;
-      double y = x;
-      CK(cudaMemcpy(d, &y, 8, cudaMemcpyHostToDevice));
-      CK(cudaDeviceSynchronize());
-    }
+    CK(raw_tiny_batch(d, batch));
     double t2 = now();
     if (r > 0) tdv.push_back((t1 - t0) / batch), traw.push_back((t2 - t1) / batch);
   }
