@@ -262,7 +262,7 @@ impl Backend for DeviceBackend {
                 }
             }
         }
-        if queued && stream.is_null() {
+        if queued && stream.is_null() && t.settles() {
             d.stream_synchronize(None)?;
         }
         Ok(())
