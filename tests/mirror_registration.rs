@@ -66,13 +66,6 @@ fn round_trip(a: &RawDualView, seed: usize) {
 
 #[test]
 fn test_device_mirrors_are_registered_as_cuda_ones_are() {
-    let trace_file = std::env::temp_dir().join(format!("dv-mirror-registration-{}", std::process::id()));
-    // SAFETY: the only test of this binary, before any thread of the library starts.
-    unsafe {
-        std::env::set_var("DV_TRACE", "1");
-        std::env::set_var("DV_TRACE_FILE", &trace_file);
-    }
-    let trace_file = format!("{}.{}.log", trace_file.display(), std::process::id());
     // The state machine's own path: no registered block kept for reuse (tests/pool.rs tests the pool).
     dualview::memory::set_pool_cap(0);
     settle();
@@ -169,28 +162,6 @@ fn test_device_mirrors_are_registered_as_cuda_ones_are() {
             assert_eq!(dualview::ffi::dv_destroy(h), DV_OK);
         }
     }
-
-    // A first copy of more than one registration segment (64 MiB) from a mirror not yet
-    // registered rides on the registration, each segment copied once registered
-    // (DECISIONS G13): device to host, then host to device, the bytes the program wrote.
-    // A grown mirror registers at its first copying sync (G10): that sync is the first copy.
-    for (k, to) in [(0, Side::Host), (1, Side::Device)] {
-        let big = doubles("big", 8, 8, true);
-        big.resize(&DynRank::new(&[200 * MIB / 64 + 1, 8]).unwrap()).unwrap(); // 200 MiB and 64 bytes
-        assert!(!big.is_mirror_pinned());
-        let from = big.view(to.other()).unwrap();
-        write(&from, 7 + k);
-        let want = read(&from);
-        big.modify(to.other()).unwrap();
-        big.sync(to).unwrap();
-        assert_eq!(read(&big.view(to).unwrap()), want, "{to:?} after the first sync");
-        settle();
-        assert!(big.is_mirror_pinned());
-        assert!(registered_host_bytes() >= 8 * MIB + 200 * MIB + 64, "the whole mirror registered: {}", registered_host_bytes());
-    }
-    let trace = std::fs::read_to_string(&trace_file).unwrap_or_default();
-    let streamed = trace.lines().filter(|l| l.contains("\"big\": 209715264 bytes copied as the mirror registered (209715264 segment by segment)")).count();
-    assert_eq!(streamed, 2, "each first copy rode on the registration:\n{trace}");
 
     test_device::set_registers_mirror(ORD, false).unwrap();
     drop((a, c, s, small, pageable, refused, off));

@@ -54,24 +54,9 @@ impl<'a> Part<'a> {
 
     /// The first `bytes` bytes of `alloc`.
     pub(crate) fn prefix(alloc: &'a Arc<Allocation>, bytes: usize) -> Result<Part<'a>> {
-        Part::bytes(alloc, 0, bytes)
-    }
-
-    /// Bytes `[offset, offset + len)` of `alloc`, as one run.
-    pub(crate) fn bytes(alloc: &'a Arc<Allocation>, offset: usize, len: usize) -> Result<Part<'a>> {
-        let ext = DynRank::new(&[len])?;
+        let ext = DynRank::new(&[bytes])?;
         let strides = crate::layout::Layout::Right.strides(&ext)?;
-        Ok(Part { alloc, region: Region { ptr: alloc.ptr().wrapping_add(offset), elem_size: 1, extents: ext, strides } })
-    }
-
-    /// When `self` and `other` are each one contiguous run of the same
-    /// elements in the same order: the byte offset of each in its allocation,
-    /// and the bytes.
-    pub(crate) fn one_run(&self, other: &Part<'_>) -> Option<(usize, usize, usize)> {
-        let (a, b) = (&self.region, &other.region);
-        let (runs, outer) = crate::layout::plan(a.extents.as_slice(), a.strides.as_slice(), b.strides.as_slice())?;
-        let at = |p: &Part<'_>| (p.region.ptr as usize).checked_sub(p.alloc.ptr() as usize);
-        (outer.is_empty() && a.elem_size == b.elem_size).then_some((at(self)?, at(other)?, runs * a.elem_size))
+        Ok(Part { alloc, region: Region { ptr: alloc.ptr(), elem_size: 1, extents: ext, strides } })
     }
 
     /// Its elements.
@@ -155,19 +140,6 @@ impl<'a> Exclusive<'a> {
     /// the copies. On the default stream complete on return. Returns the
     /// bytes moved. Each pair is a Kokkos `deep_copy` for tools.
     pub(crate) fn transfer(&self, pairs: &[(Part<'_>, Part<'_>)], stream: Stream, fence: Option<Space>) -> Result<usize> {
-        self.transfer_as(pairs, stream, fence, true)
-    }
-
-    /// Queue the copy of `src` into `dst` on the default stream and return
-    /// without waiting for it (the caller settles the stream before the
-    /// borrows go): a copy that rides on a registration. No tools event (the
-    /// caller writes one for the whole copy).
-    pub(crate) fn queue(&self, dst: Part<'_>, src: Part<'_>) -> Result<usize> {
-        self.transfer_as(&[(dst, src)], Stream::null(), None, false)
-    }
-
-    /// [`Exclusive::transfer`]; `settle` false: [`Exclusive::queue`].
-    fn transfer_as(&self, pairs: &[(Part<'_>, Part<'_>)], stream: Stream, fence: Option<Space>, settle: bool) -> Result<usize> {
         let Some((d0, s0)) = pairs.first() else {
             if let Some(f) = fence {
                 crate::memory::fence(f)?;
@@ -209,10 +181,6 @@ impl<'a> Exclusive<'a> {
         // Only asynchronous copies care (a backend stages pageable memory for them).
         let pageable_host = !stream.is_null() && [d0.alloc, s0.alloc].iter().any(|a| a.is_pageable_host());
         let t = Transfer::new(dst, src, proven, stream, Some(pageable_host))?;
-        if !settle {
-            memory::run(&t.unsettled(), Fence::Nothing, None)?;
-            return Ok(moved);
-        }
         // Each pair is a Kokkos deep_copy for tools.
         memory::run(&t, fence.map_or(Fence::Nothing, Fence::Space), Some((d0.alloc.label(), s0.alloc.label())))?;
         Ok(moved)

@@ -13,7 +13,7 @@
 use super::checked::{Call, Wrote};
 use super::borrow::Held;
 use super::coherence::{Cell, Op};
-use super::exclusive::{Exclusive, Part};
+use super::exclusive::Part;
 use super::flags::{self, modified, newer, Blocked, CLEAN, COUNTERS, ONE_SPACE, PARTIAL};
 use super::in_flight;
 use super::regions::IndexBox;
@@ -525,8 +525,6 @@ impl RawDualView {
             // stream a small mirror is registered too: staging it costs a host function per copy.
             if stream.is_some_and(|s| !s.is_null()) {
                 st.host.ensure_registered_for_stream();
-            } else if let Some(moved) = self.copy_streamed(st, &proof, boxes, target)? {
-                return Ok(moved);
             } else {
                 st.host.ensure_registered();
             }
@@ -536,58 +534,6 @@ impl RawDualView {
             pairs.push((part(target, b)?, part(target.other(), b)?));
         }
         proof.transfer(&pairs, s, stream.is_none().then_some(sh.device_space))
-    }
-
-    /// The first copy of a large mirror on the default stream, riding on its
-    /// registration (`Allocation::ensure_registered_streamed`, DECISIONS G13):
-    /// the device is fenced, then each segment of the copy is queued as soon as
-    /// its part of the mirror is registered, while the next segments fault in
-    /// and register; what was not fed (a refusal part way) is copied after;
-    /// the stream is waited for before returning (G5). `None`: not this case
-    /// (a Kokkos tool listens, the mirror is registered or small, the copy is not one contiguous run of more than a
-    /// segment, or nothing was fed): nothing was copied.
-    fn copy_streamed(&self, st: &State, proof: &Exclusive<'_>, boxes: &[IndexBox], target: Side) -> Result<Option<usize>> {
-        let sh = &*self.shared;
-        let [b] = boxes else { return Ok(None) };
-        // A tool listening sees each copy as Kokkos makes it: the plain path.
-        if st.host.is_page_locked() || crate::tools::wants_deep_copy() {
-            return Ok(None);
-        }
-        let (dst, src) = (st.side(target), st.side(target.other()));
-        let es = sh.elem.size();
-        let (d, s) = (Part::of_box(dst, &st.mapping, 0, es, b)?, Part::of_box(src, &st.mapping, 0, es, b)?);
-        let Some((d_at, s_at, bytes)) = d.one_run(&s) else { return Ok(None) };
-        if bytes <= memory::SEGMENT {
-            return Ok(None);
-        }
-        let host_at = if target == Side::Host { d_at } else { s_at };
-        memory::fence(sh.device_space)?;
-        {
-            // Segment [off, off + n) of the host block, as far as the copy covers it.
-            let mut queue = |off: usize, n: usize| {
-                let (lo, hi) = (off.max(host_at), (off + n).min(host_at + bytes));
-                if lo >= hi {
-                    return Ok(());
-                }
-                let k = lo - host_at;
-                proof.queue(Part::bytes(dst, d_at + k, hi - lo)?, Part::bytes(src, s_at + k, hi - lo)?).map(|_| ())
-            };
-            let mut settle = || memory::fence(sh.device_space);
-            let fed = st.host.ensure_registered_streamed(&mut memory::Feed { queue: &mut queue, settle: &mut settle })?;
-            let covered = fed.saturating_sub(host_at).min(bytes);
-            if covered == 0 {
-                return Ok(None);
-            }
-            if covered < bytes {
-                let rest = (Part::bytes(dst, d_at + covered, bytes - covered)?, Part::bytes(src, s_at + covered, bytes - covered)?);
-                proof.queue(rest.0, rest.1)?;
-            }
-            settle()?;
-            if crate::stats::trace_enabled() {
-                crate::stats::trace(format_args!("\"{}\": {bytes} bytes copied as the mirror registered ({covered} segment by segment)", sh.label));
-            }
-            Ok(Some(bytes))
-        }
     }
 
     /// Hold the exclusive borrow of `write` and a shared one of `read` (one

@@ -13,7 +13,7 @@
 //!   free go through it, so that no part of the block stays registered
 //!   ([`Allocation::new_mirror`]).
 
-use super::{Backend, Block, Feed, HostRegistration};
+use super::{Backend, Block, HostRegistration};
 use crate::space::{Space, SpaceKind};
 use crate::error::{bail, Result};
 use std::collections::BTreeMap;
@@ -402,13 +402,6 @@ impl Allocation {
     /// pageable). Never an error.
     pub(crate) fn ensure_registered(&self) -> bool {
         self.registration().is_some_and(|r| r.ensure())
-    }
-
-    /// [`Allocation::ensure_registered`], copying as it registers
-    /// ([`HostRegistration::ensure_streamed`]): the bytes fed to `feed` from the
-    /// block's start (0: none; the caller copies the rest).
-    pub(crate) fn ensure_registered_streamed(&self, feed: &mut Feed<'_>) -> Result<usize> {
-        self.registration().map_or(Ok(0), |r| r.ensure_streamed(feed))
     }
 
     /// [`Allocation::ensure_registered`] for a copy queued on a stream: a

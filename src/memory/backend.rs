@@ -112,15 +112,6 @@ pub(crate) trait Backend: Send + Sync {
     }
 }
 
-/// A copy that rides on a registration ([`Registration::ensure_streamed`]).
-pub(crate) struct Feed<'a> {
-    /// Queue the copy of bytes `[offset, offset + length)` of the block
-    /// (asynchronously: the next segment registers meanwhile).
-    pub(crate) queue: &'a mut dyn FnMut(usize, usize) -> Result<()>,
-    /// Wait for every copy queued so far.
-    pub(crate) settle: &'a mut dyn FnMut() -> Result<()>,
-}
-
 /// The registration of one host block with a device's driver (page-locked,
 /// so that copies run at full speed), as a device backend hands it out
 /// ([`Backend::mirror_registration`]). The block's `Allocation` drives it; the
@@ -139,15 +130,6 @@ pub(crate) trait HostRegistration: Send + Sync {
     /// [`HostRegistration::ensure`], for a block of any size: a copy queued on
     /// a stream from or into a pageable block would be staged (DECISIONS G13).
     fn ensure_any_size(&self) -> bool;
-
-    /// [`HostRegistration::ensure`], copying as it registers: each segment of
-    /// the block goes to `feed` as soon as it is registered (a first copy of a
-    /// large block overlaps faulting in, registering and copying). Returns the
-    /// bytes fed from the block's start; the caller copies the rest (0: the
-    /// block was registered already, is too small, was refused at once, or was
-    /// registered by a worker this call waited for). `feed` has settled when
-    /// this returns an error or refuses part way.
-    fn ensure_streamed(&self, feed: &mut Feed<'_>) -> Result<usize>;
 
     /// Change the block's size: cancel a pending registration, wait for one
     /// inside the driver and undo any, then run `change` (it returns the new
@@ -178,7 +160,6 @@ pub(crate) struct Transfer<'a> {
     stream: Stream,
     pageable_host: Option<bool>,
     fence: bool,
-    settle: bool,
 }
 
 impl<'a> Transfer<'a> {
@@ -192,17 +173,12 @@ impl<'a> Transfer<'a> {
         if pairs.iter().any(|p| p.dst().space() != dst || p.src().space() != src) {
             return Err(err!(Internal, "a transfer {src} -> {dst} with a region of another space (a dualview bug)"));
         }
-        Ok(Transfer { dst, src, pairs, stream, pageable_host, fence: false, settle: true })
+        Ok(Transfer { dst, src, pairs, stream, pageable_host, fence: false })
     }
 
     /// This transfer, a fence of the driving backend's device first when `fence`.
     pub(crate) fn fenced(self, fence: bool) -> Transfer<'a> {
         Transfer { fence, ..self }
-    }
-
-    /// This transfer, left queued on the default stream (the caller waits for it later).
-    pub(crate) fn unsettled(self) -> Transfer<'a> {
-        Transfer { settle: false, ..self }
     }
 
     /// The one pair `pair` of this transfer, no fence.
@@ -231,12 +207,6 @@ impl<'a> Transfer<'a> {
     /// Where the copies are ordered; the default stream completes them before returning.
     pub(crate) const fn stream(&self) -> Stream {
         self.stream
-    }
-
-    /// Whether the default stream's copies complete before the transfer returns
-    /// (false only for the copies that ride on a registration: their caller waits).
-    pub(crate) const fn settles(&self) -> bool {
-        self.settle
     }
 
     /// Whether a host region is pageable (`None`: ask the driver).

@@ -26,7 +26,7 @@
 //! behind `memory::registered_host_bytes`).
 
 use crate::error::Result;
-use crate::memory::{background, host, pool, Feed, HostRegistration};
+use crate::memory::{background, host, pool, HostRegistration};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
@@ -48,19 +48,6 @@ const POPULATE_THREADS: usize = 8;
 /// chunks. Small, because a cancelled worker finishes its chunk while the
 /// grow that cancelled it runs (8 threads zeroing pages slow everything else).
 const CHUNK: usize = 4 << 20;
-
-/// A block is registered as segments of this size (the last one shorter),
-/// one driver registration each: a copy can start on the first segments while
-/// the next ones fault in and register ([`Registration::ensure_streamed`]),
-/// and undoing a registration holds the driver one segment at a time
-/// (DECISIONS G13). A multiple of [`CHUNK`].
-pub(crate) const SEGMENT: usize = 64 << 20;
-
-/// `(offset, length)` of each segment of a block of `len` bytes.
-pub(crate) fn segments(len: usize) -> impl Iterator<Item = (usize, usize)> {
-    (0..len.div_ceil(SEGMENT)).map(move |k| (k * SEGMENT, SEGMENT.min(len - k * SEGMENT)))
-}
-
 
 /// What the state machine needs from a device's driver: the device engine
 /// over any driver (`src/memory/device/mod.rs`: CUDA's, the test device's), or
@@ -215,59 +202,28 @@ impl Block {
         debug_assert_eq!((g.state, g.len), (State::Populating, len));
         g.state = State::Registering;
         drop(g);
-        let (state, _) = self.register_segments(len, &mut |_| {}, None);
-        self.end_work(state);
-    }
-
-    /// The worker's last step: leave `state` (`Registered`, `Refused` or `Idle`) and stop counting.
-    fn end_work(&self, state: State) {
+        let result = {
+            let _range = crate::tools::nvtx::range(|| format!("dualview register \"{}\" {}", self.label, crate::tools::nvtx::bytes(len)));
+            // Refused while the pool keeps registered blocks: given back, the driver may take this one.
+            self.driver.register(self.addr, len).or_else(|e| if pool::drain() > 0 { self.driver.register(self.addr, len) } else { Err(e) })
+        };
         let mut g = self.lock();
         g.workers -= 1;
-        g.state = state;
-        self.changed.notify_all();
-    }
-
-    /// Register `len` bytes (state `Registering`) segment by segment, in order:
-    /// `ready(k)` returns once segment `k`'s pages are in; `feed` gets each
-    /// segment as soon as it is registered. Nothing is left partly registered:
-    /// a refusal (after the pool drained) settles what was fed, undoes the
-    /// segments registered and ends `Refused` (the copies fed stand: the bytes
-    /// fed are returned); a feed that fails settles, undoes them all and ends
-    /// `Idle` with its error.
-    fn register_segments(&self, len: usize, ready: &mut dyn FnMut(usize), mut feed: Option<&mut Feed<'_>>) -> (State, Result<usize>) {
-        let _range = crate::tools::nvtx::range(|| format!("dualview register \"{}\" {}", self.label, crate::tools::nvtx::bytes(len)));
-        let mut done = 0; // segments registered
-        let mut failure = None;
-        for (k, (off, n)) in segments(len).enumerate() {
-            ready(k);
-            let at = self.addr + off;
-            // Refused while the pool keeps registered blocks: given back, the driver may take this one.
-            if let Err(e) = self.driver.register(at, n).or_else(|e| if pool::drain() > 0 { self.driver.register(at, n) } else { Err(e) }) {
-                failure = Some((State::Refused, e));
-                break;
+        g.state = match result {
+            Ok(()) => {
+                self.driver.registered_bytes().fetch_add(len, Ordering::Relaxed);
+                REGISTERED.fetch_add(len, Ordering::Relaxed);
+                State::Registered(len)
             }
-            done += 1;
-            if let Some(Err(e)) = feed.as_mut().map(|f| (f.queue)(off, n)) {
-                failure = Some((State::Idle, e));
-                break;
+            Err(e) => {
+                // Never the user's error: the copies of this block stay pageable.
+                if crate::stats::trace_enabled() {
+                    crate::stats::trace(format_args!("\"{}\": the mirror stays pageable: {}", self.label, e.message()));
+                }
+                State::Refused
             }
-        }
-        let Some((state, e)) = failure else {
-            self.driver.registered_bytes().fetch_add(len, Ordering::Relaxed);
-            REGISTERED.fetch_add(len, Ordering::Relaxed);
-            return (State::Registered(len), Ok(len));
         };
-        // The copies queued into the registered segments end before those are undone.
-        let settled = feed.map_or(Ok(()), |f| (f.settle)());
-        segments(len).take(done).for_each(|(off, _)| self.driver.unregister(self.addr + off));
-        if state == State::Refused {
-            // Never the user's error: the copies of this block stay pageable.
-            if crate::stats::trace_enabled() {
-                crate::stats::trace(format_args!("\"{}\": the mirror stays pageable: {}", self.label, e.message()));
-            }
-            return (state, settled.map(|()| done * SEGMENT));
-        }
-        (state, Err(e))
+        self.changed.notify_all();
     }
 
     /// Fault the block's pages in, chunk by chunk, on several threads; false
@@ -296,56 +252,6 @@ impl Block {
         live()
     }
 
-    /// [`HostRegistration::ensure_streamed`]'s work on the caller's thread,
-    /// as the worker holding `ticket` (state `Populating`): helper threads
-    /// fault the pages in, in order, while this thread registers each segment
-    /// whose pages are in (faulting in the next chunk itself while it waits)
-    /// and feeds it.
-    fn work_streamed(&self, ticket: u64, len: usize, feed: &mut Feed<'_>) -> Result<usize> {
-        let chunks = if len < POPULATE_MIN { 0 } else { len.div_ceil(CHUNK) };
-        // Chunks still to fault in, by segment.
-        let left: Vec<AtomicUsize> = segments(len).map(|(_, n)| AtomicUsize::new(if chunks == 0 { 0 } else { n.div_ceil(CHUNK) })).collect();
-        let next = AtomicUsize::new(0);
-        // Fault in the next chunk; false when none is left.
-        let step = || {
-            let k = next.fetch_add(1, Ordering::Relaxed);
-            if k >= chunks {
-                return false;
-            }
-            let off = k * CHUNK;
-            self.driver.populate(self.addr + off, CHUNK.min(len - off));
-            left[off / SEGMENT].fetch_sub(1, Ordering::Release);
-            true
-        };
-        {
-            let mut g = self.lock();
-            if self.ticket.load(Ordering::Acquire) != ticket {
-                drop(g);
-                self.end_work(State::Idle);
-                return Ok(0);
-            }
-            g.state = State::Registering;
-        }
-        let (state, fed) = std::thread::scope(|s| {
-            for _ in 1..host::copy_threads().min(chunks) {
-                // A thread that cannot start leaves its chunks to the others.
-                let _ = std::thread::Builder::new().spawn_scoped(s, || while step() {});
-            }
-            let mut ready = |k: usize| {
-                while left[k].load(Ordering::Acquire) > 0 {
-                    if !step() {
-                        std::thread::yield_now();
-                    }
-                }
-            };
-            let r = self.register_segments(len, &mut ready, Some(feed));
-            next.store(chunks, Ordering::Relaxed); // after a failure, the helpers stop
-            r
-        });
-        self.end_work(state);
-        fed
-    }
-
     /// The end of a released block: wait for its workers, undo its
     /// registration, then `free` it.
     fn finish(&self, free: Box<dyn FnOnce() + Send>) {
@@ -362,8 +268,7 @@ impl Block {
     /// Undo a registration (the lock is held): `Registered` -> `Idle`.
     fn unregister(&self, g: &mut Inner) {
         if let State::Registered(n) = g.state {
-            // One segment at a time: other threads' driver calls run in between.
-            segments(n).for_each(|(off, _)| self.driver.unregister(self.addr + off));
+            self.driver.unregister(self.addr);
             self.driver.registered_bytes().fetch_sub(n, Ordering::Relaxed);
             REGISTERED.fetch_sub(n, Ordering::Relaxed);
             g.state = State::Idle;
@@ -420,21 +325,6 @@ impl HostRegistration for Registration {
 
     fn ensure_any_size(&self) -> bool {
         self.ensure_from(1)
-    }
-
-    fn ensure_streamed(&self, feed: &mut Feed<'_>) -> Result<usize> {
-        let b = &self.0;
-        let mut g = b.lock();
-        if g.len < PIN_MIN || !matches!(g.state, State::Idle | State::Queued | State::Populating) {
-            drop(g);
-            self.ensure();
-            return Ok(0);
-        }
-        // A background worker populating stops before its next chunk; its pages stay in.
-        b.cancel(&mut g);
-        let (ticket, len) = b.claim(&mut g);
-        drop(g);
-        b.work_streamed(ticket, len, feed)
     }
 
     fn resize(&self, change: &mut dyn FnMut() -> Result<usize>) -> Result<usize> {

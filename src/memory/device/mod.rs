@@ -262,7 +262,7 @@ impl Backend for DeviceBackend {
                 }
             }
         }
-        if queued && stream.is_null() && t.settles() {
+        if queued && stream.is_null() {
             d.stream_synchronize(None)?;
         }
         Ok(())

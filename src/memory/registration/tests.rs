@@ -71,10 +71,6 @@ enum Event {
     Unregister(usize),
     Resize(usize, usize),
     Free(usize),
-    /// A streamed copy was handed this segment.
-    Fed(usize, usize),
-    /// A streamed copy waited for what it queued.
-    Settled,
 }
 
 /// A driver that checks the rules instead of pinning memory.
@@ -90,8 +86,6 @@ struct Fake {
     violations: Mutex<Vec<String>>,
     /// Refuse every registration.
     fail: AtomicBool,
-    /// Refuse every registration once this many have been made.
-    refuse_from: AtomicUsize,
     populate_gate: Gate,
     register_gate: Gate,
     /// Sleep up to this many microseconds in each call (0: never).
@@ -109,7 +103,6 @@ impl Fake {
             events: Mutex::default(),
             violations: Mutex::default(),
             fail: AtomicBool::new(false),
-            refuse_from: AtomicUsize::new(usize::MAX),
             populate_gate: Gate::new(true),
             register_gate: Gate::new(true),
             jitter_us,
@@ -191,11 +184,6 @@ impl Fake {
     }
 }
 
-/// The registrations a block of `len` bytes at `addr` is made of: start -> length.
-fn segs(addr: usize, len: usize) -> BTreeMap<usize, usize> {
-    segments(len).map(|(off, n)| (addr + off, n)).collect()
-}
-
 /// A pseudo-random number (xorshift on a shared word).
 fn rand(state: &AtomicU64) -> u64 {
     let mut x = state.fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed);
@@ -219,18 +207,15 @@ impl HostDriver for Fake {
     fn register(&self, addr: usize, len: usize) -> Result<()> {
         self.register_gate.pass();
         self.jitter();
-        // Each registration is one segment of a live block, at the block's size now.
-        let segment = self.block_of(addr).filter(|&(b, n)| (addr - b).is_multiple_of(SEGMENT) && len == SEGMENT.min(n - (addr - b)));
-        if segment.is_none() {
-            let block = self.block_of(addr);
-            self.violation(format!("registration of {addr:#x}+{len}, not a segment of a live block ({block:?})"));
+        let size = self.sizes.lock().unwrap().get(&addr).copied();
+        if size != Some(len) {
+            self.violation(format!("registration of {addr:#x}+{len}, the block is {size:?}"));
         }
         let overlaps = |m: &BTreeMap<usize, usize>| m.iter().any(|(&a, &n)| a < addr + len && addr < a + n);
         if overlaps(&self.live.lock().unwrap()) {
             self.violation(format!("registration of {addr:#x}+{len} overlaps one of ours"));
         }
-        let made = self.count(|e| matches!(e, Event::Register(..)));
-        if self.fail.load(Ordering::SeqCst) || made >= self.refuse_from.load(Ordering::SeqCst) || overlaps(&self.foreign.lock().unwrap()) || overlaps(&self.live.lock().unwrap()) {
+        if self.fail.load(Ordering::SeqCst) || overlaps(&self.foreign.lock().unwrap()) || overlaps(&self.live.lock().unwrap()) {
             self.event(Event::Refused(addr, len));
             crate::error::bail!(Device, "cuMemHostRegister failed: CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED (fake)");
         }
@@ -277,8 +262,8 @@ fn a_registration_queued_is_cancelled_by_a_grow() {
     hold.0.open();
     settle();
     assert_eq!(r.state(), State::Registered(512 * MIB));
-    assert_eq!(f.count(|e| matches!(e, Event::Register(..))), 8, "{:?}", f.events());
-    assert!(segs(A, 512 * MIB).into_iter().all(|(a, n)| f.events().contains(&Event::Register(a, n))));
+    assert_eq!(f.count(|e| matches!(e, Event::Register(..))), 1, "{:?}", f.events());
+    assert!(f.events().contains(&Event::Register(A, 512 * MIB)));
     assert_eq!(f.registered.load(Ordering::SeqCst), 512 * MIB);
     f.free(r);
     f.assert_clean();
@@ -450,7 +435,7 @@ fn a_copying_sync_registers_a_queued_block_itself() {
     assert_eq!(r.state(), State::Registered(128 * MIB));
     hold.0.open();
     settle();
-    assert_eq!(f.count(|e| matches!(e, Event::Register(..))), 2, "the queued job saw it done (two segments)");
+    assert_eq!(f.count(|e| matches!(e, Event::Register(..))), 1, "the queued job saw it done");
     // Small blocks stay pageable.
     let s = f.block(B, PIN_MIN - 1);
     s.start();
@@ -477,7 +462,7 @@ fn repeated_grows_end_with_one_registration_of_the_final_size() {
     }
     assert!(r.ensure());
     assert_eq!(r.state(), State::Registered(len));
-    assert_eq!(*f.live.lock().unwrap(), segs(A, len));
+    assert_eq!(*f.live.lock().unwrap(), BTreeMap::from([(A, len)]));
     f.free(r);
     f.assert_clean();
 }
@@ -544,121 +529,6 @@ fn one_block_under_syncs_and_grows_from_two_threads() {
     });
     assert!(r.ensure());
     assert_eq!(r.state(), State::Registered(*grown.lock().unwrap()));
-    f.free(r);
-    f.assert_clean();
-}
-
-/// A streamed ensure on `r` whose feed records `Fed` and `Settled` in the
-/// fake's events, checking that each segment fed is registered then; the
-/// feed fails at its `fail_at`-th segment (0: never).
-fn streamed(f: &'static Fake, r: &Registration, fail_at: usize) -> Result<usize> {
-    let mut fed = 0;
-    let mut queue = |off: usize, n: usize| {
-        fed += 1;
-        let at = r.0.addr + off;
-        if f.live.lock().unwrap().get(&at) != Some(&n) {
-            f.violation(format!("segment {at:#x}+{n} fed while not registered"));
-        }
-        f.event(Event::Fed(at, n));
-        if fed == fail_at {
-            crate::error::bail!(Device, "the copy could not be queued (fake)");
-        }
-        Ok(())
-    };
-    let mut settle = || {
-        f.event(Event::Settled);
-        Ok(())
-    };
-    r.ensure_streamed(&mut Feed { queue: &mut queue, settle: &mut settle })
-}
-
-#[test]
-fn a_streamed_first_copy_gets_each_segment_once_its_pages_are_in_and_it_is_registered() {
-    let _s = serial();
-    let f = Fake::leak(20);
-    let len = 3 * SEGMENT + 8 * MIB;
-    let r = f.block(A, len);
-    assert_eq!(streamed(f, &r, 0).unwrap(), len);
-    assert_eq!(r.state(), State::Registered(len));
-    assert_eq!(*f.live.lock().unwrap(), segs(A, len));
-    let ev = f.events();
-    let fed: Vec<Event> = ev.iter().copied().filter(|e| matches!(e, Event::Fed(..))).collect();
-    assert_eq!(fed, segs(A, len).into_iter().map(|(a, n)| Event::Fed(a, n)).collect::<Vec<_>>());
-    for (a, n) in segs(A, len) {
-        // Every chunk of the segment was faulted in before its registration, which came before its copy.
-        let reg = ev.iter().position(|e| *e == Event::Register(a, n)).expect("registered");
-        let covered: usize = ev[..reg].iter().map(|e| match *e { Event::Populate(p, m) if p >= a && p < a + n => m, _ => 0 }).sum();
-        assert_eq!(covered, n, "segment {a:#x}: {covered} of {n} bytes faulted in before its registration");
-        assert!(reg < ev.iter().position(|e| *e == Event::Fed(a, n)).unwrap());
-    }
-    assert!(!ev.contains(&Event::Settled), "nothing to settle: the caller waits for its copies");
-    // Registered now: a second streamed ensure feeds nothing (the caller copies as usual).
-    assert_eq!(streamed(f, &r, 0).unwrap(), 0);
-    f.free(r);
-    f.assert_clean();
-}
-
-#[test]
-fn a_refusal_part_way_settles_the_copies_fed_then_undoes_every_segment() {
-    let _s = serial();
-    let f = Fake::leak(0);
-    f.refuse_from.store(2, Ordering::SeqCst);
-    let r = f.block(A, 4 * SEGMENT);
-    assert_eq!(streamed(f, &r, 0).unwrap(), 2 * SEGMENT, "the first two segments were fed and stand");
-    assert_eq!(r.state(), State::Refused);
-    let s = SEGMENT;
-    let tail: Vec<Event> = f.events().into_iter().filter(|e| !matches!(e, Event::Populate(..))).collect();
-    assert_eq!(
-        tail,
-        vec![
-            Event::Register(A, s),
-            Event::Fed(A, s),
-            Event::Register(A + s, s),
-            Event::Fed(A + s, s),
-            Event::Refused(A + 2 * s, s),
-            Event::Settled,
-            Event::Unregister(A),
-            Event::Unregister(A + s),
-        ]
-    );
-    assert!(f.live.lock().unwrap().is_empty());
-    f.free(r);
-    f.assert_clean();
-}
-
-#[test]
-fn a_feed_that_fails_settles_undoes_every_segment_and_leaves_the_block_to_register_later() {
-    let _s = serial();
-    let f = Fake::leak(0);
-    let r = f.block(A, 3 * SEGMENT);
-    let e = streamed(f, &r, 2).unwrap_err();
-    assert!(e.message().contains("could not be queued"), "{}", e.message());
-    assert_eq!(r.state(), State::Idle);
-    assert!(f.live.lock().unwrap().is_empty());
-    let ev = f.events();
-    let settled = ev.iter().position(|e| *e == Event::Settled).expect("settled");
-    assert!(ev[settled..].contains(&Event::Unregister(A)) && ev[settled..].contains(&Event::Unregister(A + SEGMENT)));
-    assert!(r.ensure(), "registered again by the next sync");
-    f.free(r);
-    f.assert_clean();
-}
-
-#[test]
-fn a_streamed_copy_takes_over_a_queued_registration_and_leaves_small_blocks_alone() {
-    let _s = serial();
-    let f = Fake::leak(0);
-    let hold = hold_background();
-    let r = f.block(A, 2 * SEGMENT);
-    r.start();
-    assert_eq!(r.state(), State::Queued);
-    assert_eq!(streamed(f, &r, 0).unwrap(), 2 * SEGMENT, "done here while the background thread is busy");
-    hold.0.open();
-    settle();
-    assert_eq!(f.count(|e| matches!(e, Event::Register(..))), 2, "the queued job saw it done");
-    let small = f.block(B, PIN_MIN - 1);
-    assert_eq!(streamed(f, &small, 0).unwrap(), 0);
-    assert_eq!(small.state(), State::Idle);
-    f.free(small);
     f.free(r);
     f.assert_clean();
 }
