@@ -427,7 +427,7 @@ fn small_device_blocks_are_kept_and_reused() {
         write_device(&a, |i| 7 + i as i64);
     }
     let used = test_device::used_bytes(dev).unwrap();
-    assert_eq!(used, 256, "the 64-byte block is kept at its class, 256 bytes");
+    assert_eq!(used, 64 << 10, "the 64-byte block was a 256-byte slot of a 64 KiB slab, kept idle");
     // The next small DualView takes it back: no driver allocation, no free, and it reads zero.
     let (a, calls) = test_device::driver_calls(|| dv::<i64>("small_again", dev, 8));
     assert_eq!(count(&calls, "alloc") + count(&calls, "free"), 0, "{calls:?}");
@@ -446,11 +446,19 @@ fn small_device_blocks_are_kept_and_reused() {
     let e = test_device::set_keeps_small_blocks(dev, false).unwrap_err();
     assert!(e.message().contains("has memory allocated"), "{e}");
     // A block is not kept when the synchronize before it failed: the driver's free takes it.
-    let a = dv::<i64>("sync_fails", dev, 8);
+    let a = dv::<i64>("sync_fails", dev, 1000); // 8 KiB: a kept class, not a slot
     test_device::fail_driver_call("synchronize", 1).unwrap();
     let (_, calls) = test_device::driver_calls(|| drop(a));
     assert_eq!(count(&calls, "free"), 1, "{calls:?}");
-    assert_eq!(test_device::used_bytes(dev).unwrap(), 0);
+    assert_eq!(test_device::used_bytes(dev).unwrap(), 64 << 10, "the idle slab only");
+    // A slot is never handed out again when the synchronize before its free failed
+    // (queued work may still use it): the next small DualView gets another one.
+    let a = dv::<i64>("slot_sync_fails", dev, 8);
+    let at = a.raw().view(Side::Device).unwrap().data() as usize;
+    test_device::fail_driver_call("synchronize", 1).unwrap();
+    drop(a);
+    let b = dv::<i64>("slot_after", dev, 8);
+    assert_ne!(b.raw().view(Side::Device).unwrap().data() as usize, at);
 }
 
 #[test]
@@ -461,12 +469,12 @@ fn a_device_out_of_memory_frees_the_kept_blocks_and_retries() {
         drop(dv::<i64>("kept", dev, n));
     }
     let kept = test_device::used_bytes(dev).unwrap();
-    assert_eq!(kept, 256 + 1024 + 8192);
+    assert_eq!(kept, 2 * (64 << 10) + 8192, "an idle slab of 256-byte and of 1 KiB slots, a kept 8 KiB block");
     // Room for a 128 KiB block only once the kept ones are freed.
     test_device::set_capacity(dev, Some((128 << 10) + kept / 2)).unwrap();
     let (a, calls) = test_device::driver_calls(|| dv::<u8>("big", dev, 128 << 10));
     test_device::set_capacity(dev, None).unwrap();
-    assert_eq!((count(&calls, "alloc"), count(&calls, "free")), (2, 3), "failed, freed the three kept blocks, succeeded: {calls:?}");
+    assert_eq!((count(&calls, "alloc"), count(&calls, "free")), (2, 3), "failed, freed the two idle slabs and the kept block, succeeded: {calls:?}");
     assert_eq!(test_device::used_bytes(dev).unwrap(), 128 << 10);
     drop(a);
     assert_eq!(test_device::used_bytes(dev).unwrap(), 0);
@@ -522,7 +530,7 @@ fn the_two_gpu_program_runs_on_two_test_devices() {
     assert_eq!(wrong, 0, "each device's values came back in each round");
     // 4. Small blocks are kept per device: a freed one on device 0 serves device 0 only.
     drop(dv::<i64>("small0", d0, 8));
-    assert_eq!(test_device::used_bytes(d0).unwrap(), 8 * n + 256, "one 256-byte class block kept on device 0");
+    assert_eq!(test_device::used_bytes(d0).unwrap(), 8 * n + (64 << 10), "one idle slab of 256-byte slots kept on device 0");
     let (_, calls) = test_device::driver_calls(|| drop(dv::<i64>("small1", d1, 8)));
     assert_eq!(count(&calls, "alloc"), 1, "device 1 does not take device 0's block: {calls:?}");
     let (_, calls) = test_device::driver_calls(|| drop(dv::<i64>("small0_again", d0, 8)));

@@ -6,8 +6,21 @@
 //! block when no other small block is live: a create and destroy of a
 //! 64-byte DualView took 88 us on the H200 that way, against 23 us in Kokkos
 //! (whose runtime keeps small scratch blocks of its own alive).
+//!
+//! A block of at most [`SLOT_MAX`] bytes is a slot of a slab: one driver
+//! allocation of [`SLAB`] bytes carved into slots of one class, so that many
+//! small DualViews cost the driver one allocation (and its host-side record)
+//! per slab, not one each. A slot goes back to its slab when freed; a slab
+//! whose slots are all free is kept ([`IDLE_SLABS`] per class) or given back.
+//!
+//! | block | from | freed |
+//! | --- | --- | --- |
+//! | up to [`SLOT_MAX`] | a free slot of its class, else a new slab | back to its slab; an idle slab past [`IDLE_SLABS`] to the driver |
+//! | up to [`SMALL_MAX`] | a kept block of its class, else the driver | kept up to [`KEPT_MAX`], else to the driver |
+//! | larger | the driver | to the driver |
 
 use crate::memory::Block;
+use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 /// The largest block kept.
@@ -18,6 +31,23 @@ const SMALLEST: usize = 256;
 pub(super) const KEPT_MAX: usize = 16 << 20;
 /// Size classes: SMALLEST, 2 SMALLEST, ..., SMALL_MAX.
 const CLASSES: usize = (SMALL_MAX / SMALLEST).trailing_zeros() as usize + 1;
+/// The largest slot.
+pub(super) const SLOT_MAX: usize = 4 << 10;
+/// The bytes of a slab.
+pub(super) const SLAB: usize = 64 << 10;
+/// Slabs with every slot free that a device keeps per class.
+const IDLE_SLABS: usize = 1;
+
+/// Whether a block of `size` (a [`size_of`] value) is a slot of a slab.
+pub(super) const fn is_slot_size(size: usize) -> bool {
+    size <= SLOT_MAX
+}
+
+/// One slab: its slot size and how many of its slots are taken.
+struct Slab {
+    slot: usize,
+    taken: usize,
+}
 
 /// The bytes a block of `bytes` is allocated with: its class when small (a
 /// class size itself included), else `bytes`.
@@ -30,11 +60,44 @@ fn class(bytes: usize) -> Option<usize> {
     (bytes <= SMALL_MAX).then(|| (bytes.max(SMALLEST).next_power_of_two() / SMALLEST).trailing_zeros() as usize)
 }
 
-/// The kept blocks of one device.
+/// The kept blocks and the slabs of one device.
 struct Device {
     ordinal: u32,
     free: [Vec<Block>; CLASSES],
     bytes: usize,
+    /// Slabs by base address.
+    slabs: BTreeMap<usize, Slab>,
+    /// Free slots by class (addresses).
+    slots: [Vec<usize>; CLASSES],
+}
+
+impl Device {
+    fn new(ordinal: u32) -> Device {
+        Device { ordinal, free: Default::default(), bytes: 0, slabs: BTreeMap::new(), slots: Default::default() }
+    }
+
+    /// The slab holding `addr`: its base.
+    fn slab_of(&self, addr: usize) -> Option<usize> {
+        self.slabs.range(..=addr).next_back().map(|(&b, _)| b).filter(|&b| addr < b + SLAB)
+    }
+
+    /// Slabs of slot size `slot` with every slot free.
+    fn idle(&self, slot: usize) -> usize {
+        self.slabs.values().filter(|s| s.slot == slot && s.taken == 0).count()
+    }
+
+    /// Remove idle slab `base` (its free slots with it): its block, for the driver to free.
+    fn remove_slab(&mut self, base: usize) -> Option<Block> {
+        let slab = self.slabs.remove(&base)?;
+        let c = class(slab.slot)?;
+        self.slots[c].retain(|&a| a < base || a >= base + SLAB);
+        Some(slot_block(base, SLAB))
+    }
+}
+
+/// The block of `bytes` at `addr`: a slot or a slab this module carved or kept.
+fn slot_block(addr: usize, bytes: usize) -> Block {
+    super::raw::slab_part(addr, bytes)
 }
 
 /// Kept blocks by device (few devices: a linear search).
@@ -64,7 +127,7 @@ impl Kept {
         let i = match all.iter().position(|d| d.ordinal == ordinal) {
             Some(i) => i,
             None => {
-                all.push(Device { ordinal, free: Default::default(), bytes: 0 });
+                all.push(Device::new(ordinal));
                 all.len() - 1
             }
         };
@@ -77,18 +140,79 @@ impl Kept {
         Ok(())
     }
 
-    /// The bytes kept for device `ordinal` now.
+    /// The bytes kept for device `ordinal` now: kept blocks and idle slabs.
     pub(super) fn bytes(&self, ordinal: u32) -> usize {
         let all = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        all.iter().find(|d| d.ordinal == ordinal).map_or(0, |d| d.bytes)
+        all.iter().find(|d| d.ordinal == ordinal).map_or(0, |d| d.bytes + SLAB * d.slabs.values().filter(|s| s.taken == 0).count())
     }
 
-    /// Every block kept for device `ordinal`, now no longer kept.
+    /// Every block kept for device `ordinal` and every idle slab, now no longer kept.
     pub(super) fn drain(&self, ordinal: u32) -> Vec<Block> {
         let mut all = self.0.lock().unwrap_or_else(|p| p.into_inner());
         let Some(d) = all.iter_mut().find(|d| d.ordinal == ordinal) else { return Vec::new() };
         d.bytes = 0;
-        d.free.iter_mut().flat_map(|list| list.drain(..)).collect()
+        let mut out: Vec<Block> = d.free.iter_mut().flat_map(|list| list.drain(..)).collect();
+        let idle: Vec<usize> = d.slabs.iter().filter(|(_, s)| s.taken == 0).map(|(&b, _)| b).collect();
+        out.extend(idle.into_iter().filter_map(|b| d.remove_slab(b)));
+        out
+    }
+
+    /// A free slot of `size` (a slot size) on device `ordinal`, if a slab has one.
+    pub(super) fn take_slot(&self, ordinal: u32, size: usize) -> Option<Block> {
+        let c = class(size)?;
+        let mut all = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        let d = all.iter_mut().find(|d| d.ordinal == ordinal)?;
+        let addr = d.slots[c].pop()?;
+        let base = d.slab_of(addr)?;
+        d.slabs.get_mut(&base)?.taken += 1;
+        Some(slot_block(addr, size))
+    }
+
+    /// Carve `slab` (a fresh driver block of [`SLAB`] bytes) into slots of
+    /// `size` on device `ordinal`: its first slot, taken.
+    pub(super) fn add_slab(&self, ordinal: u32, size: usize, slab: Block) -> Block {
+        let base = slab.addr(); // from now on the slab's record: `remove_slab` makes its block again
+        let mut all = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        let i = match all.iter().position(|d| d.ordinal == ordinal) {
+            Some(i) => i,
+            None => {
+                all.push(Device::new(ordinal));
+                all.len() - 1
+            }
+        };
+        let d = &mut all[i];
+        let c = class(size).unwrap_or(0);
+        d.slabs.insert(base, Slab { slot: size, taken: 1 });
+        // Popped from the end: the lowest address goes first.
+        d.slots[c].extend((1..SLAB / size).rev().map(|k| base + k * size));
+        slot_block(base, size)
+    }
+
+    /// Give `block` back to its slab on device `ordinal`: `Err(block)` when it
+    /// is not a slot; `Ok(Some(slab))` when its slab went idle past
+    /// [`IDLE_SLABS`] (the caller frees that block with the driver).
+    pub(super) fn give_slot(&self, ordinal: u32, block: Block) -> Result<Option<Block>, Block> {
+        let mut all = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        let Some(d) = all.iter_mut().find(|d| d.ordinal == ordinal) else { return Err(block) };
+        let addr = block.addr();
+        let Some(base) = d.slab_of(addr) else { return Err(block) };
+        // `block` is a token: its address goes back into the slab's free slots below.
+        let Some(slab) = d.slabs.get_mut(&base) else { return Ok(None) };
+        slab.taken -= 1;
+        let (slot, idle) = (slab.slot, slab.taken == 0);
+        if let Some(c) = class(slot) {
+            d.slots[c].push(addr);
+        }
+        if idle && d.idle(slot) > IDLE_SLABS {
+            return Ok(d.remove_slab(base));
+        }
+        Ok(None)
+    }
+
+    /// Whether `addr` lies in a slab of device `ordinal`.
+    pub(super) fn is_slot(&self, ordinal: u32, addr: usize) -> bool {
+        let all = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        all.iter().find(|d| d.ordinal == ordinal).is_some_and(|d| d.slab_of(addr).is_some())
     }
 }
 
@@ -134,5 +258,37 @@ mod tests {
         assert_eq!(drained.len(), n);
         assert!(drained.iter().all(|b| b.bytes() == SMALL_MAX));
         assert!(k.keep(0, SMALL_MAX, block(0x10000, SMALL_MAX)).is_ok(), "room again after the drain");
+    }
+
+    #[test]
+    fn slots_are_carved_from_slabs_given_back_and_idle_slabs_past_one_go_to_the_driver() {
+        let k = Kept::new();
+        let (a, b) = (0x100_0000, 0x200_0000); // two slabs' addresses, as a driver would give
+        assert!(k.take_slot(5, 256).is_none(), "no slab yet");
+        let first = k.add_slab(5, 256, block(a, SLAB));
+        assert_eq!((first.addr(), first.bytes()), (a, 256));
+        let taken: Vec<Block> = (1..SLAB / 256).map(|_| k.take_slot(5, 256).expect("a free slot")).collect();
+        let mut addrs: Vec<usize> = taken.iter().map(Block::addr).collect();
+        addrs.sort();
+        assert_eq!(addrs, (1..SLAB / 256).map(|i| a + i * 256).collect::<Vec<_>>(), "every slot once, lowest first");
+        assert!(k.take_slot(5, 256).is_none(), "the slab is full");
+        assert!(k.take_slot(5, 512).is_none() && k.take_slot(6, 256).is_none(), "another class or device has none");
+        assert!(k.is_slot(5, a + 300) && !k.is_slot(5, a + SLAB) && !k.is_slot(6, a));
+        // A second slab; then every slot of both back: one idle slab is kept, the other goes.
+        let second = k.add_slab(5, 256, block(b, SLAB));
+        let mut freed = Vec::new();
+        for s in taken.into_iter().chain([first, second]) {
+            if let Some(slab) = k.give_slot(5, s).expect("a slot") {
+                freed.push((slab.addr(), slab.bytes()));
+            }
+        }
+        assert_eq!(freed.len(), 1, "one slab went back to the driver: {freed:?}");
+        assert_eq!(freed[0].1, SLAB);
+        assert_eq!(k.bytes(5), SLAB, "the idle slab kept counts as kept");
+        let kept_at = if freed[0].0 == a { b } else { a };
+        assert_eq!(k.take_slot(5, 256).map(|s| s.addr() & !(SLAB - 1)), Some(kept_at), "the kept slab serves the next slot");
+        assert_eq!(k.give_slot(5, block(0x900_0000, 256)).map_err(|b| b.addr()).err(), Some(0x900_0000), "not a slot: the caller frees it");
+        let drained = k.drain(5);
+        assert!(drained.is_empty(), "a slab with a slot taken is not drained");
     }
 }

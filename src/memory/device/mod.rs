@@ -158,6 +158,15 @@ impl DeviceBackend {
         }
     }
 
+    /// Free `block`: a slot back to its slab (an idle slab past the few kept
+    /// then goes to the driver), any other block to the driver.
+    fn give_back(&self, ordinal: u32, block: Block) {
+        match self.engine.kept.give_slot(ordinal, block) {
+            Ok(None) => {}
+            Ok(Some(b)) | Err(b) => raw::free(self.engine, b, self.mem),
+        }
+    }
+
     /// The device parties of a copy this engine drives are its own memory
     /// (host memory, pinned by any driver, is host memory to every one): a
     /// space of the same driver's feature.
@@ -182,13 +191,20 @@ impl Backend for DeviceBackend {
         let space = Space::new(self.kind, ordinal);
         let class = self.kept_size(ordinal, bytes);
         let size = class.unwrap_or(bytes);
-        let kept = class.and_then(|c| self.engine.kept.take(ordinal, c));
-        let block = match kept {
-            Some(b) => b,
-            None => self.alloc_or_drain(ordinal, size).map_err(|e| Error::new(e.kind(), format!("{space}: allocation of {bytes} bytes: {}", e.message())))?,
+        let failed = |e: Error| Error::new(e.kind(), format!("{space}: allocation of {bytes} bytes: {}", e.message()));
+        let block = if class.is_some_and(blocks::is_slot_size) {
+            match self.engine.kept.take_slot(ordinal, size) {
+                Some(b) => b,
+                None => self.engine.kept.add_slab(ordinal, size, self.alloc_or_drain(ordinal, blocks::SLAB).map_err(failed)?),
+            }
+        } else {
+            match class.and_then(|c| self.engine.kept.take(ordinal, c)) {
+                Some(b) => b,
+                None => self.alloc_or_drain(ordinal, size).map_err(failed)?,
+            }
         };
         if let Err(e) = if zeroed { raw::zero_new(self.engine, &block, self.mem, bytes) } else { Ok(()) } {
-            raw::free(self.engine, block, self.mem);
+            self.give_back(ordinal, block);
             return Err(e);
         }
         Ok(block) // its size class when small: what `deallocate` keeps or frees
@@ -203,6 +219,15 @@ impl Backend for DeviceBackend {
             let idle = self.mem == Mem::Pinned || self.driver().synchronize().is_ok();
             // A small block was allocated at its size class: the block's own size.
             let class = self.kept_size(ordinal, block.bytes()).filter(|&c| c == block.bytes());
+            if class.is_some_and(blocks::is_slot_size) {
+                // A slot goes back to its slab (its memory is the slab's, never the driver's
+                // alone), once no queued work can use it: after a failed synchronize it is
+                // never handed out again.
+                if idle {
+                    self.give_back(ordinal, block);
+                }
+                return;
+            }
             // Kept only once the synchronize above succeeded: no queued work uses it when it is
             // handed out again. Otherwise the driver's free (which waits for the device) takes it.
             let block = match class {
@@ -309,7 +334,8 @@ impl Backend for DeviceBackend {
     }
 
     fn grow_in_place(&self, ordinal: u32, block: &Block, new: usize) -> Result<bool> {
-        if self.mem != Mem::Device || !(self.engine.policy.grows_in_place)(ordinal) {
+        // A slot shares its slab: it never grows where it is.
+        if self.mem != Mem::Device || !(self.engine.policy.grows_in_place)(ordinal) || self.engine.kept.is_slot(ordinal, block.addr()) {
             return Ok(false);
         }
         raw::grow_in_place(self.engine, ordinal, block, new)
@@ -318,6 +344,7 @@ impl Backend for DeviceBackend {
     fn can_grow_in_place(&self, ordinal: u32, ptr: NonNull<u8>, old: usize, new: usize) -> bool {
         self.mem == Mem::Device
             && (self.engine.policy.grows_in_place)(ordinal)
+            && !self.engine.kept.is_slot(ordinal, ptr.as_ptr() as usize)
             && Addr::of(ptr.as_ptr()).is_some_and(|a| self.driver().can_grow_in_place(ordinal, a, old, new))
     }
 

@@ -404,3 +404,13 @@ pub(super) fn stream_destroy(e: &Engine, stream: Stream) -> Result<()> {
     // SAFETY: the caller's stream from `stream_create` (`memory::stream::destroy`'s contract).
     unsafe { e.driver.stream_destroy(h) }
 }
+
+/// The block of `bytes` at `addr` inside one of the engine's slabs
+/// (`blocks.rs`): a slot, which the slab hands out once until it comes back,
+/// or the whole slab when it goes back to the driver.
+pub(super) fn slab_part(addr: usize, bytes: usize) -> Block {
+    // SAFETY: `blocks.rs` calls this only for a slab the driver allocated (SLAB bytes) or a
+    // slot inside one, and hands each out once until it is given back: Block::from_raw's
+    // contract, with a slot freed by giving it back to its slab, never to the driver.
+    unsafe { Block::from_raw(std::ptr::NonNull::new(addr as *mut u8).unwrap_or(std::ptr::NonNull::dangling()), bytes) }
+}

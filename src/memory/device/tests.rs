@@ -84,9 +84,18 @@ fn managed_memory_prefetches_on_its_device_and_waits_only_on_the_default_stream(
 fn a_failed_zeroing_frees_the_block() {
     let b = DeviceBackend::new(engine(), SpaceKind::TestDevice);
     test_device::fail_driver_call("memset_async", 1).unwrap();
-    let e = b.allocate(7, 4096, true).unwrap_err();
+    let e = b.allocate(7, 8192, true).unwrap_err();
     assert!(e.message().contains("memset_async failed"), "{e}");
     assert_eq!(test_device::used_bytes(7).unwrap(), 0);
+    // A slot goes back to its slab, which the device keeps (idle) for the next one.
+    test_device::fail_driver_call("memset_async", 1).unwrap();
+    let e = b.allocate(7, 4096, true).unwrap_err();
+    assert!(e.message().contains("memset_async failed"), "{e}");
+    assert_eq!(test_device::used_bytes(7).unwrap(), test_device::kept_bytes(7).unwrap());
+    let again = b.allocate(7, 4096, true).unwrap();
+    assert_eq!(test_device::used_bytes(7).unwrap(), 64 << 10, "the slot came from the idle slab");
+    b.deallocate(7, again);
+    assert_eq!(test_device::used_bytes(7).unwrap(), test_device::kept_bytes(7).unwrap());
 }
 
 #[test]
