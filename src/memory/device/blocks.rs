@@ -100,6 +100,18 @@ fn slot_block(addr: usize, bytes: usize) -> Block {
     super::raw::slab_part(addr, bytes)
 }
 
+/// The entry of device `ordinal`, made on first use.
+fn device_entry(all: &mut Vec<Device>, ordinal: u32) -> &mut Device {
+    let i = match all.iter().position(|d| d.ordinal == ordinal) {
+        Some(i) => i,
+        None => {
+            all.push(Device::new(ordinal));
+            all.len() - 1
+        }
+    };
+    &mut all[i]
+}
+
 /// Kept blocks by device (few devices: a linear search).
 pub(super) struct Kept(Mutex<Vec<Device>>);
 
@@ -124,14 +136,7 @@ impl Kept {
     pub(super) fn keep(&self, ordinal: u32, size: usize, block: Block) -> Result<(), Block> {
         let Some(c) = class(size) else { return Err(block) };
         let mut all = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        let i = match all.iter().position(|d| d.ordinal == ordinal) {
-            Some(i) => i,
-            None => {
-                all.push(Device::new(ordinal));
-                all.len() - 1
-            }
-        };
-        let d = &mut all[i];
+        let d = device_entry(&mut all, ordinal);
         if d.bytes + size > KEPT_MAX {
             return Err(block);
         }
@@ -173,14 +178,7 @@ impl Kept {
     pub(super) fn add_slab(&self, ordinal: u32, size: usize, slab: Block) -> Block {
         let base = slab.addr(); // from now on the slab's record: `remove_slab` makes its block again
         let mut all = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        let i = match all.iter().position(|d| d.ordinal == ordinal) {
-            Some(i) => i,
-            None => {
-                all.push(Device::new(ordinal));
-                all.len() - 1
-            }
-        };
-        let d = &mut all[i];
+        let d = device_entry(&mut all, ordinal);
         let c = class(size).unwrap_or(0);
         d.slabs.insert(base, Slab { slot: size, taken: 1 });
         // Popped from the end: the lowest address goes first.
