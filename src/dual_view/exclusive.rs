@@ -27,8 +27,38 @@ pub(crate) struct Exclusive<'a> {
     /// replace the family's allocations while the borrows are held (resize),
     /// after the copies that need the proof; a weak reference keeps the
     /// allocation's address from being reused by another while the proof lives.
-    covers: Vec<(Weak<Allocation>, bool)>,
-    _held: Vec<Held<'a>>,
+    covers: Few<(Weak<Allocation>, bool)>,
+    _held: Few<Held<'a>>,
+}
+
+/// Up to four values held inline (an operation's covers and borrows: two,
+/// four for both sides), more on the heap: a sync allocates nothing for them.
+struct Few<T> {
+    head: [Option<T>; 4],
+    tail: Vec<T>,
+}
+
+impl<T> Few<T> {
+    fn of(items: impl IntoIterator<Item = T>) -> Few<T> {
+        let mut f = Few { head: [const { None }; 4], tail: Vec::new() };
+        items.into_iter().for_each(|v| f.push(v));
+        f
+    }
+
+    fn push(&mut self, v: T) {
+        match self.head.iter_mut().find(|x| x.is_none()) {
+            Some(slot) => *slot = Some(v),
+            None => self.tail.push(v),
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &T> {
+        self.head.iter().flatten().chain(&self.tail)
+    }
+
+    fn extend(&mut self, other: Few<T>) {
+        other.head.into_iter().flatten().chain(other.tail).for_each(|v| self.push(v));
+    }
 }
 
 /// A strided block of one allocation: what [`Exclusive::transfer`] copies.
@@ -71,9 +101,8 @@ impl RawDualView {
     /// another operation holds a conflicting one.
     pub(super) fn exclusive(&self, st: &State, write: Side, read: Side) -> Result<Exclusive<'_>> {
         let (w, r) = self.hold(write, read)?;
-        let mut held = vec![w];
-        held.extend(r);
-        Ok(Exclusive { covers: vec![(Arc::downgrade(st.side(write)), true), (Arc::downgrade(st.side(read)), false)], _held: held })
+        let covers = Few::of([(Arc::downgrade(st.side(write)), true), (Arc::downgrade(st.side(read)), false)]);
+        Ok(Exclusive { covers, _held: Few::of(std::iter::once(w).chain(r)) })
     }
 
     /// The exclusive borrows of both sides (one when they share memory): resize, realloc.
@@ -86,13 +115,13 @@ impl RawDualView {
     /// taking no borrow: a prefetch moves pages, it neither reads nor writes
     /// elements, so a guard may hold the data meanwhile (as before issue 19).
     pub(super) fn pages(&self, st: &State) -> Exclusive<'_> {
-        Exclusive { covers: vec![(Arc::downgrade(st.side(Side::Device)), false)], _held: Vec::new() }
+        Exclusive { covers: Few::of([(Arc::downgrade(st.side(Side::Device)), false)]), _held: Few::of([]) }
     }
 
     /// Take a shared borrow of `side`, for reading it.
     pub(super) fn reading(&self, st: &State, side: Side) -> Result<Exclusive<'_>> {
         let h = Held::take(self.shared.borrow(side), false).ok_or_else(|| self.busy(side, false))?;
-        Ok(Exclusive { covers: vec![(Arc::downgrade(st.side(side)), false)], _held: vec![h] })
+        Ok(Exclusive { covers: Few::of([(Arc::downgrade(st.side(side)), false)]), _held: Few::of([h]) })
     }
 }
 

@@ -24,6 +24,7 @@ use crate::side::Side;
 use crate::memory;
 use crate::space::Stream;
 use crate::stats::Moved;
+use std::borrow::Cow;
 use std::time::Instant;
 
 impl RawDualView {
@@ -436,15 +437,17 @@ impl RawDualView {
         }
         let oc = Cell::newer(other);
         let whole = st.map.whole();
-        let (copy, pending) = if cur & newer(other) == 0 {
-            (Vec::new(), None)
+        let one;
+        let (copy, pending): (Cow<'_, [IndexBox]>, _) = if cur & newer(other) == 0 {
+            (Cow::Borrowed(&[]), None)
         } else if cur & PARTIAL == 0 && bounds.contains(&whole) {
-            // The common case: all of it changed, all of it is synced. Nothing to work out.
-            (vec![whole], None)
+            // The common case: all of it changed, all of it is synced. Nothing to work out (nor allocated).
+            one = [whole];
+            (Cow::Borrowed(&one[..]), None)
         } else {
             let copy = st.map.copy_parts(&bounds, oc, Cell::newer(target))?;
             let pending = st.map.prepare(vec![(bounds, Op::Settle(oc))])?;
-            (copy, Some(pending))
+            (Cow::Owned(copy), Some(pending))
         };
         if self.const_data && !copy.is_empty() {
             return Err(self.err_on(
@@ -493,7 +496,7 @@ impl RawDualView {
                 // Nothing to wait on later: let what was queued finish now.
                 let _ = memory::stream::fence(sh.device_space, s);
             }
-            self.end_in_flight(st, event.as_ref().ok().cloned().flatten(), copy, Vec::new());
+            self.end_in_flight(st, event.as_ref().ok().cloned().flatten(), copy.into_owned(), Vec::new());
         }
         copied?;
         event?;
@@ -529,11 +532,12 @@ impl RawDualView {
                 st.host.ensure_registered();
             }
         }
-        let mut pairs = Vec::with_capacity(boxes.len());
-        for b in boxes {
-            pairs.push((part(target, b)?, part(target.other(), b)?));
+        let pair = |b: &IndexBox| Ok((part(target, b)?, part(target.other(), b)?));
+        let fence = stream.is_none().then_some(sh.device_space);
+        if let [b] = boxes {
+            return proof.transfer(&[pair(b)?], s, fence); // one box (a whole sync): nothing allocated
         }
-        proof.transfer(&pairs, s, stream.is_none().then_some(sh.device_space))
+        proof.transfer(&boxes.iter().map(pair).collect::<Result<Vec<_>>>()?, s, fence)
     }
 
     /// Hold the exclusive borrow of `write` and a shared one of `read` (one

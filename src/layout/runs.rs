@@ -22,9 +22,16 @@ pub(crate) fn plan(ext: &[usize], sa: &[usize], sb: &[usize]) -> Option<Plan> {
     if ext.contains(&0) {
         return None;
     }
-    // Axes of extent 1 never move an offset; drop them.
-    let mut axes: Vec<usize> = (0..ext.len()).filter(|&r| ext[r] > 1).collect();
-    axes.sort_by_key(|&r| (sa[r], sb[r]));
+    // Axes of extent 1 never move an offset; drop them. On the stack: a sync's plan allocates
+    // only the outer axes it returns (none for a contiguous run).
+    let mut all = [0usize; MAX_RANK];
+    let mut n = 0;
+    for r in (0..ext.len()).filter(|&r| ext[r] > 1) {
+        all[n] = r;
+        n += 1;
+    }
+    let axes = &mut all[..n];
+    axes.sort_unstable_by_key(|&r| (sa[r], sb[r], r));
     // Merge from the innermost axis while both stride sets are contiguous.
     let mut run = 1usize;
     let mut inner = 0usize;
