@@ -480,6 +480,25 @@ fn a_device_out_of_memory_frees_the_kept_blocks_and_retries() {
     assert_eq!(test_device::used_bytes(dev).unwrap(), 0);
 }
 
+#[test]
+fn a_small_block_without_room_for_a_slab_gets_a_block_of_its_own() {
+    let dev = 49;
+    test_device::set_keeps_small_blocks(dev, true).unwrap();
+    // Room for a 256-byte block, not for a 64 KiB slab.
+    test_device::set_capacity(dev, Some(1024)).unwrap();
+    let (a, calls) = test_device::driver_calls(|| dv::<i64>("no_room", dev, 8));
+    assert_eq!(count(&calls, "alloc"), 2, "the slab refused, then a block of its own: {calls:?}");
+    assert_eq!(test_device::used_bytes(dev).unwrap(), 256);
+    write_device(&a, |i| 3 * i as i64);
+    a.modify_device().unwrap();
+    a.sync_host().unwrap();
+    assert_eq!(raw_values::<i64>(a.raw(), Side::Host), (0..8).map(|i| 3 * i).collect::<Vec<_>>());
+    let (_, calls) = test_device::driver_calls(|| drop(a));
+    assert_eq!(count(&calls, "free"), 1, "not a slot: the driver frees it: {calls:?}");
+    test_device::set_capacity(dev, None).unwrap();
+    assert_eq!(test_device::used_bytes(dev).unwrap(), 0);
+}
+
 /// `tests/cuda/multi_gpu.cu`'s program on two test devices (issue 46, item 6): a
 /// DualView on each device, a "kernel" (device write) on each, syncs both ways,
 /// `deep_copy` between the two device sides as one peer copy, two threads

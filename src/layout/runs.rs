@@ -24,6 +24,7 @@ pub(crate) fn plan(ext: &[usize], sa: &[usize], sb: &[usize]) -> Option<Plan> {
     }
     // Axes of extent 1 never move an offset; drop them. On the stack: a sync's plan allocates
     // only the outer axes it returns (none for a contiguous run).
+    debug_assert!(ext.len() <= MAX_RANK, "a rank above MAX_RANK");
     let mut all = [0usize; MAX_RANK];
     let mut n = 0;
     for r in (0..ext.len()).filter(|&r| ext[r] > 1) {

@@ -195,7 +195,13 @@ impl Backend for DeviceBackend {
         let block = if class.is_some_and(blocks::is_slot_size) {
             match self.engine.kept.take_slot(ordinal, size) {
                 Some(b) => b,
-                None => self.engine.kept.add_slab(ordinal, size, self.alloc_or_drain(ordinal, blocks::SLAB).map_err(failed)?),
+                None => match self.alloc_or_drain(ordinal, blocks::SLAB) {
+                    Ok(slab) => self.engine.kept.add_slab(ordinal, size, slab),
+                    // No room for a slab: a block of its own, as before slabs (its free, not a
+                    // slot, goes to the driver).
+                    Err(e) if e.kind() == crate::error::ErrorKind::OutOfMemory => self.alloc_or_drain(ordinal, size).map_err(failed)?,
+                    Err(e) => return Err(failed(e)),
+                },
             }
         } else {
             match class.and_then(|c| self.engine.kept.take(ordinal, c)) {
@@ -204,7 +210,10 @@ impl Backend for DeviceBackend {
             }
         };
         if let Err(e) = if zeroed { raw::zero_new(self.engine, &block, self.mem, bytes) } else { Ok(()) } {
-            self.give_back(ordinal, block);
+            // A slot goes back only once no queued zeroing can still write it (as in `deallocate`).
+            if !self.engine.kept.is_slot(ordinal, block.addr()) || self.driver().synchronize().is_ok() {
+                self.give_back(ordinal, block);
+            }
             return Err(e);
         }
         Ok(block) // its size class when small: what `deallocate` keeps or frees
