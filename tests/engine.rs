@@ -495,6 +495,12 @@ fn a_small_block_without_room_for_a_slab_gets_a_block_of_its_own() {
     assert_eq!(raw_values::<i64>(a.raw(), Side::Host), (0..8).map(|i| 3 * i).collect::<Vec<_>>());
     let (_, calls) = test_device::driver_calls(|| drop(a));
     assert_eq!(count(&calls, "free"), 1, "not a slot: the driver frees it: {calls:?}");
+    assert_eq!(test_device::used_bytes(dev).unwrap(), 0);
+    // Freed to the driver even when the synchronize before it fails (the driver's free waits).
+    let b = dv::<i64>("no_room_sync_fails", dev, 8);
+    test_device::fail_driver_call("synchronize", 1).unwrap();
+    let (_, calls) = test_device::driver_calls(|| drop(b));
+    assert_eq!(count(&calls, "free"), 1, "{calls:?}");
     test_device::set_capacity(dev, None).unwrap();
     assert_eq!(test_device::used_bytes(dev).unwrap(), 0);
 }

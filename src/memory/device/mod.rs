@@ -159,8 +159,12 @@ impl DeviceBackend {
     }
 
     /// Free `block`: a slot back to its slab (an idle slab past the few kept
-    /// then goes to the driver), any other block to the driver.
-    fn give_back(&self, ordinal: u32, block: Block) {
+    /// then goes to the driver) when `idle` (no queued work can still use it;
+    /// else it is never handed out again), any other block to the driver.
+    fn give_back(&self, ordinal: u32, block: Block, idle: bool) {
+        if !idle && self.engine.kept.is_slot(ordinal, block.addr()) {
+            return;
+        }
         match self.engine.kept.give_slot(ordinal, block) {
             Ok(None) => {}
             Ok(Some(b)) | Err(b) => raw::free(self.engine, b, self.mem),
@@ -211,9 +215,8 @@ impl Backend for DeviceBackend {
         };
         if let Err(e) = if zeroed { raw::zero_new(self.engine, &block, self.mem, bytes) } else { Ok(()) } {
             // A slot goes back only once no queued zeroing can still write it (as in `deallocate`).
-            if !self.engine.kept.is_slot(ordinal, block.addr()) || self.driver().synchronize().is_ok() {
-                self.give_back(ordinal, block);
-            }
+            let idle = self.driver().synchronize().is_ok();
+            self.give_back(ordinal, block, idle);
             return Err(e);
         }
         Ok(block) // its size class when small: what `deallocate` keeps or frees
@@ -230,11 +233,9 @@ impl Backend for DeviceBackend {
             let class = self.kept_size(ordinal, block.bytes()).filter(|&c| c == block.bytes());
             if class.is_some_and(blocks::is_slot_size) {
                 // A slot goes back to its slab (its memory is the slab's, never the driver's
-                // alone), once no queued work can use it: after a failed synchronize it is
-                // never handed out again.
-                if idle {
-                    self.give_back(ordinal, block);
-                }
+                // alone), once no queued work can use it; a block of its own (no room for a
+                // slab) goes to the driver.
+                self.give_back(ordinal, block, idle);
                 return;
             }
             // Kept only once the synchronize above succeeded: no queued work uses it when it is
