@@ -38,13 +38,10 @@ pub(crate) const PIN_MIN: usize = 256 << 10;
 /// before registration (the driver would fault them in one by one).
 const POPULATE_MIN: usize = 64 << 20;
 
-/// At most this many threads (and at most half of `host::copy_threads`) fault
-/// a mirror's pages in in the background: the program's own threads (writing
-/// that mirror, often) keep the other cores. A
-/// caller that waits for the pages (a copying sync) takes up to
-/// `host::copy_threads` (16), as copies do: it does the work itself, or joins
-/// the background worker's chunks (1 GiB on the H100's host: 26.7 ms on 8
-/// threads, 17.5 ms on 16; docs/BENCHMARKS.md).
+/// At most this many threads fault a mirror's pages in: the work is usually in
+/// the background, and the program's own threads (writing that mirror, often)
+/// keep the other cores. Copies, which the caller waits for, take up to 16
+/// (`host::copy_threads`).
 const POPULATE_THREADS: usize = 8;
 
 /// Pages are faulted in by chunks of this size; a cancel is seen between two
@@ -102,17 +99,8 @@ struct Inner {
     /// and nothing pending.
     len: usize,
     /// Workers still running (populating or registering), cancelled ones
-    /// included, and helpers: the block is not freed while one runs.
+    /// included: the block is not freed while one runs.
     workers: usize,
-    /// Callers faulting in chunks beside the populating worker (`ensure`):
-    /// the worker registers only once they are out.
-    helpers: usize,
-    /// The threads the populating worker runs.
-    threads: usize,
-    /// The next chunk to fault in, shared by the populating worker's threads
-    /// and its helpers; a new one for each worker, so that a cancelled
-    /// worker's threads never take a chunk of the next.
-    next: Arc<AtomicUsize>,
 }
 
 /// One registered (or to be registered) host block, shared by its
@@ -142,7 +130,7 @@ impl Registration {
             driver,
             addr,
             label,
-            inner: Mutex::new(Inner { state: State::Idle, len, workers: 0, helpers: 0, threads: 0, next: Arc::default() }),
+            inner: Mutex::new(Inner { state: State::Idle, len, workers: 0 }),
             changed: Condvar::new(),
             ticket: AtomicU64::new(0),
         }))
@@ -181,14 +169,11 @@ impl Block {
         }
     }
 
-    /// Become the worker on `threads` threads: `Populating`, counted; returns
-    /// the ticket, the size to register and the chunk counter.
-    fn claim(&self, g: &mut Inner, threads: usize) -> (u64, usize, Arc<AtomicUsize>) {
+    /// Become the worker: `Populating`, counted; returns the ticket and the size to register.
+    fn claim(&self, g: &mut Inner) -> (u64, usize) {
         g.state = State::Populating;
         g.workers += 1;
-        g.threads = threads;
-        g.next = Arc::default();
-        (self.new_ticket(g), g.len, Arc::clone(&g.next))
+        (self.new_ticket(g), g.len)
     }
 
     /// The background job that `start` queued with `ticket`.
@@ -197,21 +182,16 @@ impl Block {
         if g.state != State::Queued || self.ticket.load(Ordering::Acquire) != ticket {
             return; // cancelled, taken over by a sync, or released
         }
-        // At most half the copy threads: the program keeps the other cores.
-        let threads = (host::copy_threads() / 2).clamp(1, POPULATE_THREADS);
-        let (ticket, len, next) = self.claim(&mut g, threads);
+        let (ticket, len) = self.claim(&mut g);
         drop(g);
-        self.work(ticket, len, threads, &next);
+        self.work(ticket, len);
     }
 
-    /// Populate on `threads` threads and register `len` bytes as the worker
-    /// holding `ticket` (state `Populating`, counted in `workers`).
-    fn work(&self, ticket: u64, len: usize, threads: usize, next: &AtomicUsize) {
-        let populated = len < POPULATE_MIN || self.populate(ticket, len, threads, next);
+    /// Populate and register `len` bytes as the worker holding `ticket`
+    /// (state `Populating`, counted in `workers`).
+    fn work(&self, ticket: u64, len: usize) {
+        let populated = len < POPULATE_MIN || self.populate(ticket, len);
         let mut g = self.lock();
-        while g.helpers > 0 {
-            g = self.wait(g); // a helper's last chunk: every page is in before the registration
-        }
         if !populated || self.ticket.load(Ordering::Acquire) != ticket {
             // Cancelled: the canceller has set the state already.
             g.workers -= 1;
@@ -246,12 +226,12 @@ impl Block {
         self.changed.notify_all();
     }
 
-    /// Fault the block's pages in, chunk by chunk, on `threads` threads (this
-    /// one included), taking the chunks no other thread took from `next`;
-    /// false when cancelled (`ticket` is no longer the current one).
-    fn populate(&self, ticket: u64, len: usize, threads: usize, next: &AtomicUsize) -> bool {
+    /// Fault the block's pages in, chunk by chunk, on several threads; false
+    /// when cancelled (`ticket` is no longer the current one).
+    fn populate(&self, ticket: u64, len: usize) -> bool {
         let live = || self.ticket.load(Ordering::Acquire) == ticket;
         let chunks = len.div_ceil(CHUNK);
+        let next = AtomicUsize::new(0);
         let run = || {
             while live() {
                 let k = next.fetch_add(1, Ordering::Relaxed);
@@ -263,7 +243,7 @@ impl Block {
             }
         };
         std::thread::scope(|s| {
-            for _ in 1..threads.min(chunks) {
+            for _ in 1..host::copy_threads().min(POPULATE_THREADS).min(chunks) {
                 // A thread that cannot start leaves its chunks to the others.
                 let _ = std::thread::Builder::new().spawn_scoped(s, run); // a copy: it holds only references
             }
@@ -311,29 +291,10 @@ impl Registration {
                 // with other blocks), so doing the work here is never slower
                 // than waiting for it. Idle: nobody else will.
                 State::Idle | State::Queued => {
-                    let threads = host::copy_threads();
-                    let (ticket, len, next) = b.claim(&mut g, threads);
+                    let (ticket, len) = b.claim(&mut g);
                     drop(g);
-                    b.work(ticket, len, threads, &next);
+                    b.work(ticket, len);
                     g = b.lock();
-                }
-                // The background worker faults pages in on fewer threads than
-                // a waiting caller may use: the caller takes the rest of the
-                // chunks beside it on the difference (once: later callers wait).
-                State::Populating if g.helpers == 0 && g.len >= POPULATE_MIN && g.threads < host::copy_threads() => {
-                    let (ticket, len, threads) = (b.ticket.load(Ordering::Acquire), g.len, host::copy_threads() - g.threads);
-                    let next = Arc::clone(&g.next);
-                    g.helpers += 1;
-                    g.workers += 1;
-                    drop(g);
-                    b.populate(ticket, len, threads, &next);
-                    g = b.lock();
-                    g.helpers -= 1;
-                    g.workers -= 1;
-                    b.changed.notify_all();
-                    if b.ticket.load(Ordering::Acquire) == ticket && g.state == State::Populating {
-                        g = b.wait(g); // the worker registers next
-                    }
                 }
                 // A worker is doing exactly this work, populating with every
                 // thread it may use: taking over would repeat its chunks on the

@@ -87,8 +87,6 @@ struct Fake {
     /// Refuse every registration.
     fail: AtomicBool,
     populate_gate: Gate,
-    /// The thread of each `populate` call, on arrival (before the gate).
-    populators: Mutex<Vec<std::thread::ThreadId>>,
     register_gate: Gate,
     /// Sleep up to this many microseconds in each call (0: never).
     jitter_us: u64,
@@ -106,7 +104,6 @@ impl Fake {
             violations: Mutex::default(),
             fail: AtomicBool::new(false),
             populate_gate: Gate::new(true),
-            populators: Mutex::default(),
             register_gate: Gate::new(true),
             jitter_us,
             dice: AtomicU64::new(0x9E37_79B9_7F4A_7C15),
@@ -198,7 +195,6 @@ fn rand(state: &AtomicU64) -> u64 {
 
 impl HostDriver for Fake {
     fn populate(&self, addr: usize, len: usize) {
-        self.populators.lock().unwrap().push(std::thread::current().id());
         self.populate_gate.pass();
         self.jitter();
         match self.block_of(addr) {
@@ -295,41 +291,6 @@ fn a_grow_while_populating_cancels_without_waiting() {
     settle();
     assert_eq!(r.state(), State::Registered(5000 * MIB));
     f.free(r);
-    f.assert_clean();
-}
-
-#[test]
-fn a_sync_takes_chunks_beside_the_background_worker_and_each_chunk_is_faulted_once() {
-    let _s = serial();
-    if host::copy_threads() < 2 {
-        eprintln!("SKIPPED a_sync_takes_chunks_beside_the_background_worker: one copy thread (DV_COPY_THREADS=1 or one core), no thread to add");
-        return;
-    }
-    let f = Fake::leak(0);
-    f.populate_gate.close();
-    let _open = OpenOnDrop(&f.populate_gate);
-    let r = Arc::new(f.block(A, 4096 * MIB)); // 1024 chunks
-    r.start();
-    f.populate_gate.wait_arrivals(1);
-    assert_eq!(r.state(), State::Populating);
-    let syncer = {
-        let r = r.clone();
-        std::thread::spawn(move || r.ensure())
-    };
-    let id = syncer.thread().id();
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    while !f.populators.lock().unwrap().contains(&id) && std::time::Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    f.populate_gate.open();
-    assert!(syncer.join().unwrap(), "registered when the sync returns");
-    assert!(f.populators.lock().unwrap().contains(&id), "the waiting sync faulted chunks in itself");
-    let mut chunks: Vec<usize> = f.events().iter().filter_map(|e| if let Event::Populate(a, _) = e { Some(*a) } else { None }).collect();
-    chunks.sort_unstable();
-    assert_eq!(chunks, (0..1024).map(|k| A + k * 4 * MIB).collect::<Vec<_>>(), "every chunk once, none twice");
-    let after = f.events().iter().position(|e| matches!(e, Event::Register(..))).unwrap();
-    assert_eq!(f.events()[after..], [Event::Register(A, 4096 * MIB)], "registered once, after the last chunk");
-    f.free(Arc::into_inner(r).unwrap());
     f.assert_clean();
 }
 
