@@ -282,8 +282,8 @@ fn resize(c: &mut Criterion) {
 
 /// The sync path through the C ABI (issue 19, item 3): `dv_sync_device` on a
 /// clean DualView (nothing to copy), and the tiny round trip (write one double,
-/// `dv_modify_host`, `dv_sync_device`) on the test device, whose copy is a memcpy:
-/// what is measured is the path around the copy.
+/// `dv_modify_host`, `dv_sync_device`, and with the `dv_fence` of the GPU row) on
+/// the test device, whose copy is a memcpy: what is measured is the path around the copy.
 fn sync_path(c: &mut Criterion) {
     use dualview::ffi::dv_status_t::DV_OK;
     let mut g = c.benchmark_group("sync");
@@ -311,6 +311,20 @@ fn sync_path(c: &mut Criterion) {
                 host.cast::<f64>().write(v);
                 assert_eq!(dualview::ffi::dv_modify_host(tiny), DV_OK);
                 assert_eq!(dualview::ffi::dv_sync_device(tiny), DV_OK);
+            }
+        })
+    });
+    // The GPU row's sequence (benches/kokkos_rows.cu `tiny`): the same, then `Kokkos::fence()`,
+    // which the Kokkos-named headers make `dv_fence` with the name "dualview::fence".
+    g.bench_function("c_abi_tiny_round_trip_fenced", |b| {
+        b.iter(|| {
+            v += 1.0;
+            // SAFETY: as above; a NUL-terminated name.
+            unsafe {
+                host.cast::<f64>().write(v);
+                assert_eq!(dualview::ffi::dv_modify_host(tiny), DV_OK);
+                assert_eq!(dualview::ffi::dv_sync_device(tiny), DV_OK);
+                assert_eq!(dualview::ffi::dv_fence(dualview::ffi::DV_SPACE_TEST_DEVICE, 0, c"dualview::fence".as_ptr()), DV_OK);
             }
         })
     });

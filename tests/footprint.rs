@@ -83,12 +83,17 @@ fn writing_and_syncing_a_small_dual_view_keeps_no_heap_behind() {
     // The tiny round trip's hot path (write, mark, sync the whole array on the default stream)
     // allocates nothing: 5 allocations a round trip before (borrow and cover lists, the copy's
     // box and pair), docs/BENCHMARKS.md "The sync path".
+    // The GPU row's fence too: the Kokkos-named headers' `Kokkos::fence()` is `dv_fence` with a
+    // name (it copied the name into a String before).
     let before = MADE.load(Ordering::Relaxed);
     for i in 0..100 {
         first.host_mut().unwrap()[[3]] = i as f64;
         first.sync_device().unwrap();
+        // SAFETY: a NUL-terminated name.
+        let fenced = unsafe { dualview::ffi::dv_fence(dualview::ffi::DV_SPACE_TEST_DEVICE, 0, c"dualview::fence".as_ptr()) };
+        assert_eq!(fenced, dualview::ffi::dv_status_t::DV_OK);
     }
-    assert_eq!(MADE.load(Ordering::Relaxed) - before, 0, "allocations in 100 write-and-sync_device round trips");
+    assert_eq!(MADE.load(Ordering::Relaxed) - before, 0, "allocations in 100 write, sync_device and fence round trips");
     drop(all);
     drop(first);
 }
