@@ -303,31 +303,24 @@ fn sync_path(c: &mut Criterion) {
         })
     });
     let mut v = 0.0f64;
-    g.bench_function("c_abi_tiny_round_trip", |b| {
-        b.iter(|| {
-            v += 1.0;
-            // SAFETY: `host` is the live host side of one f64, written by no one else.
-            unsafe {
-                host.cast::<f64>().write(v);
-                assert_eq!(dualview::ffi::dv_modify_host(tiny), DV_OK);
-                assert_eq!(dualview::ffi::dv_sync_device(tiny), DV_OK);
-            }
-        })
-    });
-    // The GPU row's sequence (benches/kokkos_rows.cu `tiny`): the same, then `Kokkos::fence()`,
-    // which the Kokkos-named headers make `dv_fence` with the name "dualview::fence".
-    g.bench_function("c_abi_tiny_round_trip_fenced", |b| {
-        b.iter(|| {
-            v += 1.0;
-            // SAFETY: as above; a NUL-terminated name.
-            unsafe {
-                host.cast::<f64>().write(v);
-                assert_eq!(dualview::ffi::dv_modify_host(tiny), DV_OK);
-                assert_eq!(dualview::ffi::dv_sync_device(tiny), DV_OK);
-                assert_eq!(dualview::ffi::dv_fence(dualview::ffi::DV_SPACE_TEST_DEVICE, 0, c"dualview::fence".as_ptr()), DV_OK);
-            }
-        })
-    });
+    // Without and with the GPU row's `Kokkos::fence()` (benches/kokkos_rows.cu `tiny`), which
+    // the Kokkos-named headers make `dv_fence` with the name "dualview::fence".
+    for (name, fence) in [("c_abi_tiny_round_trip", false), ("c_abi_tiny_round_trip_fenced", true)] {
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                v += 1.0;
+                // SAFETY: `host` is the live host side of one f64, written by no one else; a NUL-terminated name.
+                unsafe {
+                    host.cast::<f64>().write(v);
+                    assert_eq!(dualview::ffi::dv_modify_host(tiny), DV_OK);
+                    assert_eq!(dualview::ffi::dv_sync_device(tiny), DV_OK);
+                    if fence {
+                        assert_eq!(dualview::ffi::dv_fence(dualview::ffi::DV_SPACE_TEST_DEVICE, 0, c"dualview::fence".as_ptr()), DV_OK);
+                    }
+                }
+            })
+        });
+    }
     // SAFETY: live handles, destroyed once.
     unsafe {
         assert_eq!(dualview::ffi::dv_destroy(clean), DV_OK);
