@@ -207,8 +207,10 @@ impl<'a> Exclusive<'a> {
             1 => &one[..0],
             _ => &many,
         };
-        // Only asynchronous copies care (a backend stages pageable memory for them).
-        let pageable_host = !stream.is_null() && [d0.alloc, s0.alloc].iter().any(|a| a.is_pageable_host());
+        // Asynchronous copies care (a backend stages pageable memory for them), and large ones
+        // (the device engine's pipeline).
+        let asked = !stream.is_null() || moved >= memory::LARGE_COPY;
+        let pageable_host = asked && [d0.alloc, s0.alloc].iter().any(|a| a.is_pageable_host());
         let t = Transfer::new(dst, src, proven, stream, Some(pageable_host))?;
         // Each pair is a Kokkos deep_copy for tools.
         memory::run(&t, fence.map_or(Fence::Nothing, Fence::Space), Some((d0.alloc.label(), s0.alloc.label())))?;

@@ -521,23 +521,32 @@ impl RawDualView {
             return Ok(0);
         }
         let proof = self.exclusive(st, target, target.other())?;
+        let mut resume = false;
         if sh.pin_mirror && !boxes.is_empty() {
             // Registered once (usually already, in the background): the copies below run at
             // pinned speed. A refusal is no error: they run pageable. Nothing to copy: no
             // reason to register (that can fault in and pin a GiB on this thread). On a
             // stream a small mirror is registered too: staging it costs a host function per copy.
+            // The first large copy on this thread does not wait for a registration still to
+            // come: it runs through the engine's pipeline, and the registration resumes (G24).
             if stream.is_some_and(|s| !s.is_null()) {
                 st.host.ensure_registered_for_stream();
+            } else if boxes.iter().map(IndexBox::len).sum::<usize>() * es >= memory::LARGE_COPY && st.host.defer_registration() {
+                resume = true;
             } else {
                 st.host.ensure_registered();
             }
         }
         let pair = |b: &IndexBox| Ok((part(target, b)?, part(target.other(), b)?));
         let fence = stream.is_none().then_some(sh.device_space);
-        if let [b] = boxes {
-            return proof.transfer(&[pair(b)?], s, fence); // one box (a whole sync): nothing allocated
+        let moved = match boxes {
+            [b] => proof.transfer(&[pair(b)?], s, fence), // one box (a whole sync): nothing allocated
+            _ => boxes.iter().map(pair).collect::<Result<Vec<_>>>().and_then(|pairs| proof.transfer(&pairs, s, fence)),
+        };
+        if resume {
+            st.host.start_registration();
         }
-        proof.transfer(&boxes.iter().map(pair).collect::<Result<Vec<_>>>()?, s, fence)
+        moved
     }
 
     /// Hold the exclusive borrow of `write` and a shared one of `read` (one

@@ -404,6 +404,13 @@ impl Allocation {
         self.registration().is_some_and(|r| r.ensure())
     }
 
+    /// Before a large copy on the caller's thread: true when the block's
+    /// pending registration was put off (`HostRegistration::defer`): the copy
+    /// runs pageable, then [`Allocation::start_registration`] resumes it.
+    pub(crate) fn defer_registration(&self) -> bool {
+        self.registration().is_some_and(|r| r.defer())
+    }
+
     /// [`Allocation::ensure_registered`] for a copy queued on a stream: a
     /// registering mirror of any size is registered (at its first such copy).
     pub(crate) fn ensure_registered_for_stream(&self) -> bool {

@@ -131,6 +131,14 @@ pub(crate) trait HostRegistration: Send + Sync {
     /// a stream from or into a pageable block would be staged (DECISIONS G13).
     fn ensure_any_size(&self) -> bool;
 
+    /// A large copy on the caller's thread is about to run (DECISIONS G24):
+    /// when a registration [`HostRegistration::start`]ed is still pending
+    /// (queued or faulting the pages in, not inside the driver) and none was
+    /// deferred before (since the last grow), cancel it without waiting and
+    /// return true: the copy runs pageable, then `start` resumes it. False:
+    /// [`HostRegistration::ensure`] as before.
+    fn defer(&self) -> bool;
+
     /// Change the block's size: cancel a pending registration, wait for one
     /// inside the driver and undo any, then run `change` (it returns the new
     /// size) under the lock the registration reads the size under.

@@ -54,6 +54,12 @@ pub fn cuda_device_count() -> usize {
     crate::SpaceKind::Cuda.device_count()
 }
 
+/// A synchronous copy of at least this many contiguous bytes between pageable
+/// host memory and a device runs through the device engine's pipeline of
+/// pinned buffers (`device/pipeline.rs`, DECISIONS G24); a DualView's first such
+/// copy does not wait for its mirror's pending registration.
+pub(crate) const LARGE_COPY: usize = 8 << 20;
+
 pub(crate) use allocation::{allocation_point, Allocation};
 pub use allocation::{inject_allocation_failure, live_allocations, LiveAllocation};
 pub use background::settle;

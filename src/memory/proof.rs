@@ -86,6 +86,25 @@ impl<'a> Held<'a> {
         (last + 1) * r.elem_size
     }
 
+    /// Elements `first..first + n` in memory order of a region whose elements
+    /// are one contiguous run, as a 1-D region with the same rights (a part
+    /// of what is held); `Internal` when the region is not one run or the
+    /// range passes its end.
+    pub(crate) fn window(&self, first: usize, n: usize) -> Result<Held<'a>> {
+        let r = &self.region;
+        let len = self.len();
+        if self.span_bytes() != len * r.elem_size || first.checked_add(n).is_none_or(|end| end > len) {
+            return Err(err!(Internal, "a window {first}+{n} of a region of {len} elements that is not one run or too short (a dualview bug)"));
+        }
+        let region = Region {
+            ptr: r.ptr.wrapping_add(first * r.elem_size),
+            elem_size: r.elem_size,
+            extents: crate::extents::DynRank::from_slice_unchecked(&[n]),
+            strides: crate::layout::Strides::from_slice(&[1]),
+        };
+        Ok(Held { region, ..*self })
+    }
+
     /// `Internal` unless this region of `space` may be written with `value`,
     /// one element's bytes (a fill).
     pub(crate) fn check_fill(&self, space: Space, value: &[u8]) -> Result<()> {

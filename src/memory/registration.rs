@@ -10,8 +10,8 @@
 //! | state | meaning | left by |
 //! | --- | --- | --- |
 //! | `Idle` | nothing registered, nothing pending | `start` -> `Queued` (a background job); `ensure` -> `Populating` (on the caller's thread); free -> `Released` |
-//! | `Queued` | a background job will register the block | the job -> `Populating`; `ensure` takes the work over -> `Populating`; grow / free cancel -> `Idle` |
-//! | `Populating` | a worker faults the pages in, by chunks of 4 MiB | the worker -> `Registering`; grow / free cancel -> `Idle` without waiting (the worker stops before its next chunk) |
+//! | `Queued` | a background job will register the block | the job -> `Populating`; `ensure` takes the work over -> `Populating`; grow / free / `defer` cancel -> `Idle` |
+//! | `Populating` | a worker faults the pages in, by chunks of 4 MiB | the worker -> `Registering`; grow / free / `defer` cancel -> `Idle` without waiting (the worker stops before its next chunk) |
 //! | `Registering` | inside `cuMemHostRegister`: not cancellable | the worker -> `Registered(len)` or `Refused`; grow, free and `ensure` wait for it |
 //! | `Registered(len)` | `[ptr, ptr + len)` registered, `len` the block's size | grow: unregister -> `Idle`; free: unregister (on the background thread; a block under `PIN_MIN`, registered at its first copy on a stream, on the caller's) -> `Released` |
 //! | `Refused` | the driver refused (any error): copies stay pageable, the reason goes to `DV_TRACE` | free -> `Released`; never retried for this block |
@@ -101,6 +101,9 @@ struct Inner {
     /// Workers still running (populating or registering), cancelled ones
     /// included: the block is not freed while one runs.
     workers: usize,
+    /// A large copy went ahead of the registration since the last grow
+    /// (`defer`): the next one waits for it.
+    deferred: bool,
 }
 
 /// One registered (or to be registered) host block, shared by its
@@ -130,7 +133,7 @@ impl Registration {
             driver,
             addr,
             label,
-            inner: Mutex::new(Inner { state: State::Idle, len, workers: 0 }),
+            inner: Mutex::new(Inner { state: State::Idle, len, workers: 0, deferred: false }),
             changed: Condvar::new(),
             ticket: AtomicU64::new(0),
         }))
@@ -327,6 +330,20 @@ impl HostRegistration for Registration {
         self.ensure_from(1)
     }
 
+    fn defer(&self) -> bool {
+        let b = &self.0;
+        let mut g = b.lock();
+        // Only a registration under way from the block's creation (`start`): one a grow put off to
+        // the first copying sync (G10) is made there, as before. A small block registers in less
+        // time than a copy into it takes (and is never populated).
+        if g.deferred || g.len < POPULATE_MIN || !matches!(g.state, State::Queued | State::Populating) {
+            return false;
+        }
+        b.cancel(&mut g);
+        g.deferred = true;
+        true
+    }
+
     fn resize(&self, change: &mut dyn FnMut() -> Result<usize>) -> Result<usize> {
         let b = &self.0;
         let mut g = b.lock();
@@ -346,6 +363,7 @@ impl HostRegistration for Registration {
         // Under the lock: no worker reads the size before it has changed.
         let len = change()?;
         g.len = len;
+        g.deferred = false;
         Ok(len)
     }
 

@@ -3,7 +3,7 @@
 //! (contiguous, peer, 2D; strided copies between two devices through a
 //! packed host buffer, G3).
 
-use super::{mem, raw, stage, Engine, Mem};
+use super::{mem, pipeline, raw, stage, Engine, Mem};
 use crate::error::Result;
 use crate::extents::DynRank;
 use crate::layout::Strides;
@@ -64,8 +64,10 @@ impl<'a> End<'a> {
 /// One copy on the bound device (a device party at least), planned once: the tiny path (one
 /// synchronous driver copy) on the default stream when it applies, otherwise
 /// queued on `stream`. True when something was queued (the caller
-/// synchronises the default stream). On another stream a copy with
-/// `pageable` host memory is staged (`stage.rs`): never synchronous.
+/// synchronises the default stream). With `pageable` host memory (not
+/// page-locked now), a large copy on the default stream takes the pipeline
+/// (`pipeline.rs`, complete on return), and one on another stream is
+/// staged (`stage.rs`): never synchronous.
 pub(super) fn copy_bound(e: &'static Engine, pair: &Pair<'_>, stream: Stream, pageable: bool) -> Result<bool> {
     let Some(p) = raw::plan_of(pair) else {
         return Ok(false); // nothing to copy
@@ -74,6 +76,11 @@ pub(super) fn copy_bound(e: &'static Engine, pair: &Pair<'_>, stream: Stream, pa
     stage::other_work_queued(); // this copy follows any host function queued before
     if stream.is_null() && tiny(dst, src, &p) {
         raw::copy_now(e, &p)?;
+        return Ok(false);
+    }
+    if let Some(bytes) = p.contiguous_bytes().filter(|&b| between_pageable(dst, src) && pipeline::wants(b, stream, pageable)) {
+        let device = if dst.mem() == Mem::Device { dst.device() } else { src.device() };
+        pipeline::copy(e, pair, bytes, device)?;
         return Ok(false);
     }
     let bytes = pair.dst().len() * dst.region().elem_size;
@@ -91,6 +98,10 @@ pub(super) fn copy_bound(e: &'static Engine, pair: &Pair<'_>, stream: Stream, pa
 /// faster than staging through pinned memory and then synchronising;
 /// docs/BENCHMARKS.md).
 fn tiny(dst: End<'_>, src: End<'_>, p: &raw::Planned<'_, '_>) -> bool {
+    between_pageable(dst, src) && p.contiguous_bytes().is_some_and(|b| b <= TINY_BYTES)
+}
+
+/// Whether a copy runs between pageable host memory and device memory.
+fn between_pageable(dst: End<'_>, src: End<'_>) -> bool {
     matches!((dst.mem, src.mem), (Mem::Device, Mem::Pageable) | (Mem::Pageable, Mem::Device))
-        && p.contiguous_bytes().is_some_and(|b| b <= TINY_BYTES)
 }

@@ -9,6 +9,7 @@
 //! | `blocks.rs` | small device blocks kept for reuse instead of freed (G20) |
 //! | `copy.rs` | a copy planned once: the tiny synchronous path (G8), contiguous, peer and 2D copies (G3), strided copies between devices through a host buffer |
 //! | `stage.rs` | asynchronous copies of pageable memory staged through a pool of pinned buffers, a host function as the completion (G13) |
+//! | `pipeline.rs` | large synchronous copies of pageable memory through a ring of those buffers, the device's copy overlapping the host's threads (G24) |
 //! | `events.rs` | the event pool, host-function flags as events ([`Mark`]) |
 //! | `fill.rs` | fills by memset widths, by doubling, and through a packed scratch block |
 //! | `raw.rs` | every driver call that reads, writes or releases, with the address arithmetic of copies and fills: the engine's only `unsafe` |
@@ -20,6 +21,7 @@ pub(crate) mod driver;
 pub(crate) mod drivers;
 mod events;
 mod fill;
+mod pipeline;
 mod raw;
 mod stage;
 
@@ -279,10 +281,12 @@ impl Backend for DeviceBackend {
         }
         let mut queued = false;
         for p in t.pairs() {
-            // A view copy's host memory may be a registered mirror: on a stream, ask the driver.
+            // A view copy's host memory may be a registered mirror: on a stream, or for a
+            // large copy (the pipeline), ask the driver.
             let pageable = t.pageable_host().unwrap_or_else(|| {
                 let host = if mem(dst).on_device() { p.src().region().ptr } else { p.dst().region().ptr };
-                !stream.is_null() && !d.is_page_locked(host as usize)
+                let large = p.dst().len() * p.dst().region().elem_size >= super::LARGE_COPY;
+                (!stream.is_null() || large) && !d.is_page_locked(host as usize)
             });
             match copy::copy_bound(self.engine, p, stream, pageable) {
                 Ok(q) => queued |= q,

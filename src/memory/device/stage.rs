@@ -41,7 +41,7 @@ fn pool(e: &Engine) -> std::sync::MutexGuard<'_, Vec<Buffer>> {
 }
 
 /// A buffer of at least `bytes`: the smallest free one that fits, or a new one.
-fn take(e: &Engine, bytes: usize) -> Result<Buffer> {
+pub(super) fn take(e: &Engine, bytes: usize) -> Result<Buffer> {
     {
         let mut p = pool(e);
         if let Some(i) = (0..p.len()).filter(|&i| p[i].cap() >= bytes).min_by_key(|&i| p[i].cap()) {

@@ -5,10 +5,12 @@
 //! | --- | --- |
 //! | `mod.rs` | the allocation modes, the cache of freed medium blocks and what it keeps, the reservations of large blocks, the backend |
 //! | `raw.rs` | allocation, release and growth of blocks; fills and strided copies of held regions, split across threads when large; page population |
+//! | `team.rs` | the copy threads, started once and parked between the pieces of large copies and zeroings |
 
 mod raw;
+mod team;
 
-pub(crate) use raw::{allocate, clear, copy, deallocate, fill, grow_in_place, populate};
+pub(crate) use raw::{allocate, clear, copy, copy_split, deallocate, fill, grow_in_place, populate};
 use super::{Backend, Block, Held, Transfer};
 use crate::space::{Stream, ALIGNMENT};
 use crate::error::{bail, Error, Result};

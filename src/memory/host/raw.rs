@@ -11,6 +11,7 @@ use crate::layout::{for_each_outer, for_each_run, plan};
 use crate::memory::{Block, Held, Pair};
 use std::alloc::{alloc, alloc_zeroed, dealloc, Layout};
 use std::ptr::{self, NonNull};
+use std::sync::Arc;
 
 /// Whether this process exports `__asan_init` (AddressSanitizer instruments it).
 pub(super) fn exports_asan() -> bool {
@@ -336,22 +337,20 @@ unsafe fn zero(p: *mut u8, bytes: usize) {
         return;
     }
     let base = Ptrs(p, p);
-    std::thread::scope(|scope| {
-        for (start, n) in page_parts(bytes, threads) {
-            // SAFETY: `start` lies inside the range.
-            let q = unsafe { base.offset(start, start) };
-            // SAFETY: a disjoint part of the range.
-            scope.spawn(move || unsafe { q.zero(n) });
-        }
-    });
+    let parts: Vec<(usize, usize)> = page_parts(bytes, threads).collect();
+    // SAFETY: each piece is a disjoint part of the range, and `run` returns once every piece has run.
+    super::team::run(parts.len(), Arc::new(move |i| unsafe { base.offset(parts[i].0, parts[i].0).zero(parts[i].1) }));
 }
 
 /// Two raw pointers handed to the threads of one copy.
 #[derive(Clone, Copy)]
 struct Ptrs(*mut u8, *const u8);
 // SAFETY: each thread of `copy` (or `zero`) writes a disjoint part of the
-// destination and reads the (unchanging) source; the scope joins them before returning.
+// destination and reads the (unchanging) source; `team::run` returns only once
+// every piece has run, and no piece runs after.
 unsafe impl Send for Ptrs {}
+// SAFETY: as `Send`: the pieces share the two addresses, each using its own part.
+unsafe impl Sync for Ptrs {}
 
 impl Ptrs {
     /// Both pointers advanced by `d` and `s` bytes.
@@ -387,6 +386,12 @@ impl Ptrs {
 /// Large copies are split across threads (fresh pages are faulted in in
 /// parallel too).
 pub(crate) fn copy(pair: &Pair<'_>) -> Result<()> {
+    copy_split(pair, PARALLEL_COPY)
+}
+
+/// [`copy`], split across threads from `parallel` bytes (the staging
+/// pipeline's chunks: every chunk on every copy thread).
+pub(crate) fn copy_split(pair: &Pair<'_>, parallel: usize) -> Result<()> {
     let (dst, src) = (pair.dst(), pair.src());
     if !dst.space().is_host_accessible() || !src.space().is_host_accessible() {
         bail!(Internal, "a host copy {} -> {} (a dualview bug)", src.space(), dst.space());
@@ -398,7 +403,7 @@ pub(crate) fn copy(pair: &Pair<'_>) -> Result<()> {
         return Ok(());
     };
     let bytes = run * es * outer.iter().map(|o| o.0).product::<usize>();
-    let threads = if bytes >= PARALLEL_COPY && !cfg!(miri) { super::copy_threads() } else { 1 };
+    let threads = if bytes >= parallel && !cfg!(miri) { super::copy_threads() } else { 1 };
     let p = Ptrs(dst.ptr, src.ptr);
     // SAFETY (both closures): every run lies inside its held region; the regions do not overlap.
     let copy_runs = move |p: Ptrs, outer: &[(usize, usize, usize)]| {
@@ -408,32 +413,30 @@ pub(crate) fn copy(pair: &Pair<'_>) -> Result<()> {
         copy_runs(p, &outer);
         return Ok(());
     }
-    std::thread::scope(|scope| match outer.split_last() {
+    // Each piece below touches its own part of both regions; `run` returns once every piece has run.
+    match outer.split_last() {
         None => {
             // One contiguous run: split its bytes.
-            for (start, n) in page_parts(run * es, threads) {
-                // SAFETY: disjoint byte ranges of the run.
-                let q = unsafe { p.offset(start, start) };
-                // SAFETY: a disjoint byte range of both live regions.
-                scope.spawn(move || unsafe { q.copy(n) });
-            }
+            let parts: Vec<(usize, usize)> = page_parts(run * es, threads).collect();
+            // SAFETY: a disjoint byte range of both live regions.
+            super::team::run(parts.len(), Arc::new(move |i| unsafe { p.offset(parts[i].0, parts[i].0).copy(parts[i].1) }));
         }
         Some((&(extent, sd, ss), inner)) => {
             // Split the outermost axis.
             let per = extent.div_ceil(threads);
-            for first in (0..extent).step_by(per) {
-                let last = (first + per).min(extent);
-                let inner = inner.to_vec();
-                scope.spawn(move || {
-                    for k in first..last {
+            let inner = inner.to_vec();
+            super::team::run(
+                extent.div_ceil(per),
+                Arc::new(move |piece| {
+                    for k in piece * per..((piece + 1) * per).min(extent) {
                         // SAFETY: index k of the outermost axis, inside both regions.
                         let q = unsafe { p.offset(k * sd * es, k * ss * es) };
                         copy_runs(q, &inner);
                     }
-                });
-            }
+                }),
+            );
         }
-    });
+    }
     Ok(())
 }
 

@@ -532,3 +532,71 @@ fn one_block_under_syncs_and_grows_from_two_threads() {
     f.free(r);
     f.assert_clean();
 }
+
+#[test]
+fn a_large_copy_goes_ahead_of_a_pending_registration_once_then_it_resumes() {
+    let _s = serial();
+    let f = Fake::leak(0);
+    // Queued (the background thread is held): put off at once, and only once.
+    let hold = hold_background();
+    let r = f.block(A, 256 * MIB);
+    r.start();
+    assert_eq!(r.state(), State::Queued);
+    assert!(r.defer(), "a queued registration gives way to the copy");
+    assert_eq!(r.state(), State::Idle);
+    assert!(!r.defer(), "once: the next copy registers");
+    r.start();
+    hold.0.open();
+    settle();
+    assert_eq!(r.state(), State::Registered(256 * MIB), "resumed by start");
+    assert!(!r.defer(), "registered: nothing to put off");
+    // A grow makes a new block: its own registration may give way once more.
+    assert_eq!(f.grow(&r, 512 * MIB), 512 * MIB);
+    assert!(!r.defer(), "idle after a grow: the first copying sync registers it (G10)");
+    r.start();
+    settle();
+    assert_eq!(r.state(), State::Registered(512 * MIB));
+    // Populating (the worker is held inside a chunk): cancelled without waiting for it.
+    f.populate_gate.close();
+    let open = OpenOnDrop(&f.populate_gate);
+    let r2 = f.block(B, 4096 * MIB);
+    r2.start();
+    f.populate_gate.wait_arrivals(1);
+    assert_eq!(r2.state(), State::Populating);
+    assert!(r2.defer());
+    assert_eq!(r2.state(), State::Idle);
+    drop(open);
+    settle();
+    assert_eq!(f.count(|e| matches!(e, Event::Register(B, _))), 0, "the cancelled worker registered nothing");
+    r2.start();
+    settle();
+    assert_eq!(r2.state(), State::Registered(4096 * MIB));
+    f.free(r);
+    f.free(r2);
+    f.assert_clean();
+}
+
+#[test]
+fn a_registration_inside_the_driver_or_of_a_small_block_is_not_put_off() {
+    let _s = serial();
+    let f = Fake::leak(0);
+    f.register_gate.close();
+    let open = OpenOnDrop(&f.register_gate);
+    let r = f.block(A, 256 * MIB);
+    r.start();
+    f.register_gate.wait_arrivals(1);
+    assert_eq!(r.state(), State::Registering);
+    assert!(!r.defer(), "inside the driver: the copy waits for it");
+    drop(open);
+    let hold = hold_background();
+    let small = f.block(B, 32 * MIB); // under POPULATE_MIN
+    small.start();
+    assert!(!small.defer(), "a small block registers faster than it is copied");
+    assert_eq!(small.state(), State::Queued);
+    drop(hold);
+    settle();
+    assert_eq!((r.state(), small.state()), (State::Registered(256 * MIB), State::Registered(32 * MIB)));
+    f.free(r);
+    f.free(small);
+    f.assert_clean();
+}

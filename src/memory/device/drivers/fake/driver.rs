@@ -38,6 +38,19 @@ thread_local! {
     static FAULTS: RefCell<Vec<(&'static str, u64)>> = const { RefCell::new(Vec::new()) };
     /// The calls made on this thread, while [`record`] runs.
     static LOG: RefCell<Option<Vec<&'static str>>> = const { RefCell::new(None) };
+    /// Copies this thread queued on the default stream of a device with a
+    /// delay, not yet run: they run, in order, at this thread's next driver
+    /// call that waits or queues other work (a wait, a synchronous copy, a
+    /// free, work on a stream; not a bind, an allocation, an event's
+    /// creation, record, query or destruction), so that a reader who did not
+    /// wait sees old values.
+    static DEFAULT_QUEUE: RefCell<Vec<Box<dyn FnOnce()>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Run the copies of [`DEFAULT_QUEUE`].
+fn run_default_queue() {
+    let jobs = DEFAULT_QUEUE.try_with(|q| std::mem::take(&mut *q.borrow_mut())).unwrap_or_default();
+    jobs.into_iter().for_each(|job| job());
 }
 
 /// Page-locked host ranges: start to length (pinned blocks and registrations).
@@ -78,6 +91,9 @@ fn log(call: &'static str) {
 /// Record one call and answer the failure injected for it, if due.
 fn enter(call: &'static str) -> Result<()> {
     log(call);
+    if !matches!(call, "copy_async" | "event_record" | "event_query" | "event_create" | "event_destroy" | "bind" | "alloc") {
+        run_default_queue(); // even for a call that fails: nothing is left to run after its memory goes
+    }
     let due = FAULTS
         .try_with(|f| {
             let mut f = f.borrow_mut();
@@ -227,7 +243,13 @@ impl Driver for Fake {
     unsafe fn copy_async(&self, dst: Addr, src: Addr, bytes: usize, _dir: Dir, stream: Option<StreamHandle>) -> Result<()> {
         let stream = st(stream);
         enter("copy_async")?;
-        on(stream, copy_delay(stream), move || unsafe { move_bytes(dst, src, bytes) });
+        let job = move || unsafe { move_bytes(dst, src, bytes) };
+        if stream.is_null() && !super::delay(current()).is_zero() {
+            let _ = DEFAULT_QUEUE.try_with(|q| q.borrow_mut().push(Box::new(job)));
+            return Ok(());
+        }
+        run_default_queue(); // the default stream's work comes first
+        on(stream, copy_delay(stream), job);
         Ok(())
     }
     unsafe fn copy_peer_async(&self, dst: Addr, _dd: u32, src: Addr, _sd: u32, bytes: usize, stream: Option<StreamHandle>) -> Result<()> {
@@ -317,7 +339,9 @@ impl Driver for Fake {
     }
     unsafe fn event_query(&self, event: &EventHandle) -> Result<bool> {
         enter("event_query")?;
-        Ok(point(unsafe { self::event(event) }).is_none_or(|(s, seq)| s.has_run(seq)))
+        // An event of the default stream has passed once this thread's queued copies ran (a query waits for none).
+        let idle = || DEFAULT_QUEUE.try_with(|q| q.borrow().is_empty()).unwrap_or(true);
+        Ok(point(unsafe { self::event(event) }).map_or_else(idle, |(s, seq)| s.has_run(seq)))
     }
     unsafe fn event_synchronize(&self, event: &EventHandle) -> Result<()> {
         enter("event_synchronize")?;

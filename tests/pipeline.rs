@@ -1,0 +1,122 @@
+//! Large synchronous copies of pageable host memory through the device
+//! engine's ring of pinned buffers (DECISIONS G24), on the test device's fake
+//! driver, whose stream runs each copy late (`set_stream_delay`): a chunk
+//! unpacked before its copy has run, or a buffer refilled before the device
+//! has read it, shows as wrong values. The oracle is what the test wrote.
+
+use dualview::memory::{settle, test_device};
+use dualview::{Dims, DualView, ErrorKind, Side, Slice, Space};
+use std::time::Duration;
+
+const MIB: usize = 1 << 20;
+
+fn dv(label: &str, ordinal: u32, n: usize) -> DualView<i64, Dims<1>> {
+    DualView::builder(label, Dims::new([n]).unwrap()).device(Space::test_device(ordinal)).build().unwrap()
+}
+
+fn write(a: &DualView<i64, Dims<1>>, side: Side, f: impl Fn(usize) -> i64) {
+    let mut w = if side == Side::Host { a.host_write() } else { a.device_write() }.unwrap();
+    w.as_mut_slice().unwrap().iter_mut().enumerate().for_each(|(i, v)| *v = f(i));
+}
+
+/// The indices where `side` differs from `f` (the first few), and how many.
+fn wrong(a: &DualView<i64, Dims<1>>, side: Side, f: impl Fn(usize) -> i64) -> (Vec<usize>, usize) {
+    let v = a.raw().view(side).unwrap();
+    // SAFETY: test-device and host memory are host memory; v.span() i64 from v.data().
+    let s = unsafe { std::slice::from_raw_parts(v.data() as *const i64, v.span()) };
+    let bad: Vec<usize> = (0..s.len()).filter(|&i| s[i] != f(i)).collect();
+    (bad.iter().take(4).copied().collect(), bad.len())
+}
+
+fn count(calls: &[&str], name: &str) -> usize {
+    calls.iter().filter(|c| **c == name).count()
+}
+
+#[test]
+fn a_large_pageable_sync_runs_through_the_ring_and_lands_exactly() {
+    let dev = 50;
+    test_device::set_registers_mirror(dev, false).unwrap(); // the pageable opt-out
+    test_device::set_stream_delay(dev, Duration::from_millis(2)).unwrap();
+    let n = 5 * MIB + 3; // 40 MiB and 24 bytes: chunks and a short tail
+    let a = dv("ring", dev, n);
+    for round in 0..2i64 {
+        // The second round reuses the first one's buffers: their old contents must not land.
+        let h = move |i: usize| i as i64 * 3 + 1 + round;
+        write(&a, Side::Host, h);
+        a.modify_host().unwrap();
+        let (r, calls) = test_device::driver_calls(|| a.sync_device());
+        r.unwrap();
+        assert_eq!(count(&calls, "copy"), 0, "not the driver's one pageable copy: {calls:?}");
+        assert!(count(&calls, "copy_async") >= 4, "chunked: {calls:?}");
+        assert_eq!(wrong(&a, Side::Device, h), (vec![], 0), "round {round}: the device after sync_device");
+        let d = move |i: usize| -(i as i64) - 7 * round;
+        write(&a, Side::Device, d);
+        a.modify_device().unwrap();
+        let (r, calls) = test_device::driver_calls(|| a.sync_host());
+        r.unwrap();
+        assert!(count(&calls, "copy_async") >= 4, "chunked: {calls:?}");
+        assert_eq!(wrong(&a, Side::Host, d), (vec![], 0), "round {round}: the host after sync_host");
+        assert!(!a.need_sync_host() && !a.need_sync_device());
+    }
+    // A window of the array (one run of 16 MiB, not at the start): only it moves.
+    let w = a.subview(&[Slice::Range(MIB + 5, 3 * MIB + 5)]).unwrap();
+    write(&a, Side::Host, |i| i as i64 ^ 0x5a5a);
+    w.modify_host().unwrap();
+    let moved = a.raw().stats().to_device.bytes;
+    w.sync_device().unwrap();
+    assert_eq!(a.raw().stats().to_device.bytes - moved, 16 * MIB as u64, "the window's bytes");
+    let want = |i: usize| if (MIB + 5..3 * MIB + 5).contains(&i) { i as i64 ^ 0x5a5a } else { -(i as i64) - 7 };
+    assert_eq!(wrong(&a, Side::Device, want), (vec![], 0));
+    test_device::set_stream_delay(dev, Duration::ZERO).unwrap();
+}
+
+#[test]
+fn a_failed_chunk_leaves_the_sync_to_do_and_the_retry_lands() {
+    let dev = 51;
+    test_device::set_registers_mirror(dev, false).unwrap();
+    test_device::set_stream_delay(dev, Duration::from_millis(1)).unwrap();
+    let n = 4 * MIB; // 32 MiB: four chunks
+    let a = dv("ring-fail", dev, n);
+    for (call, nth) in [("copy_async", 3), ("event_record", 2), ("event_synchronize", 2)] {
+        write(&a, Side::Device, |i| i as i64 - 11);
+        a.modify_device().unwrap();
+        test_device::fail_driver_call(call, nth).unwrap();
+        let e = a.sync_host().unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Device, "{e}");
+        assert!(e.message().contains(&format!("{call} failed")), "the error names the call: {e}");
+        assert!(a.need_sync_host(), "{call}: still to do");
+        a.sync_host().unwrap();
+        assert_eq!(wrong(&a, Side::Host, |i| i as i64 - 11), (vec![], 0), "{call}: the retry");
+        write(&a, Side::Host, |i| i as i64 * 5);
+        a.modify_host().unwrap();
+        test_device::fail_driver_call(call, nth).unwrap();
+        assert!(a.sync_device().is_err(), "{call}");
+        assert!(a.need_sync_device());
+        a.sync_device().unwrap();
+        assert_eq!(wrong(&a, Side::Device, |i| i as i64 * 5), (vec![], 0), "{call}: the retry");
+    }
+    test_device::set_stream_delay(dev, Duration::ZERO).unwrap();
+}
+
+#[test]
+fn the_first_large_sync_of_a_registering_mirror_lands_and_the_mirror_is_registered_after() {
+    let dev = 52;
+    test_device::set_registers_mirror(dev, true).unwrap();
+    test_device::set_stream_delay(dev, Duration::from_millis(1)).unwrap();
+    let n = 16 * MIB; // 128 MiB: populated and registered in the background
+    let a = dv("first", dev, n);
+    write(&a, Side::Device, |i| (i as i64) << 1);
+    a.modify_device().unwrap();
+    a.sync_host().unwrap();
+    assert_eq!(wrong(&a, Side::Host, |i| (i as i64) << 1), (vec![], 0));
+    settle();
+    assert!(a.raw().is_mirror_pinned(), "the registration went on after the copy");
+    // Registered: one driver copy, no ring.
+    write(&a, Side::Host, |i| !(i as i64));
+    a.modify_host().unwrap();
+    let (r, calls) = test_device::driver_calls(|| a.sync_device());
+    r.unwrap();
+    assert_eq!(count(&calls, "copy_async"), 1, "{calls:?}");
+    assert_eq!(wrong(&a, Side::Device, |i| !(i as i64)), (vec![], 0));
+    test_device::set_stream_delay(dev, Duration::ZERO).unwrap();
+}
