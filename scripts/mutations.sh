@@ -4,7 +4,8 @@
 # a staged copy whose completion does not unpack; a resize that copies stale
 # elements; a recycled host block zeroed only in part; with_kokkos' Kokkos Views
 # that do not hold their blocks, space arguments named by memory space alone, a
-# subview with a state of its own, a resize that holds copies of the views), and
+# subview with a state of its own, a resize that holds copies of the views, a
+# pipelined pageable copy that does not wait for a chunk's copy), and
 # the tests it names on its first line (`# tests: --test engine`; by default the
 # model test and the fuzz engine's test; `# run: <command>` for a command other
 # than cargo test) must then fail within their normal runs. The tree is restored

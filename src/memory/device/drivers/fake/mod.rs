@@ -171,7 +171,9 @@ pub fn set_grows_in_place(ordinal: u32, on: bool) -> Result<()> {
 /// Make every copy queued on a stream of test device `ordinal` (one made by
 /// [`crate::memory::stream::create`]) wait `delay` on that stream's worker
 /// before it runs, as a copy behind a long kernel does: a program that reads
-/// data before its copy has run then sees the old values. Zero by default.
+/// data before its copy has run then sees the old values. While it is not zero,
+/// an asynchronous copy on the default stream runs late too: at the calling
+/// thread's next driver call that waits or queues other work. Zero by default.
 ///
 /// ```
 /// # use dualview::memory::test_device;
