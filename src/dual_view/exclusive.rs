@@ -209,9 +209,11 @@ impl<'a> Exclusive<'a> {
         };
         // Asynchronous copies care (a backend stages pageable memory for them), and large ones
         // (the device engine's pipeline).
+        // Memory a program wrapped may be pinned by it: the backend asks the driver (None).
         let asked = !stream.is_null() || moved >= memory::LARGE_COPY;
-        let pageable_host = asked && [d0.alloc, s0.alloc].iter().any(|a| a.is_pageable_host());
-        let t = Transfer::new(dst, src, proven, stream, Some(pageable_host))?;
+        let parties = [d0.alloc, s0.alloc];
+        let pageable_host = parties.iter().all(|a| a.is_owned()).then(|| asked && parties.iter().any(|a| a.is_pageable_host()));
+        let t = Transfer::new(dst, src, proven, stream, pageable_host)?;
         // Each pair is a Kokkos deep_copy for tools.
         memory::run(&t, fence.map_or(Fence::Nothing, Fence::Space), Some((d0.alloc.label(), s0.alloc.label())))?;
         Ok(moved)

@@ -531,7 +531,7 @@ impl RawDualView {
             // come: it runs through the engine's pipeline, and the registration resumes (G24).
             if stream.is_some_and(|s| !s.is_null()) {
                 st.host.ensure_registered_for_stream();
-            } else if boxes.iter().map(IndexBox::len).sum::<usize>() * es >= memory::LARGE_COPY && st.host.defer_registration() {
+            } else if boxes.iter().any(|b| b.len() * es >= memory::LARGE_COPY && one_run(b, &st.mapping)) && st.host.defer_registration() {
                 resume = true;
             } else {
                 st.host.ensure_registered();
@@ -560,4 +560,11 @@ impl RawDualView {
         let r = Held::take(sh.borrow(read), false).ok_or_else(|| self.busy(read, false))?;
         Ok((w, Some(r)))
     }
+}
+
+/// Whether box `b` of `mapping` is one contiguous run of memory (a copy of it
+/// on the default stream can take the device engine's pipeline, G24).
+fn one_run(b: &IndexBox, mapping: &crate::layout::Mapping) -> bool {
+    let st = mapping.strides().as_slice();
+    crate::layout::plan(b.extents().as_slice(), st, st).is_some_and(|(_, outer)| outer.is_empty())
 }

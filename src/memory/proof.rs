@@ -89,7 +89,9 @@ impl<'a> Held<'a> {
     /// Elements `first..first + n` in memory order of a region whose elements
     /// are one contiguous run, as a 1-D region with the same rights (a part
     /// of what is held); `Internal` when the region is not one run or the
-    /// range passes its end.
+    /// range passes its end. (The span test alone would also pass elements that
+    /// overlap, as a stride-0 axis makes; the engine windows only a pair its plan
+    /// found one run in both regions.)
     pub(crate) fn window(&self, first: usize, n: usize) -> Result<Held<'a>> {
         let r = &self.region;
         let len = self.len();

@@ -78,7 +78,7 @@ pub(super) fn copy_bound(e: &'static Engine, pair: &Pair<'_>, stream: Stream, pa
         raw::copy_now(e, &p)?;
         return Ok(false);
     }
-    if let Some(bytes) = p.contiguous_bytes().filter(|&b| between_pageable(dst, src) && pipeline::wants(b, stream, pageable)) {
+    if let Some(bytes) = p.contiguous_bytes().filter(|&b| between_pageable(dst, src) && pipeline::wants(b, dst.region().elem_size, stream, pageable)) {
         let device = if dst.mem() == Mem::Device { dst.device() } else { src.device() };
         pipeline::copy(e, pair, bytes, device)?;
         return Ok(false);

@@ -13,7 +13,7 @@
 //!
 //! The buffers come from the engine's staging pool (`stage.rs`), kept once made.
 
-use super::{events, raw, stage, Engine, Mark};
+use super::{events, mem, raw, stage, Engine, Mark};
 use crate::error::Result;
 use crate::memory::{host, Held, Pair, LARGE_COPY};
 use crate::space::Stream;
@@ -22,16 +22,16 @@ use crate::space::Stream;
 /// a quarter of it, from [`SPLIT`] to this, so that its first and last
 /// chunks, which nothing overlaps, are short.
 const CHUNK: usize = 32 << 20;
-/// Host copies (pack, unpack) of this many bytes and more run on every copy thread.
+/// The smallest chunk; a pack or unpack of half of it or more runs on every copy thread.
 const SPLIT: usize = 2 << 20;
 /// Buffers in the ring: the device runs up to `RING - 1` chunks ahead.
 const RING: usize = 3;
 
-/// Whether a copy of `bytes` contiguous bytes, pageable host memory on one
-/// side, on `stream`, takes the pipeline: the default stream, from
-/// [`LARGE_COPY`] bytes.
-pub(super) fn wants(bytes: usize, stream: Stream, pageable: bool) -> bool {
-    stream.is_null() && pageable && bytes >= LARGE_COPY
+/// Whether a copy of `bytes` contiguous bytes of `elem_size`-byte elements,
+/// pageable host memory on one side, on `stream`, takes the pipeline: the
+/// default stream, from [`LARGE_COPY`] bytes, an element that fits a buffer.
+pub(super) fn wants(bytes: usize, elem_size: usize, stream: Stream, pageable: bool) -> bool {
+    stream.is_null() && pageable && bytes >= LARGE_COPY && elem_size <= CHUNK
 }
 
 /// Copy `pair` (one contiguous run of `bytes` in both regions, one of them
@@ -39,7 +39,8 @@ pub(super) fn wants(bytes: usize, stream: Stream, pageable: bool) -> bool {
 /// the default stream; complete on return, failed or not.
 pub(super) fn copy(e: &'static Engine, pair: &Pair<'_>, bytes: usize, ordinal: u32) -> Result<()> {
     let es = pair.dst().region().elem_size;
-    let to_device = pair.src().space().is_host_accessible();
+    // By memory, not by host access: the test device's memory is host-readable.
+    let to_device = mem(pair.dst().space()).on_device();
     let chunk = ((bytes / 4).clamp(SPLIT, CHUNK) / es).max(1);
     let n = pair.dst().len();
     let chunks = n.div_ceil(chunk);
@@ -77,7 +78,7 @@ pub(super) fn copy(e: &'static Engine, pair: &Pair<'_>, bytes: usize, ordinal: u
             for k in 0..chunks {
                 wait(&mut marks, k)?;
                 let (d, s, b) = part(k)?;
-                host::copy_split(&Pair::new(b, s)?, SPLIT)?;
+                host::copy_split(&Pair::new(b, s)?, SPLIT / 2)?;
                 device_copy(&mut marks, k, Pair::new(d, b.read_only())?)?;
             }
             return (0..chunks).try_for_each(|k| wait(&mut marks, k));
@@ -89,7 +90,7 @@ pub(super) fn copy(e: &'static Engine, pair: &Pair<'_>, bytes: usize, ordinal: u
         for k in 0..chunks {
             wait(&mut marks, k)?;
             let (d, _, b) = part(k)?;
-            host::copy_split(&Pair::new(d, b.read_only())?, SPLIT)?;
+            host::copy_split(&Pair::new(d, b.read_only())?, SPLIT / 2)?;
             if k + RING < chunks {
                 let (_, s, b) = part(k + RING)?;
                 device_copy(&mut marks, k + RING, Pair::new(b, s)?)?;

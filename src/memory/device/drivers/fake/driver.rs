@@ -43,7 +43,8 @@ thread_local! {
     /// call that waits or queues other work (a wait, a synchronous copy, a
     /// free, work on a stream; not a bind, an allocation, an event's
     /// creation, record, query or destruction), so that a reader who did not
-    /// wait sees old values.
+    /// wait sees old values. Per thread, unlike CUDA's legacy stream: another
+    /// thread's waits do not run them, and a thread that ends drops them.
     static DEFAULT_QUEUE: RefCell<Vec<Box<dyn FnOnce()>>> = const { RefCell::new(Vec::new()) };
 }
 
