@@ -32,11 +32,26 @@ fn count(calls: &[&str], name: &str) -> usize {
     calls.iter().filter(|c| **c == name).count()
 }
 
+/// Test device `dev`, its mirrors registering or not, its streams (the default
+/// one included) running each copy `delay_ms` late until the value is dropped.
+struct Late(u32);
+impl Late {
+    fn new(dev: u32, registers: bool, delay_ms: u64) -> Late {
+        test_device::set_registers_mirror(dev, registers).unwrap();
+        test_device::set_stream_delay(dev, Duration::from_millis(delay_ms)).unwrap();
+        Late(dev)
+    }
+}
+impl Drop for Late {
+    fn drop(&mut self) {
+        test_device::set_stream_delay(self.0, Duration::ZERO).unwrap();
+    }
+}
+
 #[test]
 fn a_large_pageable_sync_runs_through_the_ring_and_lands_exactly() {
     let dev = 50;
-    test_device::set_registers_mirror(dev, false).unwrap(); // the pageable opt-out
-    test_device::set_stream_delay(dev, Duration::from_millis(2)).unwrap();
+    let _late = Late::new(dev, false, 2); // the pageable opt-out
     let n = 5 * MIB + 3; // 40 MiB and 24 bytes: chunks and a short tail
     let a = dv("ring", dev, n);
     for round in 0..2i64 {
@@ -67,14 +82,12 @@ fn a_large_pageable_sync_runs_through_the_ring_and_lands_exactly() {
     assert_eq!(a.raw().stats().to_device.bytes - moved, 16 * MIB as u64, "the window's bytes");
     let want = |i: usize| if (MIB + 5..3 * MIB + 5).contains(&i) { i as i64 ^ 0x5a5a } else { -(i as i64) - 7 };
     assert_eq!(wrong(&a, Side::Device, want), (vec![], 0));
-    test_device::set_stream_delay(dev, Duration::ZERO).unwrap();
 }
 
 #[test]
 fn a_failed_chunk_leaves_the_sync_to_do_and_the_retry_lands() {
     let dev = 51;
-    test_device::set_registers_mirror(dev, false).unwrap();
-    test_device::set_stream_delay(dev, Duration::from_millis(1)).unwrap();
+    let _late = Late::new(dev, false, 1);
     let n = 4 * MIB; // 32 MiB: four chunks
     let a = dv("ring-fail", dev, n);
     for (call, nth) in [("copy_async", 3), ("event_record", 2), ("event_synchronize", 2)] {
@@ -95,14 +108,12 @@ fn a_failed_chunk_leaves_the_sync_to_do_and_the_retry_lands() {
         a.sync_device().unwrap();
         assert_eq!(wrong(&a, Side::Device, |i| i as i64 * 5), (vec![], 0), "{call}: the retry");
     }
-    test_device::set_stream_delay(dev, Duration::ZERO).unwrap();
 }
 
 #[test]
 fn the_first_large_sync_of_a_registering_mirror_lands_and_the_mirror_is_registered_after() {
     let dev = 52;
-    test_device::set_registers_mirror(dev, true).unwrap();
-    test_device::set_stream_delay(dev, Duration::from_millis(1)).unwrap();
+    let _late = Late::new(dev, true, 1);
     let n = 16 * MIB; // 128 MiB: populated and registered in the background
     let a = dv("first", dev, n);
     write(&a, Side::Device, |i| (i as i64) << 1);
@@ -118,5 +129,4 @@ fn the_first_large_sync_of_a_registering_mirror_lands_and_the_mirror_is_register
     r.unwrap();
     assert_eq!(count(&calls, "copy_async"), 1, "{calls:?}");
     assert_eq!(wrong(&a, Side::Device, |i| !(i as i64)), (vec![], 0));
-    test_device::set_stream_delay(dev, Duration::ZERO).unwrap();
 }

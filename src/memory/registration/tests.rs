@@ -248,14 +248,35 @@ fn hold_background() -> OpenOnDrop<'static> {
 const A: usize = 1 << 40;
 const B: usize = 2 << 40;
 
+impl Fake {
+    /// A block of `len` at `addr`, started while the background thread is held:
+    /// `Queued` until the returned gate opens.
+    fn queued(&'static self, addr: usize, len: usize) -> (Registration, OpenOnDrop<'static>) {
+        let hold = hold_background();
+        let r = self.block(addr, len);
+        r.start();
+        assert_eq!(r.state(), State::Queued);
+        (r, hold)
+    }
+
+    /// A block of `len` at `addr`, started, its worker held inside its first
+    /// chunk: `Populating` until the returned gate opens.
+    fn populating(&'static self, addr: usize, len: usize) -> (Registration, OpenOnDrop<'static>) {
+        self.populate_gate.close();
+        let open = OpenOnDrop(&self.populate_gate);
+        let r = self.block(addr, len);
+        r.start();
+        self.populate_gate.wait_arrivals(1);
+        assert_eq!(r.state(), State::Populating);
+        (r, open)
+    }
+}
+
 #[test]
 fn a_registration_queued_is_cancelled_by_a_grow() {
     let _s = serial();
     let f = Fake::leak(0);
-    let hold = hold_background();
-    let r = f.block(A, 256 * MIB);
-    r.start();
-    assert_eq!(r.state(), State::Queued);
+    let (r, hold) = f.queued(A, 256 * MIB);
     assert_eq!(f.grow(&r, 512 * MIB), 512 * MIB);
     assert_eq!(r.state(), State::Idle, "cancelled, without waiting for the held background thread");
     r.start();
@@ -273,12 +294,7 @@ fn a_registration_queued_is_cancelled_by_a_grow() {
 fn a_grow_while_populating_cancels_without_waiting() {
     let _s = serial();
     let f = Fake::leak(0);
-    f.populate_gate.close();
-    let _open = OpenOnDrop(&f.populate_gate);
-    let r = f.block(A, 4096 * MIB); // 64 chunks
-    r.start();
-    f.populate_gate.wait_arrivals(1);
-    assert_eq!(r.state(), State::Populating);
+    let (r, _open) = f.populating(A, 4096 * MIB); // 64 chunks
     // The worker is held inside a chunk: the grow returns all the same.
     assert_eq!(f.grow(&r, 5000 * MIB), 5000 * MIB);
     assert_eq!(r.state(), State::Idle);
@@ -538,10 +554,7 @@ fn a_large_copy_goes_ahead_of_a_pending_registration_once_then_it_resumes() {
     let _s = serial();
     let f = Fake::leak(0);
     // Queued (the background thread is held): put off at once, and only once.
-    let hold = hold_background();
-    let r = f.block(A, 256 * MIB);
-    r.start();
-    assert_eq!(r.state(), State::Queued);
+    let (r, hold) = f.queued(A, 256 * MIB);
     assert!(r.defer(), "a queued registration gives way to the copy");
     assert_eq!(r.state(), State::Idle);
     assert!(!r.defer(), "once: the next copy registers");
@@ -557,12 +570,7 @@ fn a_large_copy_goes_ahead_of_a_pending_registration_once_then_it_resumes() {
     settle();
     assert_eq!(r.state(), State::Registered(512 * MIB));
     // Populating (the worker is held inside a chunk): cancelled without waiting for it.
-    f.populate_gate.close();
-    let open = OpenOnDrop(&f.populate_gate);
-    let r2 = f.block(B, 4096 * MIB);
-    r2.start();
-    f.populate_gate.wait_arrivals(1);
-    assert_eq!(r2.state(), State::Populating);
+    let (r2, open) = f.populating(B, 4096 * MIB);
     assert!(r2.defer());
     assert_eq!(r2.state(), State::Idle);
     drop(open);
@@ -588,9 +596,7 @@ fn a_registration_inside_the_driver_or_of_a_small_block_is_not_put_off() {
     assert_eq!(r.state(), State::Registering);
     assert!(!r.defer(), "inside the driver: the copy waits for it");
     drop(open);
-    let hold = hold_background();
-    let small = f.block(B, 32 * MIB); // under POPULATE_MIN
-    small.start();
+    let (small, hold) = f.queued(B, 32 * MIB); // under POPULATE_MIN
     assert!(!small.defer(), "a small block registers faster than it is copied");
     assert_eq!(small.state(), State::Queued);
     drop(hold);
