@@ -38,12 +38,12 @@ thread_local! {
     static FAULTS: RefCell<Vec<(&'static str, u64)>> = const { RefCell::new(Vec::new()) };
     /// The calls made on this thread, while [`record`] runs.
     static LOG: RefCell<Option<Vec<&'static str>>> = const { RefCell::new(None) };
-    /// Copies this thread queued on the default stream of a device with a
-    /// delay, not yet run: they run, in order, at this thread's next driver
-    /// call that waits or queues other work (a wait, a synchronous copy, a
-    /// free, work on a stream; not a bind, an allocation, an event's
-    /// creation, record, query or destruction), so that a reader who did not
-    /// wait sees old values. Per thread, unlike CUDA's legacy stream: another
+    /// Work (copies, fills, host functions) this thread queued on the default
+    /// stream of a device with a delay, not yet run: it runs, in order, at this
+    /// thread's next driver call that waits (a synchronize, a synchronous copy,
+    /// a free, ...; not a bind, an allocation, an event's creation, record,
+    /// query or destruction), or before work it queues on another stream, so
+    /// that a reader who did not wait sees old values. Per thread, unlike CUDA's legacy stream: another
     /// thread's waits do not run them, and a thread that ends drops them.
     static DEFAULT_QUEUE: RefCell<Vec<Box<dyn FnOnce()>>> = const { RefCell::new(Vec::new()) };
 }
@@ -92,7 +92,9 @@ fn log(call: &'static str) {
 /// Record one call and answer the failure injected for it, if due.
 fn enter(call: &'static str) -> Result<()> {
     log(call);
-    if !matches!(call, "copy_async" | "event_record" | "event_query" | "event_create" | "event_destroy" | "bind" | "alloc") {
+    // Work queued on a stream orders itself (`on`); these calls do not wait either.
+    let queues = matches!(call, "copy_async" | "copy_peer_async" | "copy_2d_async" | "memset_async" | "launch_host_fn");
+    if !queues && !matches!(call, "event_record" | "event_query" | "event_create" | "event_destroy" | "bind" | "alloc") {
         run_default_queue(); // even for a call that fails: nothing is left to run after its memory goes
     }
     let due = FAULTS
@@ -116,14 +118,23 @@ fn current() -> u32 {
     BOUND.with(|b| b.get()).unwrap_or(0)
 }
 
-/// Run `job` when `stream` reaches it after `delay`: at once on the default
-/// stream, or a value that is no stream of the test device.
+/// Run `job` when `stream` reaches it after `delay`: on a stream of the test
+/// device, on its worker, after the default stream's queued work; on the
+/// default stream of a device with a delay, at this thread's next waiting call
+/// ([`DEFAULT_QUEUE`]); otherwise (a value that is no stream of the test device too) at once.
 fn on(stream: Stream, delay: Duration, job: impl FnOnce() + Send + 'static) {
     match streams::lookup(stream) {
         Some(sim) => {
+            run_default_queue();
             sim.push(delay, job);
         }
-        None => job(),
+        None if stream.is_null() && !super::delay(current()).is_zero() => {
+            let _ = DEFAULT_QUEUE.try_with(|q| q.borrow_mut().push(Box::new(job)));
+        }
+        None => {
+            run_default_queue();
+            job();
+        }
     }
 }
 
@@ -244,13 +255,7 @@ impl Driver for Fake {
     unsafe fn copy_async(&self, dst: Addr, src: Addr, bytes: usize, _dir: Dir, stream: Option<StreamHandle>) -> Result<()> {
         let stream = st(stream);
         enter("copy_async")?;
-        let job = move || unsafe { move_bytes(dst, src, bytes) };
-        if stream.is_null() && !super::delay(current()).is_zero() {
-            let _ = DEFAULT_QUEUE.try_with(|q| q.borrow_mut().push(Box::new(job)));
-            return Ok(());
-        }
-        run_default_queue(); // the default stream's work comes first
-        on(stream, copy_delay(stream), job);
+        on(stream, copy_delay(stream), move || unsafe { move_bytes(dst, src, bytes) });
         Ok(())
     }
     unsafe fn copy_peer_async(&self, dst: Addr, _dd: u32, src: Addr, _sd: u32, bytes: usize, stream: Option<StreamHandle>) -> Result<()> {

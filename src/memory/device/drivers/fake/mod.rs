@@ -172,8 +172,8 @@ pub fn set_grows_in_place(ordinal: u32, on: bool) -> Result<()> {
 /// [`crate::memory::stream::create`]) wait `delay` on that stream's worker
 /// before it runs, as a copy behind a long kernel does: a program that reads
 /// data before its copy has run then sees the old values. While it is not zero,
-/// an asynchronous copy on the default stream runs late too: at the calling
-/// thread's next driver call that waits or queues other work. Zero by default.
+/// work queued on the default stream (a copy, a fill) runs late too: at the
+/// calling thread's next driver call that waits. Zero by default.
 ///
 /// ```
 /// # use dualview::memory::test_device;
