@@ -530,8 +530,12 @@ fn growth_along_the_slowest_axis_is_in_place_and_keeps_both_sides() {
     }
     a.sync(Side::Host).unwrap();
     dualview::memory::settle();
-    assert!(a.is_mirror_pinned(), "the grown block is registered again, whole");
+    assert!(!a.is_mirror_pinned(), "the grown block's first copying sync, one large copy, leaves it unregistered (G24)");
     assert_eq!(read(&a.view(Side::Host).unwrap()), dn);
+    a.modify(Side::Host).unwrap();
+    a.sync(Side::Device).unwrap();
+    assert!(a.is_mirror_pinned(), "the next copying sync registers the grown block, whole");
+    assert_eq!(read(&a.view(Side::Device).unwrap()), dn);
 }
 
 #[test]
@@ -616,8 +620,15 @@ fn lammps_growth_right_after_creation_never_leaves_part_of_the_mirror_registered
             a.resize(&DynRank::new(&[n, 3]).unwrap()).unwrap();
         }
         assert!(a.need_sync(Side::Host), "round {round}: the device's values are still pending");
-        a.sync(Side::Host).unwrap(); // registers the mirror (or waits for it), then copies
-        assert!(a.is_mirror_pinned(), "round {round}: the whole grown mirror is registered by the sync");
+        // The first copying sync of the grown mirror, one large copy: through the pipeline,
+        // nothing registered (G24); the next one registers the whole block.
+        a.sync(Side::Host).unwrap();
+        settle();
+        assert!(!a.is_mirror_pinned(), "round {round}: the first sync left the grown mirror unregistered");
+        assert_eq!(registered_host_bytes(), before, "round {round}: nothing registered, not even part of it");
+        a.modify(Side::Device).unwrap();
+        a.sync(Side::Host).unwrap(); // registers the mirror, then copies
+        assert!(a.is_mirror_pinned(), "round {round}: the whole grown mirror is registered by the second sync");
         let h = a.view(Side::Host).unwrap();
         // SAFETY: the host mirror of n * 3 doubles; nothing writes it meanwhile.
         let got = unsafe { std::slice::from_raw_parts(h.data() as *const u8, n * 3 * 8) };
@@ -638,7 +649,7 @@ fn lammps_growth_right_after_creation_never_leaves_part_of_the_mirror_registered
 // Issue 18: a resize right after creating a 1 GiB DualView waited about 140 ms for the
 // background registration (populate + cuMemHostRegister). Now it cancels a registration
 // still populating and waits only for one inside the driver; the grown mirror is
-// registered at its first copying sync. Prints the times; asserts none.
+// registered at its second copying sync (G24). Prints the times; asserts none.
 #[test]
 fn a_resize_right_after_creating_a_gib_does_not_wait_for_the_registration() {
     if !gpu("a_resize_right_after_creating_a_gib_does_not_wait_for_the_registration") {
@@ -662,7 +673,11 @@ fn a_resize_right_after_creating_a_gib_does_not_wait_for_the_registration() {
     assert!(!a.is_mirror_pinned(), "a resized mirror waits for its first copying sync (DECISIONS G10)");
     a.modify(Side::Host).unwrap();
     a.sync(Side::Device).unwrap();
-    assert!(a.is_mirror_pinned(), "the first copying sync registered the grown mirror");
+    settle();
+    assert!(!a.is_mirror_pinned(), "its first copying sync, one large copy, ran through the pipeline and left it so (G24)");
+    a.modify(Side::Host).unwrap();
+    a.sync(Side::Device).unwrap();
+    assert!(a.is_mirror_pinned(), "the second copying sync registered the grown mirror");
     // The whole block is registered: the mirror's bytes rounded up to whole pages (DECISIONS G13).
     assert_eq!(registered_host_bytes() - before, ((n + n / 2) * 24).next_multiple_of(4096));
     let b = atoms("gib_settled", n);

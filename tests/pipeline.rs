@@ -130,3 +130,47 @@ fn the_first_large_sync_of_a_registering_mirror_lands_and_the_mirror_is_register
     assert_eq!(count(&calls, "copy_async"), 1, "{calls:?}");
     assert_eq!(wrong(&a, Side::Device, |i| !(i as i64)), (vec![], 0));
 }
+
+#[test]
+fn a_grown_mirror_is_registered_by_its_second_copying_sync_not_its_first_large_one() {
+    let dev = 53;
+    let _late = Late::new(dev, true, 1);
+    let grown = |label: &str| {
+        let a = dv(label, dev, 8 * MIB); // 64 MiB, registered once created
+        settle();
+        assert!(a.raw().is_mirror_pinned());
+        a.resize(Dims::new([16 * MIB]).unwrap()).unwrap(); // 128 MiB: the grow unregisters it (G10)
+        settle();
+        assert!(!a.raw().is_mirror_pinned());
+        a
+    };
+    let a = grown("grown");
+    // Its first copying sync, one large copy: through the ring, nothing registered.
+    write(&a, Side::Host, |i| i as i64 * 7 - 3);
+    a.modify_host().unwrap();
+    let (r, calls) = test_device::driver_calls(|| a.sync_device());
+    r.unwrap();
+    assert_eq!(count(&calls, "host_register"), 0, "{calls:?}");
+    assert!(count(&calls, "copy_async") >= 4, "through the ring: {calls:?}");
+    assert_eq!(wrong(&a, Side::Device, |i| i as i64 * 7 - 3), (vec![], 0));
+    settle();
+    assert!(!a.raw().is_mirror_pinned(), "nothing queued behind the copy either");
+    // The second registers the block on this thread, then copies it in one driver copy.
+    write(&a, Side::Device, |i| i as i64 ^ 0x33);
+    a.modify_device().unwrap();
+    let (r, calls) = test_device::driver_calls(|| a.sync_host());
+    r.unwrap();
+    assert_eq!(count(&calls, "host_register"), 1, "{calls:?}");
+    assert_eq!(count(&calls, "copy_async"), 1, "{calls:?}");
+    assert_eq!(wrong(&a, Side::Host, |i| i as i64 ^ 0x33), (vec![], 0));
+    assert!(a.raw().is_mirror_pinned());
+    // Grown, synced once in each direction by small copies: those register it, as before.
+    let b = grown("small");
+    let w = b.subview(&[Slice::Range(5, 1000)]).unwrap();
+    write(&b, Side::Host, |i| i as i64 + 9);
+    w.modify_host().unwrap();
+    let (r, calls) = test_device::driver_calls(|| w.sync_device());
+    r.unwrap();
+    assert_eq!(count(&calls, "host_register"), 1, "a small first copy registers the block: {calls:?}");
+    assert!(b.raw().is_mirror_pinned());
+}

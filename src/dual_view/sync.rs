@@ -21,7 +21,7 @@ use super::{RawDualView, State};
 use crate::abi::{DV_TOOLS_DUAL_VIEW_MODIFY, DV_TOOLS_DUAL_VIEW_SYNC};
 use crate::error::{err, Error, Result};
 use crate::side::Side;
-use crate::memory;
+use crate::memory::{self, Deferral};
 use crate::space::Stream;
 use crate::stats::Moved;
 use std::borrow::Cow;
@@ -528,13 +528,19 @@ impl RawDualView {
             // reason to register (that can fault in and pin a GiB on this thread). On a
             // stream a small mirror is registered too: staging it costs a host function per copy.
             // The first large copy on this thread does not wait for a registration still to
-            // come: it runs through the engine's pipeline, and the registration resumes (G24).
+            // come: it runs through the engine's pipeline, then the registration resumes, or
+            // (a block a grow left unregistered) waits for the next copying sync (G24).
             if stream.is_some_and(|s| !s.is_null()) {
                 st.host.ensure_registered_for_stream();
-            } else if boxes.iter().any(|b| b.len() * es >= memory::LARGE_COPY && one_run(b, &st.mapping)) && st.host.defer_registration() {
-                resume = true;
             } else {
-                st.host.ensure_registered();
+                let large = boxes.iter().any(|b| b.len() * es >= memory::LARGE_COPY && one_run(b, &st.mapping));
+                match if large { st.host.defer_registration() } else { Deferral::No } {
+                    Deferral::Resume => resume = true,
+                    Deferral::NextSync => {}
+                    Deferral::No => {
+                        st.host.ensure_registered();
+                    }
+                }
             }
         }
         let pair = |b: &IndexBox| Ok((part(target, b)?, part(target.other(), b)?));

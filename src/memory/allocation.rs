@@ -13,7 +13,7 @@
 //!   free go through it, so that no part of the block stays registered
 //!   ([`Allocation::new_mirror`]).
 
-use super::{Backend, Block, HostRegistration};
+use super::{Backend, Block, Deferral, HostRegistration};
 use crate::space::{Space, SpaceKind};
 use crate::error::{bail, Result};
 use std::collections::BTreeMap;
@@ -404,11 +404,12 @@ impl Allocation {
         self.registration().is_some_and(|r| r.ensure())
     }
 
-    /// Before a large copy on the caller's thread: true when the block's
-    /// pending registration was put off (`HostRegistration::defer`): the copy
-    /// runs pageable, then [`Allocation::start_registration`] resumes it.
-    pub(crate) fn defer_registration(&self) -> bool {
-        self.registration().is_some_and(|r| r.defer())
+    /// Before a large copy on the caller's thread: whether the block's
+    /// registration was put off (`HostRegistration::defer`): the copy runs
+    /// pageable, then [`Allocation::start_registration`] resumes it
+    /// (`Resume`), or the next copying sync registers it (`NextSync`).
+    pub(crate) fn defer_registration(&self) -> Deferral {
+        self.registration().map_or(Deferral::No, |r| r.defer())
     }
 
     /// [`Allocation::ensure_registered`] for a copy queued on a stream: a

@@ -112,6 +112,19 @@ pub(crate) trait Backend: Send + Sync {
     }
 }
 
+/// What [`HostRegistration::defer`] did before a large copy (DECISIONS G24).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Deferral {
+    /// Nothing put off: the copy waits for the registration, or makes it.
+    No,
+    /// A pending registration was cancelled: the copy runs pageable, then
+    /// [`HostRegistration::start`] queues it again.
+    Resume,
+    /// A block a grow left unregistered: the copy runs pageable, and the
+    /// block's next copying sync registers it.
+    NextSync,
+}
+
 /// The registration of one host block with a device's driver (page-locked,
 /// so that copies run at full speed), as a device backend hands it out
 /// ([`Backend::mirror_registration`]). The block's `Allocation` drives it; the
@@ -131,13 +144,14 @@ pub(crate) trait HostRegistration: Send + Sync {
     /// a stream from or into a pageable block would be staged (DECISIONS G13).
     fn ensure_any_size(&self) -> bool;
 
-    /// A large copy on the caller's thread is about to run (DECISIONS G24):
-    /// when a registration [`HostRegistration::start`]ed is still pending
-    /// (queued or faulting the pages in, not inside the driver) and none was
-    /// deferred before (since the last grow), cancel it without waiting and
-    /// return true: the copy runs pageable, then `start` resumes it. False:
-    /// [`HostRegistration::ensure`] as before.
-    fn defer(&self) -> bool;
+    /// A large copy on the caller's thread is about to run (DECISIONS G24).
+    /// Once per block (until the next grow), for a block of 64 MiB or more:
+    /// a registration [`HostRegistration::start`]ed and still pending
+    /// (queued or faulting the pages in, not inside the driver) is cancelled
+    /// without waiting ([`Deferral::Resume`]); a block a grow left
+    /// unregistered stays so ([`Deferral::NextSync`]). Otherwise
+    /// [`Deferral::No`]: [`HostRegistration::ensure`] as before.
+    fn defer(&self) -> Deferral;
 
     /// Change the block's size: cancel a pending registration, wait for one
     /// inside the driver and undo any, then run `change` (it returns the new

@@ -64,7 +64,7 @@ pub(crate) use allocation::{allocation_point, Allocation};
 pub use allocation::{inject_allocation_failure, live_allocations, LiveAllocation};
 pub use background::settle;
 pub use pool::{release as pool_release, set_cap as set_pool_cap, stats as pool_stats, PoolStats};
-pub(crate) use backend::{Backend, HostRegistration, Transfer};
+pub(crate) use backend::{Backend, Deferral, HostRegistration, Transfer};
 pub(crate) use proof::{Block, Held, Pair};
 
 /// Bytes of host mirrors that dualview has registered with a device's driver

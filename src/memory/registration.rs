@@ -26,7 +26,7 @@
 //! behind `memory::registered_host_bytes`).
 
 use crate::error::Result;
-use crate::memory::{background, host, pool, HostRegistration};
+use crate::memory::{background, host, pool, Deferral, HostRegistration};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
@@ -330,18 +330,25 @@ impl HostRegistration for Registration {
         self.ensure_from(1)
     }
 
-    fn defer(&self) -> bool {
+    fn defer(&self) -> Deferral {
         let b = &self.0;
         let mut g = b.lock();
-        // Only a registration under way from the block's creation (`start`): one a grow put off to
-        // the first copying sync (G10) is made there, as before. A small block registers in less
-        // time than a copy into it takes (and is never populated).
-        if g.deferred || g.len < POPULATE_MIN || !matches!(g.state, State::Queued | State::Populating) {
-            return false;
+        // A small block registers in less time than a copy into it takes (and is never populated).
+        if g.deferred || g.len < POPULATE_MIN {
+            return Deferral::No;
         }
-        b.cancel(&mut g);
+        let deferral = match g.state {
+            State::Queued | State::Populating => {
+                b.cancel(&mut g);
+                Deferral::Resume
+            }
+            // Left by a grow for its first copying sync (G10): a block copied once, then freed,
+            // is never registered, nor unregistered while the program's next calls wait.
+            State::Idle => Deferral::NextSync,
+            _ => return Deferral::No,
+        };
         g.deferred = true;
-        true
+        deferral
     }
 
     fn resize(&self, change: &mut dyn FnMut() -> Result<usize>) -> Result<usize> {

@@ -555,23 +555,27 @@ fn a_large_copy_goes_ahead_of_a_pending_registration_once_then_it_resumes() {
     let f = Fake::leak(0);
     // Queued (the background thread is held): put off at once, and only once.
     let (r, hold) = f.queued(A, 256 * MIB);
-    assert!(r.defer(), "a queued registration gives way to the copy");
+    assert_eq!(r.defer(), Deferral::Resume, "a queued registration gives way to the copy");
     assert_eq!(r.state(), State::Idle);
-    assert!(!r.defer(), "once: the next copy registers");
+    assert_eq!(r.defer(), Deferral::No, "once: the next copy registers");
     r.start();
     hold.0.open();
     settle();
     assert_eq!(r.state(), State::Registered(256 * MIB), "resumed by start");
-    assert!(!r.defer(), "registered: nothing to put off");
-    // A grow makes a new block: its own registration may give way once more.
+    assert_eq!(r.defer(), Deferral::No, "registered: nothing to put off");
+    // A grow leaves a new block unregistered (G10): its first large copy runs pageable and
+    // leaves it so; the next copying sync registers it.
     assert_eq!(f.grow(&r, 512 * MIB), 512 * MIB);
-    assert!(!r.defer(), "idle after a grow: the first copying sync registers it (G10)");
-    r.start();
+    assert_eq!(r.defer(), Deferral::NextSync, "idle after a grow: put off to the next copying sync");
     settle();
+    assert_eq!(r.state(), State::Idle, "nothing registered, nothing queued");
+    assert_eq!(f.count(|e| matches!(e, Event::Register(A, n) if *n == 512 * MIB)), 0);
+    assert_eq!(r.defer(), Deferral::No, "once per grow: the next copy registers");
+    assert!(r.ensure());
     assert_eq!(r.state(), State::Registered(512 * MIB));
     // Populating (the worker is held inside a chunk): cancelled without waiting for it.
     let (r2, open) = f.populating(B, 4096 * MIB);
-    assert!(r2.defer());
+    assert_eq!(r2.defer(), Deferral::Resume);
     assert_eq!(r2.state(), State::Idle);
     drop(open);
     settle();
@@ -594,10 +598,10 @@ fn a_registration_inside_the_driver_or_of_a_small_block_is_not_put_off() {
     r.start();
     f.register_gate.wait_arrivals(1);
     assert_eq!(r.state(), State::Registering);
-    assert!(!r.defer(), "inside the driver: the copy waits for it");
+    assert_eq!(r.defer(), Deferral::No, "inside the driver: the copy waits for it");
     drop(open);
     let (small, hold) = f.queued(B, 32 * MIB); // under POPULATE_MIN
-    assert!(!small.defer(), "a small block registers faster than it is copied");
+    assert_eq!(small.defer(), Deferral::No, "a small block registers faster than it is copied");
     assert_eq!(small.state(), State::Queued);
     drop(hold);
     settle();
