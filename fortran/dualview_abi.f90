@@ -162,8 +162,8 @@ module dualview_abi
   !> `dv_info_t.bits`: a subview made before its parent was resized or reallocated.
   integer(c_int32_t), parameter, public :: DV_INFO_STALE = 32
   !> `dv_info_t.bits`: the host mirror is page-locked now (a pinned space, or a mirror registered
-  !> with the device's driver, CUDA's, by its first copying sync at the latest), so copies run at
-  !> pinned speed.
+  !> with the device's driver, CUDA's, by its first copying sync at the latest; after a resize, from
+  !> 64 MiB, by its second when the first was one large copy), so copies run at pinned speed.
   integer(c_int32_t), parameter, public :: DV_INFO_MIRROR_PINNED = 64
   !> `dv_info_t.bits`: checked mode (`DV_FLAG_CHECKED` or `DV_CHECK=1`): every modify and sync goes
   !> through the library, which verifies the sides.

@@ -333,7 +333,8 @@
 /**
  * `dv_info_t.bits`: the host mirror is page-locked now (a pinned space, or a
  * mirror registered with the device's driver, CUDA's, by its first copying
- * sync at the latest), so copies run at pinned speed.
+ * sync at the latest; after a resize, from 64 MiB, by its second when the
+ * first was one large copy), so copies run at pinned speed.
  */
 #define DV_INFO_MIRROR_PINNED 64
 

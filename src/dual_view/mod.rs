@@ -68,7 +68,8 @@ pub use desc::Desc;
 enum Registering {
     /// In the background at once (a created DualView).
     Now,
-    /// At the first copying sync (a resized one).
+    /// At the first copying sync (a resized one), or the second when the
+    /// first is one large copy (DECISIONS G25).
     AtFirstSync,
 }
 
@@ -154,9 +155,10 @@ pub struct RawDualView {
 impl Shared {
     /// A new (or grown) host mirror: registered with the device space's
     /// driver (docs/GPU.md). A created one in the background, while the
-    /// program fills it; one from a resize at its first copying sync, since
-    /// resizes come in runs and the driver's registration stalls every other
-    /// driver call while it runs (docs/DECISIONS.md G10).
+    /// program fills it; one from a resize at its first copying sync (or its
+    /// second, after one large copy), since resizes come in runs and the
+    /// driver's registration stalls every other driver call while it runs
+    /// (docs/DECISIONS.md G10, G25).
     fn adopt_mirror(&self, host: &Arc<Allocation>, how: Registering) {
         if self.pin_mirror && how == Registering::Now {
             host.start_registration();

@@ -227,8 +227,8 @@ impl RawDualView {
 
     /// Whether the host mirror is page-locked (copied at pinned speed): in
     /// pinned memory, or registered with the CUDA driver. A registered mirror
-    /// is once its background registration (or its first copying sync) is
-    /// done; never for mirrors kept pageable ([`Desc::pin_mirror`]), under
+    /// is once its background registration (or its first copying sync; after
+    /// a resize, its second when the first was one large copy) is done; never for mirrors kept pageable ([`Desc::pin_mirror`]), under
     /// 256 KiB, or refused by the driver. Does not wait.
     ///
     /// ```

@@ -206,7 +206,7 @@ impl RawDualView {
         }
         if !sh.aliased {
             // A grown block's registration was taken out of the way (Allocation::grow_in_place);
-            // a new block has none: register either at the first copying sync.
+            // a new block has none: register either at the first copying sync (G10, G25).
             sh.adopt_mirror(&st.host, Registering::AtFirstSync);
         }
         st.mapping = mapping;

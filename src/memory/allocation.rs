@@ -9,7 +9,8 @@
 //! - for the host mirror of a DualView whose device space registers mirrors
 //!   (CUDA), registered with that space's driver through the
 //!   [`HostRegistration`] the space hands out: in the background as soon as it
-//!   is allocated, or at the latest by its first copying sync; a grow and the
+//!   is allocated, or at the latest by its first copying sync (after a grow,
+//!   from 64 MiB, its second when the first is one large copy); a grow and the
 //!   free go through it, so that no part of the block stays registered
 //!   ([`Allocation::new_mirror`]).
 
@@ -389,7 +390,8 @@ impl Allocation {
     /// [`Allocation::new_mirror`]), so that the driver's work overlaps the
     /// program filling it; again after a grow. Nothing for a block that does
     /// not register; without this call, the first copying sync registers it
-    /// ([`Allocation::ensure_registered`]).
+    /// (or the second, G25: [`Allocation::defer_registration`]),
+    /// [`Allocation::ensure_registered`].
     pub(crate) fn start_registration(&self) {
         if let Some(r) = self.registration() {
             r.start();

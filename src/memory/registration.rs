@@ -342,8 +342,9 @@ impl HostRegistration for Registration {
                 b.cancel(&mut g);
                 Deferral::Resume
             }
-            // Left by a grow for its first copying sync (G10): a block copied once, then freed,
-            // is never registered, nor unregistered while the program's next calls wait.
+            // Left by a resize for its first copying sync (G10; a failed grow leaves it so too):
+            // a block copied once, then freed, is never registered, nor unregistered while the
+            // program's next calls wait (G25).
             State::Idle => Deferral::NextSync,
             _ => return Deferral::No,
         };

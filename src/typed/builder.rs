@@ -114,7 +114,8 @@ impl<T: Element, E: Extents> Builder<T, E> {
 
     /// Keep a CUDA DualView's host mirror pageable: never registered with the
     /// driver (by default it is, in the background once allocated and at the
-    /// latest by its first copying sync, for pinned-speed copies).
+    /// latest by its first copying sync, for pinned-speed copies; after a
+    /// resize, by its second when the first was one large copy, G25).
     ///
     /// ```
     /// # use dualview::{DualView, Dims, Space};

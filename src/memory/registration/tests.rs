@@ -606,6 +606,11 @@ fn a_registration_inside_the_driver_or_of_a_small_block_is_not_put_off() {
     drop(hold);
     settle();
     assert_eq!((r.state(), small.state()), (State::Registered(256 * MIB), State::Registered(32 * MIB)));
+    // Grown, still under POPULATE_MIN: its first large copy registers it (G25 is for 64 MiB and more).
+    assert_eq!(f.grow(&small, 48 * MIB), 48 * MIB);
+    assert_eq!(small.defer(), Deferral::No, "a small grown block registers faster than it is copied");
+    assert!(small.ensure());
+    assert_eq!(small.state(), State::Registered(48 * MIB));
     f.free(r);
     f.free(small);
     f.assert_clean();

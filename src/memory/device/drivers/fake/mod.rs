@@ -116,7 +116,8 @@ pub fn capacity(ordinal: u32) -> Result<Option<usize>> {
 /// Make the DualViews created from now on over test device `ordinal`
 /// register their `HostSpace` mirrors, as those of a CUDA device do
 /// (docs/GPU.md): blocks of 256 KiB or more, in the background from creation
-/// or at the first copying sync, again after a grow, undone when freed. The
+/// or at the first copying sync (the second after one large copy, G25), again
+/// after a grow, undone when freed. The
 /// fake driver pins nothing but tracks the range as page-locked (so copies
 /// on a stream are no longer staged), so that the registration's path
 /// (`DualView::is_mirror_pinned`, [`registered_host_bytes`](crate::memory::registered_host_bytes),
