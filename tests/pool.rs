@@ -189,6 +189,25 @@ fn registered_mirrors_are_kept_reused_capped_drained_and_released() {
     let s = pool_stats();
     assert!(s.kept >= 7 && s.reused >= 3 && s.released >= 5, "{s:?}");
 
+    // 10. A mirror that goes while its registration is still under way (a block of 64 MiB is
+    // faulted in first): kept once that ends, registered, as one registered when freed is.
+    set_pool_cap(256 * MIB);
+    drop(doubles("pool_m", 64 * MIB)); // a first free: the size is remembered
+    settle();
+    assert_eq!(pool_stats().held_bytes, 0);
+    let m = doubles("pool_m", 64 * MIB); // asked for again: the size churns
+    let at = host_addr(&m);
+    drop(m); // at once, before the background thread has faulted it in
+    settle(); // its registration ends, then the background thread keeps it
+    settle(); // the pool zeroes a kept block on the background thread
+    assert_eq!((pool_stats().held_bytes, registered(base)), (64 * MIB, 64 * MIB), "kept, registered, once its registration ended");
+    let n = doubles("pool_n", 64 * MIB);
+    assert_eq!(host_addr(&n), at, "the kept block comes back");
+    assert!(n.is_mirror_pinned(), "registered from the start");
+    drop(n);
+    pool_release();
+    assert_eq!(registered(base), 0);
+
     // 9. No pool: nothing is kept.
     set_pool_cap(0);
     let k = doubles("pool_k", 2 * MIB);

@@ -461,17 +461,25 @@ impl Drop for Allocation {
         // and the last Arc is gone, so nobody uses the memory (the
         // registration runs `free` once its workers are done).
         let owned = unsafe { Block::from_raw(self.ptr, bytes) };
-        let (space, backend) = (self.space, self.backend());
+        let (space, backend) = (self.space, self.backend().ok());
         let free = move |block: Block| {
-            if let Ok(b) = backend {
+            if let Some(b) = backend {
                 b.deallocate(space.ordinal(), block);
             }
         };
+        let keep_or_release = move |kind, block, r| {
+            if let Err((block, r)) = super::pool::keep(kind, block, r) {
+                r.release(Box::new(move || free(block)));
+            }
+        };
         match (self.registration.take().flatten(), self.registered_with.get()) {
-            // Registered whole: kept for the next mirror, when the pool has room.
-            (Some(r), Some(&kind)) if space == Space::HOST && r.is_registered() => {
-                if let Err((block, r)) = super::pool::keep(kind, owned, r) {
-                    r.release(Box::new(move || free(block)));
+            // Of a size the pool keeps: registered whole, kept for the next mirror; still
+            // registering, kept by the background thread once that ends (its job runs first).
+            (Some(r), Some(&kind)) if space == Space::HOST && super::pool::wants(owned.bytes()) && (r.is_registered() || r.is_pending()) => {
+                if r.is_registered() {
+                    keep_or_release(kind, owned, r);
+                } else {
+                    super::background::submit(move || keep_or_release(kind, owned, r));
                 }
             }
             // Cancels what is pending; unregisters off the caller's path, then frees.

@@ -162,6 +162,11 @@ pub(crate) trait HostRegistration: Send + Sync {
     /// registration under way.
     fn is_registered(&self) -> bool;
 
+    /// Whether a registration started in the background is still under way
+    /// (queued, faulting the pages in, or inside the driver): its job ends it
+    /// registered or refused. Never waits.
+    fn is_pending(&self) -> bool;
+
     /// The block is being freed: cancel what is pending, undo the
     /// registration, then run `free`, on the background thread when the driver
     /// has work to do or a worker still touches the pages.

@@ -6,7 +6,7 @@
 //!
 //! | rule | value |
 //! | --- | --- |
-//! | what is kept | a mirror's block whose registration covers it whole when it is freed, of a size that churns: a mirror of `n` to `n + n/8` bytes was asked for after a block of that size was freed (a temporary made each step, a DualView created anew); a size a program only grows through (LAMMPS' 1 % grows) is never kept |
+//! | what is kept | a mirror's block whose registration covers it whole when it is freed (or, still under way then, once it ends: the background thread keeps it after the registration's own job), of a size that churns: a mirror of `n` to `n + n/8` bytes was asked for after a block of that size was freed (a temporary made each step, a DualView created anew); a size a program only grows through (LAMMPS' 1 % grows) is never kept |
 //! | cap | `DV_POOL_BYTES` (bytes, or a number with `K`, `M`, `G`; `0`: no pool), default [`DEFAULT_CAP`]; a bad value is refused, naming it, by the next registering DualView's creation; `0` under `DV_DEBUG_MEMORY` (freed pages must fault) |
 //! | over the cap | the oldest kept blocks go first (unregistered and freed on the background thread); a block larger than the cap is not kept |
 //! | reuse | a mirror of `n` bytes (whole pages) takes the smallest kept block of `n` to `n + n/8` bytes; a block is zeroed on the background thread before it enters the pool, so it comes zeroed at no cost to the mirror (one freed just before is not there yet) |
@@ -146,22 +146,25 @@ fn free_all(kept: Vec<Kept>, now: bool) -> usize {
     bytes
 }
 
+/// A registering mirror's block of `n` bytes is being freed: its size is
+/// remembered, and the answer is whether the pool would keep it (its size
+/// churns and fits the cap), once it is registered whole.
+pub(crate) fn wants(n: usize) -> bool {
+    let cap = cap().unwrap_or(0);
+    let mut p = lock();
+    let churns = p.churning.contains(&n);
+    remember(&mut p.freed, n);
+    churns && n != 0 && n <= cap
+}
+
 /// Keep a freed mirror's block, registered whole with `kind`'s driver, when
-/// the cap allows; else hand block and registration back (the caller releases them).
+/// the cap allows (after [`wants`] said so); else hand block and registration
+/// back (the caller releases them).
 pub(crate) fn keep(kind: SpaceKind, block: Block, registration: Box<dyn HostRegistration>) -> std::result::Result<(), (Block, Box<dyn HostRegistration>)> {
     let cap = cap().unwrap_or(0);
     let n = block.bytes();
     if n == 0 || n > cap || !registration.is_registered() {
         return Err((block, registration));
-    }
-    {
-        let mut p = lock();
-        let churns = p.churning.contains(&n);
-        remember(&mut p.freed, n);
-        if !churns {
-            drop(p);
-            return Err((block, registration));
-        }
     }
     // Zeroed on the background thread before any mirror can take it, so that taking it
     // costs no more than the fresh block's zero pages would (a block still being zeroed

@@ -375,6 +375,10 @@ impl HostRegistration for Registration {
         Ok(len)
     }
 
+    fn is_pending(&self) -> bool {
+        matches!(self.0.lock().state, State::Queued | State::Populating | State::Registering)
+    }
+
     fn is_registered(&self) -> bool {
         // The lock is never held across populating or the driver's register
         // call (only across a grow's unregistration, under the DualView's
