@@ -473,16 +473,25 @@ impl Drop for Allocation {
             }
         };
         match (self.registration.take().flatten(), self.registered_with.get()) {
-            // Of a size the pool keeps: registered whole, kept for the next mirror; still
+            // Of a size the pool takes: registered whole, kept for the next mirror; still
             // registering, kept by the background thread once that ends (its job runs first).
-            (Some(r), Some(&kind)) if space == Space::HOST && super::pool::wants(owned.bytes()) && (r.is_registered() || r.is_pending()) => {
-                if r.is_registered() {
+            // A registration that ends between the two reads is released: safe, only not reused.
+            (Some(r), Some(&kind)) if space == Space::HOST => {
+                let registered = r.is_registered();
+                let pending = !registered && r.is_pending();
+                if !super::pool::wants(owned.bytes(), registered, pending) {
+                    r.release(Box::new(move || free(owned)));
+                } else if registered {
                     keep_or_release(kind, owned, r);
                 } else {
-                    super::background::submit(move || keep_or_release(kind, owned, r));
+                    super::background::submit(move || {
+                        if let Err((block, r)) = super::pool::keep_pending(kind, owned, r) {
+                            r.release(Box::new(move || free(block)));
+                        }
+                    });
                 }
             }
-            // Cancels what is pending; unregisters off the caller's path, then frees.
+            // Cancels what is pending (a block the pool does not take); unregisters off the caller's path, then frees.
             (Some(r), _) => r.release(Box::new(move || free(owned))),
             (None, _) => free(owned),
         }

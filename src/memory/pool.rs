@@ -6,7 +6,7 @@
 //!
 //! | rule | value |
 //! | --- | --- |
-//! | what is kept | a mirror's block whose registration covers it whole when it is freed (or, still under way then, once it ends: the background thread keeps it after the registration's own job), of a size that churns: a mirror of `n` to `n + n/8` bytes was asked for after a block of that size was freed (a temporary made each step, a DualView created anew); a size a program only grows through (LAMMPS' 1 % grows) is never kept |
+//! | what is kept | a mirror's block whose registration covers it whole when it is freed (or, still under way then, once it ends: the background thread keeps it after the registration's own job, its bytes reserved under the cap meanwhile), of a size that churns: a mirror of `n` to `n + n/8` bytes was asked for after a block of that size was freed (a temporary made each step, a DualView created anew); a size a program only grows through (LAMMPS' 1 % grows) is never kept |
 //! | cap | `DV_POOL_BYTES` (bytes, or a number with `K`, `M`, `G`; `0`: no pool), default [`DEFAULT_CAP`]; a bad value is refused, naming it, by the next registering DualView's creation; `0` under `DV_DEBUG_MEMORY` (freed pages must fault) |
 //! | over the cap | the oldest kept blocks go first (unregistered and freed on the background thread); a block larger than the cap is not kept |
 //! | reuse | a mirror of `n` bytes (whole pages) takes the smallest kept block of `n` to `n + n/8` bytes; a block is zeroed on the background thread before it enters the pool, so it comes zeroed at no cost to the mirror (one freed just before is not there yet) |
@@ -34,6 +34,8 @@ struct Kept {
 struct Pool {
     kept: Vec<Kept>,
     held: usize,
+    /// Bytes of freed blocks still registering, reserved under the cap until their keep job.
+    pending: usize,
     freed: VecDeque<usize>,
     churning: VecDeque<usize>,
 }
@@ -41,7 +43,7 @@ struct Pool {
 /// How many sizes each list of [`Pool`] remembers.
 const REMEMBER: usize = 64;
 
-static POOL: Mutex<Pool> = Mutex::new(Pool { kept: Vec::new(), held: 0, freed: VecDeque::new(), churning: VecDeque::new() });
+static POOL: Mutex<Pool> = Mutex::new(Pool { kept: Vec::new(), held: 0, pending: 0, freed: VecDeque::new(), churning: VecDeque::new() });
 
 /// Put `size` last in `list` (once), forgetting the oldest past [`REMEMBER`].
 fn remember(list: &mut VecDeque<usize>, size: usize) {
@@ -146,15 +148,56 @@ fn free_all(kept: Vec<Kept>, now: bool) -> usize {
     bytes
 }
 
-/// A registering mirror's block of `n` bytes is being freed: its size is
-/// remembered, and the answer is whether the pool would keep it (its size
-/// churns and fits the cap), once it is registered whole.
-pub(crate) fn wants(n: usize) -> bool {
+/// A registering mirror's block of `n` bytes is being freed, `registered`
+/// whole or with its registration `pending`: its size is remembered, and the
+/// answer is whether the pool takes it (its size churns and fits the cap). A
+/// pending one is then reserved under the cap with what the pool holds and
+/// the other pending ones, until [`keep_pending`] runs: a burst of frees never
+/// holds more than the cap page-locked for the pool.
+pub(crate) fn wants(n: usize, registered: bool, pending: bool) -> bool {
     let cap = cap().unwrap_or(0);
     let mut p = lock();
     let churns = p.churning.contains(&n);
     remember(&mut p.freed, n);
-    churns && n != 0 && n <= cap
+    if !churns || n == 0 || n > cap {
+        return false;
+    }
+    if registered {
+        return true;
+    }
+    if !pending || p.held + p.pending + n > cap {
+        return false;
+    }
+    p.pending += n;
+    true
+}
+
+/// On the background thread, after its registration's own job: keep a block
+/// [`wants`] reserved while it was still registering, when that ended with
+/// it registered whole (zeroed here, so that a [`release`] after the free
+/// finds it); else hand block and registration back.
+pub(crate) fn keep_pending(kind: SpaceKind, block: Block, registration: Box<dyn HostRegistration>) -> std::result::Result<(), (Block, Box<dyn HostRegistration>)> {
+    lock().pending -= block.bytes();
+    let cap = cap().unwrap_or(0);
+    if block.bytes() > cap || !registration.is_registered() {
+        return Err((block, registration));
+    }
+    admit(Kept { kind, block, registration }, cap);
+    Ok(())
+}
+
+/// Zero a kept block whole, then put it in the pool (the oldest going past the cap).
+fn admit(k: Kept, cap: usize) {
+    let n = k.block.bytes();
+    host::clear(&k.block, 0, n);
+    let gone = {
+        let mut p = lock();
+        p.held += n;
+        p.kept.push(k);
+        evict(&mut p, cap)
+    };
+    count(KEPT, n);
+    free_all(gone, false);
 }
 
 /// Keep a freed mirror's block, registered whole with `kind`'s driver, when
@@ -169,17 +212,7 @@ pub(crate) fn keep(kind: SpaceKind, block: Block, registration: Box<dyn HostRegi
     // Zeroed on the background thread before any mirror can take it, so that taking it
     // costs no more than the fresh block's zero pages would (a block still being zeroed
     // is not there yet: that mirror gets a fresh block).
-    super::background::submit(move || {
-        host::clear(&block, 0, n);
-        let gone = {
-            let mut p = lock();
-            p.held += n;
-            p.kept.push(Kept { kind, block, registration });
-            evict(&mut p, cap)
-        };
-        count(KEPT, n);
-        free_all(gone, false);
-    });
+    super::background::submit(move || admit(Kept { kind, block, registration }, cap));
     Ok(())
 }
 

@@ -10,8 +10,8 @@
 //! | state | meaning | left by |
 //! | --- | --- | --- |
 //! | `Idle` | nothing registered, nothing pending | `start` -> `Queued` (a background job); `ensure` -> `Populating` (on the caller's thread); free -> `Released` |
-//! | `Queued` | a background job will register the block | the job -> `Populating`; `ensure` takes the work over -> `Populating`; grow / free / `defer` cancel -> `Idle` |
-//! | `Populating` | a worker faults the pages in, by chunks of 4 MiB | the worker -> `Registering`; grow / free / `defer` cancel -> `Idle` without waiting (the worker stops before its next chunk) |
+//! | `Queued` | a background job will register the block | the job -> `Populating`; `ensure` takes the work over -> `Populating`; grow / free / `defer` cancel -> `Idle` (a free of a block the pool takes lets the job run, then the pool keeps it: `pool.rs`) |
+//! | `Populating` | a worker faults the pages in, by chunks of 4 MiB | the worker -> `Registering`; grow / free / `defer` cancel -> `Idle` without waiting (the worker stops before its next chunk; a free of a block the pool takes: as `Queued`) |
 //! | `Registering` | inside `cuMemHostRegister`: not cancellable | the worker -> `Registered(len)` or `Refused`; grow, free and `ensure` wait for it |
 //! | `Registered(len)` | `[ptr, ptr + len)` registered, `len` the block's size | grow: unregister -> `Idle`; free: unregister (on the background thread; a block under `PIN_MIN`, registered at its first copy on a stream, on the caller's) -> `Released` |
 //! | `Refused` | the driver refused (any error): copies stay pageable, the reason goes to `DV_TRACE` | free -> `Released`; never retried for this block |

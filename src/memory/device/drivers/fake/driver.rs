@@ -6,7 +6,7 @@
 //! ([`record`]), on the calling thread.
 
 use super::streams::{self, Sim};
-use super::{delay, device, ORDINALS};
+use super::{delay, device, register_delay, ORDINALS};
 use crate::error::{bail, Error, ErrorKind, Result};
 use crate::memory::device::{Addr, Copy2D, Dir, Driver, EventHandle, HostFn, Mem, StreamHandle, Word};
 use crate::memory::{host, Block};
@@ -376,6 +376,7 @@ impl Driver for Fake {
     }
     unsafe fn host_register(&self, addr: Addr, len: usize) -> Result<()> {
         enter("host_register")?;
+        std::thread::sleep(register_delay());
         locked().insert(addr.get(), len);
         Ok(())
     }

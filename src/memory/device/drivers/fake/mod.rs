@@ -186,6 +186,28 @@ pub fn set_stream_delay(ordinal: u32, delay: Duration) -> Result<()> {
     Ok(())
 }
 
+/// Make every registration of a host block with the test devices' fake
+/// driver take `delay` more (process-wide; zero by default): the block's
+/// registration is then under way that long, for tests of what a program
+/// does meanwhile (the pool keeping a mirror freed then, DECISIONS S11).
+///
+/// ```
+/// # use dualview::memory::test_device;
+/// test_device::set_register_delay(std::time::Duration::from_millis(1));
+/// test_device::set_register_delay(std::time::Duration::ZERO);
+/// ```
+pub fn set_register_delay(delay: Duration) {
+    REGISTER_DELAY_US.store(delay.as_micros().min(u64::MAX as u128) as u64, Ordering::SeqCst);
+}
+
+/// See [`set_register_delay`].
+static REGISTER_DELAY_US: AtomicU64 = AtomicU64::new(0);
+
+/// The delay of a host registration ([`set_register_delay`]).
+fn register_delay() -> Duration {
+    Duration::from_micros(REGISTER_DELAY_US.load(Ordering::SeqCst))
+}
+
 fn delay(ordinal: u32) -> Duration {
     Duration::from_micros(device(ordinal).map(|d| d.delay_us.load(Ordering::SeqCst)).unwrap_or(0))
 }
