@@ -467,11 +467,8 @@ impl Drop for Allocation {
                 b.deallocate(space.ordinal(), block);
             }
         };
-        let keep_or_release = move |kind, block, r| {
-            if let Err((block, r)) = super::pool::keep(kind, block, r) {
-                r.release(Box::new(move || free(block)));
-            }
-        };
+        // Cancels what is pending; unregisters off the caller's path, then frees.
+        let release = move |block: Block, r: Box<dyn HostRegistration>| r.release(Box::new(move || free(block)));
         match (self.registration.take().flatten(), self.registered_with.get()) {
             // Of a size the pool takes: registered whole, kept for the next mirror; still
             // registering, kept by the background thread once that ends (its job runs first).
@@ -480,19 +477,20 @@ impl Drop for Allocation {
                 let registered = r.is_registered();
                 let pending = !registered && r.is_pending();
                 if !super::pool::wants(owned.bytes(), registered, pending) {
-                    r.release(Box::new(move || free(owned)));
+                    release(owned, r);
                 } else if registered {
-                    keep_or_release(kind, owned, r);
+                    if let Err((block, r)) = super::pool::keep(kind, owned, r) {
+                        release(block, r);
+                    }
                 } else {
                     super::background::submit(move || {
                         if let Err((block, r)) = super::pool::keep_pending(kind, owned, r) {
-                            r.release(Box::new(move || free(block)));
+                            release(block, r);
                         }
                     });
                 }
             }
-            // Cancels what is pending (a block the pool does not take); unregisters off the caller's path, then frees.
-            (Some(r), _) => r.release(Box::new(move || free(owned))),
+            (Some(r), _) => release(owned, r),
             (None, _) => free(owned),
         }
     }
