@@ -88,6 +88,8 @@ run gtest "$GPU/bin/dv_gtest"
 [ -x "$GPU/cu-build/streams_dualview" ] && run cu_streams_dualview "$GPU/cu-build/streams_dualview"
 [ -x "$GPU/cu-build/checked_dualview" ] && run cu_checked_dualview "$GPU/cu-build/checked_dualview"
 [ -x "$GPU/cu-build/kokkos_device_names" ] && run cu_kokkos_device_names "$GPU/cu-build/kokkos_device_names"
+[ -x "$GPU/cu-build/sync_lands" ] && run cu_sync_lands "$GPU/cu-build/sync_lands"
+grep -h -e "^MEASURED" -e "^FAIL" "$GPU/log.cu_sync_lands" 2>/dev/null || true
 grep -h -e "^PASS" -e "^FAIL" -e "^MEASURED" "$GPU/log.cu_streams_dualview" 2>/dev/null || true
 for np in 1 2 4; do
   [ -x "$GPU/jacobi_cuda" ] && run "mpi_jacobi_np$np" sh -c "mpirun -np $np --oversubscribe --allow-run-as-root '$GPU/jacobi_cuda' | tee /dev/stderr | grep -q 'bitwise equal to the single-rank run: yes'"

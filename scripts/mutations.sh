@@ -7,7 +7,7 @@
 # subview with a state of its own, a resize that holds copies of the views, a
 # pipelined pageable copy that does not wait for a chunk's copy, a grown mirror
 # registered by its first large copy, a churning mirror freed while it registers released
-# instead of kept), and
+# instead of kept, a tiny sync to the device that returns before its copy lands), and
 # the tests it names on its first line (`# tests: --test engine`; by default the
 # model test and the fuzz engine's test; `# run: <command>` for a command other
 # than cargo test) must then fail within their normal runs. The tree is restored

@@ -52,13 +52,62 @@ fn tiny_path_a_small_blocking_sync_is_one_synchronous_copy() {
     write_host(&a, |i| i as i64 * 3);
     let (r, calls) = test_device::driver_calls(|| a.sync_device());
     r.unwrap();
-    assert_eq!(calls, ["bind", "synchronize", "copy"], "one bind, the fence of G5, one synchronous copy");
+    assert_eq!(
+        calls,
+        ["bind", "synchronize", "copy", "stream_synchronize"],
+        "one bind, the fence of G5, one synchronous copy, the wait for it to land (G8)"
+    );
     assert_eq!(raw_values::<i64>(a.raw(), Side::Device), (0..8192).map(|i| i * 3).collect::<Vec<_>>());
     write_device(&a, |i| -(i as i64));
     let (r, calls) = test_device::driver_calls(|| a.sync_host());
     r.unwrap();
-    assert_eq!(calls, ["bind", "synchronize", "copy"]);
+    assert_eq!(calls, ["bind", "synchronize", "copy"], "a synchronous copy to the host is complete on return");
     assert_eq!(raw_values::<i64>(a.raw(), Side::Host), (0..8192).map(|i| -i).collect::<Vec<_>>());
+}
+
+/// CUDA's synchronous copy from pageable memory to the device returns once the
+/// driver has staged the bytes; they land later, on the default stream (the
+/// test device does the same while it has a delay). A kernel on a non-blocking
+/// stream, launched when `sync_device` returns, must read the new values.
+#[test]
+fn a_tiny_sync_to_the_device_has_landed_when_it_returns() {
+    let dev = 29;
+    test_device::set_stream_delay(dev, Duration::from_millis(2)).unwrap();
+    for n in [1, 100, 8192] {
+        let a = dv::<i64>("tiny_lands", dev, n);
+        for round in 0..3i64 {
+            write_host(&a, |i| i as i64 * 7 + round + 1);
+            a.modify_host().unwrap();
+            a.sync_device().unwrap();
+            // No driver call between the sync and this read: what a reader not ordered after the default stream sees.
+            assert_eq!(raw_values::<i64>(a.raw(), Side::Device), (0..n as i64).map(|i| i * 7 + round + 1).collect::<Vec<_>>(), "{n} elements, round {round}");
+        }
+    }
+    test_device::set_stream_delay(dev, Duration::ZERO).unwrap();
+}
+
+/// From a registered (page-locked) mirror the synchronous copy is complete on
+/// return (CUDA's API synchronization behavior): a small box of it, as a
+/// LAMMPS border exchange syncs, takes no wait beyond the fence.
+#[test]
+fn a_tiny_sync_from_a_registered_mirror_is_complete_on_return_and_adds_no_wait() {
+    let dev = 28;
+    test_device::set_registers_mirror(dev, true).unwrap();
+    test_device::set_stream_delay(dev, Duration::from_millis(2)).unwrap();
+    let n = 1 << 17; // 1 MiB: registered in the background
+    let a = dv::<i64>("tiny_registered", dev, n);
+    dualview::memory::settle();
+    assert!(a.raw().is_mirror_pinned(), "registered before the sync");
+    let edge = a.subview(&[Slice::Range(n - 100, n)]).unwrap();
+    write_host(&a, |i| i as i64 * 5 + 2);
+    edge.modify_host().unwrap();
+    let (r, calls) = test_device::driver_calls(|| edge.sync_device());
+    r.unwrap();
+    assert_eq!(calls, ["bind", "synchronize", "copy"], "the fence and one copy, complete on return");
+    let d = raw_values::<i64>(a.raw(), Side::Device);
+    assert!((n - 100..n).all(|i| d[i] == i as i64 * 5 + 2), "the box landed");
+    assert!(d[..n - 100].iter().all(|&v| v == 0), "nothing else moved");
+    test_device::set_stream_delay(dev, Duration::ZERO).unwrap();
 }
 
 #[test]

@@ -207,12 +207,11 @@ impl<'a> Exclusive<'a> {
             1 => &one[..0],
             _ => &many,
         };
-        // Asynchronous copies care (a backend stages pageable memory for them), and large ones
-        // (the device engine's pipeline).
+        // Whether host memory is pageable now: a backend stages it for an asynchronous copy,
+        // pipelines a large one, and waits for a small synchronous one to the device to land.
         // Memory a program wrapped may be pinned by it: the backend asks the driver (None).
-        let asked = !stream.is_null() || moved >= memory::LARGE_COPY;
         let parties = [d0.alloc, s0.alloc];
-        let pageable_host = parties.iter().all(|a| a.is_owned()).then(|| asked && parties.iter().any(|a| a.is_pageable_host()));
+        let pageable_host = parties.iter().all(|a| a.is_owned()).then(|| parties.iter().any(|a| a.is_pageable_host()));
         let t = Transfer::new(dst, src, proven, stream, pageable_host)?;
         // Each pair is a Kokkos deep_copy for tools.
         memory::run(&t, fence.map_or(Fence::Nothing, Fence::Space), Some((d0.alloc.label(), s0.alloc.label())))?;

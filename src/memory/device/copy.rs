@@ -63,11 +63,11 @@ impl<'a> End<'a> {
 
 /// One copy on the bound device (a device party at least), planned once: the tiny path (one
 /// synchronous driver copy) on the default stream when it applies, otherwise
-/// queued on `stream`. True when something was queued (the caller
-/// synchronises the default stream). With `pageable` host memory (not
-/// page-locked now), a large copy on the default stream takes the pipeline
-/// (`pipeline.rs`, complete on return), and one on another stream is
-/// staged (`stage.rs`): never synchronous.
+/// queued on `stream`. True when something was queued, or a tiny copy to the
+/// device from `pageable` memory has still to land (the caller synchronises the
+/// default stream). With `pageable` host memory (not page-locked now), a large
+/// copy on the default stream takes the pipeline (`pipeline.rs`, complete on
+/// return), and one on another stream is staged (`stage.rs`): never synchronous.
 pub(super) fn copy_bound(e: &'static Engine, pair: &Pair<'_>, stream: Stream, pageable: bool) -> Result<bool> {
     let Some(p) = raw::plan_of(pair) else {
         return Ok(false); // nothing to copy
@@ -76,7 +76,10 @@ pub(super) fn copy_bound(e: &'static Engine, pair: &Pair<'_>, stream: Stream, pa
     stage::other_work_queued(); // this copy follows any host function queued before
     if stream.is_null() && tiny(dst, src, &p) {
         raw::copy_now(e, &p)?;
-        return Ok(false);
+        // From pageable memory to the device the driver returns once it has staged the bytes;
+        // they land later on the default stream, which the caller then waits for (G8). From
+        // page-locked memory the copy is complete on return.
+        return Ok(dst.mem() == Mem::Device && pageable);
     }
     if let Some(bytes) = p.contiguous_bytes().filter(|&b| between_pageable(dst, src) && pipeline::wants(b, dst.region().elem_size, stream, pageable)) {
         let device = if dst.mem() == Mem::Device { dst.device() } else { src.device() };

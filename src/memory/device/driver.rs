@@ -192,7 +192,11 @@ pub(crate) trait Driver: Send + Sync {
         false
     }
 
-    /// A contiguous copy that is complete on return.
+    /// A synchronous contiguous copy (`cuMemcpyHtoD` / `cuMemcpyDtoH`): the
+    /// source may be reused on return, and a copy to the host is complete. One
+    /// from pageable host memory to the device may land later, on the default
+    /// stream (CUDA's API synchronization behavior): the caller waits for that
+    /// stream before work it does not order after it may read the copy.
     ///
     /// # Safety
     /// See the trait.

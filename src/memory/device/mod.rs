@@ -281,12 +281,12 @@ impl Backend for DeviceBackend {
         }
         let mut queued = false;
         for p in t.pairs() {
-            // A view copy's host memory may be a registered mirror: on a stream, or for a
-            // large copy (the pipeline), ask the driver.
+            // Wrapped host memory may be page-locked by its program: on a stream, for a large
+            // copy (the pipeline) or to the device (a tiny copy waits unless it is), ask the driver.
             let pageable = t.pageable_host().unwrap_or_else(|| {
                 let host = if mem(dst).on_device() { p.src().region().ptr } else { p.dst().region().ptr };
                 let large = p.dst().len() * p.dst().region().elem_size >= super::LARGE_COPY;
-                (!stream.is_null() || large) && !d.is_page_locked(host as usize)
+                (!stream.is_null() || large || mem(dst).on_device()) && !d.is_page_locked(host as usize)
             });
             match copy::copy_bound(self.engine, p, stream, pageable) {
                 Ok(q) => queued |= q,

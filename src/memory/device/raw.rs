@@ -103,7 +103,8 @@ impl Planned<'_, '_> {
 }
 
 /// One synchronous copy of a contiguous pair between pageable host memory
-/// and the device (the tiny path), complete on return.
+/// and the device (the tiny path): to the host complete on return; to the
+/// device the bytes are staged on return and land on the default stream.
 pub(super) fn copy_now(e: &Engine, p: &Planned<'_, '_>) -> Result<()> {
     let (dst, src) = (End::of(p.pair.dst()), End::of(p.pair.src()));
     let dir = match (dst.mem(), src.mem()) {

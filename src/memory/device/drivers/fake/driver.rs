@@ -61,6 +61,11 @@ fn locked() -> std::sync::MutexGuard<'static, BTreeMap<usize, usize>> {
     LOCKED.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// Whether `addr` lies in a page-locked range (not a recorded call).
+fn page_locked(addr: usize) -> bool {
+    locked().range(..=addr).next_back().is_some_and(|(&a, &len)| addr < a + len)
+}
+
 /// See `test_device::fail_driver_call`.
 pub(super) fn fail(call: &str, nth: u64) -> Result<()> {
     let Some(&name) = CALLS.iter().find(|&&c| c == call) else {
@@ -247,8 +252,18 @@ impl Driver for Fake {
         let room = d.used.load(Ordering::SeqCst).checked_add(new.saturating_sub(old)).is_some_and(|n| n <= d.capacity.load(Ordering::SeqCst));
         room && host::can_grow_in_place(p, old, new)
     }
-    unsafe fn copy(&self, dst: Addr, src: Addr, bytes: usize, _dir: Dir) -> Result<()> {
+    unsafe fn copy(&self, dst: Addr, src: Addr, bytes: usize, dir: Dir) -> Result<()> {
         enter("copy")?;
+        if dir == Dir::HtoD && !delay(current()).is_zero() && !page_locked(src.get() as usize) {
+            // As CUDA's from pageable memory: the source is staged at the call, the device's
+            // copy lands later (on the default stream), so a reader that did not wait sees old values.
+            // SAFETY: the caller's contract: `bytes` readable at `src`.
+            let staged = unsafe { std::slice::from_raw_parts(src.get() as *const u8, bytes) }.to_vec();
+            let dst = dst.get() as usize;
+            // SAFETY: `dst` stays writable until the default stream has run the copy (the caller's contract).
+            on(Stream::null(), Duration::ZERO, move || unsafe { std::ptr::copy_nonoverlapping(staged.as_ptr(), dst as *mut u8, staged.len()) });
+            return Ok(());
+        }
         unsafe { move_bytes(dst, src, bytes) };
         Ok(())
     }
@@ -386,6 +401,6 @@ impl Driver for Fake {
     }
     fn is_page_locked(&self, addr: usize) -> bool {
         log("is_page_locked");
-        locked().range(..=addr).next_back().is_some_and(|(&a, &len)| addr < a + len)
+        page_locked(addr)
     }
 }

@@ -264,7 +264,8 @@ pub fn fail_driver_call(call: &str, nth: u64) -> Result<()> {
 /// a.modify_host().unwrap();
 /// let (r, calls) = test_device::driver_calls(|| a.sync_device());
 /// r.unwrap();
-/// assert_eq!(calls, ["bind", "synchronize", "copy"]); // one bind, Kokkos' fence, one tiny copy
+/// // One bind, Kokkos' fence, one tiny copy, the wait for it to land.
+/// assert_eq!(calls, ["bind", "synchronize", "copy", "stream_synchronize"]);
 /// ```
 pub fn driver_calls<R>(f: impl FnOnce() -> R) -> (R, Vec<&'static str>) {
     driver::record(f)
