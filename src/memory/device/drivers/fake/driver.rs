@@ -254,12 +254,12 @@ impl Driver for Fake {
     }
     unsafe fn copy(&self, dst: Addr, src: Addr, bytes: usize, dir: Dir) -> Result<()> {
         enter("copy")?;
-        if dir == Dir::HtoD && !delay(current()).is_zero() && !page_locked(src.get() as usize) {
+        if dir == Dir::HtoD && !delay(current()).is_zero() && !page_locked(src.get()) {
             // As CUDA's from pageable memory: the source is staged at the call, the device's
             // copy lands later (on the default stream), so a reader that did not wait sees old values.
             // SAFETY: the caller's contract: `bytes` readable at `src`.
             let staged = unsafe { std::slice::from_raw_parts(src.get() as *const u8, bytes) }.to_vec();
-            let dst = dst.get() as usize;
+            let dst = dst.get();
             // SAFETY: `dst` stays writable until the default stream has run the copy (the caller's contract).
             on(Stream::null(), Duration::ZERO, move || unsafe { std::ptr::copy_nonoverlapping(staged.as_ptr(), dst as *mut u8, staged.len()) });
             return Ok(());
