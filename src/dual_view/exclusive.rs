@@ -186,7 +186,8 @@ impl<'a> Exclusive<'a> {
         let mut many = Vec::new();
         let mut moved = 0;
         for (d, s) in pairs {
-            if d.alloc.space() != dst || s.alloc.space() != src || Arc::ptr_eq(d.alloc, s.alloc) {
+            // One pair of allocations: what the first pair's say (page-locked or not) holds for all.
+            if !Arc::ptr_eq(d.alloc, d0.alloc) || !Arc::ptr_eq(s.alloc, s0.alloc) || Arc::ptr_eq(d.alloc, s.alloc) {
                 return Err(err!(Internal, "one transfer between two allocations of two spaces (a dualview bug)"));
             }
             if !d.region.extents.same_as(&s.region.extents) || d.region.elem_size != s.region.elem_size {

@@ -97,9 +97,9 @@ pub(super) fn copy_bound(e: &'static Engine, pair: &Pair<'_>, stream: Stream, pa
 
 /// Whether a copy takes the tiny path: small and contiguous, between
 /// pageable host memory and device memory: one synchronous driver copy,
-/// which for small pageable sources the driver writes inline (measured
+/// whose small pageable source the driver stages at the call (measured
 /// faster than staging through pinned memory and then synchronising;
-/// docs/BENCHMARKS.md).
+/// docs/BENCHMARKS.md); to the device its bytes may land after it returns.
 fn tiny(dst: End<'_>, src: End<'_>, p: &raw::Planned<'_, '_>) -> bool {
     between_pageable(dst, src) && p.contiguous_bytes().is_some_and(|b| b <= TINY_BYTES)
 }

@@ -286,7 +286,8 @@ impl Backend for DeviceBackend {
             let pageable = t.pageable_host().unwrap_or_else(|| {
                 let host = if mem(dst).on_device() { p.src().region().ptr } else { p.dst().region().ptr };
                 let large = p.dst().len() * p.dst().region().elem_size >= super::LARGE_COPY;
-                (!stream.is_null() || large || mem(dst).on_device()) && !d.is_page_locked(host as usize)
+                let to_device = mem(dst) == Mem::Device && mem(src) == Mem::Pageable;
+                (!stream.is_null() || large || to_device) && !d.is_page_locked(host as usize)
             });
             match copy::copy_bound(self.engine, p, stream, pageable) {
                 Ok(q) => queued |= q,

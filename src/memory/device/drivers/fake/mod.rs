@@ -174,7 +174,8 @@ pub fn set_grows_in_place(ordinal: u32, on: bool) -> Result<()> {
 /// before it runs, as a copy behind a long kernel does: a program that reads
 /// data before its copy has run then sees the old values. While it is not zero,
 /// work queued on the default stream (a copy, a fill) runs late too: at the
-/// calling thread's next driver call that waits. Zero by default.
+/// calling thread's next driver call that waits; so does a synchronous copy to
+/// the device from memory not page-locked, as CUDA's may. Zero by default.
 ///
 /// ```
 /// # use dualview::memory::test_device;
