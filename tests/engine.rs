@@ -54,8 +54,8 @@ fn tiny_path_a_small_blocking_sync_is_one_synchronous_copy() {
     r.unwrap();
     assert_eq!(
         calls,
-        ["bind", "synchronize", "copy", "stream_synchronize"],
-        "one bind, the fence of G5, one synchronous copy, the wait for it to land (G8)"
+        ["bind", "synchronize", "copy_async", "stream_synchronize"],
+        "one bind, the fence of G5, one copy on the default stream, the wait for it to land (G8)"
     );
     assert_eq!(raw_values::<i64>(a.raw(), Side::Device), (0..8192).map(|i| i * 3).collect::<Vec<_>>());
     write_device(&a, |i| -(i as i64));
@@ -387,7 +387,7 @@ fn out_of_memory_at_registration_leaves_the_mirror_pageable_and_copies_staged() 
 #[test]
 fn a_failed_blocking_copy_changes_nothing() {
     let dev = 43;
-    for (call, n) in [("copy", 1000), ("copy_async", 100_000), ("synchronize", 1000), ("bind", 1000)] {
+    for (call, n) in [("copy_async", 1000), ("copy_async", 100_000), ("synchronize", 1000), ("bind", 1000)] {
         let a = marked_halves(call, dev, n);
         let before = state(&a);
         test_device::fail_driver_call(call, 1).unwrap();
@@ -397,6 +397,16 @@ fn a_failed_blocking_copy_changes_nothing() {
         a.sync_device().unwrap();
         synced_device(&a, n);
     }
+    // A tiny copy to the host is the synchronous one.
+    let a = dv::<i64>("copy_to_host", dev, 1000);
+    write_device(&a, |i| i as i64 + 9);
+    let before = state(&a);
+    test_device::fail_driver_call("copy", 1).unwrap();
+    fails_naming(a.sync_host(), "copy", ErrorKind::Device);
+    assert_eq!(state(&a), before);
+    assert!(a.need_sync_host());
+    a.sync_host().unwrap();
+    assert_eq!(raw_values::<i64>(a.raw(), Side::Host), (0..1000).map(|i| i + 9).collect::<Vec<_>>());
 }
 
 #[test]

@@ -2,8 +2,8 @@
 // Kokkos code with its own non-blocking stream would see it: each round writes a new value
 // into every host element, marks, syncs, and at once launches a kernel on a non-blocking
 // stream (not ordered after the legacy default stream) that counts the device elements that
-// still differ. Small DualViews take the tiny path (one synchronous cuMemcpyHtoD from pageable
-// memory, which CUDA may return from before its DMA lands); larger ones queue and wait.
+// still differ. Small DualViews take the tiny path (one copy from pageable memory on the default stream,
+// which CUDA may return from before its DMA lands, then a wait for it); larger ones queue and wait.
 // The control is the same sequence with a raw cudaMemcpy from pageable memory and no wait:
 // its stale count is printed (MEASURED, what this GPU does), never checked. dualview's must be 0.
 // Exit status 0 when it is; prints SKIPPED without a device.

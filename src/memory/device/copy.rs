@@ -1,4 +1,4 @@
-//! Copies planned once ([`copy_bound`]): the tiny synchronous path (G8), a
+//! Copies planned once ([`copy_bound`]): the tiny path (G8), a
 //! staged copy (`stage.rs`), or the driver copies `raw::issue` queues
 //! (contiguous, peer, 2D; strided copies between two devices through a
 //! packed host buffer, G3).
@@ -11,7 +11,7 @@ use crate::memory::{Held, Pair};
 use crate::space::{Region, Stream};
 
 /// Copies up to this many contiguous bytes between pageable host memory and a
-/// device take the tiny path (one synchronous driver copy).
+/// device take the tiny path (one driver copy on the default stream, G8).
 pub(crate) const TINY_BYTES: usize = 64 << 10;
 
 /// A dense block with `r`'s extents, its axes ordered as `r`'s strides order
@@ -62,9 +62,9 @@ impl<'a> End<'a> {
 }
 
 /// One copy on the bound device (a device party at least), planned once: the tiny path (one
-/// synchronous driver copy) on the default stream when it applies, otherwise
-/// queued on `stream`. True when something was queued, or a tiny copy to the
-/// device from `pageable` memory has still to land (the caller synchronises the
+/// driver copy) on the default stream when it applies, otherwise queued on
+/// `stream`. True when something was queued, the tiny path's copy to the
+/// device from `pageable` memory included (the caller synchronises the
 /// default stream). With `pageable` host memory (not page-locked now), a large
 /// copy on the default stream takes the pipeline (`pipeline.rs`, complete on
 /// return), and one on another stream is staged (`stage.rs`): never synchronous.
@@ -75,11 +75,15 @@ pub(super) fn copy_bound(e: &'static Engine, pair: &Pair<'_>, stream: Stream, pa
     let (dst, src) = (End::of(pair.dst()), End::of(pair.src()));
     stage::other_work_queued(); // this copy follows any host function queued before
     if stream.is_null() && tiny(dst, src, &p) {
-        raw::copy_now(e, &p)?;
-        // From pageable memory to the device the driver returns once it has staged the bytes;
-        // they land later on the default stream, which the caller then waits for (G8). From
-        // page-locked memory the copy is complete on return.
-        return Ok(dst.mem() == Mem::Device && pageable);
+        if dst.mem() == Mem::Device && pageable {
+            // Staged by the driver at the call, landed by the caller's wait for the default
+            // stream (G8); the synchronous copy would land no sooner and first waits for that
+            // stream, which G5's fence has already emptied.
+            raw::issue(e, &p, stream)?;
+            return Ok(true);
+        }
+        raw::copy_now(e, &p)?; // complete on return: to the host, or from page-locked memory
+        return Ok(false);
     }
     if let Some(bytes) = p.contiguous_bytes().filter(|&b| between_pageable(dst, src) && pipeline::wants(b, dst.region().elem_size, stream, pageable)) {
         let device = if dst.mem() == Mem::Device { dst.device() } else { src.device() };
@@ -96,10 +100,11 @@ pub(super) fn copy_bound(e: &'static Engine, pair: &Pair<'_>, stream: Stream, pa
 }
 
 /// Whether a copy takes the tiny path: small and contiguous, between
-/// pageable host memory and device memory: one synchronous driver copy,
-/// whose small pageable source the driver stages at the call (measured
-/// faster than staging through pinned memory and then synchronising;
-/// docs/BENCHMARKS.md); to the device its bytes may land after it returns.
+/// pageable host memory and device memory: one driver copy whose small
+/// pageable source the driver stages at the call (G8: to the host or from
+/// page-locked memory the synchronous copy, complete on return; to the device
+/// from pageable memory the asynchronous one on the default stream, which
+/// the caller waits for).
 fn tiny(dst: End<'_>, src: End<'_>, p: &raw::Planned<'_, '_>) -> bool {
     between_pageable(dst, src) && p.contiguous_bytes().is_some_and(|b| b <= TINY_BYTES)
 }

@@ -265,8 +265,8 @@ pub fn fail_driver_call(call: &str, nth: u64) -> Result<()> {
 /// a.modify_host().unwrap();
 /// let (r, calls) = test_device::driver_calls(|| a.sync_device());
 /// r.unwrap();
-/// // One bind, Kokkos' fence, one tiny copy, the wait for it to land.
-/// assert_eq!(calls, ["bind", "synchronize", "copy", "stream_synchronize"]);
+/// // One bind, Kokkos' fence, one copy, the wait for it to land.
+/// assert_eq!(calls, ["bind", "synchronize", "copy_async", "stream_synchronize"]);
 /// ```
 pub fn driver_calls<R>(f: impl FnOnce() -> R) -> (R, Vec<&'static str>) {
     driver::record(f)

@@ -1,0 +1,50 @@
+// The driver calls a tiny synchronous host-to-device sync could make (DECISIONS G5, G8):
+// each route waits for the device before the copy (G5), copies, and is complete when it
+// returns (the bytes have landed), then the row's fence; interleaved batches at 8 B, 4 KiB
+// and 64 KiB, the median of 15 batches each. `old` is the path before G8's wait: its copy
+// may land after the return (kept as the reference it was measured against).
+// Build and run on the GPU machine:
+//   nvcc -O2 -std=c++17 -arch=native benches/tiny_routes.cu -o tiny_routes -lcuda && ./tiny_routes
+#include <cuda.h>
+#include <cuda_runtime.h>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <vector>
+static double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+static double median(std::vector<double> v) { std::sort(v.begin(), v.end()); return v[v.size() / 2]; }
+#define CK(x) do { auto e_ = (x); if (e_) { std::printf("FAIL %s -> %d line %d\n", #x, (int)e_, __LINE__); std::exit(1);} } while (0)
+
+int main() {
+  CK(cudaFree(0));
+  const size_t max = 64 << 10;
+  CUdeviceptr d; CK(cuMemAlloc(&d, max));
+  char* pg = (char*)aligned_alloc(64, max);     // pageable source (a small mirror)
+  char* pin; CK(cuMemHostAlloc((void**)&pin, max, 0));  // pinned staging buffer
+  for (size_t n : {size_t(8), size_t(4) << 10, max}) {
+    std::vector<std::pair<const char*, std::function<void()>>> v = {
+      {"floor: cudaMemcpy; cudaDeviceSynchronize", [&] { cudaMemcpy((void*)d, pg, n, cudaMemcpyDefault); cudaDeviceSynchronize(); }},
+      {"old: cuCtxSync; cuMemcpyHtoD; fence", [&] { cuCtxSynchronize(); cuMemcpyHtoD(d, pg, n); cuCtxSynchronize(); }},
+      {"now: cuCtxSync; cuMemcpyHtoD; cuStreamSync(0); fence", [&] { cuCtxSynchronize(); cuMemcpyHtoD(d, pg, n); cuStreamSynchronize(0); cuCtxSynchronize(); }},
+      {"cuCtxSync; cuMemcpyHtoDAsync(0); cuStreamSync(0); fence", [&] { cuCtxSynchronize(); cuMemcpyHtoDAsync(d, pg, n, 0); cuStreamSynchronize(0); cuCtxSynchronize(); }},
+      {"cuCtxSync; memcpy to pinned; cuMemcpyHtoD(pinned); fence", [&] { cuCtxSynchronize(); std::memcpy(pin, pg, n); cuMemcpyHtoD(d, pin, n); cuCtxSynchronize(); }},
+      {"cuCtxSync; memcpy to pinned; cuMemcpyHtoDAsync(pinned, 0); cuStreamSync(0); fence", [&] { cuCtxSynchronize(); std::memcpy(pin, pg, n); cuMemcpyHtoDAsync(d, pin, n, 0); cuStreamSynchronize(0); cuCtxSynchronize(); }},
+      {"registered source: cuCtxSync; cuMemcpyHtoD(pinned); fence", [&] { cuCtxSynchronize(); cuMemcpyHtoD(d, pin, n); cuCtxSynchronize(); }},
+    };
+    std::vector<std::vector<double>> t(v.size());
+    for (int rep = 0; rep < 15; ++rep)
+      for (size_t k = 0; k < v.size(); ++k) {
+        double t0 = now();
+        for (int i = 0; i < 300; ++i) { pg[0] = char(i + rep); pin[0] = pg[0]; v[k].second(); }
+        t[k].push_back((now() - t0) / 300);
+        char back = 0; CK(cuMemcpyDtoH(&back, d, 1));
+        if (back != char(299 + rep)) { std::printf("FAIL %s at %zu B: the device holds %d\n", v[k].first, n, back); std::exit(1); }
+      }
+    for (size_t k = 0; k < v.size(); ++k) std::printf("TINY %6zu B  %-82s %.2f us\n", n, v[k].first, median(t[k]) * 1e6);
+  }
+  std::printf("tiny_routes: done\n");
+  return 0;
+}
