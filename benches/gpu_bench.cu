@@ -556,6 +556,59 @@ void tiny_rows() {
   CK(cudaFree(d));
 }
 
+// ---- 6b. small syncs of the tiny path (64 KiB or less, a pageable mirror) ----
+// Each way: the host (device) side written, marked, synced, fenced; the raw reference: the
+// same bytes copied by cudaMemcpy between a pageable buffer and the device, synchronized.
+void small_rows() {
+  for (std::size_t bytes : {std::size_t(4) << 10, std::size_t(16) << 10, std::size_t(32) << 10, std::size_t(64) << 10}) {
+    const std::size_t n = bytes / 8;
+    DV1 a("small", n);
+    std::vector<double> pg(n);
+    double* d;
+    CK(cudaMalloc(&d, bytes));
+    const int batch = 500;
+    std::vector<double> th, td, rh, rd;
+    for (int r = 0; r < 11; ++r) {
+      double t0 = now();
+      for (int i = 0; i < batch; ++i) {
+        a.h_view(0) = i, a.h_view(n - 1) = i;
+        a.modify_host();
+        a.sync_device();
+        Kokkos::fence();
+      }
+      double t1 = now();
+      for (int i = 0; i < batch; ++i) {
+        a.modify_device();
+        a.sync_host();
+        Kokkos::fence();
+      }
+      double t2 = now();
+      for (int i = 0; i < batch; ++i) {
+        pg[0] = i;
+        CK(cudaMemcpy(d, pg.data(), bytes, cudaMemcpyHostToDevice));
+        CK(cudaDeviceSynchronize());
+      }
+      double t3 = now();
+      for (int i = 0; i < batch; ++i) {
+        CK(cudaMemcpy(pg.data(), d, bytes, cudaMemcpyDeviceToHost));
+        CK(cudaDeviceSynchronize());
+      }
+      double t4 = now();
+      if (r > 0)
+        th.push_back((t1 - t0) / batch), td.push_back((t2 - t1) / batch), rh.push_back((t3 - t2) / batch), rd.push_back((t4 - t3) / batch);
+    }
+    double back[2] = {0, 0};
+    CK(cudaMemcpy(&back[0], a.d_view.data(), 8, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(&back[1], a.d_view.data() + n - 1, 8, cudaMemcpyDeviceToHost));
+    if (back[0] != batch - 1 || back[1] != batch - 1 || a.h_view(n - 1) != batch - 1) std::printf("WRONG small %zu B\n", bytes), ++wrong;
+    std::string size = fmt("%.0f KiB", double(bytes) / 1024);
+    double h = median(th), dv = median(td), rawh = median(rh), rawd = median(rd);
+    add({"small", "write; modify_host; sync_device; fence", size, us(h), us(rawh) + " raw", fmt("%.2f", rawh / h), "", "", ""});
+    add({"small", "modify_device; sync_host; fence", size, us(dv), us(rawd) + " raw", fmt("%.2f", rawd / dv), "", "", ""});
+    CK(cudaFree(d));
+  }
+}
+
 // ---- 7. flag operations ----
 #define BARRIER() asm volatile("" ::: "memory")
 template <class F>
@@ -733,6 +786,7 @@ int main(int argc, char** argv) {
   try {
     if (want("flags")) flag_rows();
     if (want("tiny")) tiny_rows();
+    if (want("small")) small_rows();
     if (want("sync"))
       for (std::size_t b : {MiB, 16 * MiB, 256 * MiB, GiB}) {
         Raw pin = raw_pinned(b), pg = raw_pageable(b);

@@ -1,8 +1,9 @@
-// The driver calls a tiny synchronous host-to-device sync could make (DECISIONS G5, G8):
-// each route waits for the device before the copy (G5), copies, and is complete when it
-// returns (the bytes have landed), then the row's fence; interleaved batches at 8 B, 4 KiB
-// and 64 KiB, the median of 15 batches each. `old` is the path before G8's wait: its copy
-// may land after the return (kept as the reference it was measured against).
+// The driver calls a tiny blocking sync of pageable memory could make (DECISIONS G5, G8),
+// to the device (HtoD) and to the host (DtoH): each route waits for the device before the
+// copy (G5), copies, and is complete when it returns (the bytes have landed), then the row's
+// fence; interleaved batches at 8 B to 64 KiB, the median of 15 batches each. `old` is the
+// path before G8's wait: its copy may land after the return (kept as the reference it was
+// measured against).
 // Build and run on the GPU machine:
 //   nvcc -O2 -std=c++17 -arch=native benches/tiny_routes.cu -o tiny_routes -lcuda && ./tiny_routes
 #include <cuda.h>
@@ -24,7 +25,8 @@ int main() {
   CUdeviceptr d; CK(cuMemAlloc(&d, max));
   char* pg = (char*)aligned_alloc(64, max);     // pageable source (a small mirror)
   char* pin; CK(cuMemHostAlloc((void**)&pin, max, 0));  // pinned staging buffer
-  for (size_t n : {size_t(8), size_t(4) << 10, max}) {
+  char* back = (char*)aligned_alloc(64, max);   // pageable target (a small mirror)
+  for (size_t n : {size_t(8), size_t(4) << 10, size_t(16) << 10, size_t(32) << 10, max}) {
     std::vector<std::pair<const char*, std::function<void()>>> v = {
       {"floor: cudaMemcpy; cudaDeviceSynchronize", [&] { cudaMemcpy((void*)d, pg, n, cudaMemcpyDefault); cudaDeviceSynchronize(); }},
       {"old: cuCtxSync; cuMemcpyHtoD; fence", [&] { cuCtxSynchronize(); cuMemcpyHtoD(d, pg, n); cuCtxSynchronize(); }},
@@ -33,15 +35,31 @@ int main() {
       {"cuCtxSync; memcpy to pinned; cuMemcpyHtoD(pinned); fence", [&] { cuCtxSynchronize(); std::memcpy(pin, pg, n); cuMemcpyHtoD(d, pin, n); cuCtxSynchronize(); }},
       {"cuCtxSync; memcpy to pinned; cuMemcpyHtoDAsync(pinned, 0); cuStreamSync(0); fence", [&] { cuCtxSynchronize(); std::memcpy(pin, pg, n); cuMemcpyHtoDAsync(d, pin, n, 0); cuStreamSynchronize(0); cuCtxSynchronize(); }},
       {"registered source: cuCtxSync; cuMemcpyHtoD(pinned); fence", [&] { cuCtxSynchronize(); cuMemcpyHtoD(d, pin, n); cuCtxSynchronize(); }},
+      {"DtoH floor: cudaMemcpy; cudaDeviceSynchronize", [&] { cudaMemcpy(back, (void*)d, n, cudaMemcpyDefault); cudaDeviceSynchronize(); }},
+      {"DtoH: cuCtxSync; cuMemcpyDtoH; fence", [&] { cuCtxSynchronize(); cuMemcpyDtoH(back, d, n); cuCtxSynchronize(); }},
+      {"DtoH: cuCtxSync; cuMemcpyDtoH(pinned); memcpy out; fence", [&] { cuCtxSynchronize(); cuMemcpyDtoH(pin, d, n); std::memcpy(back, pin, n); cuCtxSynchronize(); }},
+      {"DtoH: cuCtxSync; cuMemcpyDtoHAsync(pinned, 0); cuStreamSync(0); memcpy out; fence", [&] { cuCtxSynchronize(); cuMemcpyDtoHAsync(pin, d, n, 0); cuStreamSynchronize(0); std::memcpy(back, pin, n); cuCtxSynchronize(); }},
+      {"DtoH registered target: cuCtxSync; cuMemcpyDtoH(pinned); fence", [&] { cuCtxSynchronize(); cuMemcpyDtoH(pin, d, n); cuCtxSynchronize(); }},
     };
     std::vector<std::vector<double>> t(v.size());
     for (int rep = 0; rep < 15; ++rep)
       for (size_t k = 0; k < v.size(); ++k) {
+        const bool dtoh = std::strncmp(v[k].first, "DtoH", 4) == 0;
+        if (dtoh) {  // the device holds rep + 7 everywhere; the host targets do not
+          CK(cuMemsetD8(d, (unsigned char)(rep + 7), n));
+          CK(cuCtxSynchronize());
+          back[n - 1] = pin[n - 1] = 0;
+        }
         double t0 = now();
-        for (int i = 0; i < 300; ++i) { pg[0] = char(i + rep); pin[0] = pg[0]; v[k].second(); }
+        for (int i = 0; i < 300; ++i) {
+          if (!dtoh) pg[0] = char(i + rep), pin[0] = pg[0];
+          v[k].second();
+        }
         t[k].push_back((now() - t0) / 300);
-        char back = 0; CK(cuMemcpyDtoH(&back, d, 1));
-        if (back != char(299 + rep)) { std::printf("FAIL %s at %zu B: the device holds %d\n", v[k].first, n, back); std::exit(1); }
+        char got = 0;
+        if (dtoh) got = (std::strstr(v[k].first, "registered") ? pin : back)[n - 1];
+        else CK(cuMemcpyDtoH(&got, d, 1));
+        if (got != char(dtoh ? rep + 7 : 299 + rep)) { std::printf("FAIL %s at %zu B: read %d\n", v[k].first, n, got); std::exit(1); }
       }
     for (size_t k = 0; k < v.size(); ++k) std::printf("TINY %6zu B  %-82s %.2f us\n", n, v[k].first, median(t[k]) * 1e6);
   }
