@@ -30,7 +30,7 @@ int main() {
     std::vector<std::pair<const char*, std::function<void()>>> v = {
       {"floor: cudaMemcpy; cudaDeviceSynchronize", [&] { cudaMemcpy((void*)d, pg, n, cudaMemcpyDefault); cudaDeviceSynchronize(); }},
       {"old: cuCtxSync; cuMemcpyHtoD; fence", [&] { cuCtxSynchronize(); cuMemcpyHtoD(d, pg, n); cuCtxSynchronize(); }},
-      {"now: cuCtxSync; cuMemcpyHtoD; cuStreamSync(0); fence", [&] { cuCtxSynchronize(); cuMemcpyHtoD(d, pg, n); cuStreamSynchronize(0); cuCtxSynchronize(); }},
+      {"G8 sync+wait: cuCtxSync; cuMemcpyHtoD; cuStreamSync(0); fence", [&] { cuCtxSynchronize(); cuMemcpyHtoD(d, pg, n); cuStreamSynchronize(0); cuCtxSynchronize(); }},
       {"cuCtxSync; cuMemcpyHtoDAsync(0); cuStreamSync(0); fence", [&] { cuCtxSynchronize(); cuMemcpyHtoDAsync(d, pg, n, 0); cuStreamSynchronize(0); cuCtxSynchronize(); }},
       {"cuCtxSync; memcpy to pinned; cuMemcpyHtoD(pinned); fence", [&] { cuCtxSynchronize(); std::memcpy(pin, pg, n); cuMemcpyHtoD(d, pin, n); cuCtxSynchronize(); }},
       {"cuCtxSync; memcpy to pinned; cuMemcpyHtoDAsync(pinned, 0); cuStreamSync(0); fence", [&] { cuCtxSynchronize(); std::memcpy(pin, pg, n); cuMemcpyHtoDAsync(d, pin, n, 0); cuStreamSynchronize(0); cuCtxSynchronize(); }},

@@ -47,7 +47,7 @@ fn write_device(a: &DualView<i64, Dims<1>>, f: impl Fn(usize) -> i64) {
 }
 
 #[test]
-fn tiny_path_a_small_blocking_sync_is_one_synchronous_copy() {
+fn tiny_path_a_small_blocking_sync_is_one_copy_and_one_wait() {
     let a = dv::<i64>("tiny", 30, 8192); // 64 KiB: the largest tiny copy
     write_host(&a, |i| i as i64 * 3);
     let (r, calls) = test_device::driver_calls(|| a.sync_device());
@@ -65,10 +65,11 @@ fn tiny_path_a_small_blocking_sync_is_one_synchronous_copy() {
     assert_eq!(raw_values::<i64>(a.raw(), Side::Host), (0..8192).map(|i| -i).collect::<Vec<_>>());
 }
 
-/// CUDA's synchronous copy from pageable memory to the device returns once the
-/// driver has staged the bytes; they land later, on the default stream (the
-/// test device does the same while it has a delay). A kernel on a non-blocking
-/// stream, launched when `sync_device` returns, must read the new values.
+/// CUDA's copies from pageable memory to the device, synchronous or on the
+/// default stream, return once the driver has staged the bytes; they land
+/// later, on the default stream (the test device does the same while it has a
+/// delay). A kernel on a non-blocking stream, launched when `sync_device`
+/// returns, must read the new values.
 #[test]
 fn a_tiny_sync_to_the_device_has_landed_when_it_returns() {
     let dev = 29;
@@ -82,6 +83,42 @@ fn a_tiny_sync_to_the_device_has_landed_when_it_returns() {
             // No driver call between the sync and this read: what a reader not ordered after the default stream sees.
             assert_eq!(raw_values::<i64>(a.raw(), Side::Device), (0..n as i64).map(|i| i * 7 + round + 1).collect::<Vec<_>>(), "{n} elements, round {round}");
         }
+    }
+    test_device::set_stream_delay(dev, Duration::ZERO).unwrap();
+}
+
+/// Two boxes of a pageable mirror: two tiny copies on the default stream and
+/// one wait after them; when the second copy fails, the first has landed by
+/// the time the error returns (the host side's borrow ends then), and the
+/// DualView still needs the sync.
+#[test]
+fn tiny_copies_of_two_boxes_have_landed_on_return_even_when_the_second_fails() {
+    let dev = 26;
+    test_device::set_stream_delay(dev, Duration::from_millis(2)).unwrap();
+    // A gap of more than 1,024 elements: two copies (D9).
+    let a = dv::<i64>("tiny_boxes", dev, 3000);
+    let boxes = [a.subview(&[Slice::Range(0, 100)]).unwrap(), a.subview(&[Slice::Range(2900, 3000)]).unwrap()];
+    let in_boxes = |i: usize| !(100..2900).contains(&i);
+    for (round, fail) in [(1i64, false), (2, true)] {
+        write_host(&a, |i| i as i64 * 10 + round);
+        a.clear_sync_state().unwrap();
+        boxes.iter().for_each(|b| b.modify_host().unwrap());
+        if fail {
+            test_device::fail_driver_call("copy_async", 2).unwrap();
+            fails_naming(a.sync_device(), "copy_async", ErrorKind::Device);
+            // No driver call between the failed sync and this read.
+            let d = raw_values::<i64>(a.raw(), Side::Device);
+            let landed = [(0..100), (2900..3000)].map(|r| r.clone().all(|i| d[i] == i as i64 * 10 + round));
+            assert_eq!(landed.iter().filter(|&&l| l).count(), 1, "the first box's copy landed, the second was never made");
+            assert!(a.need_sync_device());
+            a.sync_device().unwrap();
+        } else {
+            let (r, calls) = test_device::driver_calls(|| a.sync_device());
+            r.unwrap();
+            assert_eq!(calls, ["bind", "synchronize", "copy_async", "copy_async", "stream_synchronize"]);
+        }
+        let d = raw_values::<i64>(a.raw(), Side::Device);
+        assert!((0..3000).all(|i| d[i] == if in_boxes(i) { i as i64 * 10 + round } else { 0 }), "round {round}: the boxes, and only they");
     }
     test_device::set_stream_delay(dev, Duration::ZERO).unwrap();
 }
@@ -107,6 +144,16 @@ fn a_tiny_sync_from_a_registered_mirror_is_complete_on_return_and_adds_no_wait()
     let d = raw_values::<i64>(a.raw(), Side::Device);
     assert!((n - 100..n).all(|i| d[i] == i as i64 * 5 + 2), "the box landed");
     assert!(d[..n - 100].iter().all(|&v| v == 0), "nothing else moved");
+    // A failure of that synchronous copy changes nothing and leaves the box to sync.
+    write_host(&a, |i| i as i64 * 5 + 3);
+    a.clear_sync_state().unwrap();
+    edge.modify_host().unwrap();
+    test_device::fail_driver_call("copy", 1).unwrap();
+    fails_naming(edge.sync_device(), "copy", ErrorKind::Device);
+    assert!(raw_values::<i64>(a.raw(), Side::Device)[n - 100..].iter().enumerate().all(|(k, &v)| v == (n - 100 + k) as i64 * 5 + 2));
+    assert!(edge.need_sync_device());
+    edge.sync_device().unwrap();
+    assert!(raw_values::<i64>(a.raw(), Side::Device)[n - 100..].iter().enumerate().all(|(k, &v)| v == (n - 100 + k) as i64 * 5 + 3));
     test_device::set_stream_delay(dev, Duration::ZERO).unwrap();
 }
 

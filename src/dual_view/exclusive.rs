@@ -209,8 +209,8 @@ impl<'a> Exclusive<'a> {
             _ => &many,
         };
         // Whether host memory is pageable now: a backend stages it for an asynchronous copy,
-        // pipelines a large one, and waits for a small synchronous one from it to land. A
-        // small blocking copy into host memory needs no answer (nor the registration's lock).
+        // pipelines a large one, and waits for a small blocking one from it to the device to
+        // land. A small blocking copy into host memory needs no answer (nor the registration's lock).
         // Memory a program wrapped may be pinned by it: the backend asks the driver (None).
         let asked = !stream.is_null() || moved >= memory::LARGE_COPY || src.kind() == SpaceKind::Host;
         let parties = [d0.alloc, s0.alloc];

@@ -193,10 +193,11 @@ pub(crate) trait Driver: Send + Sync {
     }
 
     /// A synchronous contiguous copy (`cuMemcpyHtoD` / `cuMemcpyDtoH`): the
-    /// source may be reused on return, and a copy to the host is complete. One
-    /// from pageable host memory to the device may land later, on the default
-    /// stream (CUDA's API synchronization behavior): the caller waits for that
-    /// stream before work it does not order after it may read the copy.
+    /// source may be reused on return, and a copy to the host, or from
+    /// page-locked memory, is complete. One from pageable host memory to the
+    /// device may land later, on the default stream (CUDA's API
+    /// synchronization behavior): the engine makes none (G8), and a caller
+    /// that did would wait for that stream before work not ordered after it.
     ///
     /// # Safety
     /// See the trait.

@@ -7,7 +7,7 @@
 //! | --- | --- |
 //! | `mod.rs` | [`Engine`] and the [`Backend`] of each of its memories; binding a device once per call |
 //! | `blocks.rs` | small device blocks kept for reuse instead of freed (G20) |
-//! | `copy.rs` | a copy planned once: the tiny synchronous path (G8), contiguous, peer and 2D copies (G3), strided copies between devices through a host buffer |
+//! | `copy.rs` | a copy planned once: the tiny path (G8), contiguous, peer and 2D copies (G3), strided copies between devices through a host buffer |
 //! | `stage.rs` | asynchronous copies of pageable memory staged through a pool of pinned buffers, a host function as the completion (G13) |
 //! | `pipeline.rs` | large synchronous copies of pageable memory through a ring of those buffers, the device's copy overlapping the host's threads (G24) |
 //! | `events.rs` | the event pool, host-function flags as events ([`Mark`]) |

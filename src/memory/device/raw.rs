@@ -102,9 +102,10 @@ impl Planned<'_, '_> {
     }
 }
 
-/// One synchronous copy of a contiguous pair between pageable host memory
-/// and the device (the tiny path): to the host complete on return; to the
-/// device the bytes are staged on return and land on the default stream.
+/// One synchronous copy of a contiguous pair between host memory and the
+/// device (the tiny path, to the host or from page-locked memory): complete
+/// on return. From pageable memory to the device the driver returns once it
+/// has staged the bytes, which land later on the default stream (G8).
 pub(super) fn copy_now(e: &Engine, p: &Planned<'_, '_>) -> Result<()> {
     let (dst, src) = (End::of(p.pair.dst()), End::of(p.pair.src()));
     let dir = match (dst.mem(), src.mem()) {

@@ -255,6 +255,7 @@ impl Driver for Fake {
     unsafe fn copy(&self, dst: Addr, src: Addr, bytes: usize, dir: Dir) -> Result<()> {
         enter("copy")?;
         if dir == Dir::HtoD && !delay(current()).is_zero() && !page_locked(src.get()) {
+            // (The engine makes no such copy since G8 moved it to `copy_async`; kept as CUDA's.)
             // As CUDA's from pageable memory: the source is staged at the call, the device's
             // copy lands later (on the default stream), so a reader that did not wait sees old values.
             // SAFETY: the caller's contract: `bytes` readable at `src`.
