@@ -76,9 +76,9 @@ pub(super) fn copy_bound(e: &'static Engine, pair: &Pair<'_>, stream: Stream, pa
     stage::other_work_queued(); // this copy follows any host function queued before
     if stream.is_null() && tiny(dst, src, &p) {
         if dst.mem() == Mem::Device && pageable {
-            // Staged by the driver at the call, landed by the caller's wait for the default
-            // stream (G8); the synchronous copy would land no sooner and first waits for that
-            // stream, which G5's fence has already emptied.
+            // Landed by the caller's wait for the default stream (G8); the synchronous copy
+            // would land no sooner and first waits for that stream, which G5's fence has
+            // already emptied.
             raw::issue(e, &p, stream)?;
             return Ok(true);
         }
@@ -100,11 +100,10 @@ pub(super) fn copy_bound(e: &'static Engine, pair: &Pair<'_>, stream: Stream, pa
 }
 
 /// Whether a copy takes the tiny path: small and contiguous, between
-/// pageable host memory and device memory: one driver copy whose small
-/// pageable source the driver stages at the call (G8: to the host or from
-/// page-locked memory the synchronous copy, complete on return; to the device
-/// from pageable memory the asynchronous one on the default stream, which
-/// the caller waits for).
+/// pageable host memory and device memory: one driver copy (G8: to the host
+/// or from page-locked memory the synchronous copy, complete on return; to the
+/// device from pageable memory the asynchronous one on the default stream,
+/// landed by the caller's wait for that stream).
 fn tiny(dst: End<'_>, src: End<'_>, p: &raw::Planned<'_, '_>) -> bool {
     between_pageable(dst, src) && p.contiguous_bytes().is_some_and(|b| b <= TINY_BYTES)
 }
