@@ -48,7 +48,7 @@ fn write_device(a: &DualView<i64, Dims<1>>, f: impl Fn(usize) -> i64) {
 
 #[test]
 fn tiny_path_a_small_blocking_sync_is_one_copy_and_one_wait() {
-    let a = dv::<i64>("tiny", 30, 8192); // 64 KiB: the largest tiny copy
+    let a = dv::<i64>("tiny", 30, 500); // under 4 KiB: not staged
     write_host(&a, |i| i as i64 * 3);
     let (r, calls) = test_device::driver_calls(|| a.sync_device());
     r.unwrap();
@@ -57,12 +57,44 @@ fn tiny_path_a_small_blocking_sync_is_one_copy_and_one_wait() {
         ["bind", "synchronize", "copy_async", "stream_synchronize"],
         "one bind, the fence of G5, one copy on the default stream, the wait for it to land (G8)"
     );
-    assert_eq!(raw_values::<i64>(a.raw(), Side::Device), (0..8192).map(|i| i * 3).collect::<Vec<_>>());
+    assert_eq!(raw_values::<i64>(a.raw(), Side::Device), (0..500).map(|i| i * 3).collect::<Vec<_>>());
     write_device(&a, |i| -(i as i64));
     let (r, calls) = test_device::driver_calls(|| a.sync_host());
     r.unwrap();
     assert_eq!(calls, ["bind", "synchronize", "copy"], "a synchronous copy to the host is complete on return");
-    assert_eq!(raw_values::<i64>(a.raw(), Side::Host), (0..8192).map(|i| -i).collect::<Vec<_>>());
+    assert_eq!(raw_values::<i64>(a.raw(), Side::Host), (0..500).map(|i| -i).collect::<Vec<_>>());
+}
+
+/// The driver calls of `f`, less a staging buffer's allocation (`bind`, `alloc`:
+/// made when no buffer is free, which tests running beside this one decide).
+fn calls_but_staging_alloc<R>(f: impl FnOnce() -> R) -> (R, Vec<&'static str>) {
+    let (r, mut calls) = test_device::driver_calls(f);
+    if let Some(k) = calls.windows(2).position(|w| w == ["bind", "alloc"]) {
+        calls.drain(k..k + 2);
+    }
+    (r, calls)
+}
+
+#[test]
+fn from_4_kib_to_64_kib_a_blocking_sync_of_a_pageable_mirror_goes_through_a_pinned_buffer() {
+    let dev = 27;
+    test_device::set_stream_delay(dev, Duration::from_millis(2)).unwrap();
+    for n in [512, 8192] {
+        // 4 KiB and 64 KiB: both ends of the staged sizes.
+        let a = dv::<i64>("staged", dev, n);
+        write_host(&a, |i| i as i64 * 11 + 1);
+        let (r, calls) = calls_but_staging_alloc(|| a.sync_device());
+        r.unwrap();
+        assert_eq!(calls, ["bind", "synchronize", "copy_async", "stream_synchronize"], "{n}: packed, copied, waited for");
+        // No driver call between the sync and this read: the copy has landed.
+        assert_eq!(raw_values::<i64>(a.raw(), Side::Device), (0..n as i64).map(|i| i * 11 + 1).collect::<Vec<_>>());
+        write_device(&a, |i| -(i as i64) - 2);
+        let (r, calls) = calls_but_staging_alloc(|| a.sync_host());
+        r.unwrap();
+        assert_eq!(calls, ["bind", "synchronize", "copy_async", "stream_synchronize"], "{n}: copied, waited for, unpacked");
+        assert_eq!(raw_values::<i64>(a.raw(), Side::Host), (0..n as i64).map(|i| -i - 2).collect::<Vec<_>>());
+    }
+    test_device::set_stream_delay(dev, Duration::ZERO).unwrap();
 }
 
 /// CUDA's copies from pageable memory to the device, synchronous or on the
@@ -169,13 +201,13 @@ fn above_the_tiny_size_a_blocking_sync_queues_and_waits_for_its_stream() {
 
 #[test]
 fn a_blocking_deep_copy_binds_once_copies_once_and_fences_as_g5_says() {
-    let a = dv::<i64>("deep_src", 32, 1000);
-    let b = dv::<i64>("deep_dst", 32, 1000);
+    let a = dv::<i64>("deep_src", 32, 500);
+    let b = dv::<i64>("deep_dst", 32, 500);
     write_device(&a, |i| 5 * i as i64);
     let (r, calls) = test_device::driver_calls(|| RawDualView::view_copy(b.raw(), Side::Host, a.raw(), Side::Device));
     r.unwrap();
     assert_eq!(calls, ["bind", "synchronize", "copy"], "one bind, the fence, one copy, nothing else");
-    assert_eq!(raw_values::<i64>(b.raw(), Side::Host), (0..1000).map(|i| 5 * i).collect::<Vec<_>>());
+    assert_eq!(raw_values::<i64>(b.raw(), Side::Host), (0..500).map(|i| 5 * i).collect::<Vec<_>>());
 }
 
 #[test]
@@ -434,7 +466,8 @@ fn out_of_memory_at_registration_leaves_the_mirror_pageable_and_copies_staged() 
 #[test]
 fn a_failed_blocking_copy_changes_nothing() {
     let dev = 43;
-    for (call, n) in [("copy_async", 1000), ("copy_async", 100_000), ("synchronize", 1000), ("bind", 1000)] {
+    // 500 elements: the tiny path; 1,000: staged; 100,000: queued.
+    for (call, n) in [("copy_async", 500), ("copy_async", 1000), ("copy_async", 100_000), ("synchronize", 1000), ("bind", 1000)] {
         let a = marked_halves(call, dev, n);
         let before = state(&a);
         test_device::fail_driver_call(call, 1).unwrap();
@@ -444,16 +477,18 @@ fn a_failed_blocking_copy_changes_nothing() {
         a.sync_device().unwrap();
         synced_device(&a, n);
     }
-    // A tiny copy to the host is the synchronous one.
-    let a = dv::<i64>("copy_to_host", dev, 1000);
-    write_device(&a, |i| i as i64 + 9);
-    let before = state(&a);
-    test_device::fail_driver_call("copy", 1).unwrap();
-    fails_naming(a.sync_host(), "copy", ErrorKind::Device);
-    assert_eq!(state(&a), before);
-    assert!(a.need_sync_host());
-    a.sync_host().unwrap();
-    assert_eq!(raw_values::<i64>(a.raw(), Side::Host), (0..1000).map(|i| i + 9).collect::<Vec<_>>());
+    // To the host: the tiny path's synchronous copy, and a staged one.
+    for (call, n) in [("copy", 500), ("copy_async", 1000), ("stream_synchronize", 1000)] {
+        let a = dv::<i64>(&format!("to_host_{n}"), dev, n);
+        write_device(&a, |i| i as i64 + 9);
+        let before = state(&a);
+        test_device::fail_driver_call(call, 1).unwrap();
+        fails_naming(a.sync_host(), call, ErrorKind::Device);
+        assert_eq!(state(&a), before, "{call}");
+        assert!(a.need_sync_host());
+        a.sync_host().unwrap();
+        assert_eq!(raw_values::<i64>(a.raw(), Side::Host), (0..n as i64).map(|i| i + 9).collect::<Vec<_>>());
+    }
 }
 
 #[test]

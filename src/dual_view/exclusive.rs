@@ -208,11 +208,12 @@ impl<'a> Exclusive<'a> {
             1 => &one[..0],
             _ => &many,
         };
-        // Whether host memory is pageable now: a backend stages it for an asynchronous copy,
-        // pipelines a large one, and waits for a small blocking one from it to the device to
-        // land. A small blocking copy into host memory needs no answer (nor the registration's lock).
+        // Whether host memory is pageable now: a backend stages it for an asynchronous copy
+        // and for a blocking one of `STAGED_COPY` bytes or more, pipelines a large one, and waits
+        // for a smaller one from it to land. A smaller blocking copy into host memory needs no
+        // answer (nor the registration's lock).
         // Memory a program wrapped may be pinned by it: the backend asks the driver (None).
-        let asked = !stream.is_null() || moved >= memory::LARGE_COPY || src.kind() == SpaceKind::Host;
+        let asked = !stream.is_null() || moved >= memory::STAGED_COPY || src.kind() == SpaceKind::Host;
         let parties = [d0.alloc, s0.alloc];
         let pageable_host = parties.iter().all(|a| a.is_owned()).then(|| asked && parties.iter().any(|a| a.is_pageable_host()));
         let t = Transfer::new(dst, src, proven, stream, pageable_host)?;

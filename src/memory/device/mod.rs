@@ -281,11 +281,11 @@ impl Backend for DeviceBackend {
         }
         let mut queued = false;
         for p in t.pairs() {
-            // Wrapped host memory may be page-locked by its program: on a stream, for a large
-            // copy (the pipeline) or to the device (a tiny copy waits unless it is), ask the driver.
+            // Wrapped host memory may be page-locked by its program: on a stream, for a copy that
+            // is staged or pipelined, or to the device (a tiny copy waits unless it is), ask the driver.
             let pageable = t.pageable_host().unwrap_or_else(|| {
                 let host = if mem(dst).on_device() { p.src().region().ptr } else { p.dst().region().ptr };
-                let large = p.dst().len() * p.dst().region().elem_size >= super::LARGE_COPY;
+                let large = p.dst().len() * p.dst().region().elem_size >= super::STAGED_COPY;
                 let to_device = mem(dst) == Mem::Device && mem(src) == Mem::Pageable;
                 (!stream.is_null() || large || to_device) && !d.is_page_locked(host as usize)
             });
