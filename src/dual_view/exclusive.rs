@@ -17,7 +17,7 @@ use crate::extents::{DynRank, Extents};
 use crate::layout::Mapping;
 use crate::side::Side;
 use crate::memory::{self, Allocation, Fence, Held as Proven, Pair, Transfer};
-use crate::space::{Region, Space, SpaceKind, Stream};
+use crate::space::{Region, Space, Stream};
 use crate::view::View;
 use std::sync::{Arc, Weak};
 
@@ -208,14 +208,12 @@ impl<'a> Exclusive<'a> {
             1 => &one[..0],
             _ => &many,
         };
-        // Whether host memory is pageable now: a backend stages it for an asynchronous copy
-        // and for a blocking one of `STAGED_COPY` bytes or more, pipelines a large one, and waits
-        // for a smaller one from it to land. A smaller blocking copy into host memory needs no
-        // answer (nor the registration's lock).
-        // Memory a program wrapped may be pinned by it: the backend asks the driver (None).
-        let asked = !stream.is_null() || moved >= memory::STAGED_COPY || src.kind() == SpaceKind::Host;
+        // Whether host memory is pageable now: a backend stages it for an asynchronous copy and
+        // for a small blocking one (G8), pipelines a large one, and waits for a tiny one from it
+        // to the device to land. Memory a program wrapped may be pinned by it: the backend asks
+        // the driver (None).
         let parties = [d0.alloc, s0.alloc];
-        let pageable_host = parties.iter().all(|a| a.is_owned()).then(|| asked && parties.iter().any(|a| a.is_pageable_host()));
+        let pageable_host = parties.iter().all(|a| a.is_owned()).then(|| parties.iter().any(|a| a.is_pageable_host()));
         let t = Transfer::new(dst, src, proven, stream, pageable_host)?;
         // Each pair is a Kokkos deep_copy for tools.
         memory::run(&t, fence.map_or(Fence::Nothing, Fence::Space), Some((d0.alloc.label(), s0.alloc.label())))?;

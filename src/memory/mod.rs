@@ -60,11 +60,6 @@ pub fn cuda_device_count() -> usize {
 /// copy does not wait for its mirror's pending registration.
 pub(crate) const LARGE_COPY: usize = 8 << 20;
 
-/// A blocking contiguous copy of at least this many bytes, and at most the
-/// tiny path's 64 KiB, between host memory not page-locked and a device runs
-/// through a pinned staging buffer (`device/stage.rs`, DECISIONS G8).
-pub(crate) const STAGED_COPY: usize = 4 << 10;
-
 pub(crate) use allocation::{allocation_point, Allocation};
 pub use allocation::{inject_allocation_failure, live_allocations, LiveAllocation};
 pub use background::settle;

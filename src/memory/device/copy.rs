@@ -1,5 +1,5 @@
-//! Copies planned once ([`copy_bound`]): the tiny path (G8, staged from
-//! 4 KiB), a staged copy (`stage.rs`), or the driver copies `raw::issue` queues
+//! Copies planned once ([`copy_bound`]): the tiny path (G8, part of it
+//! staged), a staged copy (`stage.rs`), or the driver copies `raw::issue` queues
 //! (contiguous, peer, 2D; strided copies between two devices through a
 //! packed host buffer, G3).
 
@@ -7,7 +7,7 @@ use super::{mem, pipeline, raw, stage, Engine, Mem};
 use crate::error::Result;
 use crate::extents::DynRank;
 use crate::layout::Strides;
-use crate::memory::{Held, Pair, STAGED_COPY};
+use crate::memory::{Held, Pair};
 use crate::space::{Region, Stream};
 
 /// Copies up to this many contiguous bytes between pageable host memory and a
@@ -75,7 +75,7 @@ pub(super) fn copy_bound(e: &'static Engine, pair: &Pair<'_>, stream: Stream, pa
     let (dst, src) = (End::of(pair.dst()), End::of(pair.src()));
     stage::other_work_queued(); // this copy follows any host function queued before
     if stream.is_null() && tiny(dst, src, &p) {
-        if pageable && p.contiguous_bytes().is_some_and(|b| b >= STAGED_COPY) {
+        if pageable && staged(dst.mem() == Mem::Device, &p) {
             stage::small(e, pair)?; // complete on return
             return Ok(false);
         }
@@ -104,13 +104,24 @@ pub(super) fn copy_bound(e: &'static Engine, pair: &Pair<'_>, stream: Stream, pa
 }
 
 /// Whether a copy takes the tiny path: small and contiguous, between
-/// pageable host memory and device memory (G8): from [`STAGED_COPY`] bytes
-/// with memory not page-locked, through a pinned buffer; below, one driver
-/// copy (to the host or with page-locked memory the synchronous copy,
-/// complete on return; to the device from pageable memory the asynchronous
-/// one on the default stream, landed by the caller's wait for that stream).
+/// pageable host memory and device memory (G8): with memory not page-locked,
+/// through a pinned buffer to the host, and to the device above
+/// [`STAGED_TO_DEVICE`]; otherwise one driver copy (with page-locked memory
+/// the synchronous copy, complete on return; to the device from pageable
+/// memory the asynchronous one on the default stream, landed by the caller's
+/// wait for that stream).
 fn tiny(dst: End<'_>, src: End<'_>, p: &raw::Planned<'_, '_>) -> bool {
     between_pageable(dst, src) && p.contiguous_bytes().is_some_and(|b| b <= TINY_BYTES)
+}
+
+/// A blocking tiny copy to the device from memory not page-locked runs through
+/// a pinned buffer above this many bytes (G8: faster from 64 KiB, slower up to
+/// 16 KiB, even at 32 KiB on an H100); one to the host at any size.
+const STAGED_TO_DEVICE: usize = 32 << 10;
+
+/// Whether a tiny copy of pageable memory runs through a pinned buffer ([`stage::small`]).
+fn staged(to_device: bool, p: &raw::Planned<'_, '_>) -> bool {
+    !to_device || p.contiguous_bytes().is_some_and(|b| b > STAGED_TO_DEVICE)
 }
 
 /// Whether a copy runs between pageable host memory and device memory.

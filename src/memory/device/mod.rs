@@ -281,13 +281,11 @@ impl Backend for DeviceBackend {
         }
         let mut queued = false;
         for p in t.pairs() {
-            // Wrapped host memory may be page-locked by its program: on a stream, for a copy that
-            // is staged or pipelined, or to the device (a tiny copy waits unless it is), ask the driver.
+            // Wrapped host memory may be page-locked by its program (a copy of pageable memory is
+            // staged, pipelined or waited for): ask the driver.
             let pageable = t.pageable_host().unwrap_or_else(|| {
                 let host = if mem(dst).on_device() { p.src().region().ptr } else { p.dst().region().ptr };
-                let large = p.dst().len() * p.dst().region().elem_size >= super::STAGED_COPY;
-                let to_device = mem(dst) == Mem::Device && mem(src) == Mem::Pageable;
-                (!stream.is_null() || large || to_device) && !d.is_page_locked(host as usize)
+                !d.is_page_locked(host as usize)
             });
             match copy::copy_bound(self.engine, p, stream, pageable) {
                 Ok(q) => queued |= q,

@@ -1,14 +1,14 @@
 //! Copies of pageable host memory staged through pinned buffers: queued on
 //! a stream, so that they never make the host wait for device work
-//! (DECISIONS G13), and blocking ones of 4 to 64 KiB, faster than the
-//! driver's own staging ([`small`], G8).
+//! (DECISIONS G13), and blocking ones of at most 64 KiB (to the host, and to
+//! the device above 32 KiB), faster than the driver's own staging ([`small`], G8).
 //!
 //! | copy | at the call | on the stream |
 //! | --- | --- | --- |
 //! | pageable host to device, queued | pack the host region into a pinned buffer | copy the buffer in; a host function returns it to the pool |
 //! | device to pageable host, queued | (nothing) | copy into a pinned buffer; a host function unpacks it into the host region and returns it |
-//! | pageable host to device, blocking, 4-64 KiB | pack; copy the buffer in; wait; return it | (the default stream) |
-//! | device to pageable host, blocking, 4-64 KiB | copy into the buffer; wait; unpack; return it | (the default stream) |
+//! | pageable host to device, blocking, over 32 KiB | pack; copy the buffer in; wait; return it | (the default stream) |
+//! | device to pageable host, blocking, up to 64 KiB | copy into the buffer; wait; unpack; return it | (the default stream) |
 //!
 //! The driver's own asynchronous copy of pageable memory returns only once
 //! the stream has run it (measured with CUDA: 20 ms behind a 20 ms kernel at
