@@ -556,11 +556,11 @@ void tiny_rows() {
   CK(cudaFree(d));
 }
 
-// ---- 6b. small syncs of the tiny path (64 KiB or less, a pageable mirror) ----
+// ---- 6b. small syncs of the tiny path (8 B to 64 KiB, a pageable mirror) ----
 // Each way: the host (device) side written, marked, synced, fenced; the raw reference: the
 // same bytes copied by cudaMemcpy between a pageable buffer and the device, synchronized.
 void small_rows() {
-  for (std::size_t bytes : {std::size_t(4) << 10, std::size_t(16) << 10, std::size_t(32) << 10, std::size_t(64) << 10}) {
+  for (std::size_t bytes : {std::size_t(8), std::size_t(4) << 10, std::size_t(16) << 10, std::size_t(32) << 10, std::size_t(64) << 10}) {
     const std::size_t n = bytes / 8;
     DV1 a("small", n);
     std::vector<double> pg(n);
@@ -601,7 +601,7 @@ void small_rows() {
     CK(cudaMemcpy(&back[0], a.d_view.data(), 8, cudaMemcpyDeviceToHost));
     CK(cudaMemcpy(&back[1], a.d_view.data() + n - 1, 8, cudaMemcpyDeviceToHost));
     if (back[0] != batch - 1 || back[1] != batch - 1 || a.h_view(n - 1) != batch - 1) std::printf("WRONG small %zu B\n", bytes), ++wrong;
-    std::string size = fmt("%.0f KiB", double(bytes) / 1024);
+    std::string size = bytes < 1024 ? fmt("%.0f B", double(bytes)) : fmt("%.0f KiB", double(bytes) / 1024);
     double h = median(th), dv = median(td), rawh = median(rh), rawd = median(rd);
     add({"small", "write; modify_host; sync_device; fence", size, us(h), us(rawh) + " raw", fmt("%.2f", rawh / h), "", "", ""});
     add({"small", "modify_device; sync_host; fence", size, us(dv), us(rawd) + " raw", fmt("%.2f", rawd / dv), "", "", ""});

@@ -181,6 +181,8 @@ CONSTANTS = [
     ("docs/GPU.md", r"chunks of (\d+ [KMG]iB)", "CHUNK", "src/memory/registration.rs"),
     ("docs/GPU.md", r"(\d+ [KMG]iB) per call\)", "STEP", "src/memory/host/mod.rs"),
     ("docs/GPU.md", r"Copies of (\d+ [KMG]iB) or less", "TINY_BYTES", "src/memory/device/copy.rs"),
+    ("docs/GPU.md", r"not page-locked, above (\d+ [KMG]iB)\s+through a pinned buffer", "STAGED_TO_DEVICE", "src/memory/device/copy.rs"),
+    ("docs/DECISIONS.md", r"to the device, above (\d+ [KMG]iB) the host packs", "STAGED_TO_DEVICE", "src/memory/device/copy.rs"),
     ("docs/DECISIONS.md", r"from (\d+ [KMG]iB), in the background", "PIN_MIN", "src/memory/registration.rs"),
     ("docs/DECISIONS.md", r"\(from (\d+ [KMG]iB), its pages first faulted in", "POPULATE_MIN", "src/memory/registration.rs"),
     ("docs/DECISIONS.md", r"Contiguous copies of (\d+ [KMG]iB) or less", "TINY_BYTES", "src/memory/device/copy.rs"),
