@@ -468,30 +468,31 @@ fn out_of_memory_at_registration_leaves_the_mirror_pageable_and_copies_staged() 
     test_device::set_registers_mirror(dev, false).unwrap();
 }
 
+/// One sync of `a` whose driver `call` fails once: the error names the call, nothing changed,
+/// the sync is still to do; then the retry.
+fn fails_once_then_retries(a: &DualView<i64, Dims<1>>, call: &str, sync: fn(&DualView<i64, Dims<1>>) -> dualview::Result<()>, to_do: fn(&DualView<i64, Dims<1>>) -> bool) {
+    let before = state(a);
+    test_device::fail_driver_call(call, 1).unwrap();
+    fails_naming(sync(a), call, ErrorKind::Device);
+    assert_eq!(state(a), before, "{call}");
+    assert!(to_do(a), "{call}: still to do");
+    sync(a).unwrap();
+}
+
 #[test]
 fn a_failed_blocking_copy_changes_nothing() {
     let dev = 43;
     // Half of 500 elements: the tiny path; of 10,000 (40,000 B): staged; of 100,000: queued.
     for (call, n) in [("copy_async", 500), ("copy_async", 10_000), ("copy_async", 100_000), ("synchronize", 1000), ("bind", 1000)] {
         let a = marked_halves(call, dev, n);
-        let before = state(&a);
-        test_device::fail_driver_call(call, 1).unwrap();
-        fails_naming(a.sync_device(), call, ErrorKind::Device);
-        assert_eq!(state(&a), before, "{call}");
-        assert!(a.need_sync_device());
-        a.sync_device().unwrap();
+        fails_once_then_retries(&a, call, |a| a.sync_device(), |a| a.need_sync_device());
         synced_device(&a, n);
     }
     // To the host: staged at every tiny size.
     for (call, n) in [("copy_async", 1), ("copy_async", 1000), ("stream_synchronize", 1000)] {
         let a = dv::<i64>(&format!("to_host_{n}"), dev, n);
         write_device(&a, |i| i as i64 + 9);
-        let before = state(&a);
-        test_device::fail_driver_call(call, 1).unwrap();
-        fails_naming(a.sync_host(), call, ErrorKind::Device);
-        assert_eq!(state(&a), before, "{call}");
-        assert!(a.need_sync_host());
-        a.sync_host().unwrap();
+        fails_once_then_retries(&a, call, |a| a.sync_host(), |a| a.need_sync_host());
         assert_eq!(raw_values::<i64>(a.raw(), Side::Host), (0..n as i64).map(|i| i + 9).collect::<Vec<_>>());
     }
 }
