@@ -446,6 +446,20 @@ TEST(DualView, ErrorsThrowWithStatus) {
   EXPECT_THROW(dv::subview(a, 5, dv::ALL), dv::out_of_range);
 }
 
+// -1 converted to size_t is Kokkos' "not given" (KOKKOS_INVALID_INDEX): the refusal says so,
+// and the DualView is unchanged.
+TEST(DualView, AResizeToMinusOneSaysItIsNotGiven) {
+  dv::DualView<double*, dv::LayoutLeft, TestDev> a("a", 4);
+  try {
+    a.resize(-1);
+    FAIL() << "expected dv::rank_mismatch";
+  } catch (const dv::rank_mismatch& e) {
+    EXPECT_NE(std::string(e.what()).find("SIZE_MAX, such as -1 converted to size_t, is Kokkos' \"not given\""), std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(a.extent(0), 4u);
+}
+
 TEST(DualView, CudaSpaceOnThisMachine) {
   if (cuda_present()) GTEST_SKIP() << "a GPU is present: the no-device error does not apply";
   try {

@@ -187,7 +187,10 @@ class extents : private detail::dyn_storage<((Es == dynamic_extent ? 1u : 0u) + 
   constexpr void assign(const std::size_t* values, std::size_t n) {
     if (n != R && n != RD)
       detail::extents_fail(DV_ERROR_RANK_MISMATCH, "expected " + std::to_string(R) + " extents (or " + std::to_string(RD) +
-                                                       " run-time extents), got " + std::to_string(n));
+                                                       " run-time extents), got " + std::to_string(n) +
+                                                       (n < R ? " (an extent of SIZE_MAX, such as -1 converted to size_t, is "
+                                                                "Kokkos' \"not given\")"
+                                                              : ""));
     std::size_t full[R + 1] = {};
     std::size_t k = 0, j = 0;
     for (std::size_t r = 0; detail::below(r, R); ++r) {
