@@ -22,7 +22,7 @@ prof=$CARGO_TARGET_DIR/profraw
 rm -rf "$prof" && mkdir -p "$prof"
 log=$(mktemp)
 if ! RUSTFLAGS="-C instrument-coverage" LLVM_PROFILE_FILE="$PWD/$prof/%p-%m.profraw" \
-    cargo test -q --features ndarray,cudarc-interop --lib --tests >"$log" 2>&1; then
+    cargo test -q --features ndarray,cudarc-interop --lib --tests -- --skip the_ledger_holds_at_production_shapes >"$log" 2>&1; then
     grep -E "^test .*FAILED|panicked|^error" "$log" | head -20
     echo "coverage: FAILED (a test failed under instrumentation; log: $log)"
     exit 1

@@ -110,7 +110,11 @@ fi
 if wants 3; then
     step_begin "3. ctest under AddressSanitizer + UBSan (build/asan)"
     SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g"
-    nice cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=Release -DDUALVIEW_BUILD_TESTS=ON -DDUALVIEW_VALGRIND=OFF \
+    # The Rust library is not instrumented: the default preset's build of it (same profile and
+    # features) serves here too, when the normal ctest ran first (scripts/test.sh).
+    CARGO_DIR=()
+    [ -f build/default/cargo/release/libdualview.so ] && CARGO_DIR=(-DDUALVIEW_CARGO_DIR="$ROOT/build/default/cargo")
+    nice cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=Release -DDUALVIEW_BUILD_TESTS=ON -DDUALVIEW_VALGRIND=OFF "${CARGO_DIR[@]}" \
         -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ -DCMAKE_Fortran_COMPILER=gfortran \
         -DCMAKE_C_FLAGS="$SAN" -DCMAKE_CXX_FLAGS="$SAN" -DCMAKE_Fortran_FLAGS="$SAN" \
         -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" \
