@@ -133,8 +133,9 @@ if wants 3; then
     #   cannot work; they check packaging and documentation, not run-time behaviour;
     # - cpp.header_hygiene.* and fortran.module_up_to_date: compile-only and
     #   file checks, nothing instrumented runs;
-    # - c.checker.valgrind_*: runs valgrind, which cannot run ASan binaries.
-    EXCLUDE='^(docs\.complete_programs|consumer\.|cpp\.header_hygiene|fortran\.module_up_to_date|c\.checker\.valgrind)'
+    # - c.checker.valgrind_*: runs valgrind, which cannot run ASan binaries;
+    # - cuda.compile_*: nvcc compiles the CUDA programs without these flags and runs nothing.
+    EXCLUDE='^(docs\.complete_programs|consumer\.|cpp\.header_hygiene|fortran\.module_up_to_date|c\.checker\.valgrind|cuda\.compile_)'
     if (cd build/asan && ctest --output-on-failure -j 2 -E "$EXCLUDE" >../../ctest-asan.log 2>&1); then
         tail -3 ctest-asan.log
         n=$(grep -E 'tests passed' ctest-asan.log | tail -1)

@@ -16,7 +16,7 @@
 //! Programs write several regions before marking them, mark them in any
 //! order and through overlapping subviews; `fragmented_maps_stay_exact`
 //! drives a 50,000-element map past any fixed box count, with resizes;
-//! `the_ledger_holds_at_production_shapes` runs ranks 1 to 4 and maps of a
+//! `the_ledger_holds_at_production_shapes` and `..._of_rank_3_and_4` run ranks 1 to 4 and maps of a
 //! million elements from a fresh seed each run (`DV_LEDGER_SEED` replays one).
 
 use dualview::{Access, Desc, DynRank, ElemSpec, ErrorKind, Layout, Mapping, RawDualView, Side, Slice, Space};
@@ -541,14 +541,28 @@ fn fragmented_maps_stay_exact() {
 /// small cases and four of about a million elements, overlapping subviews,
 /// more than 64 marked boxes, resizes, writes before and after their marks,
 /// whole-array calls and halo steps. A fresh seed each run, printed;
-/// `DV_LEDGER_SEED=<seed>` replays it.
+/// `DV_LEDGER_SEED=<seed>` replays it. Two tests, so that the harness runs
+/// the halves at once: ranks 1 and 2 of a million elements with the small
+/// cases here, ranks 3 and 4 in the next.
 #[test]
 #[cfg_attr(miri, ignore = "a million elements")]
 fn the_ledger_holds_at_production_shapes() {
+    ledger_at_production_shapes("the_ledger_holds_at_production_shapes", 80, &[vec![1 << 20], vec![1024, 1024]]);
+}
+
+/// The second half of [`the_ledger_holds_at_production_shapes`].
+#[test]
+#[cfg_attr(miri, ignore = "a million elements")]
+fn the_ledger_holds_at_production_shapes_of_rank_3_and_4() {
+    ledger_at_production_shapes("the_ledger_holds_at_production_shapes_of_rank_3_and_4", 0, &[vec![128, 128, 64], vec![32, 32, 32, 32]]);
+}
+
+/// `small` random cases of ranks 1 to 4, then the `large` extents.
+fn ledger_at_production_shapes(name: &str, small: usize, large: &[Vec<usize>]) {
     let seed = std::env::var("DV_LEDGER_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or_else(|| {
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64 | 1
     });
-    println!("the_ledger_holds_at_production_shapes: seed {seed} (DV_LEDGER_SEED={seed} replays it)");
+    println!("{name}: seed {seed} (DV_LEDGER_SEED={seed} replays it)");
     let mut x = seed;
     let mut next = move |n: usize| {
         x ^= x << 13;
@@ -556,8 +570,8 @@ fn the_ledger_holds_at_production_shapes() {
         x ^= x << 17;
         (x % n.max(1) as u64) as usize
     };
-    let mut cases: Vec<Vec<usize>> = (0..80).map(|_| (0..1 + next(4)).map(|_| 1 + next(9)).collect()).collect();
-    cases.extend([vec![1 << 20], vec![1024, 1024], vec![128, 128, 64], vec![32, 32, 32, 32]]);
+    let mut cases: Vec<Vec<usize>> = (0..small).map(|_| (0..1 + next(4)).map(|_| 1 + next(9)).collect()).collect();
+    cases.extend(large.iter().cloned());
     let (mut big_maps, mut compared) = (0usize, 0u64);
     for (case, ext) in cases.into_iter().enumerate() {
         let big = ext.iter().product::<usize>() > 100_000;
@@ -629,6 +643,6 @@ fn the_ledger_holds_at_production_shapes() {
             big_maps += 1;
         }
     }
-    println!("the_ledger_holds_at_production_shapes: {compared} elements compared; {big_maps} maps of a million elements past 64 boxes");
+    println!("{name}: {compared} elements compared; {big_maps} maps of a million elements past 64 boxes");
     assert!(compared > 1_000_000, "{compared} elements compared");
 }

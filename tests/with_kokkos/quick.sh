@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # gaps.cpp and lammps_shape.cpp against Debian's Kokkos 3.4 (libtrilinos-kokkos-dev), both
-# forms, outside CMake: what scripts/mutations.sh runs for the with_kokkos mutations. Builds
-# libdualview.so with cargo when target/release lacks it. Exit 1 when a program fails, 3
+# forms, outside CMake: what scripts/mutations.sh runs for the with_kokkos mutations. Links
+# target/release's libdualview.so, else build/default's (CMake), else builds it with cargo. Exit 1 when a program fails, 3
 # when one does not compile (scripts/mutations.sh counts that as an error, not a catch).
 #   usage: tests/with_kokkos/quick.sh [OUT_DIR]
 set -uo pipefail
@@ -10,9 +10,12 @@ ROOT=$(cd "$HERE/../.." && pwd)
 OUT=${1:-$ROOT/build/with_kokkos_quick}
 INC=/usr/include/trilinos
 [ -f "$INC/Kokkos_Core.hpp" ] || { echo "SKIPPED: no Debian Kokkos (apt-get install libtrilinos-kokkos-dev)"; exit 0; }
-[ -f "$ROOT/target/release/libdualview.so" ] || (cd "$ROOT" && cargo rustc --quiet --release --lib --crate-type cdylib,staticlib) || exit 1
+# cargo's release library, else the default CMake preset's (scripts/test.sh built it), else build one.
+DIR=$ROOT/target/release
+[ -f "$DIR/libdualview.so" ] || [ ! -f "$ROOT/build/default/cargo/release/libdualview.so" ] || DIR=$ROOT/build/default/cargo/release
+[ -f "$DIR/libdualview.so" ] || (cd "$ROOT" && cargo rustc --quiet --release --lib --crate-type cdylib,staticlib) || exit 1
 . "$ROOT/scripts/lib/dvlib.sh"
-dvlib_links "$ROOT/target/release" "$OUT"
+dvlib_links "$DIR" "$OUT"
 failed=0
 uncompiled=0
 for prog in gaps lammps_shape; do
