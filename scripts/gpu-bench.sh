@@ -200,5 +200,5 @@ if want kokkos || want lammps || want mirror || want lammps-real; then
   python3 scripts/bench-gates.py "$OUT_DIR" --ran "${ran#,}" | tee "$OUT_DIR/gates.md" \
     || { echo "gpu-bench: a gate was MISSED or its row is MISSING (see above)"; status=1; }
 fi
-if [ "$status" -ne 0 ]; then echo "gpu-bench: a check FAILED (see above)"; fi
+if [ "$status" -ne 0 ]; then echo "gpu-bench: a check FAILED or a gate was MISSED (see above)"; fi
 exit "$status"
