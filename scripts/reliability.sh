@@ -110,13 +110,12 @@ fi
 if wants 3; then
     step_begin "3. ctest under AddressSanitizer + UBSan (build/asan)"
     SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g"
-    # The Rust library is not instrumented: the default preset's build of it (same profile and
-    # features) serves here too, when the normal ctest ran first (scripts/test.sh).
+    # The Rust library is not instrumented: the default preset's release build of it (same profile
+    # and features) serves here too, when the normal ctest ran first (scripts/test.sh). The C, C++
+    # and Fortran programs at -O0: the sanitizers see the same errors, and g++ compiles the
+    # instrumented gtest and Kokkos programs several times faster (one: 10.7 s against 28.7 at -O1).
     CARGO_DIR=()
     [ -f build/default/cargo/release/libdualview.so ] && CARGO_DIR=(-DDUALVIEW_CARGO_DIR="$ROOT/build/default/cargo")
-    # The Rust library in release (its build is shared, above); the C, C++ and Fortran programs at
-    # -O0: the sanitizers see the same errors, and g++ compiles the instrumented gtest and Kokkos
-    # programs several times faster (one of them: 10.7 s against 28.7 at -O1).
     nice cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=Release -DDUALVIEW_BUILD_TESTS=ON -DDUALVIEW_VALGRIND=OFF "${CARGO_DIR[@]}" \
         -DCMAKE_C_FLAGS_RELEASE="-O0 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELEASE="-O0 -DNDEBUG" -DCMAKE_Fortran_FLAGS_RELEASE="-O0" \
         -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ -DCMAKE_Fortran_COMPILER=gfortran \

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # gaps.cpp and lammps_shape.cpp against Debian's Kokkos 3.4 (libtrilinos-kokkos-dev), both
 # forms, outside CMake: what scripts/mutations.sh runs for the with_kokkos mutations. Links
-# target/release's libdualview.so, else build/default's (CMake), else builds it with cargo. Exit 1 when a program fails, 3
-# when one does not compile (scripts/mutations.sh counts that as an error, not a catch).
+# target/release's libdualview.so, else build/default's (CMake), else builds it with cargo.
+# Exit 1 when a program fails, 3 when one does not compile (scripts/mutations.sh counts that
+# as an error, not a catch).
 #   usage: tests/with_kokkos/quick.sh [OUT_DIR]
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
