@@ -646,6 +646,52 @@ fn lammps_growth_right_after_creation_never_leaves_part_of_the_mirror_registered
     }
 }
 
+// Issue 45: a device-to-host copy of 8 MiB or more into pageable memory runs in lanes, one
+// per copy thread, each on its own stream with its own buffers (DECISIONS G24). At production
+// size: the cold first sync_host of a never-written mirror of 1 GiB and 168 bytes (its
+// registration deferred, G24), then a window from an odd row; three rounds, the lanes'
+// buffers and streams reused. The oracle is what the test wrote to the device.
+#[test]
+fn a_cold_first_sync_host_of_a_gib_lands_exactly_through_the_lanes() {
+    if !gpu("a_cold_first_sync_host_of_a_gib_lands_exactly_through_the_lanes") {
+        return;
+    }
+    let n = (1usize << 30) / 24 + 7; // rows of 3 doubles
+    let want = atom_values(n * 3);
+    let map = Mapping::new(Layout::Right, DynRank::new(&[n, 3]).unwrap()).unwrap();
+    let src = View::new("x_values", ElemSpec::of::<f64>(), map, Space::cuda(0), false).unwrap();
+    {
+        let packed = View::new("x_host", ElemSpec::of::<f64>(), map, Space::HOST, false).unwrap();
+        // SAFETY: a packed host view of n * 3 doubles; then two views the test owns.
+        unsafe {
+            std::ptr::copy_nonoverlapping(want.as_ptr(), packed.data(), want.len());
+            src.copy_from(&packed).unwrap();
+        }
+    }
+    for round in 0..3usize {
+        dualview::memory::pool_release(); // cold: no kept block serves the mirror
+        let a = atoms("atom:x", n);
+        let d = a.view(Side::Device).unwrap();
+        // SAFETY: two device views of equal shape, owned by the test.
+        unsafe { d.copy_from(&src) }.unwrap();
+        drop(d);
+        a.modify(Side::Device).unwrap();
+        a.sync(Side::Host).unwrap();
+        let h = a.view(Side::Host).unwrap();
+        // SAFETY: the host mirror of n * 3 doubles; nothing else writes it meanwhile.
+        let got = unsafe { std::slice::from_raw_parts_mut(h.data(), n * 24) };
+        assert!(got[..] == want[..], "round {round}: the cold first sync_host");
+        // A window of rows from an odd one: the host elsewhere keeps what it holds.
+        got.fill(0xa5);
+        let (lo, hi) = (12_345 + round, n - 777);
+        let w = a.subview(&[Slice::Range(lo, hi), Slice::All]).unwrap();
+        w.modify(Side::Device).unwrap();
+        w.sync(Side::Host).unwrap();
+        assert!(got[lo * 24..hi * 24] == want[lo * 24..hi * 24], "round {round}: the window");
+        assert!(got[..lo * 24].iter().chain(&got[hi * 24..]).all(|&b| b == 0xa5), "round {round}: outside the window");
+    }
+}
+
 // Issue 18: a resize right after creating a 1 GiB DualView waited about 140 ms for the
 // background registration (populate + cuMemHostRegister). Now it cancels a registration
 // still populating and waits only for one inside the driver; the grown mirror is

@@ -85,6 +85,41 @@ fn a_large_pageable_sync_runs_through_the_ring_and_lands_exactly() {
 }
 
 #[test]
+fn a_large_sync_host_runs_in_lanes_that_land_exactly_from_any_offset() {
+    let dev = 54;
+    let _late = Late::new(dev, false, 2); // every lane's copy runs late: an early unpack reads stale bytes
+    let n = 6 * MIB + 5; // 48 MiB and 40 bytes: pieces of 2 MiB and a short tail
+    let a = dv("lanes", dev, n);
+    for round in 0..3i64 {
+        // Later rounds reuse the lanes' buffers and streams: their old contents must not land.
+        let d = move |i: usize| (i as i64) * 11 - 5 * round;
+        write(&a, Side::Device, d);
+        a.modify_device().unwrap();
+        let (r, calls) = test_device::driver_calls(|| a.sync_host());
+        r.unwrap();
+        assert_eq!(count(&calls, "copy"), 0, "not the driver's one pageable copy: {calls:?}");
+        assert!(count(&calls, "copy_async") >= 2, "in pieces, this thread's lane among them: {calls:?}");
+        let made = count(&calls, "stream_create");
+        assert!(if round == 0 { (1..=16).contains(&made) } else { made == 0 }, "round {round}: a stream a lane, made once: {made}");
+        assert_eq!(wrong(&a, Side::Host, d), (vec![], 0), "round {round}: the host after sync_host");
+        assert!(!a.need_sync_host() && !a.need_sync_device());
+    }
+    // A window from an odd element (its host start not on a piece boundary): only it moves.
+    let (lo, hi) = (MIB / 3 + 1, 5 * MIB + 7);
+    let w = a.subview(&[Slice::Range(lo, hi)]).unwrap();
+    write(&a, Side::Host, |i| i as i64 ^ 0x5a5a);
+    a.modify_host().unwrap();
+    a.sync_device().unwrap();
+    write(&a, Side::Device, |i| !(i as i64));
+    w.modify_device().unwrap();
+    let moved = a.raw().stats().to_host.bytes;
+    w.sync_host().unwrap();
+    assert_eq!(a.raw().stats().to_host.bytes - moved, ((hi - lo) * 8) as u64, "the window's bytes");
+    let want = |i: usize| if (lo..hi).contains(&i) { !(i as i64) } else { i as i64 ^ 0x5a5a };
+    assert_eq!(wrong(&a, Side::Host, want), (vec![], 0));
+}
+
+#[test]
 fn a_failed_chunk_leaves_the_sync_to_do_and_the_retry_lands() {
     let dev = 51;
     let _late = Late::new(dev, false, 1);

@@ -9,7 +9,7 @@
 //! | `blocks.rs` | small device blocks kept for reuse instead of freed (G20) |
 //! | `copy.rs` | a copy planned once: the tiny path (G8), contiguous, peer and 2D copies (G3), strided copies between devices through a host buffer |
 //! | `stage.rs` | asynchronous copies of pageable memory staged through a pool of pinned buffers, a host function as the completion (G13) |
-//! | `pipeline.rs` | large synchronous copies of pageable memory through a ring of those buffers, the device's copy overlapping the host's threads (G24) |
+//! | `pipeline.rs` | large synchronous copies of pageable memory through those buffers, the device's copy overlapping the host's threads: to the device a ring, to the host lanes (G24) |
 //! | `events.rs` | the event pool, host-function flags as events ([`Mark`]) |
 //! | `fill.rs` | fills by memset widths, by doubling, and through a packed scratch block |
 //! | `raw.rs` | every driver call that reads, writes or releases, with the address arithmetic of copies and fills: the engine's only `unsafe` |
@@ -64,12 +64,22 @@ pub(crate) struct Engine {
     registered: AtomicUsize,
     /// Small device blocks freed by their DualViews, kept for the next ones (`blocks.rs`).
     kept: blocks::Kept,
+    /// Idle streams of the pipeline's lanes by device, kept for the process (`pipeline.rs`).
+    lanes: Mutex<Vec<(u32, StreamHandle)>>,
 }
 
 impl Engine {
     /// An engine over `driver`, run by `policy`.
     pub(crate) const fn new(driver: &'static dyn Driver, policy: EnginePolicy) -> Engine {
-        Engine { driver, policy, pool: Mutex::new(Vec::new()), events: Mutex::new(Vec::new()), registered: AtomicUsize::new(0), kept: blocks::Kept::new() }
+        Engine {
+            driver,
+            policy,
+            pool: Mutex::new(Vec::new()),
+            events: Mutex::new(Vec::new()),
+            registered: AtomicUsize::new(0),
+            kept: blocks::Kept::new(),
+            lanes: Mutex::new(Vec::new()),
+        }
     }
 
     /// Make device `ordinal` current until the guard drops (what was current comes back).

@@ -1,22 +1,25 @@
 //! Large synchronous copies between pageable host memory and a device,
-//! through a ring of pinned buffers (DECISIONS G24): the device's copy of one
-//! chunk runs while the host's threads pack or unpack another. The driver's
-//! own pageable copy moves one chunk at a time through its small buffers and,
-//! into never-written memory, faults the pages in on one thread (1 GiB: 82 ms
-//! into pages faulted in, 307 ms into fresh ones, against 47.5 ms staged on
-//! 16 threads; docs/BENCHMARKS.md, "Host memory and the driver's floor").
+//! through pinned buffers (DECISIONS G24): the device's copy of one part runs
+//! while the host's threads pack or unpack another. The driver's own pageable
+//! copy moves one chunk at a time through its small buffers and, into
+//! never-written memory, faults the pages in on one thread (1 GiB: 82 ms into
+//! pages faulted in, 307 ms into fresh ones; docs/BENCHMARKS.md, "Host memory
+//! and the driver's floor").
 //!
-//! | direction | per chunk, in order |
+//! | direction | how |
 //! | --- | --- |
-//! | device to host | the device copies chunk `k + RING` into a free buffer while the host's threads unpack chunk `k` |
-//! | host to device | the host's threads pack chunk `k` into a buffer the device has finished with; the device copies it in |
+//! | host to device | a ring: the host's threads pack chunk `k` into a buffer the device has finished with; the device copies it in |
+//! | device to host | lanes: each copy thread has its own stream, [`DEPTH`] buffers and its own slice of the host region, cut into pieces at [`PIECE`] boundaries of the host's addresses (one huge page each); it copies piece `k + DEPTH` while it unpacks piece `k`, meeting no other thread (1 GiB into never-written memory on an H100: 35.5 ms against the ring's 44.1, `benches/pipeline_probe.cu`) |
 //!
-//! The buffers come from the engine's staging pool (`stage.rs`), kept once made.
+//! The buffers come from the engine's staging pool (`stage.rs`), the lanes'
+//! streams from the engine's own (kept once made).
 
-use super::{events, mem, raw, stage, Engine, Mark};
-use crate::error::Result;
+use super::{events, mem, raw, stage, Engine, Mark, StreamHandle};
+use crate::error::{Error, Result};
 use crate::memory::{host, Held, Pair, LARGE_COPY};
 use crate::space::Stream;
+use std::ops::Range;
+use std::sync::Mutex;
 
 /// The bytes of one buffer, the largest chunk. A copy is cut into chunks of
 /// a quarter of it, from [`SPLIT`] to this, so that its first and last
@@ -26,6 +29,12 @@ const CHUNK: usize = 32 << 20;
 const SPLIT: usize = 2 << 20;
 /// Buffers in the ring: the device runs up to `RING - 1` chunks ahead.
 const RING: usize = 3;
+/// The bytes of a lane's piece and buffer: one huge page of the host region.
+const PIECE: usize = 2 << 20;
+/// A lane's buffers: its device copies up to `DEPTH - 1` pieces ahead.
+const DEPTH: usize = 2;
+/// The largest element copied in lanes (larger ones take the ring).
+const LANE_ELEM_MAX: usize = 4096;
 
 /// Whether a copy of `bytes` contiguous bytes of `elem_size`-byte elements,
 /// pageable host memory on one side, on `stream`, takes the pipeline: the
@@ -38,9 +47,17 @@ pub(super) fn wants(bytes: usize, elem_size: usize, stream: Stream, pageable: bo
 /// pageable host memory, the other on device `ordinal`, which is bound) on
 /// the default stream; complete on return, failed or not.
 pub(super) fn copy(e: &'static Engine, pair: &Pair<'_>, bytes: usize, ordinal: u32) -> Result<()> {
-    let es = pair.dst().region().elem_size;
     // By memory, not by host access: the test device's memory is host-readable.
     let to_device = mem(pair.dst().space()).on_device();
+    if !to_device && pair.dst().region().elem_size <= LANE_ELEM_MAX {
+        return lanes(e, pair, ordinal);
+    }
+    ring(e, pair, bytes, ordinal, to_device)
+}
+
+/// [`copy`] through a ring of [`RING`] buffers, every chunk packed or unpacked by every copy thread.
+fn ring(e: &'static Engine, pair: &Pair<'_>, bytes: usize, ordinal: u32, to_device: bool) -> Result<()> {
+    let es = pair.dst().region().elem_size;
     let chunk = ((bytes / 4).clamp(SPLIT, CHUNK) / es).max(1);
     let n = pair.dst().len();
     let chunks = n.div_ceil(chunk);
@@ -108,4 +125,123 @@ pub(super) fn copy(e: &'static Engine, pair: &Pair<'_>, bytes: usize, ordinal: u
         bufs.into_iter().for_each(|b| stage::give_back(e, b));
     } // else dropped: a `Buffer` is never freed, so leaked
     outcome
+}
+
+/// [`copy`] to the host in lanes: one per copy thread (at most one per piece),
+/// each over its own run of pieces, on its own stream.
+fn lanes(e: &'static Engine, pair: &Pair<'_>, ordinal: u32) -> Result<()> {
+    let dst = pair.dst().region();
+    let (es, n) = (dst.elem_size, pair.dst().len());
+    // Piece 0 ends at the first PIECE boundary of the host addresses (or holds a piece's
+    // elements when that boundary is within the first element); each later one holds `per`.
+    let per = PIECE / es;
+    let first = match (PIECE - dst.ptr as usize % PIECE) / es {
+        0 => per,
+        f => f,
+    };
+    let pieces = if n <= first { 1 } else { 1 + (n - first).div_ceil(per) };
+    let cut = move |k: usize| if k == 0 { 0 } else { (first + (k - 1) * per).min(n) };
+    let lanes = host::copy_threads().min(pieces);
+    // After the default stream's work so far, as the driver's copy on it would be.
+    if let Some(m) = events::record(e, ordinal, Stream::null())? {
+        let waited = events::wait(e, ordinal, &m);
+        events::release(e, ordinal, m);
+        waited?;
+    }
+    let streams = take_streams(e, ordinal, lanes)?;
+    let failed: Mutex<Option<Error>> = Mutex::new(None);
+    let shared = raw::Shared(pair);
+    let lane = |i: usize| {
+        let run = i * pieces / lanes..(i + 1) * pieces / lanes;
+        if let Err(err) = lane(e, shared.pair(), ordinal, streams[i], run, &cut) {
+            failed.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert(err);
+        }
+    };
+    host::run_scoped(lanes, &lane);
+    give_streams(e, ordinal, streams);
+    failed.into_inner().unwrap_or_else(|p| p.into_inner()).map_or(Ok(()), Err)
+}
+
+/// One lane: pieces `run` of `pair` (piece `k`: elements `cut(k)..cut(k + 1)`),
+/// copied on `stream` into the lane's buffers and unpacked on this thread.
+/// Complete on return, failed or not (a buffer whose copy may still run is leaked).
+fn lane(e: &'static Engine, pair: &Pair<'_>, ordinal: u32, handle: StreamHandle, run: Range<usize>, cut: &dyn Fn(usize) -> usize) -> Result<()> {
+    let stream = handle.stream();
+    let _bound = e.bind(ordinal)?;
+    let mut bufs = Vec::with_capacity(DEPTH);
+    let mut marks: Vec<Option<Mark>> = (0..DEPTH).map(|_| None).collect();
+    let outcome = (|| {
+        for _ in 0..DEPTH.min(run.len()) {
+            bufs.push(stage::take(e, PIECE)?); // one size: the pool keeps them
+        }
+        // Piece `k` of both regions, and the buffer of its slot holding it packed.
+        let part = |k: usize| -> Result<(Held<'_>, Held<'_>, Held<'_>)> {
+            let (a, len) = (cut(k), cut(k + 1) - cut(k));
+            let (d, s) = (pair.dst().window(a, len)?, pair.src().window(a, len)?);
+            let b = raw::buffer_held(&bufs[k % DEPTH], d.region())?;
+            Ok((d, s, b))
+        };
+        let issue = |marks: &mut [Option<Mark>], k: usize| -> Result<()> {
+            let (_, s, b) = part(k)?;
+            raw::issue_pair(e, &Pair::new(b, s)?, stream)?;
+            marks[k % DEPTH] = events::record(e, ordinal, stream)?;
+            Ok(())
+        };
+        for k in run.start..(run.start + DEPTH).min(run.end) {
+            issue(&mut marks, k)?;
+        }
+        for k in run.clone() {
+            if let Some(m) = marks[k % DEPTH].take() {
+                let waited = events::wait(e, ordinal, &m);
+                events::release(e, ordinal, m);
+                waited?;
+            }
+            let (d, _, b) = part(k)?;
+            host::copy_split(&Pair::new(d, b.read_only())?, usize::MAX)?; // on this thread
+            if k + DEPTH < run.end {
+                issue(&mut marks, k + DEPTH)?;
+            }
+        }
+        Ok(())
+    })();
+    let idle = outcome.is_ok() || e.driver.stream_synchronize(Some(handle)).is_ok();
+    for m in marks.into_iter().flatten() {
+        events::release(e, ordinal, m);
+    }
+    if idle {
+        bufs.into_iter().for_each(|b| stage::give_back(e, b));
+    } // else dropped: a `Buffer` is never freed, so leaked
+    outcome
+}
+
+/// `n` streams of device `ordinal` for lanes: idle ones of the engine, or new ones.
+fn take_streams(e: &Engine, ordinal: u32, n: usize) -> Result<Vec<StreamHandle>> {
+    let mut got: Vec<StreamHandle> = {
+        let mut idle = e.lanes.lock().unwrap_or_else(|p| p.into_inner());
+        let mut got = Vec::with_capacity(n);
+        idle.retain(|&(o, s)| {
+            let take = o == ordinal && got.len() < n;
+            if take {
+                got.push(s);
+            }
+            !take
+        });
+        got
+    };
+    while got.len() < n {
+        let made = e.bind(ordinal).and_then(|_bound| e.driver.stream_create());
+        match made {
+            Ok(s) => got.push(s),
+            Err(err) => {
+                give_streams(e, ordinal, got);
+                return Err(err);
+            }
+        }
+    }
+    Ok(got)
+}
+
+/// Give streams from [`take_streams`] back to the engine (never released: kept for the process).
+fn give_streams(e: &Engine, ordinal: u32, streams: Vec<StreamHandle>) {
+    e.lanes.lock().unwrap_or_else(|p| p.into_inner()).extend(streams.into_iter().map(|s| (ordinal, s)));
 }

@@ -279,6 +279,21 @@ pub(super) fn buffer_held<'a>(buf: &'a Buffer, like: &Region) -> Result<Held<'a>
     Ok(unsafe { Held::writable(Space::host_pinned(), packed) })
 }
 
+/// One copy's pair, shared by its lanes (`pipeline.rs`), each cutting its own windows of it.
+pub(super) struct Shared<'p, 'a>(pub(super) &'p Pair<'a>);
+
+// SAFETY: the lanes only read the pair (its regions' addresses and shapes); each copies into
+// its own disjoint windows of the destination and reads the source, and the caller holds both
+// regions until every lane has returned (`host::run_scoped`).
+unsafe impl Sync for Shared<'_, '_> {}
+
+impl<'p, 'a> Shared<'p, 'a> {
+    /// The pair (a method, so that a closure captures the whole `Shared`, not its field).
+    pub(super) fn pair(&self) -> &'p Pair<'a> {
+        self.0
+    }
+}
+
 /// What a stream's host function does when the stream reaches it: unpack a
 /// staging buffer into a host region (device to host), return the buffer
 /// to the pool, set the flag.
