@@ -5,7 +5,8 @@
 # elements; a recycled host block zeroed only in part; with_kokkos' Kokkos Views
 # that do not hold their blocks, space arguments named by memory space alone, a
 # subview with a state of its own, a resize that holds copies of the views, a
-# pipelined pageable copy that does not wait for a chunk's copy, a grown mirror
+# pipelined pageable copy that does not wait for a chunk's copy, a lane of a copy to the
+# host that unpacks a piece before its copy has run, a grown mirror
 # registered by its first large copy, a churning mirror freed while it registers released
 # instead of kept, a tiny sync to the device that returns before its copy lands), and
 # the tests it names on its first line (`# tests: --test engine`; by default the

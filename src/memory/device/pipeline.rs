@@ -151,13 +151,13 @@ fn lanes(e: &'static Engine, pair: &Pair<'_>, ordinal: u32) -> Result<()> {
     let streams = take_streams(e, ordinal, lanes)?;
     let failed: Mutex<Option<Error>> = Mutex::new(None);
     let shared = raw::Shared(pair);
-    let lane = |i: usize| {
+    let each = |i: usize| {
         let run = i * pieces / lanes..(i + 1) * pieces / lanes;
         if let Err(err) = lane(e, shared.pair(), ordinal, streams[i], run, &cut) {
             failed.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert(err);
         }
     };
-    host::run_scoped(lanes, &lane);
+    host::run_scoped(lanes, &each);
     give_streams(e, ordinal, streams);
     failed.into_inner().unwrap_or_else(|p| p.into_inner()).map_or(Ok(()), Err)
 }

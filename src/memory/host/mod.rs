@@ -10,8 +10,7 @@
 mod raw;
 mod team;
 
-pub(crate) use raw::{allocate, clear, copy, copy_split, deallocate, fill, grow_in_place, populate};
-pub(crate) use team::run_scoped;
+pub(crate) use raw::{allocate, clear, copy, copy_split, deallocate, fill, grow_in_place, populate, run_scoped};
 use super::{Backend, Block, Held, Transfer};
 use crate::space::{Stream, ALIGNMENT};
 use crate::error::{bail, Error, Result};

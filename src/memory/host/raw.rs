@@ -342,6 +342,16 @@ unsafe fn zero(p: *mut u8, bytes: usize) {
     super::team::run(parts.len(), Arc::new(move |i| unsafe { base.offset(parts[i].0, parts[i].0).zero(parts[i].1) }));
 }
 
+/// `team::run` for pieces that borrow from the caller (the device engine's
+/// lanes, `device/pipeline.rs`): returns once every piece has run.
+pub(crate) fn run_scoped(pieces: usize, f: &(dyn Fn(usize) + Sync)) {
+    // SAFETY: `team::run` returns only once every piece has run, and every piece's index was
+    // taken before: `f` is never called after this function returns. A team thread may drop
+    // its handle of the job later, which drops this reference without reading through it.
+    let f = unsafe { std::mem::transmute::<&(dyn Fn(usize) + Sync), &'static (dyn Fn(usize) + Sync)>(f) };
+    super::team::run(pieces, Arc::new(f));
+}
+
 /// Two raw pointers handed to the threads of one copy.
 #[derive(Clone, Copy)]
 struct Ptrs(*mut u8, *const u8);

@@ -122,16 +122,6 @@ pub(crate) fn run(pieces: usize, f: Piece) {
     assert!(!job.panicked.load(Ordering::Relaxed), "a piece of a host copy panicked");
 }
 
-/// [`run`] for pieces that borrow from the caller (the device engine's lanes,
-/// `device/pipeline.rs`): returns once every piece has run.
-pub(crate) fn run_scoped(pieces: usize, f: &(dyn Fn(usize) + Sync)) {
-    // SAFETY: `run` returns only once every piece has run, and every piece's index was taken
-    // before: `f` is never called after this function returns. A team thread may drop its
-    // handle of the job later, which drops this reference without reading through it.
-    let f = unsafe { std::mem::transmute::<&(dyn Fn(usize) + Sync), &'static (dyn Fn(usize) + Sync)>(f) };
-    run(pieces, Arc::new(f));
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
