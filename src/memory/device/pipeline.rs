@@ -82,14 +82,7 @@ fn ring(e: &'static Engine, pair: &Pair<'_>, bytes: usize, ordinal: u32, to_devi
         };
         // The buffer of chunk `k`'s slot is free once the device is done with chunk `k - RING`.
         let wait = |marks: &mut [Option<Mark>], k: usize| -> Result<()> {
-            match marks[k % RING].take() {
-                Some(m) => {
-                    let waited = events::wait(e, ordinal, &m);
-                    events::release(e, ordinal, m);
-                    waited
-                }
-                None => Ok(()),
-            }
+            marks[k % RING].take().map_or(Ok(()), |m| wait_for(e, ordinal, m))
         };
         if to_device {
             for k in 0..chunks {
@@ -115,9 +108,14 @@ fn ring(e: &'static Engine, pair: &Pair<'_>, bytes: usize, ordinal: u32, to_devi
         }
         Ok(())
     })();
-    // Failed part way: the copies queued still run into (or from) the buffers; they go back to
-    // the pool once the stream is idle, and are leaked when that wait fails too.
-    let idle = outcome.is_ok() || e.driver.stream_synchronize(None).is_ok();
+    finish(e, ordinal, None, outcome, marks, bufs)
+}
+
+/// The end of a ring or a lane on `stream`: its marks released, its buffers back
+/// in the pool. Failed part way, the copies queued still run into (or from) the
+/// buffers: they go back once the stream is idle, and are leaked when that wait fails too.
+fn finish(e: &Engine, ordinal: u32, stream: Option<StreamHandle>, outcome: Result<()>, marks: Vec<Option<Mark>>, bufs: Vec<stage::Buffer>) -> Result<()> {
+    let idle = outcome.is_ok() || e.driver.stream_synchronize(stream).is_ok();
     for m in marks.into_iter().flatten() {
         events::release(e, ordinal, m);
     }
@@ -125,6 +123,13 @@ fn ring(e: &'static Engine, pair: &Pair<'_>, bytes: usize, ordinal: u32, to_devi
         bufs.into_iter().for_each(|b| stage::give_back(e, b));
     } // else dropped: a `Buffer` is never freed, so leaked
     outcome
+}
+
+/// Wait on the host for `m`, then release it.
+fn wait_for(e: &Engine, ordinal: u32, m: Mark) -> Result<()> {
+    let waited = events::wait(e, ordinal, &m);
+    events::release(e, ordinal, m);
+    waited
 }
 
 /// [`copy`] to the host in lanes: one per copy thread (at most one per piece),
@@ -144,9 +149,7 @@ fn lanes(e: &'static Engine, pair: &Pair<'_>, ordinal: u32) -> Result<()> {
     let lanes = host::copy_threads().min(pieces);
     // After the default stream's work so far, as the driver's copy on it would be.
     if let Some(m) = events::record(e, ordinal, Stream::null())? {
-        let waited = events::wait(e, ordinal, &m);
-        events::release(e, ordinal, m);
-        waited?;
+        wait_for(e, ordinal, m)?;
     }
     let streams = take_streams(e, ordinal, lanes)?;
     let failed: Mutex<Option<Error>> = Mutex::new(None);
@@ -192,9 +195,7 @@ fn lane(e: &'static Engine, pair: &Pair<'_>, ordinal: u32, handle: StreamHandle,
         }
         for k in run.clone() {
             if let Some(m) = marks[k % DEPTH].take() {
-                let waited = events::wait(e, ordinal, &m);
-                events::release(e, ordinal, m);
-                waited?;
+                wait_for(e, ordinal, m)?;
             }
             let (d, _, b) = part(k)?;
             host::copy_split(&Pair::new(d, b.read_only())?, usize::MAX)?; // on this thread
@@ -204,14 +205,7 @@ fn lane(e: &'static Engine, pair: &Pair<'_>, ordinal: u32, handle: StreamHandle,
         }
         Ok(())
     })();
-    let idle = outcome.is_ok() || e.driver.stream_synchronize(Some(handle)).is_ok();
-    for m in marks.into_iter().flatten() {
-        events::release(e, ordinal, m);
-    }
-    if idle {
-        bufs.into_iter().for_each(|b| stage::give_back(e, b));
-    } // else dropped: a `Buffer` is never freed, so leaked
-    outcome
+    finish(e, ordinal, Some(handle), outcome, marks, bufs)
 }
 
 /// `n` streams of device `ordinal` for lanes: idle ones of the engine, or new ones.
