@@ -177,24 +177,26 @@ fn lane(e: &'static Engine, pair: &Pair<'_>, ordinal: u32, handle: StreamHandle,
         for _ in 0..DEPTH.min(run.len()) {
             bufs.push(stage::take(e, PIECE)?); // one size: the pool keeps them
         }
+        // The slot (buffer and mark) of piece `k`: the lane's own count, from its first piece.
+        let slot = |k: usize| (k - run.start) % DEPTH;
         // Piece `k` of both regions, and the buffer of its slot holding it packed.
         let part = |k: usize| -> Result<(Held<'_>, Held<'_>, Held<'_>)> {
             let (a, len) = (cut(k), cut(k + 1) - cut(k));
             let (d, s) = (pair.dst().window(a, len)?, pair.src().window(a, len)?);
-            let b = raw::buffer_held(&bufs[k % DEPTH], d.region())?;
+            let b = raw::buffer_held(&bufs[slot(k)], d.region())?;
             Ok((d, s, b))
         };
         let issue = |marks: &mut [Option<Mark>], k: usize| -> Result<()> {
             let (_, s, b) = part(k)?;
             raw::issue_pair(e, &Pair::new(b, s)?, stream)?;
-            marks[k % DEPTH] = events::record(e, ordinal, stream)?;
+            marks[slot(k)] = events::record(e, ordinal, stream)?;
             Ok(())
         };
         for k in run.start..(run.start + DEPTH).min(run.end) {
             issue(&mut marks, k)?;
         }
         for k in run.clone() {
-            if let Some(m) = marks[k % DEPTH].take() {
+            if let Some(m) = marks[slot(k)].take() {
                 wait_for(e, ordinal, m)?;
             }
             let (d, _, b) = part(k)?;

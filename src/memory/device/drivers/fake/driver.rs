@@ -66,11 +66,17 @@ fn page_locked(addr: usize) -> bool {
     locked().range(..=addr).next_back().is_some_and(|(&a, &len)| addr < a + len)
 }
 
+/// The driver call named `call`, or an error that lists them.
+pub(super) fn call_name(call: &str) -> Result<&'static str> {
+    match CALLS.iter().find(|&&c| c == call) {
+        Some(&name) => Ok(name),
+        None => bail!(InvalidArgument, "\"{call}\" is not a driver call of the test device (one of {})", CALLS.join(", ")),
+    }
+}
+
 /// See `test_device::fail_driver_call`.
 pub(super) fn fail(call: &str, nth: u64) -> Result<()> {
-    let Some(&name) = CALLS.iter().find(|&&c| c == call) else {
-        bail!(InvalidArgument, "\"{call}\" is not a driver call of the test device (one of {})", CALLS.join(", "));
-    };
+    let name = call_name(call)?;
     FAULTS.with(|f| {
         let mut f = f.borrow_mut();
         f.retain(|(c, _)| *c != name);
@@ -111,9 +117,12 @@ fn enter(call: &'static str) -> Result<()> {
         })
         .ok()
         .flatten();
-    if due.is_some() {
+    if call == "copy_async" {
+        super::count_queued(current());
+    }
+    if due.is_some() || super::device_fault_due(current(), call) {
         let kind = if matches!(call, "alloc" | "host_register") { ErrorKind::OutOfMemory } else { ErrorKind::Device };
-        return Err(Error::new(kind, format!("{call} failed: injected by the test device (test_device::fail_driver_call)")));
+        return Err(Error::new(kind, format!("{call} failed: injected by the test device (test_device::fail_driver_call or fail_device_call)")));
     }
     Ok(())
 }

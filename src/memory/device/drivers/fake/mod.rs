@@ -21,6 +21,7 @@ use crate::memory::Backend;
 use crate::space::SpaceKind;
 use crate::error::{bail, Result};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::Duration;
 
 /// How many test-device ordinals exist.
@@ -42,6 +43,11 @@ struct Device {
     keeps: AtomicBool,
     /// Device blocks may grow in place ([`set_grows_in_place`]).
     grows: AtomicBool,
+    /// Copies queued on the device's streams, from any thread ([`queued_copies`]).
+    queued: AtomicU64,
+    /// Calls to fail on any thread that has the device bound ([`fail_device_call`]), and whether any is.
+    faults: Mutex<Vec<(&'static str, u64)>>,
+    faulty: AtomicBool,
 }
 
 #[allow(clippy::declare_interior_mutable_const)]
@@ -53,6 +59,9 @@ const DEVICE: Device = Device {
     // Not under Miri: it cannot see a block kept by its address (an integer) and calls it leaked.
     keeps: AtomicBool::new(!cfg!(miri)),
     grows: AtomicBool::new(false),
+    queued: AtomicU64::new(0),
+    faults: Mutex::new(Vec::new()),
+    faulty: AtomicBool::new(false),
 };
 static DEVICES: [Device; ORDINALS as usize] = [DEVICE; ORDINALS as usize];
 
@@ -234,6 +243,70 @@ pub fn used_bytes(ordinal: u32) -> Result<usize> {
 pub fn kept_bytes(ordinal: u32) -> Result<usize> {
     device(ordinal)?;
     Ok(ENGINE.kept.bytes(ordinal))
+}
+
+/// Make the `nth` call named `call` of the test device's driver from now on
+/// with device `ordinal` bound, on any thread, fail (1: the next one; 0 clears
+/// it): a failure of work the engine spreads over threads (a pipelined copy's
+/// lanes), where [`fail_driver_call`] sees only the caller's own calls.
+///
+/// ```
+/// use dualview::{DualView, Dims, ErrorKind, Space};
+/// use dualview::memory::test_device;
+/// test_device::set_registers_mirror(40, false).unwrap(); // a pageable mirror: 16 MiB go in pieces
+/// let a = DualView::<u8, Dims<1>>::builder("x", Dims::new([16 << 20]).unwrap()).device(Space::test_device(40)).build().unwrap();
+/// a.modify_device().unwrap();
+/// test_device::fail_device_call(40, "copy_async", 2).unwrap();
+/// assert_eq!(a.sync_host().unwrap_err().kind(), ErrorKind::Device); // one of its pieces failed
+/// assert!(a.need_sync_host());
+/// assert!(test_device::fail_device_call(40, "no_such_call", 1).is_err());
+/// ```
+pub fn fail_device_call(ordinal: u32, call: &str, nth: u64) -> Result<()> {
+    let d = device(ordinal)?;
+    let name = driver::call_name(call)?;
+    let mut f = d.faults.lock().unwrap_or_else(|e| e.into_inner());
+    f.retain(|(c, _)| *c != name);
+    if nth > 0 {
+        f.push((name, nth));
+    }
+    d.faulty.store(!f.is_empty(), Ordering::SeqCst);
+    Ok(())
+}
+
+/// Whether the failure of `call` that [`fail_device_call`] set on `ordinal` is due now (counted).
+fn device_fault_due(ordinal: u32, call: &str) -> bool {
+    let Ok(d) = device(ordinal) else { return false };
+    if !d.faulty.load(Ordering::SeqCst) {
+        return false;
+    }
+    let mut f = d.faults.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(i) = f.iter().position(|(c, _)| *c == call) else { return false };
+    f[i].1 -= 1;
+    let due = f[i].1 == 0;
+    if due {
+        f.swap_remove(i);
+        d.faulty.store(!f.is_empty(), Ordering::SeqCst);
+    }
+    due
+}
+
+/// Count one copy queued on device `ordinal` (see [`queued_copies`]).
+fn count_queued(ordinal: u32) {
+    if let Ok(d) = device(ordinal) {
+        d.queued.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+/// How many copies were queued on test device `ordinal`'s streams so far, from any
+/// thread (the engine's pieces of a pipelined copy, which [`driver_calls`] sees only on its own thread).
+///
+/// ```
+/// # use dualview::memory::test_device;
+/// assert!(test_device::queued_copies(41).is_ok());
+/// assert!(test_device::queued_copies(test_device::ORDINALS).is_err());
+/// ```
+pub fn queued_copies(ordinal: u32) -> Result<u64> {
+    Ok(device(ordinal)?.queued.load(Ordering::SeqCst))
 }
 
 /// Make the `nth` call named `call` of the test device's driver from now on,
