@@ -16,6 +16,8 @@ cargo test --all-targets --features $FEATURES
 echo "== Rust: without the default cuda feature (no cudarc in the library)"
 # The ledger at production shapes (40 s in a debug build) depends on no feature: it ran above.
 cargo test --no-default-features --lib --test rust_api --test bad_input --test model -- --skip the_ledger_holds_at_production_shapes
+echo "== Rust: the pipelined copies with 16 copy threads (as many lanes as a GPU node's cores)"
+DV_COPY_THREADS=16 cargo test --features $FEATURES --test pipeline
 echo "== Rust: clippy (warnings are errors), with every feature and without cuda"
 if cargo clippy --version >/dev/null 2>&1; then
     cargo clippy --all-targets --features $FEATURES -- -D warnings
