@@ -8,8 +8,8 @@
 //!
 //! | direction | how |
 //! | --- | --- |
-//! | host to device | a ring: the host's threads pack chunk `k` into a buffer the device has finished with; the device copies it in |
-//! | device to host | lanes: each copy thread has its own stream, [`DEPTH`] buffers and its own slice of the host region, cut into pieces at [`PIECE`] boundaries of the host's addresses (one huge page each); it copies piece `k + DEPTH` while it unpacks piece `k`, meeting no other thread (1 GiB into never-written memory on an H100: 35.5 ms against the ring's 44.1, `benches/pipeline_probe.cu`) |
+//! | host to device, and to the host below [`LANES_MIN`] | a ring: the host's threads pack chunk `k` into a buffer the device has finished with; the device copies it in |
+//! | device to host, from [`LANES_MIN`] | lanes: each copy thread has its own stream, [`DEPTH`] buffers and its own slice of the host region, cut into pieces at [`PIECE`] boundaries of the host's addresses (one huge page each); it copies piece `k + DEPTH` while it unpacks piece `k`, meeting no other thread (1 GiB into never-written memory on an H100: 35.5 ms against the ring's 44.1, `benches/pipeline_probe.cu`) |
 //!
 //! The buffers come from the engine's staging pool (`stage.rs`), the lanes'
 //! streams from the engine's own (kept once made).
@@ -35,6 +35,9 @@ const PIECE: usize = 2 << 20;
 const DEPTH: usize = 2;
 /// The largest element copied in lanes (larger ones take the ring).
 const LANE_ELEM_MAX: usize = 4096;
+/// The smallest copy to the host that runs in lanes (smaller ones take the ring,
+/// measured in the gate runs; every lane then has at least two pieces).
+const LANES_MIN: usize = 64 << 20;
 
 /// Whether a copy of `bytes` contiguous bytes of `elem_size`-byte elements,
 /// pageable host memory on one side, on `stream`, takes the pipeline: the
@@ -49,7 +52,7 @@ pub(super) fn wants(bytes: usize, elem_size: usize, stream: Stream, pageable: bo
 pub(super) fn copy(e: &'static Engine, pair: &Pair<'_>, bytes: usize, ordinal: u32) -> Result<()> {
     // By memory, not by host access: the test device's memory is host-readable.
     let to_device = mem(pair.dst().space()).on_device();
-    if !to_device && pair.dst().region().elem_size <= LANE_ELEM_MAX {
+    if !to_device && bytes >= LANES_MIN && pair.dst().region().elem_size <= LANE_ELEM_MAX {
         return lanes(e, pair, ordinal);
     }
     ring(e, pair, bytes, ordinal, to_device)
