@@ -103,7 +103,7 @@ fn a_large_sync_host_runs_in_lanes_that_land_exactly_from_any_offset() {
         assert_eq!(count(&calls, "copy"), 0, "not the driver's one pageable copy: {calls:?}");
         assert!(test_device::queued_copies(dev).unwrap() - queued >= 40, "in pieces of 2 MiB, on any thread");
         let made = count(&calls, "stream_create");
-        assert!(if round == 0 { (1..=16).contains(&made) } else { made == 0 }, "round {round}: a stream a lane, made once: {made}");
+        assert!(if round == 0 { made >= 1 } else { made == 0 }, "round {round}: a stream a lane, made once: {made}");
         assert_eq!(wrong(&a, Side::Host, d), (vec![], 0), "round {round}: the host after sync_host");
         assert!(!a.need_sync_host() && !a.need_sync_device());
     }
@@ -126,7 +126,13 @@ fn a_large_sync_host_runs_in_lanes_that_land_exactly_from_any_offset() {
 fn a_failed_chunk_leaves_the_sync_to_do_and_the_retry_lands() {
     let dev = 51;
     let _late = Late::new(dev, false, 1);
-    let n = 9 * MIB; // 72 MiB: lanes to the host, four chunks of the ring to the device
+    // 32 MiB: the ring both ways; 72 MiB: lanes to the host, four chunks of the ring to the device.
+    for n in [4 * MIB, 9 * MIB] {
+        failed_chunks(dev, n);
+    }
+}
+
+fn failed_chunks(dev: u32, n: usize) {
     let a = dv("ring-fail", dev, n);
     for (call, nth) in [("copy_async", 3), ("event_record", 2), ("event_synchronize", 2)] {
         write(&a, Side::Device, |i| i as i64 - 11);

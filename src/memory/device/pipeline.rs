@@ -9,16 +9,18 @@
 //! | direction | how |
 //! | --- | --- |
 //! | host to device, and to the host below [`LANES_MIN`] | a ring: the host's threads pack chunk `k` into a buffer the device has finished with; the device copies it in |
-//! | device to host, from [`LANES_MIN`] | lanes: each copy thread has its own stream, [`DEPTH`] buffers and its own slice of the host region, cut into pieces at [`PIECE`] boundaries of the host's addresses (one huge page each); it copies piece `k + DEPTH` while it unpacks piece `k`, meeting no other thread (1 GiB into never-written memory on an H100: 35.5 ms against the ring's 44.1, `benches/pipeline_probe.cu`) |
+//! | device to host, from [`LANES_MIN`] | lanes: each copy thread has its own stream, [`DEPTH`] buffers and its own slice of the host region, cut into pieces at [`PIECE`] boundaries of the host's addresses (one huge page each); the device copies its next piece while it unpacks the last, meeting no other thread (1 GiB into never-written memory on an H100: 35.5 ms against the ring's 44.1 in `benches/pipeline_probe.cu`) |
 //!
 //! The buffers come from the engine's staging pool (`stage.rs`), the lanes'
 //! streams from the engine's own (kept once made).
 
 use super::{events, mem, raw, stage, Engine, Mark, StreamHandle};
-use crate::error::{Error, Result};
+use crate::error::{bail, err, Error, Result};
 use crate::memory::{host, Held, Pair, LARGE_COPY};
 use crate::space::Stream;
 use std::ops::Range;
+use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 /// The bytes of one buffer, the largest chunk. A copy is cut into chunks of
@@ -36,7 +38,7 @@ const DEPTH: usize = 2;
 /// The largest element copied in lanes (larger ones take the ring).
 const LANE_ELEM_MAX: usize = 4096;
 /// The smallest copy to the host that runs in lanes (smaller ones take the ring,
-/// measured in the gate runs; every lane then has at least two pieces).
+/// measured in the gate runs; with up to 16 copy threads every lane has two pieces or more).
 const LANES_MIN: usize = 64 << 20;
 
 /// Whether a copy of `bytes` contiguous bytes of `elem_size`-byte elements,
@@ -139,39 +141,73 @@ fn wait_for(e: &Engine, ordinal: u32, m: Mark) -> Result<()> {
 /// each over its own run of pieces, on its own stream.
 fn lanes(e: &'static Engine, pair: &Pair<'_>, ordinal: u32) -> Result<()> {
     let dst = pair.dst().region();
-    let (es, n) = (dst.elem_size, pair.dst().len());
-    // Piece 0 ends at the first PIECE boundary of the host addresses (or holds a piece's
-    // elements when that boundary is within the first element); each later one holds `per`.
-    let per = PIECE / es;
-    let first = match (PIECE - dst.ptr as usize % PIECE) / es {
-        0 => per,
-        f => f,
-    };
-    let pieces = if n <= first { 1 } else { 1 + (n - first).div_ceil(per) };
-    let cut = move |k: usize| if k == 0 { 0 } else { (first + (k - 1) * per).min(n) };
-    let lanes = host::copy_threads().min(pieces);
-    // After the default stream's work so far, as the driver's copy on it would be.
+    let cuts = Cuts::new(dst.ptr as usize, dst.elem_size, pair.dst().len());
+    let lanes = host::copy_threads().min(cuts.pieces);
+    // After the default stream's work so far, as the driver's copy on it would be (a
+    // blocking sync has fenced the device already, G5: this covers any other caller).
     if let Some(m) = events::record(e, ordinal, Stream::null())? {
         wait_for(e, ordinal, m)?;
     }
     let streams = take_streams(e, ordinal, lanes)?;
     let failed: Mutex<Option<Error>> = Mutex::new(None);
+    let stop = AtomicBool::new(false);
+    // Lanes that failed: their streams may still hold work, and are not kept.
+    let broken: Mutex<Vec<usize>> = Mutex::new(Vec::new());
     let shared = raw::Shared(pair);
     let each = |i: usize| {
-        let run = i * pieces / lanes..(i + 1) * pieces / lanes;
-        if let Err(err) = lane(e, shared.pair(), ordinal, streams[i], run, &cut) {
+        let run = i * cuts.pieces / lanes..(i + 1) * cuts.pieces / lanes;
+        // A panic stays in its lane: the others finish, the streams go back, the copy fails.
+        let done = std::panic::catch_unwind(AssertUnwindSafe(|| lane(e, shared.pair(), ordinal, streams[i], run, &cuts, &stop)))
+            .unwrap_or_else(|_| Err(err!(Internal, "a lane of a copy to the host panicked (a dualview bug)")));
+        if let Err(err) = done {
+            // The error first, then the stop: a lane that stops never reports before it.
             failed.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert(err);
+            stop.store(true, Ordering::Release);
+            broken.lock().unwrap_or_else(|p| p.into_inner()).push(i);
         }
     };
     host::run_scoped(lanes, &each);
-    give_streams(e, ordinal, streams);
+    let broken = broken.into_inner().unwrap_or_else(|p| p.into_inner());
+    let kept = streams.iter().enumerate().filter(|(i, _)| !broken.contains(i)).map(|(_, &s)| s).collect();
+    give_streams(e, ordinal, kept);
     failed.into_inner().unwrap_or_else(|p| p.into_inner()).map_or(Ok(()), Err)
 }
 
-/// One lane: pieces `run` of `pair` (piece `k`: elements `cut(k)..cut(k + 1)`),
-/// copied on `stream` into the lane's buffers and unpacked on this thread.
+/// How a copy of `n` elements of `es` bytes to host address `addr` is cut into
+/// pieces: piece 0 ends at the first [`PIECE`] boundary of the host addresses (or
+/// holds a piece's elements when that boundary lies within the first element),
+/// each later one holds `per` elements; every piece is of 1 to [`PIECE`] bytes.
+#[derive(Clone, Copy, Debug)]
+struct Cuts {
+    n: usize,
+    first: usize,
+    per: usize,
+    pieces: usize,
+}
+
+impl Cuts {
+    /// The cuts of `n` (at least 1) elements of `es` bytes (1 to [`PIECE`]) from `addr`.
+    fn new(addr: usize, es: usize, n: usize) -> Cuts {
+        let per = PIECE / es;
+        let first = match (PIECE - addr % PIECE) / es {
+            0 => per,
+            f => f,
+        };
+        let pieces = if n <= first { 1 } else { 1 + (n - first).div_ceil(per) };
+        Cuts { n, first, per, pieces }
+    }
+
+    /// The first element of piece `k` (`n` for `k == pieces`).
+    fn at(&self, k: usize) -> usize {
+        if k == 0 { 0 } else { (self.first + (k - 1) * self.per).min(self.n) }
+    }
+}
+
+/// One lane: pieces `run` of `pair` (piece `k`: elements `cuts.at(k)..cuts.at(k + 1)`),
+/// copied on `stream` into the lane's buffers and unpacked on this thread; it
+/// stops before its next piece once `stop` is set (another lane failed).
 /// Complete on return, failed or not (a buffer whose copy may still run is leaked).
-fn lane(e: &'static Engine, pair: &Pair<'_>, ordinal: u32, handle: StreamHandle, run: Range<usize>, cut: &dyn Fn(usize) -> usize) -> Result<()> {
+fn lane(e: &'static Engine, pair: &Pair<'_>, ordinal: u32, handle: StreamHandle, run: Range<usize>, cuts: &Cuts, stop: &AtomicBool) -> Result<()> {
     let stream = handle.stream();
     let _bound = e.bind(ordinal)?;
     let mut bufs = Vec::with_capacity(DEPTH);
@@ -184,7 +220,7 @@ fn lane(e: &'static Engine, pair: &Pair<'_>, ordinal: u32, handle: StreamHandle,
         let slot = |k: usize| (k - run.start) % DEPTH;
         // Piece `k` of both regions, and the buffer of its slot holding it packed.
         let part = |k: usize| -> Result<(Held<'_>, Held<'_>, Held<'_>)> {
-            let (a, len) = (cut(k), cut(k + 1) - cut(k));
+            let (a, len) = (cuts.at(k), cuts.at(k + 1) - cuts.at(k));
             let (d, s) = (pair.dst().window(a, len)?, pair.src().window(a, len)?);
             let b = raw::buffer_held(&bufs[slot(k)], d.region())?;
             Ok((d, s, b))
@@ -199,6 +235,9 @@ fn lane(e: &'static Engine, pair: &Pair<'_>, ordinal: u32, handle: StreamHandle,
             issue(&mut marks, k)?;
         }
         for k in run.clone() {
+            if stop.load(Ordering::Acquire) {
+                bail!(Internal, "stopped: another lane of the copy failed"); // the first error is reported
+            }
             if let Some(m) = marks[slot(k)].take() {
                 wait_for(e, ordinal, m)?;
             }
@@ -243,4 +282,35 @@ fn take_streams(e: &Engine, ordinal: u32, n: usize) -> Result<Vec<StreamHandle>>
 /// Give streams from [`take_streams`] back to the engine (never released: kept for the process).
 fn give_streams(e: &Engine, ordinal: u32, streams: Vec<StreamHandle>) {
     e.lanes.lock().unwrap_or_else(|p| p.into_inner()).extend(streams.into_iter().map(|s| (ordinal, s)));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every cut covers `0..n` exactly, in pieces of 1 to `PIECE` bytes, at piece
+    /// boundaries of the host addresses where the element size divides `PIECE`.
+    #[test]
+    fn cuts_cover_every_element_once_in_pieces_of_at_most_a_buffer() {
+        let sizes = [1, 2, 3, 4, 8, 12, 16, 24, 40, 100, 1000, 4096, PIECE / 2 + 1, PIECE];
+        let offsets = [0, 1, 8, 4095, 4096, PIECE / 2, PIECE - 8, PIECE - 1];
+        for es in sizes {
+            for off in offsets {
+                let addr = 7 * PIECE + off;
+                for n in [1, 2, 3, PIECE / es, PIECE / es + 1, 3 * PIECE / es + 5, 40 * PIECE / es] {
+                    let n = n.max(1);
+                    let c = Cuts::new(addr, es, n);
+                    assert_eq!(c.at(0), 0);
+                    assert_eq!(c.at(c.pieces), n, "es {es} off {off} n {n}: the last cut is the end");
+                    for k in 0..c.pieces {
+                        let bytes = (c.at(k + 1) - c.at(k)) * es;
+                        assert!(bytes > 0 && bytes <= PIECE, "es {es} off {off} n {n} piece {k}: {bytes} bytes");
+                        if k > 0 && PIECE.is_multiple_of(es) && off.is_multiple_of(es) {
+                            assert_eq!((addr + c.at(k) * es) % PIECE, 0, "es {es} off {off} piece {k} starts on a boundary");
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

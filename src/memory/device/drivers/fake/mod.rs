@@ -257,7 +257,7 @@ pub fn kept_bytes(ordinal: u32) -> Result<usize> {
 /// let a = DualView::<u8, Dims<1>>::builder("x", Dims::new([16 << 20]).unwrap()).device(Space::test_device(40)).build().unwrap();
 /// a.modify_device().unwrap();
 /// test_device::fail_device_call(40, "copy_async", 2).unwrap();
-/// assert_eq!(a.sync_host().unwrap_err().kind(), ErrorKind::Device); // one of its pieces failed
+/// assert_eq!(a.sync_host().unwrap_err().kind(), ErrorKind::Device); // one of its chunks failed
 /// assert!(a.need_sync_host());
 /// assert!(test_device::fail_device_call(40, "no_such_call", 1).is_err());
 /// ```
