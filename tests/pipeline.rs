@@ -32,6 +32,19 @@ fn count(calls: &[&str], name: &str) -> usize {
     calls.iter().filter(|c| **c == name).count()
 }
 
+/// Write `d` on the device, mark it, and sync the host: not the driver's one pageable
+/// copy but at least `pieces` queued ones, on any thread. This thread's driver calls.
+fn sync_host_in_pieces(a: &DualView<i64, Dims<1>>, dev: u32, d: impl Fn(usize) -> i64, pieces: u64) -> Vec<&'static str> {
+    write(a, Side::Device, d);
+    a.modify_device().unwrap();
+    let queued = test_device::queued_copies(dev).unwrap();
+    let (r, calls) = test_device::driver_calls(|| a.sync_host());
+    r.unwrap();
+    assert_eq!(count(&calls, "copy"), 0, "not the driver's one pageable copy: {calls:?}");
+    assert!(test_device::queued_copies(dev).unwrap() - queued >= pieces, "in pieces, on any thread");
+    calls
+}
+
 /// Test device `dev`, its mirrors registering or not, its streams (the default
 /// one included) running each copy `delay_ms` late until the value is dropped.
 struct Late(u32);
@@ -65,13 +78,7 @@ fn a_large_pageable_sync_runs_through_the_ring_and_lands_exactly() {
         assert!(count(&calls, "copy_async") >= 4, "chunked: {calls:?}");
         assert_eq!(wrong(&a, Side::Device, h), (vec![], 0), "round {round}: the device after sync_device");
         let d = move |i: usize| -(i as i64) - 7 * round;
-        write(&a, Side::Device, d);
-        a.modify_device().unwrap();
-        let queued = test_device::queued_copies(dev).unwrap();
-        let (r, calls) = test_device::driver_calls(|| a.sync_host());
-        r.unwrap();
-        assert_eq!(count(&calls, "copy"), 0, "not the driver's one pageable copy: {calls:?}");
-        assert!(test_device::queued_copies(dev).unwrap() - queued >= 4, "in pieces, on any thread");
+        sync_host_in_pieces(&a, dev, d, 4);
         assert_eq!(wrong(&a, Side::Host, d), (vec![], 0), "round {round}: the host after sync_host");
         assert!(!a.need_sync_host() && !a.need_sync_device());
     }
@@ -95,13 +102,7 @@ fn a_large_sync_host_runs_in_lanes_that_land_exactly_from_any_offset() {
     for round in 0..3i64 {
         // Later rounds reuse the lanes' buffers and streams: their old contents must not land.
         let d = move |i: usize| (i as i64) * 11 - 5 * round;
-        write(&a, Side::Device, d);
-        a.modify_device().unwrap();
-        let queued = test_device::queued_copies(dev).unwrap();
-        let (r, calls) = test_device::driver_calls(|| a.sync_host());
-        r.unwrap();
-        assert_eq!(count(&calls, "copy"), 0, "not the driver's one pageable copy: {calls:?}");
-        assert!(test_device::queued_copies(dev).unwrap() - queued >= 40, "in pieces of 2 MiB, on any thread");
+        let calls = sync_host_in_pieces(&a, dev, d, 40); // 2 MiB each
         let made = count(&calls, "stream_create");
         assert!(if round == 0 { made >= 1 } else { made == 0 }, "round {round}: a stream a lane, made once: {made}");
         assert_eq!(wrong(&a, Side::Host, d), (vec![], 0), "round {round}: the host after sync_host");
