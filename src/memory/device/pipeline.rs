@@ -149,10 +149,10 @@ fn lanes(e: &'static Engine, pair: &Pair<'_>, ordinal: u32) -> Result<()> {
         wait_for(e, ordinal, m)?;
     }
     let streams = take_streams(e, ordinal, lanes)?;
-    let failed: Mutex<Option<Error>> = Mutex::new(None);
+    // The lanes that failed, in the order they did: the first error is the copy's, and their
+    // streams may still hold work, so they are not kept.
+    let failed: Mutex<Vec<(usize, Error)>> = Mutex::new(Vec::new());
     let stop = AtomicBool::new(false);
-    // Lanes that failed: their streams may still hold work, and are not kept.
-    let broken: Mutex<Vec<usize>> = Mutex::new(Vec::new());
     let shared = raw::Shared(pair);
     let each = |i: usize| {
         let run = i * cuts.pieces / lanes..(i + 1) * cuts.pieces / lanes;
@@ -161,16 +161,15 @@ fn lanes(e: &'static Engine, pair: &Pair<'_>, ordinal: u32) -> Result<()> {
             .unwrap_or_else(|_| Err(err!(Internal, "a lane of a copy to the host panicked (a dualview bug)")));
         if let Err(err) = done {
             // The error first, then the stop: a lane that stops never reports before it.
-            failed.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert(err);
+            failed.lock().unwrap_or_else(|p| p.into_inner()).push((i, err));
             stop.store(true, Ordering::Release);
-            broken.lock().unwrap_or_else(|p| p.into_inner()).push(i);
         }
     };
     host::run_scoped(lanes, &each);
-    let broken = broken.into_inner().unwrap_or_else(|p| p.into_inner());
-    let kept = streams.iter().enumerate().filter(|(i, _)| !broken.contains(i)).map(|(_, &s)| s).collect();
+    let failed = failed.into_inner().unwrap_or_else(|p| p.into_inner());
+    let kept = streams.iter().enumerate().filter(|(i, _)| !failed.iter().any(|(f, _)| f == i)).map(|(_, &s)| s).collect();
     give_streams(e, ordinal, kept);
-    failed.into_inner().unwrap_or_else(|p| p.into_inner()).map_or(Ok(()), Err)
+    failed.into_iter().next().map_or(Ok(()), |(_, err)| Err(err))
 }
 
 /// How a copy of `n` elements of `es` bytes to host address `addr` is cut into
