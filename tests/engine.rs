@@ -608,6 +608,53 @@ fn small_device_blocks_are_kept_and_reused() {
     assert_ne!(b.raw().view(Side::Device).unwrap().data() as usize, at);
 }
 
+/// A small DualView takes a slot that holds zeros already (DECISIONS G20): a new slab is
+/// zeroed whole, freed slots are zeroed together when the clean ones run out. The oracle:
+/// what the device side reads after the slots held other DualViews' values.
+#[test]
+fn small_dualviews_take_zeroed_slots_with_no_driver_call() {
+    let dev = 62;
+    test_device::set_keeps_small_blocks(dev, true).unwrap(); // as on CUDA
+    let (first, calls) = test_device::driver_calls(|| dv::<i64>("slab", dev, 8));
+    assert_eq!((count(&calls, "alloc"), count(&calls, "memset_async"), count(&calls, "synchronize")), (1, 1, 1), "{calls:?}");
+    let (second, calls) = test_device::driver_calls(|| dv::<i64>("clean", dev, 8));
+    assert!(!calls.iter().any(|c| ["alloc", "memset_async", "synchronize"].contains(c)), "a clean slot: {calls:?}");
+    assert_eq!(raw_values::<i64>(second.raw(), Side::Device), vec![0; 8]);
+    // Three slabs' worth written and freed (dirty), then made again: every one reads zero.
+    for round in 0..3 {
+        let live: Vec<_> = (0..600).map(|i| dv::<i64>("dirty", dev, 8 + i % 24)).collect();
+        for (i, a) in live.iter().enumerate() {
+            assert_eq!(raw_values::<i64>(a.raw(), Side::Device), vec![0; 8 + i % 24], "round {round}, DualView {i}");
+            write_device(a, |j| (round * 1000 + i + j + 1) as i64);
+        }
+        let (_, calls) = test_device::driver_calls(|| drop(live));
+        assert!(!calls.contains(&"memset_async"), "a free zeroes nothing: {calls:?}");
+    }
+    let (made, calls) = test_device::driver_calls(|| (0..600).map(|i| dv::<i64>("again", dev, 8 + i % 24)).collect::<Vec<_>>());
+    assert!(made.iter().all(|a| raw_values::<i64>(a.raw(), Side::Device).iter().all(|&v| v == 0)), "a reused slot reads zero");
+    let (memsets, waits) = (count(&calls, "memset_async"), count(&calls, "synchronize"));
+    assert!(waits > 0 && waits <= 12 && memsets <= 12 * 64, "dirty slots zeroed together: {memsets} memsets, {waits} waits for 600 DualViews");
+    drop(made);
+    drop((first, second));
+    // A zeroing that fails makes nothing and hands out no dirty slot as zeroed: a slab's 256
+    // slots taken, 200 of them written and freed, so that none is clean.
+    let dev = 63;
+    test_device::set_keeps_small_blocks(dev, true).unwrap();
+    let mut live: Vec<_> = (0..256).map(|_| dv::<i64>("full", dev, 8)).collect();
+    assert_eq!(test_device::used_bytes(dev).unwrap(), 64 << 10, "one slab");
+    for a in &live {
+        write_device(a, |j| j as i64 - 99);
+    }
+    live.truncate(56);
+    test_device::fail_driver_call("memset_async", 1).unwrap();
+    let e = DualView::<i64, Dims<1>>::builder("fails", Dims::new([8]).unwrap()).device(Space::test_device(dev)).build().unwrap_err();
+    assert!(e.message().contains("memset_async failed"), "{e}");
+    let after: Vec<_> = (0..200).map(|_| dv::<i64>("after", dev, 8)).collect();
+    assert_eq!(test_device::used_bytes(dev).unwrap(), 64 << 10, "the same slab's slots");
+    assert!(after.iter().all(|a| raw_values::<i64>(a.raw(), Side::Device) == vec![0; 8]), "after the failure, every slot reads zero");
+    drop((live, after));
+}
+
 #[test]
 fn a_device_out_of_memory_frees_the_kept_blocks_and_retries() {
     let dev = 48;

@@ -170,6 +170,30 @@ impl DeviceBackend {
         }
     }
 
+    /// A zeroed slot of `first`'s class: `first`, dirty, is zeroed with the class's
+    /// other dirty slots (one synchronize for all, DECISIONS G20); one of them is
+    /// returned, the others go back clean. On a failure every one goes back dirty
+    /// once a synchronize succeeds (else none ever does).
+    fn zero_dirty(&self, ordinal: u32, first: Block) -> Result<Block> {
+        let blocks::Dirty { mut slots, runs } = self.engine.kept.take_dirty(ordinal, first);
+        match raw::zero_runs(self.engine, &runs) {
+            Ok(()) => {
+                let mine = slots.swap_remove(0);
+                for slab in self.engine.kept.give_clean(ordinal, slots) {
+                    raw::free(self.engine, slab, self.mem);
+                }
+                Ok(mine)
+            }
+            Err(e) => {
+                let idle = self.driver().synchronize().is_ok();
+                for b in slots {
+                    self.give_back(ordinal, b, idle);
+                }
+                Err(e)
+            }
+        }
+    }
+
     /// Free `block`: a slot back to its slab (an idle slab past the few kept
     /// then goes to the driver) when `idle` (no queued work can still use it;
     /// else it is never handed out again), any other block to the driver.
@@ -208,24 +232,35 @@ impl Backend for DeviceBackend {
         let class = self.kept_size(ordinal, bytes);
         let size = class.unwrap_or(bytes);
         let failed = |e: Error| Error::new(e.kind(), format!("{space}: allocation of {bytes} bytes: {}", e.message()));
-        let block = if class.is_some_and(blocks::is_slot_size) {
-            match self.engine.kept.take_slot(ordinal, size) {
-                Some(b) => b,
+        // A slot comes zeroed from its slab (a clean slot, a new slab zeroed whole, or dirty
+        // slots zeroed together); any other block is zeroed here.
+        let (block, zero_here) = if class.is_some_and(blocks::is_slot_size) {
+            match self.engine.kept.take_slot(ordinal, size, zeroed) {
+                Some((b, clean)) if zeroed && !clean => (self.zero_dirty(ordinal, b)?, false),
+                Some((b, _)) => (b, false),
                 None => match self.alloc_or_drain(ordinal, blocks::SLAB) {
-                    Ok(slab) => self.engine.kept.add_slab(ordinal, size, slab),
+                    Ok(slab) => {
+                        if zeroed && let Err(e) = raw::zero_new(self.engine, &slab, self.mem, blocks::SLAB) {
+                            // Never carved: the driver's free (which waits for the device) takes it.
+                            raw::free(self.engine, slab, self.mem);
+                            return Err(e);
+                        }
+                        (self.engine.kept.add_slab(ordinal, size, slab, zeroed), false)
+                    }
                     // No room for a slab: a block of its own, as before slabs (its free, not a
                     // slot, goes to the driver).
-                    Err(e) if e.kind() == crate::error::ErrorKind::OutOfMemory => self.alloc_or_drain(ordinal, size).map_err(failed)?,
+                    Err(e) if e.kind() == crate::error::ErrorKind::OutOfMemory => (self.alloc_or_drain(ordinal, size).map_err(failed)?, zeroed),
                     Err(e) => return Err(failed(e)),
                 },
             }
         } else {
-            match class.and_then(|c| self.engine.kept.take(ordinal, c)) {
+            let b = match class.and_then(|c| self.engine.kept.take(ordinal, c)) {
                 Some(b) => b,
                 None => self.alloc_or_drain(ordinal, size).map_err(failed)?,
-            }
+            };
+            (b, zeroed)
         };
-        if let Err(e) = if zeroed { raw::zero_new(self.engine, &block, self.mem, bytes) } else { Ok(()) } {
+        if let Err(e) = if zero_here { raw::zero_new(self.engine, &block, self.mem, bytes) } else { Ok(()) } {
             // A slot goes back only once no queued zeroing can still write it (as in `deallocate`).
             let idle = self.driver().synchronize().is_ok();
             self.give_back(ordinal, block, idle);

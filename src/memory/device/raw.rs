@@ -63,6 +63,18 @@ pub(super) fn zero_new(e: &Engine, block: &Block, mem: Mem, bytes: usize) -> Res
     unsafe { e.driver.memset_async(a, Word::W8(0), bytes, None) }.and_then(|()| e.driver.synchronize())
 }
 
+/// Zero `runs` (address, bytes) of device memory on the bound device, then wait for the
+/// device: complete on return.
+pub(super) fn zero_runs(e: &Engine, runs: &[(usize, usize)]) -> Result<()> {
+    for &(at, bytes) in runs {
+        let a = Addr::new(at).ok_or_else(|| err!(Internal, "a slot at address 0"))?;
+        // SAFETY: slots of this engine's slabs on the bound device, taken from its free
+        // lists (`blocks::Kept::take_dirty`): no one else holds them, no queued work uses them.
+        unsafe { e.driver.memset_async(a, Word::W8(0), bytes, None) }?;
+    }
+    e.driver.synchronize()
+}
+
 /// Grow a device block of device `ordinal` in place (see `Driver::grow_in_place`).
 pub(super) fn grow_in_place(e: &Engine, ordinal: u32, block: &Block, new: usize) -> Result<bool> {
     let Some(a) = Addr::new(block.addr()) else { return Ok(false) };
