@@ -264,7 +264,9 @@ impl Kept {
             }
             addrs.append(&mut others);
             addrs.sort_unstable();
-            let (runs, _) = runs(&addrs, size, |a| d.slab_of(a), RUNS_MAX);
+            // At most RUNS_MAX - 1 runs before `first`, which adds one at most: none is cut.
+            let (runs, covered) = runs(&addrs, size, |a| d.slab_of(a), RUNS_MAX);
+            debug_assert_eq!(covered, addrs.len());
             return Dirty { slots: addrs.into_iter().map(|a| slot_block(a, size)).collect(), runs };
         }
         Dirty { runs: vec![(addrs[0], size)], slots: vec![slot_block(addrs[0], size)] }
