@@ -58,18 +58,18 @@ pub(super) fn zero_new(e: &Engine, block: &Block, mem: Mem, bytes: usize) -> Res
         unsafe { std::ptr::write_bytes(block.ptr(), 0, bytes) };
         return Ok(());
     }
-    let a = Addr::new(block.addr()).ok_or_else(|| err!(Internal, "a block at address 0"))?;
-    // SAFETY: device memory of the owned block, on the bound device.
-    unsafe { e.driver.memset_async(a, Word::W8(0), bytes, None) }.and_then(|()| e.driver.synchronize())
+    zero_runs(e, &[(block.addr(), bytes)])
 }
 
 /// Zero `runs` (address, bytes) of device memory on the bound device, then wait for the
-/// device: complete on return.
+/// device: complete on return. Each run lies in memory the caller owns and no queued work
+/// uses (a new block, or slots of this engine's slabs taken from its free lists by
+/// `blocks::Kept::take_dirty`).
 pub(super) fn zero_runs(e: &Engine, runs: &[(usize, usize)]) -> Result<()> {
     for &(at, bytes) in runs {
-        let a = Addr::new(at).ok_or_else(|| err!(Internal, "a slot at address 0"))?;
-        // SAFETY: slots of this engine's slabs on the bound device, taken from its free
-        // lists (`blocks::Kept::take_dirty`): no one else holds them, no queued work uses them.
+        let a = Addr::new(at).ok_or_else(|| err!(Internal, "device memory at address 0"))?;
+        // SAFETY: device memory the caller owns on the bound device, which no one else
+        // holds and no queued work uses (this function's contract above).
         unsafe { e.driver.memset_async(a, Word::W8(0), bytes, None) }?;
     }
     e.driver.synchronize()
