@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <cstdint>
 #include <functional>
 #include <vector>
 static double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
@@ -62,6 +63,46 @@ int main() {
         if (got != char(dtoh ? rep + 7 : 299 + rep)) { std::printf("FAIL %s at %zu B: read %d\n", v[k].first, n, got); std::exit(1); }
       }
     for (size_t k = 0; k < v.size(); ++k) std::printf("TINY %6zu B  %-82s %.2f us\n", n, v[k].first, median(t[k]) * 1e6);
+  }
+  // Up to 256 B without a DMA: stream memory operations carry the values (cuStreamWriteValue64,
+  // cuStreamBatchMemOp of n / 8 writes); each waits for the device before and after as above.
+  int ok64 = 0;
+  cuDeviceGetAttribute(&ok64, CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS, 0);
+  std::printf("TINY 64-bit stream memory operations: %s\n", ok64 ? "supported" : "NOT supported");
+  for (size_t n : {size_t(8), size_t(64), size_t(256), size_t(1024)}) {
+    CUstream s0 = 0;
+    auto batch = [&] {
+      CUstreamBatchMemOpParams p[256] = {};
+      for (size_t k = 0; k < n / 8; ++k) {
+        p[k].writeValue.operation = CU_STREAM_MEM_OP_WRITE_VALUE_64;
+        p[k].writeValue.address = d + 8 * k;
+        std::memcpy(&p[k].writeValue.value64, pg + 8 * k, 8);
+      }
+      return cuStreamBatchMemOp(s0, unsigned(n / 8), p, 0);
+    };
+    std::vector<std::pair<const char*, std::function<void()>>> v = {
+      {"floor: cudaMemcpy; cudaDeviceSynchronize", [&] { cudaMemcpy((void*)d, pg, n, cudaMemcpyDefault); cudaDeviceSynchronize(); }},
+      {"G8: cuCtxSync; cuMemcpyHtoDAsync(0); cuStreamSync(0); fence", [&] { cuCtxSynchronize(); cuMemcpyHtoDAsync(d, pg, n, 0); cuStreamSynchronize(0); cuCtxSynchronize(); }},
+      {"memop: cuCtxSync; cuStreamBatchMemOp(0, n/8 writes); cuStreamSync(0); fence", [&] { cuCtxSynchronize(); batch(); cuStreamSynchronize(0); cuCtxSynchronize(); }},
+      {"memop: cuCtxSync; cuStreamBatchMemOp(0, n/8 writes); fence", [&] { cuCtxSynchronize(); batch(); cuCtxSynchronize(); }},
+      {"memop, no fences: cuStreamBatchMemOp(0, n/8 writes); cuStreamSync(0)", [&] { batch(); cuStreamSynchronize(0); }},
+    };
+    if (n == 8)
+      v.push_back({"memop: cuCtxSync; cuStreamWriteValue64(0); cuStreamSync(0); fence", [&] { cuCtxSynchronize(); uint64_t x; std::memcpy(&x, pg, 8); cuStreamWriteValue64(s0, d, x, 0); cuStreamSynchronize(0); cuCtxSynchronize(); }});
+    CK(batch());
+    CK(cuCtxSynchronize());
+    std::vector<std::vector<double>> t(v.size());
+    for (int rep = 0; rep < 15; ++rep)
+      for (size_t k = 0; k < v.size(); ++k) {
+        double t0 = now();
+        for (int i = 0; i < 300; ++i) { pg[0] = pg[n - 1] = char(i + rep); v[k].second(); }
+        t[k].push_back((now() - t0) / 300);
+        char got[2] = {0, 0};
+        CK(cuMemcpyDtoH(&got[0], d, 1));
+        CK(cuMemcpyDtoH(&got[1], d + n - 1, 1));
+        if (got[0] != char(299 + rep) || got[1] != char(299 + rep)) { std::printf("FAIL %s at %zu B: read %d %d\n", v[k].first, n, got[0], got[1]); std::exit(1); }
+      }
+    for (size_t k = 0; k < v.size(); ++k) std::printf("MEMOP %5zu B  %-82s %.2f us\n", n, v[k].first, median(t[k]) * 1e6);
   }
   std::printf("tiny_routes: done\n");
   return 0;

@@ -162,6 +162,37 @@ fn element_sizes_1_2_4_8_16_fill_and_sync() {
     }
 }
 
+/// A blocking sync to the device of at most 256 contiguous bytes, 4-byte aligned, is
+/// stream writes of its values (DECISIONS G8); others are the driver's copy. At every
+/// element size, start and length around those limits the device holds what the host
+/// wrote, in the region and only there.
+#[test]
+fn tiny_syncs_to_the_device_are_exact_at_every_length_and_alignment() {
+    if !gpu("tiny_syncs_to_the_device_are_exact_at_every_length_and_alignment") {
+        return;
+    }
+    for es in [1usize, 2, 4, 8, 16] {
+        let n = 96;
+        let a = dv(Space::cuda(0), Layout::Left, &[n], es);
+        round_trip(&a, es);
+        for start in 0..4 {
+            for len in [1usize, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 92] {
+                if start + len > n {
+                    continue;
+                }
+                let before = read(&a.view(Side::Device).unwrap());
+                let sub = a.subview(&[Slice::Range(start, start + len)]).unwrap();
+                let seed = es * 1000 + start * 100 + len;
+                round_trip(&sub, seed);
+                let after = read(&a.view(Side::Device).unwrap());
+                let inside = start * es..(start + len) * es;
+                assert_eq!(&after[inside.clone()], &read(&sub.view(Side::Host).unwrap())[..], "{es} B x [{start}, {})", start + len);
+                assert!((0..n * es).filter(|k| !inside.contains(k)).all(|k| after[k] == before[k]), "{es} B x [{start}, {}): outside kept", start + len);
+            }
+        }
+    }
+}
+
 #[test]
 fn pinned_and_pageable_mirrors() {
     if !gpu("pinned_and_pageable_mirrors") {
