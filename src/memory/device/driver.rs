@@ -165,6 +165,7 @@ pub(crate) enum Value {
 
 /// The most writes [`words`] makes of [`WORDS_MAX`] bytes: a 4-byte one at each end of
 /// 8-byte ones.
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))] // the CUDA driver's
 pub(crate) const WORDS_OPS_MAX: usize = WORDS_MAX / 8 + 2;
 
 /// Call `each` with the writes that put `bytes` at device address `dst`, in order, each

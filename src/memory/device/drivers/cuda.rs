@@ -24,7 +24,8 @@
 //! `cuStreamBatchMemOp_v2` and `cuDeviceGetAttribute` of
 //! `CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS` (122).
 
-use crate::memory::device::{words, Addr, Copy2D, DeviceBackend, Dir, Driver, Engine, EnginePolicy, EventHandle, HostFn, Mem, StreamHandle, Value, Word, WORDS_OPS_MAX};
+use crate::memory::device::{words, Addr, Copy2D, DeviceBackend, Dir, Driver, Engine, EnginePolicy, EventHandle, HostFn, Mem, StreamHandle, Value, Word};
+use crate::memory::device::driver::WORDS_OPS_MAX;
 use crate::memory::Backend;
 use crate::space::{Space, SpaceKind, Stream};
 use crate::error::{bail, Error, ErrorKind, Result};
