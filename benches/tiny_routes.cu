@@ -1,7 +1,8 @@
 // The driver calls a tiny blocking sync of pageable memory could make (DECISIONS G5, G8),
 // to the device (HtoD) and to the host (DtoH): each route waits for the device before the
 // copy (G5), copies, and is complete when it returns (the bytes have landed), then the row's
-// fence; interleaved batches at 8 B to 64 KiB, the median of 15 batches each. `old` is the
+// fence; interleaved batches at 8 B to 64 KiB, the median of 15 batches each; then, to the
+// device up to 1 KiB, stream writes of the values (`MEMOP` lines, DECISIONS G8). `old` is the
 // path before G8's wait: its copy may land after the return (kept as the reference it was
 // measured against).
 // Build and run on the GPU machine:

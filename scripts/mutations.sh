@@ -8,8 +8,7 @@
 # pipelined pageable copy that does not wait for a chunk's copy, a lane of a copy to the
 # host that unpacks a piece before its copy has run, a grown mirror
 # registered by its first large copy, a churning mirror freed while it registers released
-# instead of kept, a tiny sync to the device that returns before its copy or its stream
-# writes land, a
+# instead of kept, a tiny sync to the device that returns before its copy lands, a
 # freed device slot handed out as zeroed without being zeroed), and
 # the tests it names on its first line (`# tests: --test engine`; by default the
 # model test and the fuzz engine's test; `# run: <command>` for a command other

@@ -162,10 +162,9 @@ fn element_sizes_1_2_4_8_16_fill_and_sync() {
     }
 }
 
-/// A blocking sync to the device of at most 256 contiguous bytes, 4-byte aligned, is
-/// stream writes of its values (DECISIONS G8); others are the driver's copy. At every
-/// element size, start and length around those limits the device holds what the host
-/// wrote, in the region and only there.
+/// Blocking tiny syncs to the device (DECISIONS G8) of regions of every element size,
+/// start and length up to 92 elements: the device holds what the host wrote, in the
+/// region and only there.
 #[test]
 fn tiny_syncs_to_the_device_are_exact_at_every_length_and_alignment() {
     if !gpu("tiny_syncs_to_the_device_are_exact_at_every_length_and_alignment") {

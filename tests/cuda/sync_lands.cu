@@ -2,9 +2,8 @@
 // Kokkos code with its own non-blocking stream would see it: each round writes a new value
 // into every host element, marks, syncs, and at once launches a kernel on a non-blocking
 // stream (not ordered after the legacy default stream) that counts the device elements that
-// still differ. Small DualViews take the tiny path (up to 256 B stream writes of the values, above
-// that one copy from pageable memory on the default stream, which CUDA may return from before its
-// DMA lands; then a wait for either); larger ones queue and wait.
+// still differ. Small DualViews take the tiny path (one copy from pageable memory on the default stream,
+// which CUDA may return from before its DMA lands, then a wait for it); larger ones queue and wait.
 // The control is the same sequence with a raw cudaMemcpy from pageable memory and no wait:
 // its stale count is printed (MEASURED, what this GPU does), never checked. dualview's must be 0.
 // Exit status 0 when it is; prints SKIPPED without a device.
@@ -71,7 +70,7 @@ int main(int argc, char** argv) {
       std::printf("FAIL sync_lands: no stream or counter\n");
       return 1;
     }
-    // 8 B and 256 B: stream writes; 4 KiB and 64 KiB: the tiny path's copy; 1 MiB: queued on the default stream and waited for.
+    // 8 B, 256 B, 4 KiB and 64 KiB: the tiny path; 1 MiB: queued on the default stream and waited for.
     const long sizes[] = {1, 32, 512, 8192, 131072};
     for (long n : sizes) {
       const int rounds = n > 8192 ? 2000 : 20000;

@@ -75,9 +75,6 @@ pub(super) fn copy_bound(e: &'static Engine, pair: &Pair<'_>, stream: Stream, pa
     let (dst, src) = (End::of(pair.dst()), End::of(pair.src()));
     stage::other_work_queued(); // this copy follows any host function queued before
     if stream.is_null() && tiny(dst, src, &p) {
-        if dst.mem() == Mem::Device && raw::write_words(e, &p, stream)? {
-            return Ok(true); // landed by the caller's wait for the default stream (G8)
-        }
         if pageable && staged(dst.mem() == Mem::Device, &p) {
             stage::small(e, pair)?; // complete on return
             return Ok(false);

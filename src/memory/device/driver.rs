@@ -10,7 +10,7 @@
 //! | --- | --- |
 //! | devices | `device_count`, `bind`, `restore` |
 //! | memory | `alloc`, `free`, `grow_in_place`, `can_grow_in_place` |
-//! | copies | `copy` (synchronous), `copy_async`, `copy_peer_async`, `copy_2d_async`, `write_words`, `memset_async`, `prefetch_async` |
+//! | copies | `copy` (synchronous), `copy_async`, `copy_peer_async`, `copy_2d_async`, `memset_async`, `prefetch_async` |
 //! | waiting | `synchronize`, `stream_synchronize` |
 //! | streams | `stream_create`, `stream_destroy`, `launch_host_fn` |
 //! | events | `event_create`, `event_record`, `event_query`, `event_synchronize`, `event_destroy`, `stream_wait_event` |
@@ -151,50 +151,6 @@ pub(crate) enum Word {
     W32(u32),
 }
 
-/// The most bytes one [`Driver::write_words`] writes (G8: 32 stream writes of 8 bytes).
-pub(crate) const WORDS_MAX: usize = 256;
-
-/// One stream write of [`Driver::write_words`]: a 4- or 8-byte value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Value {
-    /// Four bytes at a 4-byte aligned address.
-    V32(u32),
-    /// Eight bytes at an 8-byte aligned address.
-    V64(u64),
-}
-
-/// The most writes [`words`] makes of [`WORDS_MAX`] bytes: a 4-byte one at each end of
-/// 8-byte ones.
-#[cfg_attr(not(feature = "cuda"), allow(dead_code))] // the CUDA driver's
-pub(crate) const WORDS_OPS_MAX: usize = WORDS_MAX / 8 + 2;
-
-/// Call `each` with the writes that put `bytes` at device address `dst`, in order, each
-/// at its offset from `dst`: 8-byte values where the address is 8-byte aligned, 4-byte
-/// ones at a misaligned start and at the end. False, no call, when `dst` or the length
-/// is not a multiple of 4, or the bytes are none or more than [`WORDS_MAX`]. Allocates nothing.
-pub(crate) fn words(dst: usize, bytes: &[u8], mut each: impl FnMut(usize, Value)) -> bool {
-    let n = bytes.len();
-    if n == 0 || n > WORDS_MAX || !n.is_multiple_of(4) || !dst.is_multiple_of(4) {
-        return false;
-    }
-    let v32 = |at: usize| Value::V32(u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]));
-    let mut at = 0;
-    if !dst.is_multiple_of(8) {
-        each(0, v32(0));
-        at = 4;
-    }
-    while n - at >= 8 {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(&bytes[at..at + 8]);
-        each(at, Value::V64(u64::from_le_bytes(w)));
-        at += 8;
-    }
-    if at < n {
-        each(at, v32(at));
-    }
-    true
-}
-
 /// Work a stream runs on the host when it reaches it (CUDA `cuLaunchHostFunc`).
 /// It may not call the driver.
 pub(crate) type HostFn = Box<dyn FnOnce() + Send>;
@@ -261,17 +217,6 @@ pub(crate) trait Driver: Send + Sync {
     /// # Safety
     /// See the trait.
     unsafe fn copy_2d_async(&self, c: &Copy2D, stream: Option<StreamHandle>) -> Result<()>;
-    /// Write `bytes` to device memory of device `ordinal` (bound) at `dst`, queued on
-    /// `stream` as stream writes of their values, read at the call (CUDA:
-    /// `cuStreamBatchMemOp`, run by the device's front end, no copy engine): the writes of
-    /// [`words`]. `Ok(false)`, nothing queued, when the device has no such writes or
-    /// [`words`] makes none.
-    ///
-    /// # Safety
-    /// See the trait.
-    unsafe fn write_words(&self, _ordinal: u32, _dst: Addr, _bytes: &[u8], _stream: Option<StreamHandle>) -> Result<bool> {
-        Ok(false)
-    }
     /// Write `word` `count` times from `dst` (device memory), queued on `stream`.
     ///
     /// # Safety
@@ -338,59 +283,4 @@ pub(crate) trait Driver: Send + Sync {
     unsafe fn host_unregister(&self, addr: Addr);
     /// Whether `addr` is page-locked host memory (pinned or registered). Never an error.
     fn is_page_locked(&self, addr: usize) -> bool;
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{words, Value, WORDS_MAX, WORDS_OPS_MAX};
-
-    fn all(dst: usize, bytes: &[u8]) -> Option<Vec<(usize, Value)>> {
-        let mut w = Vec::new();
-        words(dst, bytes, |at, v| w.push((at, v))).then_some(w)
-    }
-
-    /// The bytes `words` writes, laid out at their offsets (the oracle: the input bytes).
-    fn replay(w: &[(usize, Value)], n: usize) -> Vec<u8> {
-        let mut out = vec![0xEEu8; n];
-        for &(at, v) in w {
-            match v {
-                Value::V32(x) => out[at..at + 4].copy_from_slice(&x.to_le_bytes()),
-                Value::V64(x) => out[at..at + 8].copy_from_slice(&x.to_le_bytes()),
-            }
-        }
-        out
-    }
-
-    #[test]
-    fn words_cover_the_bytes_once_with_each_write_aligned() {
-        for dst in [0x1000usize, 0x1004, 0x1008, 0x100c] {
-            for n in (4..=WORDS_MAX).step_by(4) {
-                let bytes: Vec<u8> = (0..n).map(|i| (i * 7 + dst) as u8).collect();
-                let w = all(dst, &bytes).unwrap();
-                assert!(w.len() <= WORDS_OPS_MAX);
-                assert_eq!(replay(&w, n), bytes, "dst {dst:#x}, {n} B");
-                let mut covered = 0;
-                for &(at, v) in &w {
-                    assert_eq!(at, covered, "in order, no gap or overlap");
-                    let size = if let Value::V64(_) = v { 8 } else { 4 };
-                    assert_eq!((dst + at) % size, 0, "aligned: {v:?} at {:#x}", dst + at);
-                    covered += size;
-                }
-                assert_eq!(covered, n);
-                let fours = w.iter().filter(|(_, v)| matches!(v, Value::V32(_))).count();
-                assert!(fours <= 2, "4-byte writes only at a misaligned start and the end: {w:?}");
-            }
-        }
-        assert_eq!(all(0x1000, &[1, 2, 3, 4, 5, 6, 7, 8]).unwrap(), [(0, Value::V64(u64::from_le_bytes([1, 2, 3, 4, 5, 6, 7, 8])))]);
-    }
-
-    #[test]
-    fn words_refuse_what_stream_writes_cannot_carry() {
-        assert_eq!(all(0x1000, &[]), None, "nothing");
-        assert_eq!(all(0x1000, &[0; 6]), None, "not a multiple of 4 bytes");
-        assert_eq!(all(0x1002, &[0; 8]), None, "a misaligned address");
-        assert_eq!(all(0x1000, &[0; WORDS_MAX + 4]), None, "too long");
-        assert!(all(0x1000, &[0; WORDS_MAX]).is_some());
-        assert_eq!(all(0x1004, &[0; WORDS_MAX]).unwrap().len(), WORDS_OPS_MAX - 1, "the most writes: 4 + 31 x 8 + 4 bytes");
-    }
 }

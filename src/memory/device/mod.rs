@@ -30,7 +30,7 @@ use super::{allocation_point, host, Backend, Block, Held, HostRegistration, Tran
 use crate::space::{Space, SpaceKind, Stream};
 use crate::error::{bail, Error, Result};
 use crate::side::Side;
-pub(crate) use driver::{on, words, Addr, Copy2D, Dir, Driver, EventHandle, HostFn, Mem, StreamHandle, Value, Word, WORDS_MAX};
+pub(crate) use driver::{on, Addr, Copy2D, Dir, Driver, EventHandle, HostFn, Mem, StreamHandle, Word};
 pub(crate) use events::Mark;
 use std::ptr::NonNull;
 use std::sync::atomic::AtomicUsize;

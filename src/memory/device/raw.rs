@@ -12,7 +12,7 @@
 //! | group | functions |
 //! | --- | --- |
 //! | blocks | [`alloc`], [`free`], [`zero_new`], [`grow_in_place`] |
-//! | copies | [`copy_now`], [`write_words`], [`issue`], [`through_host`] |
+//! | copies | [`copy_now`], [`issue`], [`through_host`] |
 //! | fills | [`memset`], [`fill_by_doubling`], [`fill_strided`] |
 //! | staging | [`buffer_held`], [`Job`] |
 //! | pages | [`prefetch`], [`host_register`], [`host_unregister`] |
@@ -20,7 +20,7 @@
 
 use super::copy::{packed_like, End};
 use super::stage::{self, Buffer, Flag};
-use super::{on, Addr, Copy2D, Dir, Engine, EventHandle, Mem, Word, WORDS_MAX};
+use super::{on, Addr, Copy2D, Dir, Engine, EventHandle, Mem, Word};
 use crate::error::{err, Result};
 use crate::extents::Extents;
 use crate::layout::{for_each_outer, plan, Plan};
@@ -130,24 +130,6 @@ pub(super) fn copy_now(e: &Engine, p: &Planned<'_, '_>) -> Result<()> {
     };
     // SAFETY: one contiguous run of `bytes` in each held region, in one order (the pair's plan).
     unsafe { e.driver.copy(at(p.pair.dst())?, at(p.pair.src())?, bytes, dir) }
-}
-
-/// Queue a planned copy from host memory to the device, of at most [`WORDS_MAX`]
-/// contiguous bytes, on `stream` as stream writes of its values, read now
-/// (`Driver::write_words`, G8): `Ok(false)`, nothing queued, where the pair is
-/// not that, or the device or the addresses have no such writes.
-pub(super) fn write_words(e: &Engine, p: &Planned<'_, '_>, stream: Stream) -> Result<bool> {
-    let (dst, src) = (End::of(p.pair.dst()), End::of(p.pair.src()));
-    let host = matches!(src.mem(), Mem::Pageable | Mem::Pinned);
-    let Some(bytes) = p.contiguous_bytes().filter(|&b| b <= WORDS_MAX && host && dst.mem() == Mem::Device) else {
-        return Ok(false);
-    };
-    let mut values = [0u8; WORDS_MAX];
-    // SAFETY: the source is host memory of a held region, one contiguous run of `bytes`
-    // from its start (the pair's plan); `values` holds WORDS_MAX >= bytes.
-    unsafe { std::ptr::copy_nonoverlapping(at(p.pair.src())?.get() as *const u8, values.as_mut_ptr(), bytes) };
-    // SAFETY: the destination is device memory of a held region, `bytes` from its start.
-    unsafe { e.driver.write_words(dst.device(), at(p.pair.dst())?, &values[..bytes], on(stream)) }
 }
 
 /// Queue a planned copy on `stream` as its plan lays it out: one contiguous

@@ -19,19 +19,15 @@
 //! `cuMemHostRegister_v2`, `cuMemHostUnregister`, `cuPointerGetAttributes`
 //! (no wrapper; the plural call answers pageable memory without an error),
 //! `cuMemPrefetchAsync` (the wrapper calls the `_v2` of CUDA 12.2+, G1). Every
-//! other call goes through its `result` wrapper, but two that the CUDA 11.4
-//! bindings lack, loaded by name from libcuda ([`stream_writes`]):
-//! `cuStreamBatchMemOp_v2` and `cuDeviceGetAttribute` of
-//! `CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS` (122).
+//! other call goes through its `result` wrapper.
 
-use crate::memory::device::{words, Addr, Copy2D, DeviceBackend, Dir, Driver, Engine, EnginePolicy, EventHandle, HostFn, Mem, StreamHandle, Value, Word};
-use crate::memory::device::driver::WORDS_OPS_MAX;
+use crate::memory::device::{Addr, Copy2D, DeviceBackend, Dir, Driver, Engine, EnginePolicy, EventHandle, HostFn, Mem, StreamHandle, Word};
 use crate::memory::Backend;
 use crate::space::{Space, SpaceKind, Stream};
 use crate::error::{bail, Error, ErrorKind, Result};
 use cudarc::driver::result::{self, DriverError};
 use cudarc::driver::sys;
-use std::ffi::{c_int, c_uint, c_void};
+use std::ffi::c_void;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 use std::time::Instant;
@@ -130,40 +126,6 @@ fn context(ordinal: u32) -> Result<sys::CUcontext> {
 /// The number of CUDA devices (0 without a driver). Never panics.
 pub(crate) fn device_count() -> usize {
     contexts().map(|c| c.0.len()).unwrap_or(0)
-}
-
-/// `cuStreamBatchMemOp_v2` (CUDA 11.7+).
-type BatchMemOp = unsafe extern "C" fn(sys::CUstream, c_uint, *mut sys::CUstreamBatchMemOpParams, c_uint) -> sys::CUresult;
-/// `cuDeviceGetAttribute`, its attribute as a number (122 is not in the 11.4 bindings' enum).
-type GetAttribute = unsafe extern "C" fn(*mut c_int, c_int, sys::CUdevice) -> sys::CUresult;
-/// `CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS` (CUDA 12+; 11.7's `_V1` is 93).
-const CAN_USE_64_BIT_STREAM_MEM_OPS: c_int = 122;
-
-/// The stream writes of `write_words`: the call and, by ordinal, whether the device
-/// has 64-bit stream writes; `None` when the driver lacks either call (before CUDA
-/// 11.7, or under Miri). Loaded once, after the contexts.
-fn stream_writes() -> Option<&'static (BatchMemOp, Vec<bool>)> {
-    static WRITES: OnceLock<Option<(BatchMemOp, Vec<bool>)>> = OnceLock::new();
-    WRITES
-        .get_or_init(|| {
-            let n = contexts().ok()?.0.len();
-            // SAFETY: libcuda is loaded (the contexts were made); each symbol is read with the
-            // C signature CUDA's header gives it.
-            let (batch, attribute) = unsafe {
-                let lib = sys::culib();
-                (*lib.get::<BatchMemOp>(b"cuStreamBatchMemOp_v2\0").ok()?, *lib.get::<GetAttribute>(b"cuDeviceGetAttribute\0").ok()?)
-            };
-            let able = (0..n)
-                .map(|i| {
-                    let mut v: c_int = 0;
-                    let dev = result::device::get(i as c_int).ok();
-                    // SAFETY: `v` is a writable int; `dev` a device handle `cuDeviceGet` returned.
-                    dev.is_some_and(|d| unsafe { attribute(&mut v, CAN_USE_64_BIT_STREAM_MEM_OPS, d) } == sys::CUresult::CUDA_SUCCESS && v == 1)
-                })
-                .collect();
-            Some((batch, able))
-        })
-        .as_ref()
 }
 
 /// The CUDA driver API.
@@ -303,38 +265,6 @@ impl Driver for Cuda {
             Height: c.height,
         };
         call("cuMemcpy2DAsync", || unsafe { sys::cuMemcpy2DAsync_v2(&p, raw(stream)) }.result())
-    }
-    unsafe fn write_words(&self, ordinal: u32, dst: Addr, bytes: &[u8], stream: Option<StreamHandle>) -> Result<bool> {
-        let Some((batch, able)) = stream_writes() else { return Ok(false) };
-        if able.get(ordinal as usize) != Some(&true) {
-            return Ok(false);
-        }
-        // SAFETY: a union of plain integers, a pad of six u64 among them: zero is a value of it.
-        let mut ops: [sys::CUstreamBatchMemOpParams; WORDS_OPS_MAX] = unsafe { std::mem::zeroed() };
-        let mut count = 0;
-        let fits = words(dst.get(), bytes, |at, v| {
-            let p = &mut ops[count];
-            p.writeValue.address = (dst.get() + at) as sys::CUdeviceptr;
-            match v {
-                Value::V32(x) => {
-                    p.writeValue.operation = sys::CUstreamBatchMemOpType::CU_STREAM_MEM_OP_WRITE_VALUE_32;
-                    p.writeValue.__bindgen_anon_1.value = x;
-                }
-                Value::V64(x) => {
-                    p.writeValue.operation = sys::CUstreamBatchMemOpType::CU_STREAM_MEM_OP_WRITE_VALUE_64;
-                    p.writeValue.__bindgen_anon_1.value64 = x;
-                }
-            }
-            count += 1;
-        });
-        if !fits {
-            return Ok(false);
-        }
-        let count = count as c_uint; // at most WORDS_OPS_MAX
-        // SAFETY: `ops` holds `count` writes into device memory the caller holds (the trait's
-        // contract); their values are copied into the stream at the call.
-        call("cuStreamBatchMemOp", || unsafe { batch(raw(stream), count, ops.as_mut_ptr(), 0) }.result())?;
-        Ok(true)
     }
     unsafe fn memset_async(&self, dst: Addr, word: Word, count: usize, stream: Option<StreamHandle>) -> Result<()> {
         let (d, s) = (dst.get() as sys::CUdeviceptr, raw(stream));

@@ -6,9 +6,9 @@
 //! ([`record`]), on the calling thread.
 
 use super::streams::{self, Sim};
-use super::{delay, device, register_delay, writes_words, ORDINALS};
+use super::{delay, device, register_delay, ORDINALS};
 use crate::error::{bail, Error, ErrorKind, Result};
-use crate::memory::device::{words, Addr, Copy2D, Dir, Driver, EventHandle, HostFn, Mem, StreamHandle, Value, Word, WORDS_MAX};
+use crate::memory::device::{Addr, Copy2D, Dir, Driver, EventHandle, HostFn, Mem, StreamHandle, Word};
 use crate::memory::{host, Block};
 use crate::space::Stream;
 use std::cell::{Cell, RefCell};
@@ -24,8 +24,8 @@ pub(super) struct Fake;
 /// The driver calls, by the names that [`fail`] and [`record`] use.
 /// (`restore`, `can_grow_in_place` and `is_page_locked` cannot fail: the
 /// first two are not recorded, the last is recorded only.)
-const CALLS: [&str; 24] = [
-    "bind", "alloc", "free", "grow_in_place", "copy", "copy_async", "copy_peer_async", "copy_2d_async", "write_words", "memset_async",
+const CALLS: [&str; 23] = [
+    "bind", "alloc", "free", "grow_in_place", "copy", "copy_async", "copy_peer_async", "copy_2d_async", "memset_async",
     "prefetch_async", "synchronize", "stream_synchronize", "stream_create", "stream_destroy", "launch_host_fn",
     "event_create", "event_record", "event_query", "event_synchronize", "event_destroy", "stream_wait_event",
     "host_register", "host_unregister",
@@ -104,7 +104,7 @@ fn log(call: &'static str) {
 fn enter(call: &'static str) -> Result<()> {
     log(call);
     // Work queued on a stream orders itself (`on`); these calls do not wait either.
-    let queues = matches!(call, "copy_async" | "copy_peer_async" | "copy_2d_async" | "write_words" | "memset_async" | "launch_host_fn");
+    let queues = matches!(call, "copy_async" | "copy_peer_async" | "copy_2d_async" | "memset_async" | "launch_host_fn");
     if !queues && !matches!(call, "event_record" | "event_query" | "event_create" | "event_destroy" | "bind" | "alloc") {
         run_default_queue(); // even for a call that fails: nothing is left to run after its memory goes
     }
@@ -299,26 +299,6 @@ impl Driver for Fake {
             }
         });
         Ok(())
-    }
-    unsafe fn write_words(&self, ordinal: u32, dst: Addr, bytes: &[u8], stream: Option<StreamHandle>) -> Result<bool> {
-        if !writes_words(ordinal) || !words(dst.get(), bytes, |_, _| ()) {
-            return Ok(false);
-        }
-        let stream = st(stream);
-        enter("write_words")?;
-        let (mut values, n) = ([0u8; WORDS_MAX], bytes.len());
-        values[..n].copy_from_slice(bytes); // read at the call, as the stream writes' values are
-        on(stream, copy_delay(stream), move || {
-            words(dst.get(), &values[..n], |at, v| {
-                let a = dst.get() + at;
-                // Aligned: `words` puts each value at an address of its size's multiple.
-                match v {
-                    Value::V32(x) => unsafe { (a as *mut u32).write(x) },
-                    Value::V64(x) => unsafe { (a as *mut u64).write(x) },
-                }
-            });
-        });
-        Ok(true)
     }
     unsafe fn memset_async(&self, dst: Addr, word: Word, count: usize, stream: Option<StreamHandle>) -> Result<()> {
         let stream = st(stream);

@@ -43,8 +43,6 @@ struct Device {
     keeps: AtomicBool,
     /// Device blocks may grow in place ([`set_grows_in_place`]).
     grows: AtomicBool,
-    /// The device has stream writes ([`set_writes_words`]).
-    words: AtomicBool,
     /// Copies queued on the device's streams, from any thread ([`queued_copies`]).
     queued: AtomicU64,
     /// Calls to fail on any thread that has the device bound ([`fail_device_call`]), and whether any is.
@@ -61,7 +59,6 @@ const DEVICE: Device = Device {
     // Not under Miri: it cannot see a block kept by its address (an integer) and calls it leaked.
     keeps: AtomicBool::new(!cfg!(miri)),
     grows: AtomicBool::new(false),
-    words: AtomicBool::new(true),
     queued: AtomicU64::new(0),
     faults: Mutex::new(Vec::new()),
     faulty: AtomicBool::new(false),
@@ -179,29 +176,6 @@ pub fn set_keeps_small_blocks(ordinal: u32, on: bool) -> Result<()> {
 pub fn set_grows_in_place(ordinal: u32, on: bool) -> Result<()> {
     device(ordinal)?.grows.store(on, Ordering::SeqCst);
     Ok(())
-}
-
-/// Give test device `ordinal` stream writes (CUDA's `cuStreamBatchMemOp`): a
-/// blocking sync to the device of at most 256 contiguous bytes, 4-byte aligned,
-/// queues the values themselves, read at the call, on the default stream
-/// (driver call `write_words`; DECISIONS G8). On by default, as on a CUDA device
-/// that has 64-bit stream writes (every one since Volta on a CUDA 12 driver); off, such a
-/// sync is the driver copy it was before.
-///
-/// ```
-/// # use dualview::memory::test_device;
-/// test_device::set_writes_words(46, false).unwrap();
-/// test_device::set_writes_words(46, true).unwrap();
-/// assert!(test_device::set_writes_words(64, true).is_err());
-/// ```
-pub fn set_writes_words(ordinal: u32, on: bool) -> Result<()> {
-    device(ordinal)?.words.store(on, Ordering::SeqCst);
-    Ok(())
-}
-
-/// Whether test device `ordinal` has stream writes ([`set_writes_words`]).
-fn writes_words(ordinal: u32) -> bool {
-    device(ordinal).is_ok_and(|d| d.words.load(Ordering::SeqCst))
 }
 
 /// Make every copy queued on a stream of test device `ordinal` (one made by
@@ -364,8 +338,8 @@ pub fn fail_driver_call(call: &str, nth: u64) -> Result<()> {
 /// a.modify_host().unwrap();
 /// let (r, calls) = test_device::driver_calls(|| a.sync_device());
 /// r.unwrap();
-/// // One bind, Kokkos' fence, the 64 bytes' stream writes, the wait for them to land.
-/// assert_eq!(calls, ["bind", "synchronize", "write_words", "stream_synchronize"]);
+/// // One bind, Kokkos' fence, one copy, the wait for it to land.
+/// assert_eq!(calls, ["bind", "synchronize", "copy_async", "stream_synchronize"]);
 /// ```
 pub fn driver_calls<R>(f: impl FnOnce() -> R) -> (R, Vec<&'static str>) {
     driver::record(f)
