@@ -233,6 +233,28 @@ fn registered_mirrors_are_kept_reused_capped_drained_and_released() {
     pool_release();
     assert_eq!(registered(base), 0);
 
+    // 11. A cap lowered between a free and the background thread's keeping of that block
+    // applies to it: `set_pool_cap(0)` right after a registered mirror goes keeps nothing
+    // (the block was kept under the cap of its free, and the next mirror of its size took
+    // it, registered, from a pool that was off).
+    test_device::set_register_delay(std::time::Duration::ZERO);
+    set_pool_cap(8 * MIB);
+    drop(doubles("pool_late", 2 * MIB)); // the size churns from the next one on
+    settle();
+    let late = doubles("pool_late", 2 * MIB);
+    settle();
+    assert!(late.is_mirror_pinned());
+    // The background thread busy: another mirror's registration, 300 ms, runs on it.
+    test_device::set_register_delay(std::time::Duration::from_millis(300));
+    let busy = doubles("pool_busy", 4 * MIB);
+    drop(late); // its keeping waits behind that registration
+    set_pool_cap(0);
+    settle();
+    test_device::set_register_delay(std::time::Duration::ZERO);
+    assert_eq!(pool_stats().held_bytes, 0, "nothing kept once the cap is 0");
+    drop(busy);
+    assert_eq!(registered(base), 0);
+
     // 9. No pool: nothing is kept.
     set_pool_cap(0);
     let k = doubles("pool_k", 2 * MIB);

@@ -182,16 +182,25 @@ pub(crate) fn keep_pending(kind: SpaceKind, block: Block, registration: Box<dyn 
     if block.bytes() > cap || !registration.is_registered() {
         return Err((block, registration));
     }
-    admit(Kept { kind, block, registration }, cap);
+    admit(Kept { kind, block, registration });
     Ok(())
 }
 
-/// Zero a kept block whole, then put it in the pool (the oldest going past the cap).
-fn admit(k: Kept, cap: usize) {
+/// Zero a kept block whole, then put it in the pool (the oldest going past the cap),
+/// under the cap of now: one lowered since the block's free ([`set_cap`]) applies to it,
+/// which then goes as any registered mirror's block goes.
+fn admit(k: Kept) {
     let n = k.block.bytes();
+    if n > cap().unwrap_or(0) {
+        let Kept { block, registration, .. } = k;
+        registration.release(Box::new(move || host::deallocate(block)));
+        return;
+    }
     host::clear(&k.block, 0, n);
     let gone = {
         let mut p = lock();
+        // Read again under the lock: a `set_cap` that evicted before this push is seen here.
+        let cap = cap().unwrap_or(0);
         p.held += n;
         p.kept.push(k);
         evict(&mut p, cap)
@@ -212,7 +221,7 @@ pub(crate) fn keep(kind: SpaceKind, block: Block, registration: Box<dyn HostRegi
     // Zeroed on the background thread before any mirror can take it, so that taking it
     // costs no more than the fresh block's zero pages would (a block still being zeroed
     // is not there yet: that mirror gets a fresh block).
-    super::background::submit(move || admit(Kept { kind, block, registration }, cap));
+    super::background::submit(move || admit(Kept { kind, block, registration }));
     Ok(())
 }
 
