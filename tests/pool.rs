@@ -239,7 +239,7 @@ fn registered_mirrors_are_kept_reused_capped_drained_and_released() {
     // it, registered, from a pool that was off).
     test_device::set_register_delay(std::time::Duration::ZERO);
     set_pool_cap(8 * MIB);
-    drop(doubles("pool_late", 2 * MIB)); // the size churns from the next one on
+    drop(doubles("pool_late", 2 * MIB)); // kept (2 MiB has churned since step 1)
     settle();
     let late = doubles("pool_late", 2 * MIB);
     settle();
