@@ -137,15 +137,20 @@ fn free_all(kept: Vec<Kept>, now: bool) -> usize {
         let n = k.block.bytes();
         bytes += n;
         count(RELEASED, n);
-        let block = k.block;
-        let free = Box::new(move || host::deallocate(block));
-        if now {
-            k.registration.release_now(free);
-        } else {
-            k.registration.release(free);
-        }
+        let_go(k, now);
     }
     bytes
+}
+
+/// Unregister and free one block, as [`free_all`] says (`now`), counting nothing.
+fn let_go(k: Kept, now: bool) {
+    let block = k.block;
+    let free = Box::new(move || host::deallocate(block));
+    if now {
+        k.registration.release_now(free);
+    } else {
+        k.registration.release(free);
+    }
 }
 
 /// A registering mirror's block of `n` bytes is being freed, `registered`
@@ -192,8 +197,7 @@ pub(crate) fn keep_pending(kind: SpaceKind, block: Block, registration: Box<dyn 
 fn admit(k: Kept) {
     let n = k.block.bytes();
     if n > cap().unwrap_or(0) {
-        let Kept { block, registration, .. } = k;
-        registration.release(Box::new(move || host::deallocate(block)));
+        let_go(k, false); // never kept: not counted as released by the pool either
         return;
     }
     host::clear(&k.block, 0, n);
